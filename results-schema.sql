@@ -1,0 +1,237 @@
+-- cfscale: the one schema of the project.
+--
+-- Two kinds of database use it:
+--   * the app databases (node-db, java-db) need only the `ads` table; both apps
+--     create it themselves with exactly the statement below when it is missing;
+--   * the results database (results-db) holds everything else: it is the control
+--     plane of a round (rounds + NOTIFY) and where every measurement lands.
+--
+-- The file is idempotent: applying it twice is harmless, so scripts apply it on
+-- every start. Later work extends this file; there is only ever one schema.
+-- Units are in column names (_us microseconds, _ms milliseconds, _bytes bytes).
+
+-- ---------------------------------------------------------------- app data
+-- The bulletin board of both apps (see contract/README.md for the text format).
+CREATE TABLE IF NOT EXISTS ads (
+  id         bigserial PRIMARY KEY,
+  title      text        NOT NULL,
+  body       text        NOT NULL DEFAULT '',
+  price      numeric(12,2) NOT NULL DEFAULT 0,
+  contact    text        NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- ---------------------------------------------------------------- rounds
+-- One row per measured round, inserted by scripts/run-round.sh. Round ids come
+-- from this sequence, never typed by hand. Every loadgen instance whose index is
+-- below `loadgens` runs the round's plan from `start_at` on.
+CREATE TABLE IF NOT EXISTS rounds (
+  id            bigserial PRIMARY KEY,
+  created_at    timestamptz NOT NULL DEFAULT now(),
+  start_at      timestamptz NOT NULL,            -- all loadgens start at this instant
+  finished_at   timestamptz,
+  status        text NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending','running','done','failed','cancelled')),
+  platform      text NOT NULL CHECK (platform IN ('local','cf')),
+  app           text NOT NULL,                   -- app name as in its manifest
+  target_url    text NOT NULL,                   -- base URL the loadgens hit
+  host_header   text,                            -- Host to send (local router), or NULL
+  app_instances integer NOT NULL CHECK (app_instances >= 1),
+  loadgens      integer NOT NULL CHECK (loadgens >= 1),
+  model         text NOT NULL CHECK (model IN ('closed','open')),
+  parallel      integer CHECK (parallel >= 1),   -- closed model: in flight per loadgen
+  rate          double precision CHECK (rate > 0), -- open model: req/s per loadgen
+  duration_ms   bigint CHECK (duration_ms > 0),  -- one of duration_ms / requests
+  requests      bigint CHECK (requests > 0),     -- per loadgen
+  warmup_ms     bigint NOT NULL DEFAULT 0,       -- samples in the first warmup_ms are flagged
+  timeout_ms    integer NOT NULL DEFAULT 10000,
+  keepalive     boolean NOT NULL DEFAULT true,
+  scenario      text NOT NULL DEFAULT 'read',    -- e.g. read | browse | publish | mix
+  plan          jsonb NOT NULL DEFAULT '{}',     -- the rest of the loadgen plan (weights, id range, seed)
+  label         text,
+  experiment    text,                            -- plan file name when run by run-experiment.sh
+  git_rev       text,
+  versions      jsonb NOT NULL DEFAULT '{}',     -- app/runtime/tool versions
+  environment   jsonb NOT NULL DEFAULT '{}',     -- quotas, host CPU model, cf api, ...
+  settings      jsonb NOT NULL DEFAULT '{}',     -- app settings (pool size, threads, framework, ...)
+  CHECK ((model = 'closed' AND parallel IS NOT NULL) OR (model = 'open' AND rate IS NOT NULL)),
+  CHECK (duration_ms IS NOT NULL OR requests IS NOT NULL)
+);
+
+-- A new round wakes every idle loadgen (LISTEN cfscale_rounds); they also poll.
+CREATE OR REPLACE FUNCTION cfscale_notify_round() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('cfscale_rounds', NEW.id::text);
+  RETURN NEW;
+END $$;
+DROP TRIGGER IF EXISTS rounds_notify ON rounds;
+CREATE TRIGGER rounds_notify AFTER INSERT ON rounds
+  FOR EACH ROW EXECUTE FUNCTION cfscale_notify_round();
+
+-- ---------------------------------------------------------------- loadgen
+-- One row per loadgen instance per round: its own health, so the report can tell
+-- when the generator itself was the bottleneck.
+CREATE TABLE IF NOT EXISTS loadgen_runs (
+  round_id          bigint  NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+  instance_index    integer NOT NULL,
+  instance_guid     text,
+  status            text NOT NULL DEFAULT 'running'
+                    CHECK (status IN ('running','done','failed','stopped')),
+  started_at        timestamptz NOT NULL DEFAULT now(),
+  finished_at       timestamptz,
+  sent              bigint NOT NULL DEFAULT 0,
+  ok                bigint NOT NULL DEFAULT 0,
+  errors            bigint NOT NULL DEFAULT 0,
+  errors_by_kind    jsonb  NOT NULL DEFAULT '{}',  -- {timeout, connect, reset, status, ...}
+  late              bigint NOT NULL DEFAULT 0,     -- open model: could not be sent on time
+  cpu_user_ms       bigint,
+  cpu_system_ms     bigint,
+  eloop_delay_p99_us bigint,
+  eloop_delay_max_us bigint,
+  rss_max_bytes     bigint,
+  spooled_batches   integer NOT NULL DEFAULT 0,
+  detail            text,
+  PRIMARY KEY (round_id, instance_index)
+);
+
+-- One row per request the loadgens sent. Streamed in with COPY while the round
+-- runs. correlation_id is a UUIDv7 (time-ordered: the primary key stays compact
+-- and a replayed spool batch is recognised as already loaded).
+CREATE TABLE IF NOT EXISTS requests (
+  correlation_id  uuid    PRIMARY KEY,
+  round_id        bigint  NOT NULL,
+  loadgen_index   integer NOT NULL,
+  op              text    NOT NULL,               -- read | browse | publish | get (CLI)
+  intended_at     timestamptz NOT NULL,           -- open model: the scheduled send time
+  started_at      timestamptz NOT NULL,           -- when it was actually sent
+  latency_us      bigint  NOT NULL,               -- from intended_at (open) / started_at (closed)
+  status          smallint NOT NULL DEFAULT 0,    -- HTTP status, 0 when none came back
+  error_kind      text,                           -- NULL = ok; timeout|connect|reset|status|...
+  bytes           integer NOT NULL DEFAULT 0,     -- response body bytes
+  app_instance    integer,                        -- X-Instance-Index of the answer
+  vcap_request_id text                            -- X-Vcap-Request-Id of the answer (router key)
+);
+CREATE INDEX IF NOT EXISTS requests_round_brin ON requests USING brin (round_id);
+CREATE INDEX IF NOT EXISTS requests_vcap_idx ON requests (vcap_request_id)
+  WHERE vcap_request_id IS NOT NULL;
+
+-- ---------------------------------------------------------------- apps
+-- What the apps measured inside themselves, flushed at the end of a round.
+CREATE TABLE IF NOT EXISTS server_timings (
+  round_id       bigint,                          -- as given to POST /timings/flush?round=
+  app            text    NOT NULL,
+  instance_index integer NOT NULL,
+  correlation_id text    NOT NULL,
+  route          text    NOT NULL,                -- e.g. 'GET /ads/{id}'
+  status         smallint NOT NULL,
+  started_at     timestamptz NOT NULL,
+  handler_us     bigint  NOT NULL,                -- whole request inside the app
+  pool_wait_us   bigint  NOT NULL,                -- waiting for a pooled connection
+  db_us          bigint  NOT NULL                 -- executing statements
+);
+CREATE INDEX IF NOT EXISTS server_timings_corr_idx  ON server_timings (correlation_id);
+CREATE INDEX IF NOT EXISTS server_timings_round_idx ON server_timings (round_id);
+
+-- ---------------------------------------------------------------- platform
+-- One row per app instance per sample, from the cf statistics plugin, the v3
+-- stats endpoint or the local platform (same JSON shape). The platform refreshes
+-- about every 15 s (shared/reference/cloud-foundry-contracts.md §1), so repeated
+-- samples are dropped by the unique key.
+CREATE TABLE IF NOT EXISTS instance_stats (
+  round_id         bigint  NOT NULL,
+  platform         text    NOT NULL,
+  app              text    NOT NULL,
+  instance_index   integer NOT NULL,
+  sampled_at       timestamptz NOT NULL,          -- usage.time
+  state            text,
+  cpu              double precision,              -- fraction of one core (1.0 = 100 %)
+  cpu_entitlement  double precision,              -- fraction of the entitlement, when known
+  mem_bytes        bigint,
+  mem_quota_bytes  bigint,
+  cpu_quota_cores  double precision,              -- local cgroup quota; NULL on CF
+  disk_bytes       bigint,
+  disk_quota_bytes bigint,
+  uptime_s         bigint,
+  source           text NOT NULL CHECK (source IN ('plugin','v3','local')),
+  UNIQUE (round_id, app, instance_index, sampled_at)
+);
+
+-- Router access-log records: Gorouter RTR lines on CF, HAProxy on the local
+-- platform (written in the RTR layout, so one parser serves both).
+CREATE TABLE IF NOT EXISTS router_timings (
+  round_id          bigint,
+  platform          text NOT NULL,
+  app               text,
+  at                timestamptz NOT NULL,
+  method            text,
+  path              text,
+  status            smallint,
+  bytes_sent        bigint,
+  response_time_us  bigint,                       -- receipt to finish, at the router
+  gorouter_time_us  bigint,                       -- router's own share
+  app_index         integer,
+  vcap_request_id   text,
+  correlation_id    text,                         -- when the router logs it (local)
+  UNIQUE (vcap_request_id)
+);
+CREATE INDEX IF NOT EXISTS router_timings_corr_idx ON router_timings (correlation_id);
+CREATE INDEX IF NOT EXISTS router_timings_round_idx ON router_timings (round_id);
+
+-- Crashes, OOM kills, restarts, scale events of app instances.
+CREATE TABLE IF NOT EXISTS instance_events (
+  id             bigserial PRIMARY KEY,
+  round_id       bigint,
+  platform       text NOT NULL,
+  app            text NOT NULL,
+  instance_index integer,
+  at             timestamptz NOT NULL DEFAULT now(),
+  kind           text NOT NULL,                   -- crash | oom | restart | start | stop
+  detail         text
+);
+CREATE INDEX IF NOT EXISTS instance_events_round_idx ON instance_events (round_id);
+
+-- ---------------------------------------------------------------- views
+-- Per-round summary over samples after the warm-up.
+CREATE OR REPLACE VIEW round_summary AS
+SELECT r.id AS round_id, r.app, r.platform, r.app_instances, r.loadgens, r.model,
+       r.parallel, r.rate, r.label, r.status,
+       count(q.*)                                         AS samples,
+       count(q.*) FILTER (WHERE q.error_kind IS NULL)     AS ok,
+       count(q.*) FILTER (WHERE q.error_kind IS NOT NULL) AS errors,
+       count(q.*) FILTER (WHERE q.error_kind IS NULL)
+         / greatest(extract(epoch FROM max(q.started_at) - min(q.started_at)), 0.001)
+                                                          AS throughput_rps,
+       percentile_cont(0.50) WITHIN GROUP (ORDER BY q.latency_us) AS p50_us,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY q.latency_us) AS p95_us,
+       percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) AS p99_us,
+       max(q.latency_us)                                  AS max_us
+FROM rounds r
+LEFT JOIN requests q
+  ON q.round_id = r.id
+ AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+GROUP BY r.id;
+
+-- CPU and memory per app instance per round.
+CREATE OR REPLACE VIEW round_instance_usage AS
+SELECT round_id, app, instance_index,
+       count(*)             AS samples,
+       avg(cpu)             AS cpu_avg,
+       max(cpu)             AS cpu_max,
+       max(cpu_quota_cores) AS cpu_quota_cores,
+       avg(mem_bytes)       AS mem_avg_bytes,
+       max(mem_bytes)       AS mem_max_bytes,
+       max(mem_quota_bytes) AS mem_quota_bytes
+FROM instance_stats
+GROUP BY round_id, app, instance_index;
+
+-- Where a request's time went: loadgen <-> router <-> app <-> database.
+CREATE OR REPLACE VIEW request_latency_split AS
+SELECT q.round_id, q.correlation_id, q.op, q.latency_us AS loadgen_us,
+       coalesce(rl.response_time_us, rv.response_time_us) AS router_us,
+       s.handler_us AS app_us, s.pool_wait_us, s.db_us
+FROM requests q
+LEFT JOIN server_timings s ON s.correlation_id = q.correlation_id::text
+LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
+LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
+                           AND rl.correlation_id IS NULL;
