@@ -1,0 +1,113 @@
+# shellcheck shell=bash
+# apps.sh — pushing, scaling and addressing the apps, the same command sequence on both
+# platforms (sourced after common.sh and select_platform).
+
+readonly JAVA_DIR=java-app
+readonly JAVA_JAR="$JAVA_DIR/target/java-app.jar"
+# Longest wait for instances to be RUNNING after a scale (cf pushes wait by themselves).
+readonly RUNNING_TIMEOUT_SEC="${CFSCALE_RUNNING_TIMEOUT_SEC:-180}"
+readonly RUNNING_POLL_SEC=0.5
+
+# The local platform up with the three services (idempotent verbs of scripts/cfl).
+local_platform_up() {
+  cf_run up
+  local s
+  for s in "${SERVICES[@]}"; do
+    cf_run create-service postgres local "$s"
+  done
+}
+
+# Build the java-app jar when it is missing or older than its sources.
+build_java_if_stale() {
+  if [[ -f "$JAVA_JAR" ]] && [[ -z "$(find "$JAVA_DIR/src" "$JAVA_DIR/pom.xml" -newer "$JAVA_JAR" -print -quit)" ]]; then
+    return 0
+  fi
+  log "building java-app (mvn package)"
+  run_cmd mvn -q -B -f "$JAVA_DIR/pom.xml" -DskipTests package
+}
+
+# push_app APP [INSTANCES] — cf push from the app's manifest with the platform's vars.
+push_app() {
+  local app="$1" instances="${2:-}"
+  [[ "$app" == java-app ]] && build_java_if_stale
+  local args=(push "$app" -f "$MANIFEST_DIR/$app.yml" --vars-file "$VARS_FILE")
+  [[ -n "$instances" ]] && args+=(-i "$instances")
+  cf_run "${args[@]}"
+}
+
+# scale_app APP INSTANCES [CPU] — CPU (cores or none) is a local-platform quota.
+scale_app() {
+  local app="$1" instances="$2" cpu="${3:-}"
+  local args=(scale "$app" -i "$instances")
+  [[ -n "$cpu" ]] && args+=(--cpu "$cpu")
+  cf_run "${args[@]}"
+}
+
+# wait_running GUID N — until the process has N instances, all RUNNING.
+wait_running() {
+  local guid="$1" want="$2" states running total deadline
+  [[ "$DRY_RUN" == 1 ]] && return 0
+  deadline=$((SECONDS + RUNNING_TIMEOUT_SEC))
+  while :; do
+    states="$(instance_states "$guid")"
+    total="$(grep -c . <<<"$states" || true)"
+    running="$(grep -cx RUNNING <<<"$states" || true)"
+    [[ "$total" == "$want" && "$running" == "$want" ]] && return 0
+    [[ $SECONDS -lt $deadline ]] \
+      || die "instances not running after ${RUNNING_TIMEOUT_SEC}s: $running of $want RUNNING ($(tr '\n' ' ' <<<"$states"))"
+    sleep "$RUNNING_POLL_SEC"
+  done
+}
+
+# ensure_app APP INSTANCES [CPU] [MIN] — push when absent, else start/scale to INSTANCES
+# (MIN=1: only scale up when fewer than INSTANCES run). Waits until all are RUNNING.
+ensure_app() {
+  local app="$1" want="$2" cpu="${3:-}" at_least="${4:-0}" guid have
+  guid="$(app_guid "$app")"
+  if [[ -z "$guid" ]]; then
+    push_app "$app" "$want"
+    [[ -n "$cpu" ]] && scale_app "$app" "$want" "$cpu"
+    [[ "$DRY_RUN" == 1 ]] && return 0
+    guid="$(app_guid "$app")"
+    [[ -n "$guid" ]] || die "$app: pushed, but cf app $app --guid finds nothing"
+  else
+    [[ "$(app_state "$app")" == STARTED ]] || cf_run start "$app"
+    have="$(instance_states "$guid" | grep -c . || true)"
+    if [[ "$at_least" == 1 && "$have" -ge "$want" ]]; then
+      want="$have"
+      [[ -n "$cpu" ]] && scale_app "$app" "$want" "$cpu"
+    elif [[ "$have" != "$want" || -n "$cpu" ]]; then
+      scale_app "$app" "$want" "$cpu"
+    fi
+  fi
+  wait_running "$guid" "$want"
+}
+
+# The base URL of an app's route: local → the router (Host header app_host); cf → https://ROUTE.
+app_base_url() {
+  local app="$1" guid="$2" route
+  if [[ "$PLATFORM" == local ]]; then
+    cf_query router-url
+  else
+    route="$(cf_curl_json "/v3/apps/$guid/routes" | jq -r '.resources[0].url // empty')"
+    [[ -n "$route" ]] || die "$app has no route (cf curl /v3/apps/$guid/routes)"
+    echo "https://$route"
+  fi
+}
+
+# The Host header the local router needs (empty on cf: the URL carries the host).
+app_host_header() {
+  [[ "$PLATFORM" == local ]] && echo "$1.$LOCAL_DOMAIN"
+  return 0
+}
+
+# instance_request BASE HOST GUID INDEX METHOD PATH — one request pinned to one instance
+# with X-Cf-App-Instance: GUID:INDEX (Gorouter; the local router honours it too,
+# shared/reference/cloud-foundry-contracts.md §5). Prints the body.
+instance_request() {
+  local base="$1" host="$2" guid="$3" index="$4" method="$5" path="$6"
+  local args=(curl -sS --fail-with-body --max-time 60 -X "$method" -H "X-Cf-App-Instance: $guid:$index")
+  [[ -n "$host" ]] && args+=(-H "Host: $host")
+  args+=("$base$path")
+  run_cmd "${args[@]}"
+}
