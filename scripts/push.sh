@@ -19,17 +19,17 @@ set -euo pipefail
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 # shellcheck source=lib/apps.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib/apps.sh"
+source "$CFSCALE_ROOT/scripts/lib/apps.sh"
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
+usage() { usage_from_header; }
 
 main() {
   local target="" instances=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       -i|--instances) require_value "$1" "$#"; instances="$2"; shift ;;
-      --platform) require_value "$1" "$#"; PLATFORM_OPT="$2"; shift ;;
-      --dry-run) DRY_RUN=1 ;;
+      --platform) require_value "$1" "$#"; opt_platform "$2"; shift ;;
+      --dry-run) opt_dry_run ;;
       -h|--help) usage; exit 0 ;;
       -*) usage_error "unknown option: $1" ;;
       *) [[ -z "$target" ]] || usage_error "one APP (or all) only, got \"$target\" and \"$1\""; target="$1" ;;

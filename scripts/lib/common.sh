@@ -12,8 +12,11 @@
 
 CFSCALE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 readonly CFSCALE_ROOT
+# The running script, resolved before the cd below (usage() reads its header).
+SCRIPT_PATH="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+readonly SCRIPT_PATH
 # Scripts run from the repository root, so printed commands read as typed there.
-cd "$CFSCALE_ROOT"
+cd "$CFSCALE_ROOT" || exit 1
 readonly MANIFEST_DIR="${CFSCALE_MANIFEST_DIR:-manifests}"
 readonly CFL=scripts/cfl
 # The apps of the harness, in push order (loadgen last: it is the instrument).
@@ -34,10 +37,19 @@ PLATFORM_OPT="${PLATFORM_OPT:-}"
 # The script's name as message prefix, e.g. "run-round".
 SCRIPT_NAME="$(basename "$0" .sh)"
 
+# Print the script's header comment (from line 2 to `set -euo`): the one source of help.
+usage_from_header() {
+  sed -n '2,/^set -euo/p' "$SCRIPT_PATH" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+}
+
 log() { echo "$SCRIPT_NAME: $*" >&2; }
 die() { echo "$SCRIPT_NAME: $*" >&2; exit 1; }
 # A usage error: one line, exit 1 (the scripts' usage() is the full help).
 usage_error() { echo "$SCRIPT_NAME: $* (see --help)" >&2; exit 1; }
+
+# Setters for the flags every script takes (--platform, --dry-run).
+opt_platform() { PLATFORM_OPT="$1"; }
+opt_dry_run() { DRY_RUN=1; }
 
 # Quote one word for a shell, readably: bare when safe, else in single quotes.
 shell_quote() {
