@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+'use strict';
+// ingest-events.js — v3 audit_events JSON on stdin → instance_events.
+//
+// Usage: node scripts/parsers/ingest-events.js --db URL --round ID --app APP
+//          --platform local|cf [--since ISO-TIME]
+//   stdin: one or more `cf curl "/v3/audit_events?types=audit.app.process.crash&
+//   target_guids=GUID"` documents (pages may simply be concatenated). Crash events become
+//   rows, kind oom or crash (audit-parser.js); --since drops older events. An event
+//   already stored for the round (same app, index, time, kind) is not stored again, so
+//   polling the same window twice is harmless. Counts go to stderr at exit.
+
+const { JsonStream } = require('./json-stream');
+const { auditRows } = require('./audit-parser');
+const cli = require('./ingest-cli');
+
+const INSERT_SQL = `
+INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail)
+SELECT $1, $2, $3, $4, $5, $6, $7
+WHERE NOT EXISTS (
+  SELECT 1 FROM instance_events
+  WHERE round_id = $1 AND app = $3 AND instance_index IS NOT DISTINCT FROM $4
+    AND at = $5 AND kind = $6)`;
+
+async function main(log) {
+  const opts = cli.parseArgs(process.argv.slice(2), ['since']);
+  if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) {
+    throw new cli.UsageError(`--since must be an ISO time, got "${opts.since}"`);
+  }
+  const rows = [];
+  const counts = { documents: 0, skipped: 0, bad: 0 };
+  const stream = new JsonStream((doc) => {
+    try {
+      const r = auditRows(doc, { since: opts.since });
+      counts.documents++;
+      counts.skipped += r.skipped;
+      rows.push(...r.rows);
+    } catch (err) {
+      counts.bad++;
+      log(err.message);
+    }
+  });
+  cli.readInput((text) => stream.write(text), async () => {
+    stream.end();
+    const client = await cli.connect(opts.db, log);
+    let inserted = 0;
+    try {
+      for (const r of rows) {
+        const res = await client.query(INSERT_SQL, [opts.round, opts.platform, opts.app,
+          r.instance_index, r.at, r.kind, r.detail]);
+        inserted += res.rowCount;
+      }
+    } catch (err) {
+      log(`insert into instance_events failed: ${err.message}`);
+      process.exit(2);
+    }
+    log(`${counts.documents} documents (${counts.bad} not audit_events, ${stream.counts.junkLines} junk lines); ` +
+      `${rows.length} crash events, ${counts.skipped} other events skipped; inserted ${inserted}, already in db ${rows.length - inserted}`);
+    await client.end();
+    process.exit(0);
+  });
+}
+
+cli.runMain('ingest-events', main);

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+'use strict';
+// ingest-rtr.js — `cf logs APP` output on stdin → router_timings.
+//
+// Usage: node scripts/parsers/ingest-rtr.js --db URL --round ID --app APP --platform local|cf
+//   stdin: `cf logs APP` / `cfl logs APP` (streaming or --recent). Only [RTR/N] access
+//   lines count (rtr-parser.js); everything else is ignored. A record whose
+//   vcap_request_id is already stored is dropped (ON CONFLICT DO NOTHING), so re-reading
+//   `--recent` output is harmless. Written in batches; all read lines are written on EOF
+//   or SIGTERM. Counts go to stderr at exit.
+
+const { parseRtrLine } = require('./rtr-parser');
+const cli = require('./ingest-cli');
+
+const COLUMNS = [
+  'round_id', 'platform', 'app', 'at', 'method', 'path', 'status', 'bytes_sent',
+  'response_time_us', 'gorouter_time_us', 'app_index', 'vcap_request_id', 'correlation_id',
+];
+const MAX_LINE_CHARS = 1024 * 1024; // a longer "line" is junk: dropped, the stream goes on
+
+async function main(log) {
+  const opts = cli.parseArgs(process.argv.slice(2));
+  const client = await cli.connect(opts.db, log);
+  const writer = new cli.BatchWriter({ client, table: 'router_timings', columns: COLUMNS, log });
+  const counts = { lines: 0, records: 0, ignored: 0, tooLong: 0 };
+  let partial = '';
+  const onLine = (line) => {
+    counts.lines++;
+    const row = parseRtrLine(line);
+    if (!row) {
+      counts.ignored++;
+      return;
+    }
+    counts.records++;
+    writer.add({ ...row, round_id: opts.round, platform: opts.platform, app: opts.app });
+  };
+  cli.flushTimer(writer);
+  cli.readInput((text) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop();
+    if (partial.length > MAX_LINE_CHARS) {
+      partial = '';
+      counts.tooLong++;
+    }
+    lines.forEach(onLine);
+  }, async () => {
+    if (partial !== '') onLine(partial);
+    await cli.finalFlush(writer, client, log, () =>
+      `${counts.lines} lines, ${counts.records} router records, ${counts.ignored} other lines ignored` +
+      `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
+  });
+}
+
+cli.runMain('ingest-rtr', main);
