@@ -235,3 +235,136 @@ LEFT JOIN server_timings s ON s.correlation_id = q.correlation_id::text
 LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
 LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
                            AND rl.correlation_id IS NULL;
+
+-- ---------------------------------------------------------------- report views
+-- Added by report/ (scripts/report.sh, scripts/run-experiment.sh). Read-only views over
+-- the tables above; every sample filter excludes the round's warm-up. Experiment rounds
+-- carry labels exp:<plan>:<app>:<variant>:i<k>:l<loadgens>:p<parallel>|r<rate>:<kind><n>
+-- (report/lib/experiment/order.js), which give the variant and repetition.
+
+-- Mean latency after the warm-up (round_summary has percentiles only).
+CREATE OR REPLACE VIEW report_round_latency AS
+SELECT r.id AS round_id,
+       avg(q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS mean_us,
+       count(q.*) FILTER (WHERE q.intended_at < r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+                                                          AS warmup_samples
+FROM rounds r
+LEFT JOIN requests q ON q.round_id = r.id
+GROUP BY r.id;
+
+-- CPU and memory of the round's app, summed over its instances, samples after the warm-up.
+-- cpu_* are cores (1.0 = one core, CF's `cpu`); available = the sum of the CPU quotas
+-- (local cgroups; NULL on CF, where CPU is a share, cloud-foundry-contracts.md §7).
+CREATE OR REPLACE VIEW report_round_resources AS
+WITH per_instance AS (
+  SELECT r.id AS round_id, s.instance_index,
+         avg(s.cpu) AS cpu_avg, max(s.cpu) AS cpu_max, max(s.cpu_quota_cores) AS cpu_quota_cores,
+         avg(s.mem_bytes) AS mem_avg_bytes, max(s.mem_bytes) AS mem_max_bytes,
+         max(s.mem_quota_bytes) AS mem_quota_bytes, count(*) AS samples
+  FROM rounds r
+  JOIN instance_stats s
+    ON s.round_id = r.id AND s.app = r.app
+   AND s.sampled_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+  GROUP BY r.id, s.instance_index
+)
+SELECT round_id, count(*) AS instances_sampled, sum(samples) AS samples,
+       sum(cpu_avg) AS cpu_used_cores, sum(cpu_max) AS cpu_peak_cores,
+       sum(cpu_quota_cores) AS cpu_available_cores,
+       sum(cpu_avg) / nullif(sum(cpu_quota_cores), 0) AS cpu_utilisation,
+       sum(mem_avg_bytes) AS mem_avg_bytes, sum(mem_max_bytes) AS mem_max_bytes,
+       sum(mem_quota_bytes) AS mem_quota_bytes
+FROM per_instance
+GROUP BY round_id;
+
+-- What may make a round untrustworthy: the generator's own load, late sends (open
+-- model), unfinished loadgens, and app instances that crashed or restarted in the round.
+CREATE OR REPLACE VIEW report_round_validity AS
+SELECT r.id AS round_id,
+       count(l.*) AS loadgen_runs,
+       count(l.*) FILTER (WHERE l.status <> 'done') AS loadgens_not_done,
+       max((coalesce(l.cpu_user_ms, 0) + coalesce(l.cpu_system_ms, 0))::double precision
+           / nullif(extract(epoch FROM l.finished_at - l.started_at) * 1000, 0)) AS loadgen_cpu_max,
+       max(l.eloop_delay_p99_us) AS eloop_p99_max_us,
+       coalesce(sum(l.sent), 0) AS sent,
+       coalesce(sum(l.late), 0) AS late,
+       coalesce(sum(l.late), 0)::double precision / nullif(sum(l.sent), 0) AS late_fraction,
+       (SELECT count(*) FROM instance_events e
+         WHERE e.app = r.app AND e.kind IN ('crash', 'oom', 'restart')
+           AND (e.round_id = r.id
+                OR (e.round_id IS NULL AND e.at >= r.start_at AND e.at <= coalesce(r.finished_at, now()))))
+                                                          AS instance_restarts
+FROM rounds r
+LEFT JOIN loadgen_runs l ON l.round_id = r.id
+GROUP BY r.id;
+
+-- One row per round with everything the report tables and charts use.
+CREATE OR REPLACE VIEW report_round_overview AS
+SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.platform, r.app,
+       coalesce(r.experiment, substring(r.label FROM '^exp:([^:]+):')) AS experiment,
+       CASE WHEN r.label LIKE 'exp:%' THEN split_part(r.label, ':', 4) ELSE 'default' END AS variant,
+       substring(r.label FROM ':([a-z]+[0-9]*)$') AS rep,
+       r.label, r.app_instances, r.loadgens, r.model, r.parallel, r.rate,
+       r.duration_ms, r.requests AS requests_per_loadgen, r.warmup_ms, r.scenario,
+       r.git_rev, r.versions, r.environment, r.settings,
+       s.samples, s.ok, s.errors,
+       s.errors::double precision / nullif(s.samples, 0) AS error_rate,
+       s.throughput_rps, s.p50_us, s.p95_us, s.p99_us, s.max_us, l.mean_us, l.warmup_samples,
+       u.instances_sampled, u.cpu_used_cores, u.cpu_peak_cores, u.cpu_available_cores, u.cpu_utilisation,
+       u.mem_avg_bytes, u.mem_max_bytes, u.mem_quota_bytes,
+       u.mem_avg_bytes / nullif(s.throughput_rps, 0) AS mem_bytes_per_rps,
+       s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
+       v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
+       v.sent, v.late, v.late_fraction, v.instance_restarts
+FROM rounds r
+JOIN round_summary s ON s.round_id = r.id
+JOIN report_round_latency l ON l.round_id = r.id
+JOIN report_round_validity v ON v.round_id = r.id
+LEFT JOIN report_round_resources u ON u.round_id = r.id;
+
+-- Scaling efficiency X(k) / (k · X(1)) per experiment, app, variant and instance count:
+-- X(k) is the best mean throughput over the load steps at k instances (the capacity seen).
+CREATE OR REPLACE VIEW report_scaling_efficiency AS
+WITH per_step AS (
+  SELECT experiment, app, variant, app_instances, loadgens, parallel, rate,
+         avg(throughput_rps) AS throughput_rps, count(*) AS n
+  FROM report_round_overview
+  WHERE status = 'done'
+  GROUP BY experiment, app, variant, app_instances, loadgens, parallel, rate
+), peak AS (
+  SELECT experiment, app, variant, app_instances, max(throughput_rps) AS peak_rps
+  FROM per_step
+  GROUP BY experiment, app, variant, app_instances
+)
+SELECT p.experiment, p.app, p.variant, p.app_instances, p.peak_rps, b.peak_rps AS peak_rps_1,
+       p.peak_rps / nullif(p.app_instances * b.peak_rps, 0) AS efficiency
+FROM peak p
+LEFT JOIN peak b
+  ON b.experiment IS NOT DISTINCT FROM p.experiment AND b.app = p.app
+ AND b.variant = p.variant AND b.app_instances = 1;
+
+-- Where the time went, per round, after the warm-up: loadgen ↔ router ↔ app ↔ database.
+-- network_us = loadgen − router (client, network, proxy in front of the router);
+-- router_own_us = router − app; app_own_us = app − pool wait − database.
+CREATE OR REPLACE VIEW report_round_latency_split AS
+WITH j AS (
+  SELECT q.round_id, q.latency_us AS loadgen_us,
+         coalesce(rl.response_time_us, rv.response_time_us) AS router_us,
+         st.handler_us AS app_us, st.pool_wait_us, st.db_us
+  FROM rounds r
+  JOIN requests q
+    ON q.round_id = r.id AND q.error_kind IS NULL
+   AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+  LEFT JOIN server_timings st ON st.correlation_id = q.correlation_id::text
+  LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
+  LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id AND rl.correlation_id IS NULL
+)
+SELECT round_id, count(*) AS samples, count(router_us) AS with_router, count(app_us) AS with_app,
+       avg(loadgen_us) AS loadgen_mean_us, avg(router_us) AS router_mean_us,
+       avg(app_us) AS app_mean_us, avg(pool_wait_us) AS pool_wait_mean_us, avg(db_us) AS db_mean_us,
+       avg(loadgen_us - router_us) AS network_mean_us,
+       avg(router_us - app_us) AS router_own_mean_us,
+       avg(app_us - pool_wait_us - db_us) AS app_own_mean_us,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY loadgen_us) AS loadgen_p95_us,
+       percentile_cont(0.95) WITHIN GROUP (ORDER BY db_us) AS db_p95_us
+FROM j
+GROUP BY round_id;
