@@ -1,0 +1,79 @@
+'use strict';
+// test-db.js — a throw-away results database for the ingest tests.
+//
+// Under scripts/test.sh: a uniquely named database in the shared cluster
+// (CFSCALE_TEST_PG_URL). Standalone: a cluster of our own (scripts/pg-cluster.sh) on a
+// free port in 47000-47999 (the CF side's range), stopped and removed afterwards.
+// Either way results-schema.sql is applied.
+
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const SCHEMA = path.join(ROOT, 'results-schema.sql');
+const PORT_MIN = 47000;
+const PORT_MAX = 47999;
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function freePort() {
+  for (let i = 0; i < 50; i++) {
+    const port = PORT_MIN + Math.floor(Math.random() * (PORT_MAX - PORT_MIN));
+    if (await portFree(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_MIN}-${PORT_MAX}`);
+}
+
+function withDb(url, name) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** @returns {Promise<{url: string, close: () => Promise<void>}>} */
+async function createTestDb(prefix) {
+  const name = `${prefix}_${process.pid}_${Date.now() % 100000}`;
+  let adminUrl = process.env.CFSCALE_TEST_PG_URL;
+  let clusterDir = null;
+  if (!adminUrl) {
+    clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-pg-'));
+    const port = await freePort();
+    adminUrl = execFileSync(PG_CLUSTER, ['start', '--dir', clusterDir, '--port', String(port)], { encoding: 'utf8' }).trim();
+  }
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = withDb(adminUrl, name);
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  await db.query(fs.readFileSync(SCHEMA, 'utf8'));
+  await db.end();
+  return {
+    url,
+    async close() {
+      if (clusterDir) {
+        execFileSync(PG_CLUSTER, ['stop', '--dir', clusterDir]);
+        fs.rmSync(clusterDir, { recursive: true, force: true });
+        return;
+      }
+      const a = new Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+module.exports = { createTestDb, freePort };
