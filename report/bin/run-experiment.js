@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
+// plan, connect to the results database, hand off to lib/experiment/runner.js.
+import { parseArgs } from 'node:util';
+import { connect, resultsUrl } from '../lib/db.js';
+import { loadPlan, PlanError } from '../lib/experiment/plan.js';
+import { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } from '../lib/experiment/round-runner.js';
+import { runExperiment, UsageError } from '../lib/experiment/runner.js';
+
+const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
+  PLAN             experiments/NAME.yml (or .json): see report/README.md for every field
+  --dry-run        print the rounds it would run (and the ones already done, when the
+                   results database is reachable); run nothing
+  --platform P     override the plan's platform (local | cf)
+  --db URL         results database (default: CFSCALE_RESULTS_URL, else on local
+                   \`scripts/cfl service-url results-db\`)
+  --run-round P    the round runner (default: scripts/run-round.sh; env CFSCALE_RUN_ROUND)
+  -h, --help       this help
+Finished rounds (same label, status done) are skipped, so running a plan again resumes it.
+Exit: 0 every round done, 1 usage or configuration, 2 some round failed.`;
+
+function die(msg, code = 1) {
+  process.stderr.write(`run-experiment: ${msg}\n`);
+  process.exit(code);
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' }, platform: { type: 'string' }, db: { type: 'string' },
+        'run-round': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) { die(`${e.message} (see --help)`); }
+  const o = args.values;
+  if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (args.positionals.length !== 1) die('exactly one PLAN file is required (see --help)');
+  if (o.platform && !['local', 'cf'].includes(o.platform)) die(`--platform must be local or cf, got "${o.platform}"`);
+  let plan;
+  try { plan = loadPlan(args.positionals[0]); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+  if (o.platform) plan.platform = o.platform;
+  const runRoundPath = o['run-round'] || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
+  const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
+  const dryRun = Boolean(o['dry-run']);
+
+  let features = { ok: true };
+  if (!dryRun) {
+    features = runRoundFeatures(runRoundPath);
+    if (!features.ok) die(`${runRoundPath} --help failed (${features.reason}); is run-round.sh installed?`);
+  }
+  const url = resultsUrl({ db: o.db, platform: plan.platform });
+  let client = null;
+  if (url) {
+    try { client = await connect(url); } catch (e) {
+      if (!dryRun) die(`cannot reach the results database: ${e.message}`);
+      log(`results database unreachable (${e.message}); listing every round`);
+    }
+  } else if (!dryRun) {
+    die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+  }
+  log(`plan ${plan.name}: kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, ` +
+    `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
+  try {
+    const { tally } = await runExperiment(plan, {
+      client, dryRun, log, runRoundPath, features,
+      print: (l) => process.stdout.write(`${l}\n`),
+      applySettings: makeSettingsApplier({ platform: plan.platform, log }),
+      execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
+    });
+    if (dryRun) log(`dry run: ${tally.planned} round(s) to run, ${tally.skipped} done before`);
+    else log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed`);
+    return tally.failed > 0 ? 2 : 0;
+  } catch (e) {
+    if (e instanceof UsageError) die(e.message);
+    die(e.message, 2);
+  } finally {
+    if (client) await client.end();
+  }
+  return 0;
+}
+
+main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));

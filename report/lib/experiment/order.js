@@ -1,0 +1,112 @@
+// order.js — turn a grid plan into the ordered list of rounds to run, each with a stable
+// label that names it in `rounds.label` (how a resumed run finds finished rounds):
+//   exp:<plan>:<app>:<variant>:i<instances>:l<loadgens>:p<parallel>|r<rate>:rep<r>
+// Order "interleaved" (the default) runs repetition 1 of every point and every compared
+// configuration before repetition 2, and alternates the compared configurations (apps,
+// variants) at every point, so drift over time hits all of them alike (talk 004:
+// "interleave comparison runs"; change one thing between compared runs).
+
+/** The configurations compared in a plan: every app × every variant that applies to it. */
+export function configurations(plan) {
+  const out = [];
+  for (const app of plan.apps) {
+    for (const v of plan.variants) {
+      if (v.apps && !v.apps.includes(app)) continue;
+      out.push({ app, variant: v.name, settings: { ...plan.settings, ...v.settings } });
+    }
+  }
+  return out;
+}
+
+export function loadKey(step) {
+  return step.rate !== undefined && step.rate !== null ? `r${step.rate}` : `p${step.parallel}`;
+}
+
+/** The step key (label without the `exp:` prefix and repetition suffix). */
+export function stepKey(plan, cfg, instances, step) {
+  return `${plan.name}:${cfg.app}:${cfg.variant}:i${instances}:l${step.loadgens}:${loadKey(step)}`;
+}
+
+export function labelFor(plan, cfg, instances, step, suffix) {
+  return `exp:${stepKey(plan, cfg, instances, step)}:${suffix}`;
+}
+
+/** Parse a label made by labelFor; null when it is not an experiment label. */
+export function parseLabel(label) {
+  const m = /^exp:([^:]+):([^:]+):([^:]+):i(\d+):l(\d+):(p|r)([0-9.]+):([a-z]+)(\d*)$/.exec(label || '');
+  if (!m) return null;
+  return {
+    experiment: m[1], app: m[2], variant: m[3], instances: Number(m[4]), loadgens: Number(m[5]),
+    parallel: m[6] === 'p' ? Number(m[7]) : null, rate: m[6] === 'r' ? Number(m[7]) : null,
+    kind: m[8], rep: m[9] === '' ? null : Number(m[9]),
+  };
+}
+
+/** One round description, everything run-round.sh needs. */
+export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
+  return {
+    label: labelFor(plan, cfg, instances, step, suffix),
+    experiment: plan.name,
+    platform: plan.platform,
+    app: cfg.app,
+    variant: cfg.variant,
+    settings: cfg.settings,
+    instances,
+    loadgens: step.loadgens,
+    parallel: step.parallel ?? null,
+    rate: step.rate ?? null,
+    durationMs: plan.durationMs,
+    requests: plan.requests,
+    warmupMs: plan.warmupMs,
+    timeoutMs: plan.timeoutMs,
+    scenario: plan.scenario,
+    cpu: plan.cpu,
+    ...overrides,
+  };
+}
+
+// mulberry32: a small seeded PRNG, so "random" order is reproducible from plan.seed.
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle(xs, rand) {
+  const a = xs.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/** Every round of a grid plan, in run order. */
+export function gridRounds(plan) {
+  const cfgs = configurations(plan);
+  const points = [];
+  for (const k of plan.instances) for (const step of plan.load) points.push({ k, step });
+  const out = [];
+  const add = (cfg, p, rep) => out.push(roundSpec(plan, cfg, p.k, p.step, `rep${rep}`));
+  if (plan.order === 'sequential') {
+    for (const cfg of cfgs) for (const p of points) for (let r = 1; r <= plan.repetitions; r++) add(cfg, p, r);
+    return out;
+  }
+  const rand = prng(plan.seed);
+  for (let r = 1; r <= plan.repetitions; r++) {
+    const block = [];
+    for (const p of points) {
+      // Alternate which configuration goes first at successive points and repetitions.
+      const shift = (r - 1 + points.indexOf(p)) % cfgs.length;
+      const rotated = cfgs.slice(shift).concat(cfgs.slice(0, shift));
+      for (const cfg of rotated) block.push([cfg, p]);
+    }
+    for (const [cfg, p] of plan.order === 'random' ? shuffle(block, rand) : block) add(cfg, p, r);
+  }
+  return out;
+}

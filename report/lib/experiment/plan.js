@@ -1,0 +1,267 @@
+// plan.js — read and validate an experiment plan (YAML or JSON) into one normalised
+// object with every default filled in. Bad plans stop with one line naming the field:
+//   plan pool-size.yml: load[1].parallel must be an integer >= 1, got "x"
+// Defaults live here once; report/README.md documents each field, default and unit.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+
+export const KINDS = ['grid', 'scale-until-slo', 'capacity'];
+export const ORDERS = ['interleaved', 'sequential', 'random'];
+export const SLO_METRICS = ['p50', 'p95', 'p99', 'mean'];
+
+export const DEFAULTS = Object.freeze({
+  kind: 'grid',
+  platform: 'local',
+  instances: [1],
+  durationMs: 60_000,
+  warmupMs: 10_000,
+  timeoutMs: 10_000,
+  scenario: 'read',
+  repetitions: 3,
+  order: 'interleaved',
+  seed: 1,
+  slo: { metric: 'p95', thresholdMs: 100, maxErrorRate: 0.01 },
+  // Study §7.3: add 4 loadgen instances per round, at most 96 (database connection limit).
+  scale: {
+    startInstances: 1, maxInstances: 5, loadgensStart: 4, loadgensStep: 4, loadgensMax: 96,
+    parallel: 1, trendSteps: 3, trendRise: 0.5, routerSaturation: true, cpuReference: null,
+  },
+  capacity: {
+    instances: [1], loadgens: 2, rateMin: 10, rateMax: 2000, tolerance: 0.05, maxProbes: 8,
+    probeDurationMs: 20_000, soakDurationMs: 120_000, maxLateFraction: 0.01,
+  },
+  validity: { loadgenCpuMax: 0.9, eventLoopP99MaxMs: 50, lateMax: 0.01, errorRateMax: 0.01 },
+});
+
+const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+const SETTING_RE = /^[A-Z][A-Z0-9_]*$/;
+
+export class PlanError extends Error {}
+
+function fail(where, msg) { throw new PlanError(`${where}${msg}`); }
+function show(v) { return JSON.stringify(v); }
+
+/** "60s" | "2m" | "500ms" | 60 (seconds) → milliseconds. */
+export function parseDurationMs(v) {
+  if (typeof v === 'number' && v > 0) return Math.round(v * 1000);
+  if (typeof v !== 'string') return NaN;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  if (!m) return NaN;
+  const f = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] || 's'];
+  const ms = Math.round(Number(m[1]) * f);
+  return ms > 0 ? ms : NaN;
+}
+
+function makeCheck(where) {
+  const c = {
+    int(obj, key, min, dflt, max = Infinity) {
+      const v = obj[key];
+      if (v === undefined) return dflt;
+      if (!Number.isInteger(v) || v < min || v > max) {
+        fail(where, `${key} must be an integer ${max === Infinity ? `>= ${min}` : `from ${min} to ${max}`}, got ${show(v)}`);
+      }
+      return v;
+    },
+    num(obj, key, min, dflt, { exclusive = false, max = Infinity } = {}) {
+      const v = obj[key];
+      if (v === undefined) return dflt;
+      if (typeof v !== 'number' || !Number.isFinite(v) || (exclusive ? v <= min : v < min) || v > max) {
+        fail(where, `${key} must be a number ${exclusive ? '>' : '>='} ${min}${max < Infinity ? ` and <= ${max}` : ''}, got ${show(v)}`);
+      }
+      return v;
+    },
+    dur(obj, key, dflt) {
+      const v = obj[key];
+      if (v === undefined) return dflt;
+      const ms = parseDurationMs(v);
+      if (!Number.isFinite(ms)) fail(where, `${key} must be a duration like 30s, 2m or 500ms, got ${show(v)}`);
+      return ms;
+    },
+    oneOf(obj, key, allowed, dflt) {
+      const v = obj[key];
+      if (v === undefined) return dflt;
+      if (!allowed.includes(v)) fail(where, `${key} must be one of ${allowed.join(', ')}, got ${show(v)}`);
+      return v;
+    },
+    obj(obj, key) {
+      const v = obj[key];
+      if (v === undefined) return {};
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${key} must be a mapping, got ${show(v)}`);
+      return v;
+    },
+    known(obj, keys, prefix) {
+      for (const k of Object.keys(obj)) {
+        if (!keys.includes(k)) fail(where, `${prefix}${k} is not a known field (known: ${keys.join(', ')})`);
+      }
+    },
+  };
+  return c;
+}
+
+function checkSettings(where, settings, prefix) {
+  if (settings === undefined) return {};
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
+    fail(where, `${prefix} must be a mapping of VARIABLE: value, got ${show(settings)}`);
+  }
+  const out = {};
+  for (const [k, v] of Object.entries(settings)) {
+    if (!SETTING_RE.test(k)) fail(where, `${prefix}.${k} is not an environment variable name (A-Z, 0-9, _)`);
+    if (!['string', 'number', 'boolean'].includes(typeof v)) fail(where, `${prefix}.${k} must be a string, number or boolean, got ${show(v)}`);
+    out[k] = String(v);
+  }
+  return out;
+}
+
+function checkLoad(where, load, c) {
+  // Either a list of {loadgens, parallel|rate} or a grid {loadgens: [..], parallel|rate: [..]}.
+  let steps = load;
+  if (load && !Array.isArray(load) && typeof load === 'object') {
+    c.known(load, ['loadgens', 'parallel', 'rate'], 'load.');
+    const lg = [].concat(load.loadgens ?? []);
+    const key = load.rate !== undefined ? 'rate' : 'parallel';
+    const vals = [].concat(load[key] ?? []);
+    if (load.rate !== undefined && load.parallel !== undefined) fail(where, 'load has both parallel and rate; give one');
+    steps = [];
+    for (const l of lg) for (const v of vals) steps.push({ loadgens: l, [key]: v });
+    if (steps.length === 0) fail(where, 'load needs loadgens and parallel (or rate) values');
+  }
+  if (!Array.isArray(steps) || steps.length === 0) fail(where, 'load must be a non-empty list of {loadgens, parallel | rate}');
+  return steps.map((s, i) => {
+    const p = `load[${i}].`;
+    if (s === null || typeof s !== 'object' || Array.isArray(s)) fail(where, `load[${i}] must be a mapping, got ${show(s)}`);
+    c.known(s, ['loadgens', 'parallel', 'rate'], p);
+    const sc = makeCheck(`${where}${p}`);
+    const loadgens = sc.int(s, 'loadgens', 1, undefined);
+    if (loadgens === undefined) fail(where, `${p}loadgens is required`);
+    if ((s.parallel === undefined) === (s.rate === undefined)) fail(where, `${p}needs exactly one of parallel (closed model) or rate (open model, req/s per loadgen)`);
+    if (s.parallel !== undefined) return { loadgens, parallel: sc.int(s, 'parallel', 1) };
+    return { loadgens, rate: sc.num(s, 'rate', 0, undefined, { exclusive: true }) };
+  });
+}
+
+// A nested mapping (slo, scale, capacity, validity): spec is inKey → [outKey, check].
+function checkSub(where, raw, key, defaults, spec) {
+  const obj = makeCheck(where).obj(raw, key);
+  makeCheck(where).known(obj, Object.keys(spec), `${key}.`);
+  const c = makeCheck(`${where}${key}.`);
+  const out = { ...defaults };
+  for (const [inKey, [outKey, check]] of Object.entries(spec)) out[outKey] = check(c, obj, defaults[outKey]);
+  return out;
+}
+
+/** Validate a parsed plan object; `source` names the file in errors. */
+export function validatePlan(raw, source = 'plan') {
+  const where = `plan ${source}: `;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
+  const c = makeCheck(where);
+  c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
+    'load', 'duration', 'requests', 'warmup', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
+    'scale', 'capacity', 'validity'], '');
+  const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
+  const name = raw.name ?? fileBase;
+  if (typeof name !== 'string' || !NAME_RE.test(name)) fail(where, `name must match ${NAME_RE} (lower case, digits, - and _), got ${show(name)}`);
+  const kind = c.oneOf(raw, 'kind', KINDS, DEFAULTS.kind);
+  if (!Array.isArray(raw.apps) || raw.apps.length === 0) fail(where, 'apps must be a non-empty list of app names, e.g. [node-app, java-app]');
+  raw.apps.forEach((a, i) => { if (typeof a !== 'string' || !NAME_RE.test(a)) fail(where, `apps[${i}] must be an app name, got ${show(a)}`); });
+  if (new Set(raw.apps).size !== raw.apps.length) fail(where, 'apps lists an app twice');
+  const settings = checkSettings(where, raw.settings, 'settings');
+  let variants = [{ name: 'default', apps: null, settings: {} }];
+  if (raw.variants !== undefined) {
+    if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
+    variants = raw.variants.map((v, i) => {
+      if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
+      c.known(v, ['name', 'apps', 'settings'], `variants[${i}].`);
+      if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
+      let apps = null;
+      if (v.apps !== undefined) {
+        if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
+        apps = v.apps;
+      }
+      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`) };
+    });
+    if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
+  }
+  let instances = DEFAULTS.instances;
+  if (raw.instances !== undefined) {
+    instances = [].concat(raw.instances);
+    instances.forEach((k, i) => { if (!Number.isInteger(k) || k < 1) fail(where, `instances[${i}] must be an integer >= 1, got ${show(k)}`); });
+    if (instances.length === 0) fail(where, 'instances must not be empty');
+  }
+  if (raw.duration !== undefined && raw.requests !== undefined) fail(where, 'give one of duration or requests, not both');
+  const slo = checkSub(where, raw, 'slo', DEFAULTS.slo, {
+    metric: ['metric', (sc, o, d) => sc.oneOf(o, 'metric', SLO_METRICS, d)],
+    threshold: ['thresholdMs', (sc, o, d) => sc.dur(o, 'threshold', d)],
+    maxErrorRate: ['maxErrorRate', (sc, o, d) => sc.num(o, 'maxErrorRate', 0, d, { max: 1 })],
+  });
+  const scale = checkSub(where, raw, 'scale', DEFAULTS.scale, {
+    startInstances: ['startInstances', (sc, o, d) => sc.int(o, 'startInstances', 1, d)],
+    maxInstances: ['maxInstances', (sc, o, d) => sc.int(o, 'maxInstances', 1, d)],
+    loadgensStart: ['loadgensStart', (sc, o, d) => sc.int(o, 'loadgensStart', 1, d)],
+    loadgensStep: ['loadgensStep', (sc, o, d) => sc.int(o, 'loadgensStep', 1, d)],
+    loadgensMax: ['loadgensMax', (sc, o, d) => sc.int(o, 'loadgensMax', 1, d)],
+    parallel: ['parallel', (sc, o, d) => sc.int(o, 'parallel', 1, d)],
+    trendSteps: ['trendSteps', (sc, o, d) => sc.int(o, 'trendSteps', 2, d)],
+    trendRise: ['trendRise', (sc, o, d) => sc.num(o, 'trendRise', 0, d, { exclusive: true })],
+    routerSaturation: ['routerSaturation', (sc, o, d) => { if (o.routerSaturation !== undefined && typeof o.routerSaturation !== 'boolean') fail(where, `scale.routerSaturation must be true or false, got ${show(o.routerSaturation)}`); return o.routerSaturation ?? d; }],
+    cpuReference: ['cpuReference', (sc, o, d) => checkCpuReference(where, o.cpuReference, raw.apps, d)],
+  });
+  const capacity = checkSub(where, raw, 'capacity', DEFAULTS.capacity, {
+    instances: ['instances', (sc, o, d) => { const v = o.instances === undefined ? d : [].concat(o.instances); v.forEach((k) => { if (!Number.isInteger(k) || k < 1) fail(where, `capacity.instances must be integers >= 1, got ${show(o.instances)}`); }); return v; }],
+    loadgens: ['loadgens', (sc, o, d) => sc.int(o, 'loadgens', 1, d)],
+    rateMin: ['rateMin', (sc, o, d) => sc.num(o, 'rateMin', 0, d, { exclusive: true })],
+    rateMax: ['rateMax', (sc, o, d) => sc.num(o, 'rateMax', 0, d, { exclusive: true })],
+    tolerance: ['tolerance', (sc, o, d) => sc.num(o, 'tolerance', 0, d, { exclusive: true, max: 1 })],
+    maxProbes: ['maxProbes', (sc, o, d) => sc.int(o, 'maxProbes', 1, d, 50)],
+    probeDuration: ['probeDurationMs', (sc, o, d) => sc.dur(o, 'probeDuration', d)],
+    soakDuration: ['soakDurationMs', (sc, o, d) => sc.dur(o, 'soakDuration', d)],
+    maxLateFraction: ['maxLateFraction', (sc, o, d) => sc.num(o, 'maxLateFraction', 0, d, { max: 1 })],
+  });
+  if (capacity.rateMin >= capacity.rateMax) fail(where, `capacity.rateMin (${capacity.rateMin}) must be below capacity.rateMax (${capacity.rateMax})`);
+  if (scale.startInstances > scale.maxInstances) fail(where, 'scale.startInstances must not exceed scale.maxInstances');
+  const validity = checkSub(where, raw, 'validity', DEFAULTS.validity, {
+    loadgenCpuMax: ['loadgenCpuMax', (sc, o, d) => sc.num(o, 'loadgenCpuMax', 0, d, { exclusive: true })],
+    eventLoopP99MaxMs: ['eventLoopP99MaxMs', (sc, o, d) => sc.num(o, 'eventLoopP99MaxMs', 0, d, { exclusive: true })],
+    lateMax: ['lateMax', (sc, o, d) => sc.num(o, 'lateMax', 0, d, { max: 1 })],
+    errorRateMax: ['errorRateMax', (sc, o, d) => sc.num(o, 'errorRateMax', 0, d, { max: 1 })],
+  });
+  const load = kind === 'grid' ? checkLoad(where, raw.load, c) : null;
+  if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
+  if (raw.cpu !== undefined && raw.cpu !== null) c.num(raw, 'cpu', 0, undefined, { exclusive: true });
+  if (raw.description !== undefined && typeof raw.description !== 'string') fail(where, 'description must be text');
+  if (raw.scenario !== undefined && (typeof raw.scenario !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(raw.scenario))) fail(where, `scenario must be a scenario name like read, got ${show(raw.scenario)}`);
+  return {
+    name, description: raw.description ?? '', kind,
+    platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
+    apps: raw.apps, variants, settings, instances,
+    cpu: raw.cpu ?? null,
+    load,
+    durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
+    requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
+    warmupMs: raw.warmup === 0 ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
+    timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
+    scenario: raw.scenario ?? DEFAULTS.scenario,
+    repetitions: c.int(raw, 'repetitions', 1, DEFAULTS.repetitions, 100),
+    order: c.oneOf(raw, 'order', ORDERS, DEFAULTS.order),
+    seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
+    slo, scale, capacity, validity,
+  };
+}
+
+function checkCpuReference(where, v, apps, dflt) {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === 'number' && v > 0) return { cores: v };
+  if (typeof v === 'object' && typeof v.app === 'string' && apps.includes(v.app)) return { app: v.app };
+  return fail(where, `scale.cpuReference must be a number of cores or {app: NAME} of an app in apps, got ${show(v)}`);
+}
+
+/** Read and validate a plan file. */
+export function loadPlan(file) {
+  let text;
+  try { text = fs.readFileSync(file, 'utf8'); } catch (e) { throw new PlanError(`plan ${file}: cannot read: ${e.code || e.message}`); }
+  let raw;
+  try { raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text); } catch (e) {
+    throw new PlanError(`plan ${path.basename(file)}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${String(e.message).split('\n')[0]}`);
+  }
+  return validatePlan(raw, path.basename(file));
+}

@@ -1,0 +1,35 @@
+// results.js — what the experiment runner reads back from the results database: the
+// finished round behind a label (resume) and the measured figures of a round (the
+// decisions of scale-until-SLO and the capacity search). Reads the report views.
+
+/** The newest round with this label: {id, status} or null. */
+export async function roundByLabel(client, label) {
+  const { rows } = await client.query(
+    'SELECT id, status FROM rounds WHERE label = $1 ORDER BY (status = \'done\') DESC, id DESC LIMIT 1', [label]);
+  return rows[0] ?? null;
+}
+
+/** Figures of one round, latencies in ms, cpu in cores. */
+export async function roundMetrics(client, roundId) {
+  const { rows } = await client.query(
+    `SELECT round_id, status, throughput_rps, error_rate, mean_us, p50_us, p95_us, p99_us,
+            cpu_used_cores, late_fraction, samples
+       FROM report_round_overview WHERE round_id = $1`, [roundId]);
+  const r = rows[0];
+  if (!r) return null;
+  const ms = (us) => (us === null || us === undefined ? null : us / 1000);
+  return {
+    roundId: r.round_id, status: r.status, samples: r.samples,
+    throughputRps: r.throughput_rps ?? 0, errorRate: r.error_rate ?? 1,
+    meanMs: ms(r.mean_us), p50Ms: ms(r.p50_us), p95Ms: ms(r.p95_us), p99Ms: ms(r.p99_us),
+    cpuCores: r.cpu_used_cores, lateFraction: r.late_fraction ?? 0,
+  };
+}
+
+/** Highest CPU (cores, summed over instances) of an app's done rounds in an experiment. */
+export async function maxCpuOfApp(client, experiment, app) {
+  const { rows } = await client.query(
+    `SELECT max(cpu_used_cores) AS c FROM report_round_overview
+      WHERE experiment = $1 AND app = $2 AND status = 'done'`, [experiment, app]);
+  return rows[0]?.c ?? null;
+}

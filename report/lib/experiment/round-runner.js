@@ -1,0 +1,103 @@
+// round-runner.js — run one round with scripts/run-round.sh (another part of cfscale) and
+// apply the round's app settings on the platform first. run-round's exit codes: 0 ok,
+// 1 usage/config (the experiment stops: the plan is wrong), 2 the round failed its own
+// criteria (recorded, the experiment goes on; a resumed run retries it).
+// The round id is read back from `rounds` by the unique label we pass, so nothing
+// depends on run-round's output format (a final `round_id=N` line is used when present).
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { REPO_ROOT } from '../db.js';
+
+export const EXIT_USAGE = 1;
+export const EXIT_ROUND_FAILED = 2;
+
+/** The flags run-round.sh supports, read from its --help (optional ones are used only then). */
+export function runRoundFeatures(runRound) {
+  const r = spawnSync(runRound, ['--help'], { encoding: 'utf8', timeout: 30_000 });
+  if (r.error || r.status !== 0) {
+    return { ok: false, reason: r.error ? r.error.message : `exit ${r.status}: ${(r.stderr || '').trim().split('\n')[0]}` };
+  }
+  const help = `${r.stdout}\n${r.stderr}`;
+  return {
+    ok: true,
+    experiment: /--experiment\b/.test(help),
+    setting: /--setting\b/.test(help),
+    cpu: /--cpu\b/.test(help),
+  };
+}
+
+const ms = (v) => `${v}ms`;
+
+/** run-round.sh arguments for a round spec (order.js roundSpec). */
+export function runRoundArgs(spec, features = {}) {
+  const a = ['--app', spec.app, '--instances', String(spec.instances), '--loadgens', String(spec.loadgens)];
+  if (spec.rate !== null && spec.rate !== undefined) a.push('--rate', String(spec.rate));
+  else a.push('--parallel', String(spec.parallel));
+  if (spec.requests) a.push('--requests', String(spec.requests));
+  else a.push('--duration', ms(spec.durationMs));
+  a.push('--warmup', ms(spec.warmupMs), '--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario,
+    '--label', spec.label, '--platform', spec.platform);
+  if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
+  if (features.experiment) a.push('--experiment', spec.experiment);
+  if (features.setting) for (const [k, v] of Object.entries(spec.settings)) a.push('--setting', `${k}=${v}`);
+  return a;
+}
+
+function platformCli(platform) {
+  return platform === 'cf' ? 'cf' : path.join(REPO_ROOT, 'scripts/cfl');
+}
+
+function run(cmd, args, log) {
+  log(`$ ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+  return { status: r.error ? 127 : r.status, stderr: (r.stderr || r.error?.message || '').trim() };
+}
+
+/**
+ * Applies app settings (environment variables) with `set-env` + `restart`, only when they
+ * differ from what this runner applied last to that app. When the app does not exist yet
+ * it is pushed first (scripts/push.sh).
+ */
+export function makeSettingsApplier({ platform, log, cli = platformCli(platform) }) {
+  const applied = new Map();
+  return (app, settings) => {
+    const want = JSON.stringify(Object.entries(settings).sort());
+    if (Object.keys(settings).length === 0 || applied.get(app) === want) return;
+    let first = true;
+    for (const [k, v] of Object.entries(settings)) {
+      let r = run(cli, ['set-env', app, k, v], log);
+      if (r.status !== 0 && first) {
+        const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
+        if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
+        r = run(cli, ['set-env', app, k, v], log);
+      }
+      if (r.status !== 0) throw new Error(`set-env ${app} ${k} failed: ${r.stderr.split('\n').pop()}`);
+      first = false;
+    }
+    const r = run(cli, ['restart', app], log);
+    if (r.status !== 0) throw new Error(`restart ${app} failed: ${r.stderr.split('\n').pop()}`);
+    applied.set(app, want);
+  };
+}
+
+/** Run run-round.sh for a spec; resolves {code, roundId} (roundId from a round_id=N line). */
+export function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(runRound, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let roundId = null;
+    const lines = (chunk, stream) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (!line) continue;
+        const m = /^round_id=(\d+)\s*$/.exec(line);
+        if (m) roundId = Number(m[1]);
+        onLine(line, stream);
+      }
+    };
+    child.stdout.on('data', (c) => lines(c, 'stdout'));
+    child.stderr.on('data', (c) => lines(c, 'stderr'));
+    child.on('error', (e) => resolve({ code: 127, roundId, error: e.message }));
+    child.on('close', (code) => resolve({ code: code ?? 128, roundId }));
+  });
+}
+
+export const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');

@@ -1,0 +1,127 @@
+// runner.js — run an experiment plan unattended: every round through run-round.sh,
+// finished rounds (same label, status done) skipped so an interrupted run resumes,
+// progress on stderr, --dry-run lists the rounds instead of running them.
+import { configurations, gridRounds } from './order.js';
+import { capacitySearch, scaleUntilSlo } from './procedures.js';
+import { maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
+import { EXIT_USAGE, runRoundArgs } from './round-runner.js';
+
+export class UsageError extends Error {}
+
+// What a dry run assumes for adaptive plans: every step meets the SLO (an upper bound
+// on the rounds of the first instance count / the first probe).
+const DRY_METRICS = Object.freeze({ throughputRps: 0, errorRate: 0, meanMs: 0, p50Ms: 0, p95Ms: 0, p99Ms: 0, cpuCores: null, lateFraction: 0 });
+
+function fmt(m) {
+  if (!m) return 'no figures';
+  const f = (v, d = 1) => (v === null || v === undefined ? '-' : Number(v).toFixed(d));
+  return `${f(m.throughputRps)} req/s, p95 ${f(m.p95Ms)} ms, p99 ${f(m.p99Ms)} ms, errors ${f(100 * m.errorRate, 2)} %`;
+}
+
+/**
+ * opts: client (pg client of the results db; null only for a dry run), dryRun,
+ * runRoundPath, features (round-runner.js runRoundFeatures), execRound(spec, args),
+ * applySettings(app, settings), log (progress lines), print (dry-run lines).
+ */
+export async function runExperiment(plan, opts) {
+  const { client, dryRun, log, print } = opts;
+  const tally = { ran: 0, skipped: 0, failed: 0, planned: 0 };
+  let count = 0;
+  const total = plan.kind === 'grid' ? gridRounds(plan).length : null;
+
+  async function runOne(spec) {
+    count += 1;
+    const tag = `[${count}${total ? `/${total}` : ''}] ${spec.label}`;
+    const args = runRoundArgs(spec, opts.features);
+    if (client) {
+      const prev = await roundByLabel(client, spec.label);
+      if (prev?.status === 'done') {
+        tally.skipped += 1;
+        const m = await roundMetrics(client, prev.id);
+        if (dryRun) print(`skip  ${spec.label}  (round ${prev.id} done)`);
+        else log(`${tag}: done before as round ${prev.id}, skipped (${fmt(m)})`);
+        return m;
+      }
+    }
+    if (dryRun) {
+      tally.planned += 1;
+      print(`run   ${[opts.runRoundPath, ...args].map(quote).join(' ')}`);
+      return { ...DRY_METRICS };
+    }
+    log(`${tag}: running`);
+    const t0 = Date.now();
+    opts.applySettings(spec.app, spec.settings);
+    const res = await opts.execRound(spec, args);
+    if (res.code === EXIT_USAGE) throw new UsageError(`run-round.sh rejected the round ${spec.label} (exit 1); fix the plan or the platform`);
+    const row = res.roundId ? { id: res.roundId } : await roundByLabel(client, spec.label);
+    const m = row ? await roundMetrics(client, row.id) : null;
+    const secs = ((Date.now() - t0) / 1000).toFixed(0);
+    if (res.code !== 0 || !m || m.status !== 'done') {
+      tally.failed += 1;
+      log(`${tag}: FAILED (run-round exit ${res.code}${row ? `, round ${row.id} ${m?.status ?? '?'}` : ', no round recorded'}) after ${secs} s`);
+      return null;
+    }
+    tally.ran += 1;
+    log(`${tag}: round ${m.roundId} done in ${secs} s: ${fmt(m)}`);
+    return m;
+  }
+
+  const outcomes = [];
+  if (plan.kind === 'grid') {
+    for (const spec of gridRounds(plan)) await runOne(spec);
+  } else if (plan.kind === 'scale-until-slo') {
+    const cfgs = configurations(plan);
+    const refApp = plan.scale.cpuReference?.app ?? null;
+    // The reference app runs first: the others stop at the CPU it reached (study §7.3).
+    const phases = refApp ? [cfgs.filter((c) => c.app === refApp), cfgs.filter((c) => c.app !== refApp)] : [cfgs];
+    for (const phase of phases) {
+      let cpuReferenceCores = plan.scale.cpuReference?.cores ?? null;
+      if (refApp && phase[0]?.app !== refApp && client) cpuReferenceCores = await maxCpuOfApp(client, plan.name, refApp);
+      const gens = phase.map((cfg) => ({ name: `${cfg.app}/${cfg.variant}`, gen: scaleUntilSlo(plan, cfg, { cpuReferenceCores }) }));
+      outcomes.push(...await interleave(gens, runOne));
+    }
+  } else {
+    const gens = [];
+    for (const k of plan.capacity.instances) {
+      for (const cfg of configurations(plan)) gens.push({ name: `${cfg.app}/${cfg.variant} x${k}`, gen: capacitySearch(plan, cfg, k) });
+    }
+    outcomes.push(...await interleave(gens, runOne));
+  }
+  for (const o of outcomes) log(`${o.name}: ${describe(o.result, dryRun)}`);
+  return { tally, outcomes };
+}
+
+function describe(r, dryRun) {
+  const pre = dryRun ? '(dry run, assuming every step passes) ' : '';
+  if ('capacityRps' in r) return `${pre}capacity ${r.capacityRps ?? '-'} req/s at ${r.instances} instance(s), ${r.reason}`;
+  return `${pre}stopped at ${r.instances} instance(s), ${r.loadgens} loadgens: ${r.reason}`;
+}
+
+/**
+ * Drive several procedure generators in lock-step so their rounds interleave: repetition
+ * i of every procedure's current step runs before repetition i + 1 of any.
+ */
+export async function interleave(gens, runOne) {
+  const active = gens.map((g) => ({ ...g, cur: g.gen.next() }));
+  const done = [];
+  while (active.length) {
+    const len = Math.max(...active.map((a) => a.cur.value.length));
+    const results = active.map(() => []);
+    for (let i = 0; i < len; i++) {
+      for (let j = 0; j < active.length; j++) {
+        const spec = active[j].cur.value[i];
+        if (spec) results[j][i] = await runOne(spec);
+      }
+    }
+    for (let j = active.length - 1; j >= 0; j--) {
+      const a = active[j];
+      a.cur = a.gen.next(results[j]);
+      if (a.cur.done) { done.unshift({ name: a.name, result: a.cur.value }); active.splice(j, 1); }
+    }
+  }
+  return done;
+}
+
+function quote(w) {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
