@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+'use strict';
+// loadgen — the one-off CLI: `loadgen --url URL --parallel 32 --duration 10s`.
+// Parses and validates flags, hands the plan to lib/run.js, prints the summary
+// (or --json), exits 0 ok, 1 usage, 2 when the run failed its own criteria.
+
+const os = require('node:os');
+const path = require('node:path');
+const { buildPlan, help, UsageError } = require('../lib/args');
+const { Run } = require('../lib/run');
+const { Sink } = require('../lib/sink');
+const { seedAds } = require('../lib/seed');
+const { humanSummary, progressLine, verdict } = require('../lib/report');
+
+const STOP_GRACE_MAX_MS = 5000;
+const FLUSH_TIMEOUT_MS = 30000;
+
+async function main(argv) {
+  let plan;
+  try {
+    plan = buildPlan(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`loadgen: ${err.message} (see --help)\n`);
+    return 1;
+  }
+  if (plan.help) { process.stdout.write(help()); return 0; }
+
+  if (plan.seedAds !== undefined) {
+    const s = await seedAds(plan.url, plan.seedAds, { host: plan.host });
+    Object.assign(plan, { idMin: s.idMin, idMax: s.idMax });
+    if (!plan.json) process.stderr.write(`loadgen: seeded ${s.created} ads, ${s.total} in all; reads use ids ${s.idMin}-${s.idMax}\n`);
+  }
+
+  const spoolDir = plan.spoolDir || path.join(os.tmpdir(), 'cfscale-loadgen-spool-cli');
+  const sink = plan.resultsDb ? new Sink({ url: plan.resultsDb, spoolDir, log: (m) => process.stderr.write(`loadgen: ${m}\n`) }) : null;
+  const tty = plan.progress && process.stderr.isTTY;
+  const run = new Run(plan, {
+    sink, roundId: plan.round, loadgenIndex: plan.loadgenIndex, batchRows: plan.batchRows,
+    onSecond: tty ? (s, ms) => process.stderr.write(progressLine(s, ms, run.stats.sent)) : undefined,
+  });
+  const onSignal = () => run.stop(Math.min(plan.timeoutMs, STOP_GRACE_MAX_MS));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const summary = await run.start();
+  if (tty) process.stderr.write('\n');
+  const result = {
+    url: plan.url, model: plan.model, parallel: plan.parallel, rate: plan.rate ?? null,
+    keepalive: plan.keepalive, scenario: plan.scenario, ...summary,
+  };
+  if (sink) {
+    const f = await sink.flush(FLUSH_TIMEOUT_MS);
+    await sink.close();
+    result.persisted = { round: plan.round, rows_loaded: sink.rowsLoaded, spooled_batches: sink.batchesSpooled,
+      spool_pending: f.spoolPending, spool_dir: spoolDir };
+  }
+  const failed = verdict(result, plan.maxErrorRate);
+  if (failed) result.failed = failed;
+  process.stdout.write(plan.json ? JSON.stringify(result) + '\n' : humanSummary(result));
+  return failed ? 2 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err) => {
+    process.stderr.write(`loadgen: ${err.message}\n`);
+    process.exitCode = 2;
+  },
+);

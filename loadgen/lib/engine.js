@@ -1,0 +1,156 @@
+'use strict';
+// The load engine: a fixed set of connections driven by one of two models.
+//
+// closed: `parallel` requests in flight; each finished request is replaced at once
+//         by the next on the same connection, for `requests` requests in all or
+//         until `durationMs` has passed. Latency runs from the actual send.
+// open:   a constant arrival rate. Request i is due at t0 + i/rate whether or not
+//         the previous ones have come back (coordinated omission avoided): latency
+//         runs from that intended time, and a request sent more than LATE_MS after
+//         it (no free connection, or the generator's event loop lagged) counts as
+//         late. At most `parallel` connections carry the requests.
+//
+// One shared interval enforces per-request timeouts. stop() ends issuing, lets
+// in-flight requests finish for a grace period, then aborts them: every sent
+// request ends as exactly one sample (sent = ok + errors).
+
+const { performance } = require('node:perf_hooks');
+const { Connection } = require('./http-client');
+const { KIND } = require('./stats');
+
+const TIMEOUT_TICK_MS = 10;   // timeout resolution
+const LATE_MS = 10;           // open model: sent this much after its intended time = late
+
+class Engine {
+  /**
+   * opts: { target, scenario, model: 'closed'|'open', parallel, rate, durationMs,
+   *         requests, timeoutMs, keepalive, onSample(conn, kind, endMs, late) }
+   */
+  constructor(opts) {
+    this.opts = opts;
+    this.onSample = opts.onSample;
+    this.timeoutMs = opts.timeoutMs;
+    this.connections = [];
+    for (let i = 0; i < opts.parallel; i++) {
+      this.connections.push(new Connection(this, opts.target, opts.scenario, opts.keepalive));
+    }
+    this.free = this.connections.slice().reverse();
+    this.inFlight = 0;
+    this.issued = 0;
+    this.stopping = false;
+    this.finished = false;
+    this.dispatchTimer = null;
+    this.endTimer = null;
+    this.timeoutTimer = null;
+    this.abortTimer = null;
+    this.resolve = null;
+  }
+
+  /** Runs to the end (or stop()); resolves with { startedMs, endedMs, issued }. */
+  run() {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      const o = this.opts;
+      this.startMs = performance.now();
+      this.endMs = o.durationMs ? this.startMs + o.durationMs : Infinity;
+      this.maxRequests = o.requests || Infinity;
+      this.timeoutTimer = setInterval(() => this.checkTimeouts(), TIMEOUT_TICK_MS);
+      if (o.durationMs) this.endTimer = setTimeout(() => this.endIssuing(), o.durationMs);
+      if (o.model === 'open') {
+        this.intervalMs = 1000 / o.rate;
+        this.dispatch();
+      } else {
+        for (const conn of this.connections) {
+          if (!this.mayIssue(performance.now())) break;
+          this.issue(conn, 0);
+        }
+        this.free.length = 0;
+        this.maybeFinish();
+      }
+    });
+  }
+
+  mayIssue(now) {
+    return !this.stopping && this.issued < this.maxRequests && now < this.endMs;
+  }
+
+  issue(conn, intendedMs) {
+    this.issued++;
+    this.inFlight++;
+    conn.send(this.opts.scenario.pick(), intendedMs, this.timeoutMs);
+  }
+
+  /** Open model: sends every request that is due, as far as connections allow. */
+  dispatch() {
+    this.dispatchTimer = null;
+    const now = performance.now();
+    while (!this.stopping && this.issued < this.maxRequests) {
+      const intended = this.startMs + this.issued * this.intervalMs;
+      if (intended >= this.endMs) { this.endIssuing(); return; }
+      if (intended > now) {
+        this.dispatchTimer = setTimeout(() => this.dispatch(), intended - now);
+        return;
+      }
+      const conn = this.free.pop();
+      if (conn === undefined) return; // complete() calls us again
+      this.issue(conn, intended);
+    }
+    this.maybeFinish();
+  }
+
+  /** Called by a connection for every finished request. */
+  complete(conn, kind) {
+    this.inFlight--;
+    const endMs = performance.now();
+    if (kind === KIND.ok) {
+      const s = conn.parser.status;
+      if (s < 200 || s > 299) kind = KIND.status;
+    }
+    const late = this.opts.model === 'open' && conn.startedMs - conn.intendedMs > LATE_MS;
+    this.onSample(conn, kind, endMs, late);
+    if (this.opts.model === 'open') {
+      this.free.push(conn);
+      if (this.dispatchTimer === null && !this.stopping) this.dispatch();
+      else this.maybeFinish();
+    } else if (this.mayIssue(endMs)) {
+      this.issue(conn, 0);
+    } else {
+      this.maybeFinish();
+    }
+  }
+
+  checkTimeouts() {
+    const now = performance.now();
+    for (const conn of this.connections) {
+      if (conn.busy && now >= conn.deadlineMs) conn.timeout();
+    }
+  }
+
+  endIssuing() {
+    this.stopping = true;
+    if (this.dispatchTimer !== null) { clearTimeout(this.dispatchTimer); this.dispatchTimer = null; }
+    this.maybeFinish();
+  }
+
+  /** Stops issuing; in-flight requests get `graceMs` to finish, then are aborted. */
+  stop(graceMs) {
+    this.endIssuing();
+    if (this.finished || this.abortTimer !== null) return;
+    this.abortTimer = setTimeout(() => {
+      for (const conn of this.connections) if (conn.busy) conn.abort();
+    }, Math.max(0, graceMs));
+  }
+
+  maybeFinish() {
+    if (this.finished || this.inFlight > 0) return;
+    if (!this.stopping && this.issued < this.maxRequests && performance.now() < this.endMs) return;
+    this.finished = true;
+    this.stopping = true;
+    for (const t of [this.dispatchTimer, this.endTimer, this.abortTimer]) if (t !== null) clearTimeout(t);
+    clearInterval(this.timeoutTimer);
+    for (const conn of this.connections) conn.drop();
+    this.resolve({ startedMs: this.startMs, endedMs: performance.now(), issued: this.issued });
+  }
+}
+
+module.exports = { Engine, LATE_MS, TIMEOUT_TICK_MS };

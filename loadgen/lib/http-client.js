@@ -1,0 +1,122 @@
+'use strict';
+// A lean HTTP/1.1 client connection on raw `net`/`tls` sockets: one request in
+// flight at a time (no pipelining), keep-alive reuse, or a fresh socket per request
+// when keep-alive is off. The request bytes are built in the connection's own
+// buffer (only the variable path part and the correlation id change), the answer
+// is parsed incrementally and counted, never kept. Failures become an error kind
+// handed to the engine — never an exception. Timeouts are enforced by the engine's
+// single shared timer, not a setTimeout per request.
+
+const net = require('node:net');
+const tls = require('node:tls');
+const { performance } = require('node:perf_hooks');
+const { ResponseParser } = require('./response-parser');
+const { uuidv7Bytes } = require('./uuidv7');
+const { KIND } = require('./stats');
+
+class Connection {
+  /** target: { host, port, tls, servername }; engine: complete(conn, kind) */
+  constructor(engine, target, scenario, keepalive) {
+    this.engine = engine;
+    this.target = target;
+    this.scenario = scenario;
+    this.keepalive = keepalive;
+    this.socket = null;
+    this.connected = false;
+    this.busy = false;
+    this.parser = new ResponseParser();
+    this.reqBuf = Buffer.alloc(scenario.maxRequestBytes);
+    this.uuid = Buffer.alloc(16);
+    this.op = 0;
+    this.intendedMs = 0;
+    this.startedMs = 0;
+    this.deadlineMs = 0;
+  }
+
+  /** Sends one request of operation `op`; `intendedMs` is its scheduled time (open model) or now. */
+  send(op, intendedMs, timeoutMs) {
+    uuidv7Bytes(this.uuid, 0);
+    const len = this.scenario.write(op, this.reqBuf, this.uuid);
+    this.op = op;
+    this.parser.reset();
+    this.busy = true;
+    if (this.socket === null) this.open();
+    const now = performance.now();
+    this.intendedMs = intendedMs || now;
+    this.startedMs = now;
+    this.deadlineMs = now + timeoutMs;
+    this.socket.write(this.reqBuf.subarray(0, len));
+  }
+
+  open() {
+    const t = this.target;
+    const socket = t.tls
+      ? tls.connect({ host: t.host, port: t.port, servername: t.servername })
+      : net.connect({ host: t.host, port: t.port });
+    this.socket = socket;
+    this.connected = false;
+    socket.setNoDelay(true);
+    let lastError = null;
+    socket.on(t.tls ? 'secureConnect' : 'connect', () => {
+      if (socket === this.socket) this.connected = true;
+    });
+    socket.on('data', (chunk) => {
+      if (socket === this.socket) this.onData(chunk);
+    });
+    socket.on('error', (err) => { lastError = err; });
+    socket.on('close', () => {
+      if (socket === this.socket) this.onClose(lastError);
+    });
+  }
+
+  onData(chunk) {
+    if (!this.busy) return; // nothing asked: ignore stray bytes
+    const parser = this.parser;
+    const complete = parser.execute(chunk);
+    if (parser.error !== null) {
+      this.drop();
+      this.finish(KIND.parse);
+    } else if (complete) {
+      if (!parser.keepAlive || !this.keepalive) this.drop();
+      this.finish(KIND.ok);
+    }
+  }
+
+  onClose(err) {
+    const wasConnected = this.connected;
+    this.socket = null;
+    this.connected = false;
+    if (!this.busy) return;
+    if (this.parser.finishOnClose()) this.finish(KIND.ok);
+    else if (!wasConnected && !(err && err.code === 'ECONNRESET')) this.finish(KIND.connect);
+    else this.finish(KIND.reset);
+  }
+
+  /** Closes the socket without reporting its close (we know why it closes). */
+  drop() {
+    const s = this.socket;
+    if (s === null) return;
+    this.socket = null;
+    this.connected = false;
+    s.destroy();
+  }
+
+  /** Called by the engine's timer: the request ran out of time. */
+  timeout() {
+    this.drop();
+    this.finish(KIND.timeout);
+  }
+
+  /** Called when the run is being stopped and in-flight requests cannot wait longer. */
+  abort() {
+    this.drop();
+    this.finish(KIND.aborted);
+  }
+
+  finish(kind) {
+    this.busy = false;
+    this.engine.complete(this, kind);
+  }
+}
+
+module.exports = { Connection };

@@ -1,0 +1,96 @@
+'use strict';
+// One run of a plan: resolves the target once, builds the scenario and the engine,
+// and routes every finished request to the statistics and, when persisting, to the
+// current sample batch, which goes to the sink when full and at least every
+// second. Shared by the CLI and the worker; they differ only in where the plan
+// comes from and what happens with the result.
+
+const dns = require('node:dns').promises;
+const net = require('node:net');
+const { Engine } = require('./engine');
+const { Scenario } = require('./scenario');
+const { Stats, SECOND_MS } = require('./stats');
+const { SampleBatch } = require('./sample-batch');
+
+const DEFAULT_BATCH_ROWS = 10000;
+
+/** Resolves host name and port of a URL once (no DNS lookup per connection). */
+async function resolveTarget(url) {
+  const u = new URL(url);
+  const isTls = u.protocol === 'https:';
+  const hostname = u.hostname.replace(/^\[|\]$/g, '');
+  const host = net.isIP(hostname) ? hostname : (await dns.lookup(hostname)).address;
+  return {
+    host,
+    port: Number(u.port) || (isTls ? 443 : 80),
+    tls: isTls,
+    servername: net.isIP(hostname) ? undefined : hostname,
+    hostHeader: u.host,
+    basePath: u.pathname,
+    path: u.pathname + u.search,
+  };
+}
+
+class Run {
+  /**
+   * plan: normalised plan (see config.js); opts: { sink (optional), batchRows,
+   * roundId, loadgenIndex, onSecond(stats.lastSecond, elapsedMs) }
+   */
+  constructor(plan, opts = {}) {
+    this.plan = plan;
+    this.opts = opts;
+    this.stats = new Stats();
+    this.sink = opts.sink || null;
+    this.batch = this.sink ? new SampleBatch(opts.batchRows || DEFAULT_BATCH_ROWS) : null;
+    this.engine = null;
+    this.stopRequested = null;
+  }
+
+  async start() {
+    const p = this.plan;
+    const target = await resolveTarget(p.url);
+    const scenario = new Scenario({
+      basePath: target.basePath, path: target.path, hostHeader: p.host || target.hostHeader,
+      keepalive: p.keepalive, scenario: p.scenario, weights: p.weights, idMin: p.idMin, idMax: p.idMax,
+      pageLimit: p.pageLimit, offsetMax: p.offsetMax, randomSeed: p.randomSeed,
+      method: p.method, headers: p.headers, body: p.body,
+    });
+    const stats = this.stats;
+    const batch = this.batch;
+    const roundId = this.opts.roundId || 0;
+    const loadgenIndex = this.opts.loadgenIndex || 0;
+    this.engine = new Engine({
+      target, scenario, model: p.model, parallel: p.parallel, rate: p.rate, durationMs: p.durationMs,
+      requests: p.requests, timeoutMs: p.timeoutMs, keepalive: p.keepalive,
+      onSample: (conn, kind, endMs, late) => {
+        const latencyUs = (endMs - conn.intendedMs) * 1000;
+        const pr = conn.parser;
+        stats.record(kind, pr.status, latencyUs, pr.bodyBytes, late, conn.startedMs, endMs);
+        if (batch !== null && batch.add(conn, kind, latencyUs)) this.sink.push(batch.encode(roundId, loadgenIndex));
+      },
+    });
+    const t0 = Date.now();
+    const secondTimer = setInterval(() => {
+      const s = stats.rollSecond();
+      if (batch !== null && batch.length > 0) this.sink.push(batch.encode(roundId, loadgenIndex));
+      if (this.opts.onSecond) this.opts.onSecond(s, Date.now() - t0);
+    }, SECOND_MS);
+    const done = this.engine.run();
+    if (this.stopRequested !== null) this.engine.stop(this.stopRequested);
+    try {
+      await done;
+    } finally {
+      clearInterval(secondTimer);
+    }
+    if (batch !== null && batch.length > 0) this.sink.push(batch.encode(roundId, loadgenIndex));
+    return stats.summary();
+  }
+
+  /** Stop sending; in-flight requests get `graceMs`, then count as aborted. */
+  stop(graceMs) {
+    if (this.engine !== null) this.engine.stop(graceMs);
+    else this.stopRequested = graceMs;
+  }
+}
+
+module.exports = { Run, resolveTarget, DEFAULT_BATCH_ROWS };

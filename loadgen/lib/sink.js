@@ -1,0 +1,212 @@
+'use strict';
+// Streams encoded sample batches into `requests` with COPY (pg-copy-streams) while
+// the run goes on. At most MAX_QUEUED_BYTES wait in memory; past that, and whenever
+// the results database is unreachable, batches go to the local spool and the sink
+// retries with backoff. A spooled batch may already be in (a COPY whose answer was
+// lost), so it is replayed through a temporary table with
+// INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates.
+
+const pg = require('pg');
+const { from: copyFrom } = require('pg-copy-streams');
+const { Spool } = require('./spool');
+const { COPY_COLUMNS } = require('./sample-batch');
+
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+const BACKOFF_MIN_MS = 250;
+const BACKOFF_MAX_MS = 5000;
+const CONNECT_TIMEOUT_MS = 5000;
+const COPY_TIMEOUT_MS = 30000;
+const COPY_SQL = `COPY requests (${COPY_COLUMNS}) FROM STDIN`;
+const REPLAY_TABLE = 'cfscale_loadgen_replay';
+
+class Sink {
+  /** opts: { url, spoolDir, log } */
+  constructor(opts) {
+    this.url = opts.url;
+    this.log = opts.log || (() => {});
+    this.spool = new Spool(opts.spoolDir);
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.client = null;
+    this.working = false;
+    this.retryTimer = null;
+    this.backoffMs = BACKOFF_MIN_MS;
+    this.rowsLoaded = 0;
+    this.batchesLoaded = 0;
+    this.batchesSpooled = 0;
+    this.lastError = null;
+    this.idleWaiters = [];
+  }
+
+  /** Hands over one encoded batch. Never blocks, never throws. */
+  push(buf) {
+    if (buf.length === 0) return;
+    if (this.queuedBytes + buf.length > MAX_QUEUED_BYTES || this.retryTimer !== null) this.toSpool(buf);
+    else {
+      this.queue.push(buf);
+      this.queuedBytes += buf.length;
+    }
+    this.kick();
+  }
+
+  toSpool(buf) {
+    this.spool.write(buf);
+    this.batchesSpooled++;
+  }
+
+  /** True when nothing waits in memory or in the spool. */
+  get idle() { return !this.working && this.queue.length === 0 && this.spool.list().length === 0; }
+
+  kick() {
+    if (this.working || this.retryTimer !== null) return;
+    this.working = true;
+    this.work().finally(() => {
+      this.working = false;
+      if (this.retryTimer === null && (this.queue.length > 0 || this.spool.list().length > 0)) this.kick();
+      else if (this.retryTimer === null) this.notifyIdle();
+    });
+  }
+
+  async work() {
+    try {
+      const client = await this.connect();
+      for (const name of this.spool.list()) {
+        const buf = this.spool.read(name);
+        if (buf !== null) await this.replay(client, buf);
+        this.spool.remove(name);
+        this.batchesLoaded++;
+      }
+      while (this.queue.length > 0) {
+        const buf = this.queue[0];
+        try {
+          await this.copy(client, COPY_SQL, buf);
+        } catch (err) {
+          // Outcome unknown: spool it, the replay path tolerates rows already in.
+          if (this.unqueue(buf)) this.toSpool(buf);
+          throw err;
+        }
+        this.unqueue(buf);
+        this.rowsLoaded += countRows(buf);
+        this.batchesLoaded++;
+      }
+      this.backoffMs = BACKOFF_MIN_MS;
+      this.lastError = null;
+    } catch (err) {
+      this.onFailure(err);
+    }
+  }
+
+  /** Removes `buf` from the head of the queue unless flush() spooled it meanwhile. */
+  unqueue(buf) {
+    if (this.queue[0] !== buf) return false;
+    this.queue.shift();
+    this.queuedBytes -= buf.length;
+    return true;
+  }
+
+  onFailure(err) {
+    if (this.lastError === null) this.log(`results database unavailable, spooling: ${err.message}`);
+    this.lastError = err;
+    this.dropClient();
+    while (this.queue.length > 0) this.toSpool(this.queue.shift());
+    this.queuedBytes = 0;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, BACKOFF_MAX_MS);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.kick();
+    }, delay);
+  }
+
+  async connect() {
+    if (this.client !== null) return this.client;
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true, application_name: 'cfscale-loadgen' });
+    client.on('error', () => { if (this.client === client) this.client = null; });
+    await client.connect();
+    await client.query(`CREATE TEMP TABLE IF NOT EXISTS ${REPLAY_TABLE} (LIKE requests INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
+    this.client = client;
+    return client;
+  }
+
+  dropClient() {
+    const c = this.client;
+    this.client = null;
+    if (c !== null) c.end().catch(() => {});
+  }
+
+  async replay(client, buf) {
+    await client.query('BEGIN');
+    try {
+      await this.copy(client, `COPY ${REPLAY_TABLE} (${COPY_COLUMNS}) FROM STDIN`, buf);
+      const r = await client.query(`INSERT INTO requests SELECT * FROM ${REPLAY_TABLE} ON CONFLICT (correlation_id) DO NOTHING`);
+      await client.query('COMMIT');
+      this.rowsLoaded += r.rowCount;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  }
+
+  copy(client, sql, buf) {
+    return new Promise((resolve, reject) => {
+      const stream = client.query(copyFrom(sql));
+      const timer = setTimeout(() => {
+        stream.destroy(new Error(`COPY took over ${COPY_TIMEOUT_MS} ms`));
+        if (client.connection && client.connection.stream) client.connection.stream.destroy();
+      }, COPY_TIMEOUT_MS);
+      const done = (err) => { clearTimeout(timer); if (err) reject(err); else resolve(); };
+      stream.on('error', done);
+      stream.on('finish', () => done());
+      stream.end(buf);
+    });
+  }
+
+  notifyIdle() {
+    const w = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const f of w) f();
+  }
+
+  /**
+   * Loads what is left, waiting at most `timeoutMs`. Whatever is still in memory
+   * then goes to the spool, so nothing recorded is lost. Resolves with
+   * { loaded: bool, spoolPending: number of files still spooled }.
+   */
+  async flush(timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.idle && Date.now() < deadline) {
+      if (this.retryTimer !== null && this.lastError !== null) {
+        clearTimeout(this.retryTimer); // retry now, but only while time remains
+        this.retryTimer = null;
+        this.kick();
+      }
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, Math.min(this.backoffMs, Math.max(1, deadline - Date.now())));
+        this.idleWaiters.push(() => { clearTimeout(t); resolve(); });
+        this.kick();
+      });
+    }
+    while (this.queue.length > 0) this.toSpool(this.queue.shift());
+    this.queuedBytes = 0;
+    const spoolPending = this.spool.list().length;
+    return { loaded: spoolPending === 0 && this.queue.length === 0 && !this.working, spoolPending };
+  }
+
+  async close() {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const c = this.client;
+    this.client = null;
+    if (c !== null) await c.end().catch(() => {});
+  }
+}
+
+function countRows(buf) {
+  let n = 0;
+  let i = -1;
+  while ((i = buf.indexOf(10, i + 1)) !== -1) n++;
+  return n;
+}
+
+module.exports = { Sink, COPY_SQL };

@@ -1,0 +1,119 @@
+'use strict';
+// Counters and latency histograms of one run. Every sample lands in the HDR
+// histogram of the current second (hdr-histogram-js); each second that histogram is
+// added to the run's total and reset, so percentiles stay cheap whatever the
+// duration, and the per-second figures feed the progress line and the worker log.
+// Failures are data: a sample carries an error kind, counted here by kind.
+
+const hdr = require('hdr-histogram-js');
+
+const ERROR_KINDS = [null, 'timeout', 'connect', 'reset', 'status', 'parse', 'aborted'];
+const KIND = { ok: 0, timeout: 1, connect: 2, reset: 3, status: 4, parse: 5, aborted: 6 };
+const HIGHEST_TRACKABLE_US = 3600e6;  // one hour; longer latencies are clamped
+const SECOND_MS = 1000;
+
+function newHistogram() {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HIGHEST_TRACKABLE_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    autoResize: false,
+  });
+}
+
+class Stats {
+  constructor() {
+    this.total = newHistogram();
+    this.second = newHistogram();
+    this.sent = 0;
+    this.ok = 0;
+    this.errors = 0;
+    this.late = 0;
+    this.bytes = 0;
+    this.byKind = new Float64Array(ERROR_KINDS.length);
+    this.byStatus = new Map();
+    this.secondCount = 0;
+    this.secondErrors = 0;
+    this.lastSecond = { count: 0, errors: 0, p50: 0, p99: 0, max: 0 };
+    this.firstStartMs = 0;
+    this.lastEndMs = 0;
+  }
+
+  /** One finished request. Times are performance.now() milliseconds. */
+  record(kind, status, latencyUs, bytes, late, startedMs, endMs) {
+    this.sent++;
+    if (kind === 0) this.ok++; else { this.errors++; this.byKind[kind]++; }
+    if (late) this.late++;
+    this.bytes += bytes;
+    if (status !== 0) this.byStatus.set(status, (this.byStatus.get(status) || 0) + 1);
+    this.second.recordValue(latencyUs < 1 ? 1 : latencyUs > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : latencyUs);
+    this.secondCount++;
+    if (kind !== 0) this.secondErrors++;
+    if (this.firstStartMs === 0 || startedMs < this.firstStartMs) this.firstStartMs = startedMs;
+    if (endMs > this.lastEndMs) this.lastEndMs = endMs;
+  }
+
+  /** Closes the current second: folds it into the total, keeps its figures. */
+  rollSecond() {
+    const h = this.second;
+    this.lastSecond = {
+      count: this.secondCount,
+      errors: this.secondErrors,
+      p50: this.secondCount ? h.getValueAtPercentile(50) : 0,
+      p99: this.secondCount ? h.getValueAtPercentile(99) : 0,
+      max: this.secondCount ? h.maxValue : 0,
+    };
+    if (this.secondCount) this.total.add(h);
+    h.reset();
+    this.secondCount = 0;
+    this.secondErrors = 0;
+    return this.lastSecond;
+  }
+
+  errorsByKind() {
+    const out = {};
+    for (let k = 1; k < ERROR_KINDS.length; k++) if (this.byKind[k] > 0) out[ERROR_KINDS[k]] = this.byKind[k];
+    return out;
+  }
+
+  /** The run's result as one plain object (the CLI's --json shape). */
+  summary(extra = {}) {
+    this.rollSecond();
+    const h = this.total;
+    const n = h.totalCount;
+    const elapsedMs = this.lastEndMs > this.firstStartMs ? this.lastEndMs - this.firstStartMs : 0;
+    const pct = (p) => (n ? Math.round(h.getValueAtPercentile(p)) : 0);
+    const statusCodes = {};
+    for (const [k, v] of [...this.byStatus].sort((a, b) => a[0] - b[0])) statusCodes[k] = v;
+    return {
+      ...extra,
+      duration_ms: Math.round(elapsedMs),
+      requests: {
+        total: this.sent,
+        sent: this.sent,
+        ok: this.ok,
+        errors: this.errors,
+        per_sec: elapsedMs > 0 ? round2(this.sent / (elapsedMs / SECOND_MS)) : 0,
+        ok_per_sec: elapsedMs > 0 ? round2(this.ok / (elapsedMs / SECOND_MS)) : 0,
+      },
+      latency_us: {
+        min: n ? Math.round(h.minNonZeroValue) : 0,
+        mean: n ? Math.round(h.mean) : 0,
+        p50: pct(50),
+        p90: pct(90),
+        p99: pct(99),
+        p999: pct(99.9),
+        max: n ? Math.round(h.maxValue) : 0,
+      },
+      errors_by_kind: this.errorsByKind(),
+      status_codes: statusCodes,
+      late: this.late,
+      bytes: this.bytes,
+    };
+  }
+}
+
+function round2(x) { return Math.round(x * 100) / 100; }
+
+module.exports = { Stats, ERROR_KINDS, KIND, SECOND_MS };
