@@ -177,6 +177,17 @@ app_state() {
   cf_curl_json "/v3/apps?names=$1" | jq -r '.resources[0].state // empty'
 }
 
+# The results database URL: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL.
+results_db_url() {
+  if [[ "$PLATFORM" == local ]]; then
+    cf_query service-url results-db
+  else
+    [[ -n "${RESULTS_DATABASE_URL:-}" ]] \
+      || die "RESULTS_DATABASE_URL is not set: open the tunnel with scripts/tunnel.sh and export the URL it prints"
+    echo "$RESULTS_DATABASE_URL"
+  fi
+}
+
 # ---------------------------------------------------------------- cf preflight
 
 # The space targeted by the cf CLI, from its JSON config (cf CLI v7/v8 layout).

@@ -1,0 +1,33 @@
+'use strict';
+// db.js — one connection to the results database for a round helper. The URL comes from
+// the caller (scripts pass `cfl service-url results-db` or RESULTS_DATABASE_URL) and is
+// never logged.
+const { Client } = require('pg');
+
+const CONNECT_TIMEOUT_MS = 10000;
+
+async function connect(url, name) {
+  const client = new Client({
+    connectionString: url,
+    application_name: `cfscale-${name}`,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  await client.connect();
+  return client;
+}
+
+/** Run fn(client) with a fresh connection; a failure is one line on stderr and exit 1. */
+async function withClient(url, name, fn) {
+  let client;
+  try {
+    client = await connect(url, name);
+    return await fn(client);
+  } catch (err) {
+    process.stderr.write(`${name}: results database: ${err.message}\n`);
+    process.exit(1);
+  } finally {
+    if (client) await client.end().catch(() => {});
+  }
+}
+
+module.exports = { connect, withClient };

@@ -1,0 +1,100 @@
+'use strict';
+// summary.js — a round's summary from the results views (round_summary,
+// round_instance_usage) and tables (loadgen_runs, instance_events), the verdict that
+// decides whether the round failed its own criteria, and its text form.
+const { textTable } = require('./text-table');
+
+// A round with more errors than this fraction of its samples failed (run-round.sh
+// --max-error-rate): 1 %, loose enough for a short round's connection churn.
+const DEFAULT_MAX_ERROR_RATE = 0.01;
+
+/** Load everything the summary shows for one round (null when the round is absent). */
+async function loadSummary(client, roundId) {
+  const round = (await client.query(
+    `SELECT r.*, s.samples, s.ok, s.errors, s.throughput_rps, s.p50_us, s.p95_us, s.p99_us, s.max_us
+       FROM rounds r JOIN round_summary s ON s.round_id = r.id WHERE r.id = $1`, [roundId])).rows[0];
+  if (!round) return null;
+  const q = (text) => client.query(text, [roundId]).then((r) => r.rows);
+  const [errorKinds, instances, events, loadgens, traced] = await Promise.all([
+    q(`SELECT q.error_kind AS kind, count(*)::int AS n FROM requests q JOIN rounds r ON r.id = q.round_id
+        WHERE q.round_id = $1 AND q.error_kind IS NOT NULL
+          AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+        GROUP BY 1 ORDER BY 2 DESC`),
+    q(`SELECT u.* FROM round_instance_usage u JOIN rounds r ON r.id = u.round_id AND r.app = u.app
+        WHERE u.round_id = $1 ORDER BY u.instance_index`),
+    q('SELECT instance_index, at, kind, detail FROM instance_events WHERE round_id = $1 ORDER BY at, id'),
+    q(`SELECT instance_index, status, sent, ok, errors, late, detail,
+              cpu_user_ms, cpu_system_ms, eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes,
+              extract(epoch FROM coalesce(finished_at, now()) - started_at) * 1000 AS wall_ms
+         FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`),
+    q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
+              (SELECT count(*) FROM router_timings WHERE round_id = $1)::int AS router_timings,
+              (SELECT count(*) FROM instance_stats WHERE round_id = $1)::int AS instance_stats`),
+  ]);
+  return { round, errorKinds, instances, events, loadgens, traced: traced[0] };
+}
+
+/** Why the round failed its own criteria: [] when it passed. */
+function verdict(summary, { maxErrorRate }) {
+  const { round, loadgens } = summary;
+  const reasons = [];
+  const byIndex = new Map(loadgens.map((l) => [l.instance_index, l]));
+  for (let i = 0; i < round.loadgens; i++) {
+    const l = byIndex.get(i);
+    if (!l) reasons.push(`loadgen ${i} never started`);
+    else if (l.status !== 'done') reasons.push(`loadgen ${i} did not finish (${l.status}${l.detail ? `: ${l.detail}` : ''})`);
+  }
+  const samples = Number(round.samples);
+  if (samples === 0) reasons.push('no samples');
+  const rate = errorRate(round);
+  if (samples > 0 && rate > maxErrorRate) {
+    reasons.push(`error rate ${pct(rate, 2)} above --max-error-rate ${pct(maxErrorRate, 2)}`);
+  }
+  return reasons;
+}
+
+function errorRate(round) {
+  const samples = Number(round.samples);
+  return samples > 0 ? Number(round.errors) / samples : 0;
+}
+
+const pct = (fraction, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
+const ms = (us) => (us === null || us === undefined ? '-' : `${(Number(us) / 1000).toFixed(2)} ms`);
+const mb = (bytes) => (bytes === null || bytes === undefined ? '-' : `${(Number(bytes) / 1048576).toFixed(1)} MB`);
+const num = (v, digits = 1) => (v === null || v === undefined ? '-' : Number(v).toFixed(digits));
+
+const table = (header, rows) => textTable(header, rows, '  ');
+
+/** The summary as lines of text. */
+function formatSummary(summary, reasons) {
+  const { round: r, errorKinds, instances, events, loadgens, traced } = summary;
+  const load = r.model === 'closed' ? `parallel ${r.parallel}` : `rate ${r.rate}/s`;
+  const length = r.duration_ms ? `${Number(r.duration_ms) / 1000}s` : `${r.requests} requests`;
+  const kinds = errorKinds.map((k) => `${k.kind} ${k.n}`).join(', ');
+  const lines = [
+    `round ${r.id}: ${r.app} on ${r.platform}, ${r.app_instances} instance(s), `
+      + `${r.loadgens} loadgen(s) x ${load}, ${length}, scenario ${r.scenario}${r.label ? `, label ${r.label}` : ''}`,
+    `requests: ${r.samples} after warm-up, ${r.ok} ok, ${r.errors} errors (${pct(errorRate(r), 2)})${kinds ? ` [${kinds}]` : ''}`,
+    `throughput: ${num(r.throughput_rps)} req/s`,
+    `latency: p50 ${ms(r.p50_us)}, p95 ${ms(r.p95_us)}, p99 ${ms(r.p99_us)}, max ${ms(r.max_us)}`,
+    'app instances:',
+    ...(instances.length === 0 ? ['  (no stats samples)'] : table(
+      ['index', 'cpu avg', 'cpu max', 'cpu quota', 'mem avg', 'mem max', 'mem quota', 'samples'],
+      instances.map((u) => [u.instance_index, pct(u.cpu_avg ?? 0), pct(u.cpu_max ?? 0),
+        u.cpu_quota_cores === null ? '-' : `${num(u.cpu_quota_cores, 2)} cores`,
+        mb(u.mem_avg_bytes), mb(u.mem_max_bytes), mb(u.mem_quota_bytes), u.samples]))),
+    `restarts/crashes: ${events.length === 0 ? 'none' : ''}`,
+    ...events.map((e) => `  instance ${e.instance_index ?? '?'}: ${e.kind}${e.detail ? ` (${e.detail})` : ''} at ${e.at.toISOString()}`),
+    'loadgens:',
+    ...table(['index', 'status', 'sent', 'ok', 'errors', 'late', 'cpu', 'eloop p99', 'eloop max', 'rss max'],
+      loadgens.map((l) => [l.instance_index, l.status, l.sent, l.ok, l.errors, l.late,
+        l.cpu_user_ms === null ? '-' : pct((Number(l.cpu_user_ms) + Number(l.cpu_system_ms ?? 0)) / Math.max(1, l.wall_ms)),
+        ms(l.eloop_delay_p99_us), ms(l.eloop_delay_max_us), mb(l.rss_max_bytes)])),
+    `traced: ${traced.server_timings} server timings, ${traced.router_timings} router records, `
+      + `${traced.instance_stats} stats samples`,
+    reasons.length === 0 ? `verdict: ok` : `verdict: FAILED: ${reasons.join('; ')}`,
+  ];
+  return lines;
+}
+
+module.exports = { loadSummary, verdict, formatSummary, errorRate, DEFAULT_MAX_ERROR_RATE };

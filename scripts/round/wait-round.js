@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+'use strict';
+// wait-round.js — wait until every loadgen instance of a round has a final `loadgen_runs`
+// row (done, failed or stopped), showing progress on stderr: elapsed, samples so far
+// (rows in `requests`), loadgens done. Exit 0 when all are final, 2 at the deadline.
+//
+// Usage: node scripts/round/wait-round.js --db URL --round ID --deadline-ms N
+//        [--poll-ms 250] [--progress-ms 1000]
+// The deadline counts from start_at; the progress line rewrites itself on a terminal and
+// is printed every 5 s otherwise (logs stay short).
+const { parseArgs } = require('./cli-args');
+const { withClient } = require('./db');
+
+const PROG = 'wait-round';
+const LOG_EVERY_MS = 5000;
+
+const STATE_SQL = `
+  SELECT r.loadgens, r.start_at, r.duration_ms,
+         extract(epoch FROM now() - r.start_at) * 1000 AS elapsed_ms,
+         (SELECT count(*) FROM loadgen_runs l
+           WHERE l.round_id = r.id AND l.instance_index < r.loadgens
+             AND l.status <> 'running') AS final,
+         CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
+  FROM rounds r WHERE r.id = $1`;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function progressLine(roundId, s, samples) {
+  const elapsed = Math.max(0, s.elapsed_ms) / 1000;
+  const of = s.duration_ms ? `/${(Number(s.duration_ms) / 1000).toFixed(0)}s` : 's';
+  const wait = s.elapsed_ms < 0 ? ` (starts in ${(-s.elapsed_ms / 1000).toFixed(1)}s)` : '';
+  return `round ${roundId}: ${elapsed.toFixed(1)}${of}${wait}, ${samples} samples, `
+    + `loadgens done ${s.final}/${s.loadgens}`;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2), {
+    db: { required: true },
+    round: { type: 'int', required: true },
+    'deadline-ms': { type: 'int', required: true },
+    'poll-ms': { type: 'int', default: 250 },
+    'progress-ms': { type: 'int', default: 1000 },
+  }, PROG);
+  const tty = process.stderr.isTTY;
+  const code = await withClient(args.db, PROG, async (client) => {
+    let samples = 0;
+    let lastCount = 0;
+    let lastLog = 0;
+    for (;;) {
+      const now = Date.now();
+      const count = now - lastCount >= args.progressMs;
+      const { rows } = await client.query(STATE_SQL, [args.round, count]);
+      if (rows.length === 0) throw new Error(`round ${args.round} does not exist`);
+      const s = rows[0];
+      if (count) { samples = Number(s.samples); lastCount = now; }
+      const done = Number(s.final) >= s.loadgens;
+      const late = s.elapsed_ms > args.deadlineMs;
+      if (tty) {
+        process.stderr.write(`\r${progressLine(args.round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
+      } else if (done || late || now - lastLog >= LOG_EVERY_MS) {
+        process.stderr.write(`${progressLine(args.round, s, samples)}\n`);
+        lastLog = now;
+      }
+      if (done) return 0;
+      if (late) {
+        process.stderr.write(`${PROG}: round ${args.round}: deadline reached (${args.deadlineMs} ms after start), `
+          + `${s.final} of ${s.loadgens} loadgens finished\n`);
+        return 2;
+      }
+      await sleep(args.pollMs);
+    }
+  });
+  process.exit(code);
+}
+
+main();

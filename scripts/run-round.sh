@@ -1,0 +1,277 @@
+#!/usr/bin/env bash
+# run-round.sh — one measured round: app and loadgen up and scaled, the round inserted into
+# the results database (the loadgens' control plane), stats and router logs collected,
+# app timings flushed, crash events ingested, the summary printed.
+#
+# Usage: scripts/run-round.sh --app APP --duration DUR|--requests N [options]
+#   --app APP            node-app or java-app (required)
+#   --instances N        app instances (default 1)
+#   --loadgens N         loadgen instances that take part (default 1); the loadgen app is
+#                        scaled up to at least N, never down
+#   --parallel N         closed model: requests in flight per loadgen (default 1)
+#   --rate R             open model: requests/s per loadgen (excludes --parallel)
+#   --duration DUR       length of the round, e.g. 10s, 2m (one of --duration/--requests)
+#   --requests N         requests per loadgen instead of a duration
+#   --warmup DUR         samples in the first DUR are left out of the summary (default 0s)
+#   --scenario NAME      read | browse | publish | mix (default read)
+#   --timeout DUR        per-request timeout of the loadgens (default 10s)
+#   --no-keepalive       a new connection per request (default: keep-alive)
+#   --cpu CORES|none     local only: per-instance CPU quota of the app (default: the local
+#                        platform's, manifest memory in GB x CFSCALE_CPU_PER_GB cores)
+#   --label TEXT         free text stored with the round
+#   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
+#   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
+#                        + warm-up + timeout + 15s locally / 30s on CF; 10m with --requests)
+#   --stats-source S     plugin | v3 | auto, see collect-stats.sh (default auto)
+#   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,
+#                        else local)
+#   --dry-run            print each platform command and app request, shell-quoted, one per
+#                        line; run none, write nothing (the round id shows as <round>)
+#   -h, --help           this help
+#
+# Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). Locally the loadgen instances
+# get no CPU quota (`cfl scale loadgen --cpu none`): they are the instrument, not the subject,
+# and must not be throttled. On CF they get what their manifest memory buys.
+# Results database: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL (open it with
+# scripts/tunnel.sh). Exit: 0 round done, 1 usage or configuration error, 2 the round failed
+# (errors above --max-error-rate, a loadgen that did not finish, no samples). DEBUG=1 traces.
+set -euo pipefail
+
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/apps.sh
+source "$CFSCALE_ROOT/scripts/lib/apps.sh"
+
+readonly SCENARIOS=(read browse publish mix)
+readonly DEFAULT_TIMEOUT=10s
+readonly DEFAULT_MAX_ERROR_RATE=0.01
+readonly DEFAULT_REQUESTS_MAX_WAIT=10m
+# Lead between inserting the round and its start_at: every loadgen must have woken and
+# prepared by then. A NOTIFY is instant locally; CF adds network and the polling fallback.
+readonly START_LEAD_MS_LOCAL=1500
+readonly START_LEAD_MS_CF=5000
+readonly MARGIN_MS_LOCAL=15000
+readonly MARGIN_MS_CF=30000
+# Gorouter access lines reach `cf logs` with a delay; give them time before stopping.
+readonly LOG_DRAIN_SEC_LOCAL=0.5
+readonly LOG_DRAIN_SEC_CF=5
+
+usage() { usage_from_header; }
+
+parse_args() {
+  APP="" INSTANCES=1 LOADGENS=1 PARALLEL="" RATE="" DURATION="" REQUESTS="" WARMUP=0s
+  SCENARIO=read TIMEOUT="$DEFAULT_TIMEOUT" KEEPALIVE=true CPU="" LABEL=""
+  MAX_ERROR_RATE="$DEFAULT_MAX_ERROR_RATE" MAX_WAIT="" STATS_SOURCE=auto
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --no-keepalive) KEEPALIVE=false; shift; continue ;;
+      --dry-run) opt_dry_run; shift; continue ;;
+      -h|--help) usage; exit 0 ;;
+      --*) require_value "$1" "$#" ;;
+      *) usage_error "unexpected argument: $1" ;;
+    esac
+    case "$1" in
+      --app) APP="$2" ;;
+      --instances) INSTANCES="$2" ;;
+      --loadgens) LOADGENS="$2" ;;
+      --parallel) PARALLEL="$2" ;;
+      --rate) RATE="$2" ;;
+      --duration) DURATION="$2" ;;
+      --requests) REQUESTS="$2" ;;
+      --warmup) WARMUP="$2" ;;
+      --scenario) SCENARIO="$2" ;;
+      --timeout) TIMEOUT="$2" ;;
+      --cpu) CPU="$2" ;;
+      --label) LABEL="$2" ;;
+      --max-error-rate) MAX_ERROR_RATE="$2" ;;
+      --max-wait) MAX_WAIT="$2" ;;
+      --stats-source) STATS_SOURCE="$2" ;;
+      --platform) opt_platform "$2" ;;
+      *) usage_error "unknown option: $1" ;;
+    esac
+    shift 2
+  done
+}
+
+validate_args() {
+  [[ -n "$APP" ]] || usage_error "--app is required"
+  [[ "$APP" != loadgen ]] || usage_error "--app loadgen: the loadgen is the instrument, not a subject"
+  require_known_app "$APP"
+  require_positive_int "$INSTANCES" --instances
+  require_positive_int "$LOADGENS" --loadgens
+  [[ -z "$PARALLEL" || -z "$RATE" ]] || usage_error "--parallel and --rate exclude each other"
+  [[ -n "$PARALLEL" || -n "$RATE" ]] || PARALLEL=1
+  [[ -z "$PARALLEL" ]] || require_positive_int "$PARALLEL" --parallel
+  [[ -z "$RATE" || "$RATE" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$RATE" =~ ^0+(\.0+)?$ ]] \
+    || usage_error "--rate must be a positive number of requests/s, got \"$RATE\""
+  [[ -z "$DURATION" || -z "$REQUESTS" ]] || usage_error "--duration and --requests exclude each other"
+  [[ -n "$DURATION" || -n "$REQUESTS" ]] || usage_error "one of --duration or --requests is required"
+  DURATION_MS=""
+  [[ -z "$DURATION" ]] || DURATION_MS="$(duration_ms "$DURATION" --duration)"
+  [[ -z "$DURATION_MS" || "$DURATION_MS" -gt 0 ]] || usage_error "--duration must be above 0"
+  [[ -z "$REQUESTS" ]] || require_positive_int "$REQUESTS" --requests
+  WARMUP_MS="$(duration_ms "$WARMUP" --warmup)"
+  [[ -z "$DURATION_MS" || "$WARMUP_MS" -lt "$DURATION_MS" ]] || usage_error "--warmup must be shorter than --duration"
+  TIMEOUT_MS="$(duration_ms "$TIMEOUT" --timeout)"
+  [[ "$TIMEOUT_MS" -gt 0 ]] || usage_error "--timeout must be above 0"
+  [[ " ${SCENARIOS[*]} " == *" $SCENARIO "* ]] || usage_error "--scenario must be one of ${SCENARIOS[*]}, got \"$SCENARIO\""
+  [[ -z "$CPU" || "$CPU" == none || "$CPU" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$CPU" =~ ^0+(\.0+)?$ ]] \
+    || usage_error "--cpu must be a positive number of cores or none, got \"$CPU\""
+  [[ "$MAX_ERROR_RATE" =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] \
+    || usage_error "--max-error-rate must be a fraction from 0 to 1, got \"$MAX_ERROR_RATE\""
+  [[ "$STATS_SOURCE" =~ ^(plugin|v3|auto)$ ]] || usage_error "--stats-source must be plugin, v3 or auto, got \"$STATS_SOURCE\""
+  MAX_WAIT_MS=""
+  [[ -z "$MAX_WAIT" ]] || MAX_WAIT_MS="$(duration_ms "$MAX_WAIT" --max-wait)"
+}
+
+# ---------------------------------------------------------------- the steps
+
+# each_instance METHOD PATH — one request per app instance, in parallel (in order under
+# --dry-run), each body logged with its index. Fails when any request failed.
+each_instance() {
+  local method="$1" path="$2" i pids=() failed=0
+  for ((i = 0; i < INSTANCES; i++)); do
+    if [[ "$DRY_RUN" == 1 ]]; then
+      instance_request "$BASE_URL" "$HOST_HEADER" "$GUID" "$i" "$method" "$path"
+    else
+      { instance_request "$BASE_URL" "$HOST_HEADER" "$GUID" "$i" "$method" "$path" 2>&1 | sed "s/^/$APP\/$i: /" >&2; } &
+      pids+=($!)
+    fi
+  done
+  for i in "${pids[@]}"; do wait "$i" || failed=1; done
+  return "$failed"
+}
+
+# The round document for create-round.js.
+round_json() {
+  local model=closed settings versions environment cli_version="" cf_api="" cpu_model
+  [[ -n "$RATE" ]] && model=open
+  settings="$(cf_query curl "/v3/apps/$GUID/environment_variables" 2>/dev/null | jq -c '.var // {}' 2>/dev/null || echo '{}')"
+  [[ -n "$settings" ]] || settings='{}'
+  if [[ "$PLATFORM" == cf ]]; then
+    cli_version="$(cf version 2>/dev/null | head -n1 || true)"
+    cf_api="$(cf_curl_json /v3/info | jq -r '.links.self.href // empty' | sed 's|/v3/info$||')"
+  fi
+  cpu_model="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)"
+  versions="$(jq -nc --arg node "$(node --version)" --arg cli "$cli_version" \
+    '{workstation_node: $node} + (if $cli != "" then {cf_cli: $cli} else {} end)')"
+  environment="$(jq -nc --arg cpu "$CPU" --arg model "$cpu_model" --arg cpus "$(nproc)" \
+    --arg api "$cf_api" --arg stats "$STATS_SOURCE" --arg platform "$PLATFORM" '
+    {host_cpu_model: $model, host_cpus: ($cpus | tonumber), stats_source: $stats}
+    + (if $platform == "local" then {app_cpu_quota_cores: (if $cpu == "" then "default" else $cpu end),
+                                     loadgen_cpu_quota_cores: "none"} else {} end)
+    + (if $api != "" then {cf_api: $api} else {} end)')"
+  jq -nc --arg platform "$PLATFORM" --arg app "$APP" --arg url "$BASE_URL" --arg host "$HOST_HEADER" \
+    --argjson instances "$INSTANCES" --argjson loadgens "$LOADGENS" --arg model "$model" \
+    --arg parallel "$PARALLEL" --arg rate "$RATE" --arg duration "$DURATION_MS" --arg requests "$REQUESTS" \
+    --argjson warmup "$WARMUP_MS" --argjson timeout "$TIMEOUT_MS" --argjson keepalive "$KEEPALIVE" \
+    --arg scenario "$SCENARIO" --arg label "$LABEL" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
+    --argjson versions "$versions" --argjson environment "$environment" --argjson settings "$settings" '
+    def num: if . == "" then null else tonumber end;
+    def str: if . == "" then null else . end;
+    {platform: $platform, app: $app, target_url: $url, host_header: ($host | str),
+     app_instances: $instances, loadgens: $loadgens, model: $model, parallel: ($parallel | num),
+     rate: ($rate | num), duration_ms: ($duration | num), requests: ($requests | num),
+     warmup_ms: $warmup, timeout_ms: $timeout, keepalive: $keepalive, scenario: $scenario,
+     label: ($label | str), git_rev: ($rev | str), versions: $versions,
+     environment: $environment, settings: $settings}'
+}
+
+# Start the collectors of stats and router logs in the background (printed under --dry-run).
+start_collectors() {
+  local common=(--app "$APP" --round "$ROUND_ID" --platform "$PLATFORM")
+  [[ "$DRY_RUN" == 1 ]] && common+=(--dry-run)
+  if [[ "$DRY_RUN" == 1 ]]; then
+    scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE"
+    scripts/collect-logs.sh "${common[@]}"
+    return 0
+  fi
+  scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE" &
+  STATS_PID=$!
+  scripts/collect-logs.sh "${common[@]}" &
+  LOGS_PID=$!
+}
+
+# Stop the collectors (SIGTERM: each flushes what it has and exits 0).
+stop_collectors() {
+  local pid
+  for pid in ${STATS_PID:-} ${LOGS_PID:-}; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in ${STATS_PID:-} ${LOGS_PID:-}; do wait "$pid" 2>/dev/null || log "a collector exited with an error"; done
+  STATS_PID="" LOGS_PID=""
+}
+
+# Crash events of the app since the round was created → instance_events.
+ingest_events() {
+  local path="/v3/audit_events?target_guids=$GUID&types=audit.app.process.crash&created_ats%5Bgt%5D=$CREATED_AT&per_page=5000"
+  if [[ "$DRY_RUN" == 1 ]]; then
+    print_cmd "${CF[@]}" curl "$path"
+    return 0
+  fi
+  cf_curl_json "$path" | node scripts/parsers/ingest-events.js --db "$DB_URL" --round "$ROUND_ID" \
+    --app "$APP" --platform "$PLATFORM" --since "$CREATED_AT" \
+    || log "crash events not ingested (scripts/parsers/ingest-events.js failed)"
+}
+
+# Interrupted: stop collecting, mark the round cancelled.
+on_interrupt() {
+  trap - INT TERM
+  log "interrupted: cancelling round ${ROUND_ID:-}"
+  stop_collectors
+  [[ -n "${ROUND_ID:-}" && "$DRY_RUN" != 1 ]] && node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --cancel >/dev/null 2>&1
+  exit 130
+}
+
+main() {
+  parse_args "$@"
+  validate_args
+  select_platform
+  [[ -z "$CPU" || "$PLATFORM" == local ]] || usage_error "--cpu is local only (on CF, CPU follows memory)"
+  local lead_ms margin_ms drain_sec loadgen_cpu=""
+  if [[ "$PLATFORM" == local ]]; then
+    lead_ms=$START_LEAD_MS_LOCAL margin_ms=$MARGIN_MS_LOCAL drain_sec=$LOG_DRAIN_SEC_LOCAL loadgen_cpu=none
+    local_platform_up
+  else
+    lead_ms=$START_LEAD_MS_CF margin_ms=$MARGIN_MS_CF drain_sec=$LOG_DRAIN_SEC_CF
+    cf_preflight
+  fi
+  if [[ -z "$MAX_WAIT_MS" ]]; then
+    if [[ -n "$DURATION_MS" ]]; then
+      MAX_WAIT_MS=$((DURATION_MS + WARMUP_MS + TIMEOUT_MS + margin_ms))
+    else
+      MAX_WAIT_MS="$(duration_ms "$DEFAULT_REQUESTS_MAX_WAIT" --max-wait)"
+    fi
+  fi
+  DB_URL=""
+  [[ "$DRY_RUN" == 1 ]] || DB_URL="$(results_db_url)"
+
+  ensure_app "$APP" "$INSTANCES" "$CPU"
+  ensure_app loadgen "$LOADGENS" "$loadgen_cpu" 1
+  GUID="$(app_guid "$APP")"
+  [[ -n "$GUID" || "$DRY_RUN" != 1 ]] || GUID="<$APP-guid>"
+  BASE_URL="$(app_base_url "$APP" "$GUID")"
+  HOST_HEADER="$(app_host_header "$APP")"
+  each_instance POST /timings/clear || die "could not clear the app timings"
+
+  ROUND_ID="<round>" CREATED_AT="<created-at>"
+  trap on_interrupt INT TERM
+  if [[ "$DRY_RUN" != 1 ]]; then
+    local created
+    created="$(round_json | node scripts/round/create-round.js --db "$DB_URL" --start-lead-ms "$lead_ms")"
+    ROUND_ID="$(jq -r .id <<<"$created")"
+    CREATED_AT="$(jq -r .created_at <<<"$created")"
+    log "round $ROUND_ID: $APP x$INSTANCES, $LOADGENS loadgen(s), starts at $(jq -r .start_at <<<"$created")"
+  fi
+  start_collectors
+  if [[ "$DRY_RUN" != 1 ]]; then
+    node scripts/round/wait-round.js --db "$DB_URL" --round "$ROUND_ID" --deadline-ms "$MAX_WAIT_MS" || true
+  fi
+  each_instance POST "/timings/flush?round=$ROUND_ID" || log "some app timings were not flushed"
+  [[ "$DRY_RUN" == 1 ]] || sleep "$drain_sec"
+  stop_collectors
+  ingest_events
+  trap - INT TERM
+  [[ "$DRY_RUN" == 1 ]] && return 0
+  node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --max-error-rate "$MAX_ERROR_RATE"
+}
+
+main "$@"
