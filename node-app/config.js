@@ -1,0 +1,141 @@
+'use strict'
+// config.js — every setting of node-app, read from the environment once and validated.
+//
+// Names, defaults and meaning are shared with java-app (contract/README.md "Settings").
+// A bad setting is never clamped: loadConfig throws a ConfigError naming the variable and
+// server.js exits 1 with that one line (a benchmark with a silently changed setting lies).
+
+const { ConfigError } = require('./config-error')
+const { databasesFromVcap } = require('./vcap')
+
+const APP_DEFAULT_NAME = 'node-app'
+const DEFAULT_RESULTS_SERVICE_NAME = 'results-db'
+
+// [min, max, default] of the integer settings. Units are in the names.
+const INTEGERS = {
+  PORT: [0, 65535, 8080],
+  CF_INSTANCE_INDEX: [0, 1000000, 0],
+  DB_POOL_SIZE: [1, 1000, 10],
+  DB_POOL_TIMEOUT_MS: [1, 600000, 2000],
+  TIMINGS_CAPACITY: [1, 50000000, 100000],
+  // CF kills 10 s after SIGTERM (shared/reference/cloud-foundry-contracts.md §4), hence 8 s.
+  SHUTDOWN_TIMEOUT_MS: [0, 600000, 8000],
+  WEB_CONCURRENCY: [1, 256, 1],
+}
+
+/** The value of an env variable, with '' treated as unset (CF manifests render empty vars so). */
+function raw(env, name) {
+  const v = env[name]
+  return v === undefined || v === '' ? undefined : v
+}
+
+function integer(env, name) {
+  const [min, max, def] = INTEGERS[name]
+  const v = raw(env, name)
+  if (v === undefined) return def
+  if (!/^[0-9]{1,10}$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
+  }
+  return Number(v)
+}
+
+function boolean(env, name, def) {
+  const v = raw(env, name)
+  if (v === undefined) return def
+  if (v !== 'true' && v !== 'false') throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(v)}`)
+  return v === 'true'
+}
+
+function choice(env, name, choices) {
+  const v = raw(env, name)
+  if (v === undefined) return choices[0]
+  if (!choices.includes(v)) {
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(v)}`)
+  }
+  return v
+}
+
+function appName(env) {
+  const explicit = raw(env, 'APP_NAME')
+  if (explicit !== undefined) return explicit
+  const vcapApp = raw(env, 'VCAP_APPLICATION')
+  if (vcapApp === undefined) return APP_DEFAULT_NAME
+  let parsed
+  try {
+    parsed = JSON.parse(vcapApp)
+  } catch {
+    throw new ConfigError('VCAP_APPLICATION is not valid JSON')
+  }
+  const name = parsed && parsed.application_name
+  return typeof name === 'string' && name !== '' ? name : APP_DEFAULT_NAME
+}
+
+function databases(env) {
+  const resultsName = raw(env, 'RESULTS_SERVICE_NAME')
+  const resultsUrl = raw(env, 'RESULTS_DATABASE_URL')
+  const vcap = raw(env, 'VCAP_SERVICES')
+  if (vcap !== undefined) {
+    const found = databasesFromVcap(vcap, {
+      dbServiceName: raw(env, 'DB_SERVICE_NAME'),
+      resultsServiceName: resultsName ?? DEFAULT_RESULTS_SERVICE_NAME,
+      resultsNameExplicit: resultsName !== undefined,
+    })
+    if (!found.results && resultsUrl) found.results = { connectionString: resultsUrl }
+    return found
+  }
+  const dbUrl = raw(env, 'DATABASE_URL')
+  if (dbUrl === undefined) throw new ConfigError('DATABASE_URL is required when VCAP_SERVICES is absent')
+  return {
+    db: { connectionString: dbUrl },
+    results: resultsUrl ? { connectionString: resultsUrl } : null,
+  }
+}
+
+/** The validated settings from env (default process.env); throws ConfigError. */
+function loadConfig(env = process.env) {
+  const { db, results } = databases(env)
+  return Object.freeze({
+    port: integer(env, 'PORT'),
+    instanceIndex: integer(env, 'CF_INSTANCE_INDEX'),
+    appName: appName(env),
+    db,
+    results,
+    dbPoolSize: integer(env, 'DB_POOL_SIZE'),
+    dbPoolTimeoutMs: integer(env, 'DB_POOL_TIMEOUT_MS'),
+    timingsEnabled: boolean(env, 'TIMINGS_ENABLED', true),
+    timingsCapacity: integer(env, 'TIMINGS_CAPACITY'),
+    timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT', false),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS'),
+    framework: choice(env, 'APP_FRAMEWORK', ['raw', 'express']),
+    webConcurrency: integer(env, 'WEB_CONCURRENCY'),
+  })
+}
+
+/** A connection setting for the log, password masked. */
+function describeConnection(conn) {
+  if (!conn) return 'none'
+  if (conn.connectionString) return conn.connectionString.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')
+  const user = conn.user ? `${conn.user}:***@` : ''
+  return `postgres://${user}${conn.host}:${conn.port}/${conn.database ?? ''}`
+}
+
+/** The one log line of effective settings. */
+function describeConfig(c) {
+  return [
+    `port=${c.port}`,
+    `instance=${c.instanceIndex}`,
+    `app=${c.appName}`,
+    `framework=${c.framework}`,
+    `workers=${c.webConcurrency}`,
+    `db=${describeConnection(c.db)}`,
+    `results=${describeConnection(c.results)}`,
+    `poolSize=${c.dbPoolSize}`,
+    `poolTimeoutMs=${c.dbPoolTimeoutMs}`,
+    `timings=${c.timingsEnabled ? 'on' : 'off'}`,
+    `timingsCapacity=${c.timingsCapacity}`,
+    `timingsFlushOnExit=${c.timingsFlushOnExit}`,
+    `shutdownTimeoutMs=${c.shutdownTimeoutMs}`,
+  ].join(' ')
+}
+
+module.exports = { loadConfig, describeConfig, describeConnection, ConfigError }

@@ -1,0 +1,131 @@
+'use strict'
+// db.js — the app database: a node-postgres Pool on the native libpq binding (falls back
+// to the pure-JS driver when pg-native cannot load), the `ads` table created on first
+// reach, and query() that measures pool wait and statement time per request.
+//
+// Connection trouble (refused, reset, pool timeout DB_POOL_TIMEOUT_MS, server shutting
+// down) becomes `503 database unavailable` (contract "Database trouble"); the pool drops
+// the broken connection and the next request tries again, so the app recovers by itself.
+
+const pg = require('pg')
+const { databaseUnavailable } = require('./http-error')
+const { log, logError, throttledLog } = require('./log')
+
+// Exactly the statement in results-schema.sql (db.test.js checks they stay equal).
+const CREATE_ADS_TABLE = `CREATE TABLE IF NOT EXISTS ads (
+  id         bigserial PRIMARY KEY,
+  title      text        NOT NULL,
+  body       text        NOT NULL DEFAULT '',
+  price      numeric(12,2) NOT NULL DEFAULT 0,
+  contact    text        NOT NULL DEFAULT '',
+  created_at timestamptz NOT NULL DEFAULT now()
+);`
+
+// Two apps or workers creating the table at once: one of them sees one of these.
+const ALREADY_CREATED = new Set(['42P07', '23505'])
+
+/** The native driver when pg-native loads, else the JS one: { driver, name, reason }. */
+function loadDriver() {
+  try {
+    const native = pg.native
+    if (native) return { driver: native, name: 'native (pg-native/libpq)' }
+    return { driver: pg, name: 'javascript', reason: 'pg-native is not installed' }
+  } catch (err) {
+    return { driver: pg, name: 'javascript', reason: `pg-native failed to load: ${err.message}` }
+  }
+}
+
+/**
+ * Whether err means the connection or server is gone rather than a bad statement:
+ * SQLSTATE classes 08 (connection exception), 57P (shutdown) and 53300 (too many
+ * connections); errors without a SQLSTATE come from the socket or libpq.
+ */
+function isConnectionError(err) {
+  if (!(err instanceof Error)) return false
+  if (err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError) return false
+  const code = err.code
+  if (typeof code === 'string' && code.length === 5 && !code.startsWith('E')) {
+    return code.startsWith('08') || code.startsWith('57P') || code === '53300'
+  }
+  return true
+}
+
+function elapsedUs(fromNs) {
+  return Number(process.hrtime.bigint() - fromNs) / 1000
+}
+
+/** The app database of config (loadConfig). logDriver: log which driver runs. */
+function createAppDb(config, { logDriver = true } = {}) {
+  const { driver, name, reason } = loadDriver()
+  if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
+  const pool = new driver.Pool({
+    ...config.db,
+    max: config.dbPoolSize,
+    connectionTimeoutMillis: config.dbPoolTimeoutMs,
+    idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool
+    options: '-c client_min_messages=warning', // no NOTICE from CREATE TABLE IF NOT EXISTS on stderr
+  })
+  const logIdleError = throttledLog(1000)
+  pool.on('error', (err) => logIdleError(`idle database connection failed: ${err.message}`))
+
+  let tableReady = false
+  let creating = null
+
+  /** Create `ads` if missing; on failure the next request tries again. */
+  function ensureTable() {
+    if (tableReady) return Promise.resolve()
+    if (creating === null) {
+      creating = pool
+        .query(CREATE_ADS_TABLE)
+        .catch((err) => {
+          if (!ALREADY_CREATED.has(err.code)) throw err
+        })
+        .then(() => {
+          tableReady = true
+        })
+        .finally(() => {
+          creating = null
+        })
+    }
+    return creating.catch((err) => {
+      throw isConnectionError(err) ? databaseUnavailable(err) : err
+    })
+  }
+
+  /** Run one statement (pg query config) for the request ctx, adding to its pool wait and DB time. */
+  async function query(ctx, statement) {
+    if (!tableReady) await ensureTable()
+    const t0 = process.hrtime.bigint()
+    let client
+    try {
+      client = await pool.connect()
+    } catch (err) {
+      ctx.poolWaitUs += elapsedUs(t0)
+      throw databaseUnavailable(err)
+    }
+    const t1 = process.hrtime.bigint()
+    ctx.poolWaitUs += Number(t1 - t0) / 1000
+    try {
+      const result = await client.query(statement)
+      ctx.dbUs += elapsedUs(t1)
+      client.release()
+      return result
+    } catch (err) {
+      ctx.dbUs += elapsedUs(t1)
+      const down = isConnectionError(err)
+      client.release(down ? err : undefined) // a broken connection leaves the pool
+      throw down ? databaseUnavailable(err) : err
+    }
+  }
+
+  function startUp() {
+    ensureTable().then(
+      () => log('ads table ready'),
+      (err) => logError(`database not ready at start (${(err.cause || err).message}); will retry on first use`),
+    )
+  }
+
+  return { query, ensureTable, startUp, end: () => pool.end(), driverName: name }
+}
+
+module.exports = { createAppDb, isConnectionError, CREATE_ADS_TABLE }

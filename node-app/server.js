@@ -1,0 +1,26 @@
+'use strict'
+// server.js — node-app entry point (`npm start`): read and validate the settings, log them
+// once, then run one serving process, or a cluster of WEB_CONCURRENCY workers.
+
+const cluster = require('node:cluster')
+const { loadConfig, describeConfig, ConfigError } = require('./config')
+const { log, logError } = require('./log')
+
+function main() {
+  let config
+  try {
+    config = loadConfig(process.env)
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    logError(err.message)
+    process.exit(1)
+  }
+  if (cluster.isPrimary) log(`settings: ${describeConfig(config)}`)
+  if (cluster.isPrimary && config.webConcurrency > 1) {
+    require('./primary').startPrimary(config)
+  } else {
+    require('./worker').startWorker(config)
+  }
+}
+
+main()

@@ -1,0 +1,105 @@
+'use strict'
+// timings-service.js — the timing operations of one process: state, flush, clear,
+// recording on/off. Every operation answers a plain object (it may travel over cluster
+// IPC); a failure is { error: 'results-unavailable' | 'internal' }, never a throw.
+// Flush and clear run one at a time; the buffer keeps whatever was not written.
+
+const pg = require('pg')
+const { copyTimings } = require('./timings-flush')
+const { isConnectionError } = require('./db')
+const { log, logError } = require('./log')
+
+const FLUSH_BATCH_ROWS = 10000
+
+/**
+ * @param {object} o
+ * @param {import('./timings-buffer').TimingsBuffer} o.buffer
+ * @param {object|null} o.results connection settings of the results database, or null
+ * @param {string} o.appName  @param {number} o.instanceIndex
+ * @param {number} o.connectTimeoutMs longest wait for a results-database connection
+ */
+function createTimingsService({ buffer, results, appName, instanceIndex, connectTimeoutMs }) {
+  let pool = null
+  let queue = Promise.resolve()
+
+  function resultsPool() {
+    if (pool === null) {
+      pool = new pg.Pool({ ...results, max: 1, connectionTimeoutMillis: connectTimeoutMs })
+      pool.on('error', (err) => logError(`idle results-database connection failed: ${err.message}`))
+    }
+    return pool
+  }
+
+  /** Run fn after every earlier flush/clear has finished. */
+  function serialized(fn) {
+    const done = queue.then(fn)
+    queue = done.catch(() => {})
+    return done
+  }
+
+  async function flush(round) {
+    if (!results) {
+      logError('flush: no results database configured (RESULTS_SERVICE_NAME binding or RESULTS_DATABASE_URL)')
+      return { error: 'results-unavailable' }
+    }
+    let client
+    try {
+      client = await resultsPool().connect()
+    } catch (err) {
+      logError(`flush: results database unavailable: ${err.message}`)
+      return { error: 'results-unavailable' }
+    }
+    const total = buffer.count
+    let flushed = 0
+    try {
+      while (flushed < total) {
+        const to = Math.min(flushed + FLUSH_BATCH_ROWS, total)
+        await copyTimings(client, buffer, flushed, to, { round, app: appName, instanceIndex })
+        flushed = to
+      }
+      client.release()
+      buffer.dropped = 0
+      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}`)
+      return { flushed }
+    } catch (err) {
+      client.release(err)
+      logError(`flush failed after ${flushed} of ${total} timings: ${err.message}`)
+      return { error: isConnectionError(err) ? 'results-unavailable' : 'internal' }
+    } finally {
+      if (flushed > 0) buffer.removeFirst(flushed)
+    }
+  }
+
+  const ops = {
+    state: () => ({
+      recording: buffer.recording,
+      count: buffer.count,
+      dropped: buffer.dropped,
+      capacity: buffer.capacity,
+    }),
+    flush: (round) => serialized(() => flush(round)),
+    clear: () => serialized(() => ({ cleared: buffer.clear() })),
+    recording: (on) => {
+      buffer.recording = on
+      return { recording: on }
+    },
+  }
+
+  /** Run operation op ('state' | 'flush' | 'clear' | 'recording') with arg. */
+  async function run(op, arg) {
+    try {
+      return await ops[op](arg)
+    } catch (err) {
+      logError(`timings ${op} failed: ${err.stack}`)
+      return { error: 'internal' }
+    }
+  }
+
+  async function end() {
+    if (pool !== null) await pool.end()
+  }
+
+  return { run, end }
+}
+
+module.exports = { createTimingsService, FLUSH_BATCH_ROWS }
