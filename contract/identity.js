@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// identity.js — the cross-app check: for the same database state and the same requests,
+// two apps must answer byte-identically (status, the headers the contract defines, body).
+//
+// Usage: node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B
+//   DB_URL_*: superuser URL of each app's database; both are reset to the same fixture
+//   rows (fixed ids and created_at), then every table case and a few reads of the fixture
+//   are sent to A and then B with the same bytes. Exit 0 when identical, 2 with a diff
+//   per request otherwise, 1 on usage errors. Both apps must run with the same
+//   CF_INSTANCE_INDEX.
+'use strict';
+
+const { send } = require('./lib/raw-http');
+const { show } = require('./lib/check');
+const { TABLE } = require('./cases');
+const { prepare } = require('./lib/runner');
+const { fixtureAds, arrangeAds } = require('./lib/db');
+
+const COMPARED_HEADERS = ['content-type', 'content-length', 'x-correlation-id', 'x-instance-index', 'location', 'x-total-count', 'allow', 'retry-after'];
+const MAX_DIFFS_SHOWN = 40;
+
+const FIXTURE_READS = ['/ads/1', '/ads/2', '/ads/3', '/ads/4', '/ads/25', '/ads/26', '/ads', '/ads?limit=3&offset=21', '/ads?offset=25']
+  .map((path, i) => ({ name: `fixture GET ${path}`, req: { path, headers: [['X-Correlation-ID', `identity-${i}`]] }, cidFixed: true }));
+
+/** The parts of a response that must be identical, as printable lines. */
+function signature(res, { cidFixed, head }) {
+  if (res.error) return [`error: ${res.error}`];
+  const lines = [`status ${res.status}`];
+  for (const name of COMPARED_HEADERS) {
+    if (name === 'x-correlation-id' && !cidFixed) continue;
+    if (name === 'content-length' && head) continue;
+    for (const v of res.headers.get(name) || []) lines.push(`${name}: ${v}`);
+  }
+  lines.push(`body ${head ? '(HEAD)' : res.body.toString('base64')}`);
+  return lines;
+}
+
+function diff(a, b) {
+  const out = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) out.push(`    A ${show(decodeBody(a[i] ?? '(none)'))}\n    B ${show(decodeBody(b[i] ?? '(none)'))}`);
+  }
+  return out.join('\n');
+}
+
+function decodeBody(line) {
+  return line.startsWith('body ') && line !== 'body (HEAD)' ? `body ${Buffer.from(line.slice(5), 'base64').toString('utf8')}` : line;
+}
+
+async function main(argv) {
+  if (argv.length !== 4) {
+    console.error('identity: usage: node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B');
+    return 1;
+  }
+  const [urlA, dbA, urlB, dbB] = argv;
+  const ads = fixtureAds(25);
+  await arrangeAds(dbA, ads);
+  await arrangeAds(dbB, ads);
+  const requests = [
+    ...FIXTURE_READS,
+    ...TABLE.map((c, i) => {
+      const { req, wantEcho } = prepare(c, i);
+      return { name: `#${i} ${c.name}`, req, cidFixed: wantEcho };
+    }),
+    ...FIXTURE_READS.map((r) => ({ ...r, name: `${r.name} (after the table)` })).filter((r) => r.req.path.startsWith('/ads?')),
+  ];
+  const diffs = [];
+  for (const r of requests) {
+    const head = r.req.method === 'HEAD';
+    const a = signature(await send(urlA, r.req), { ...r, head });
+    const b = signature(await send(urlB, r.req), { ...r, head });
+    if (a.join('\n') !== b.join('\n')) diffs.push(`  ${r.name}\n${diff(a, b)}`);
+  }
+  if (diffs.length === 0) {
+    console.log(`identity: ${requests.length} requests, byte-identical answers`);
+    return 0;
+  }
+  console.error(`identity: ${diffs.length} of ${requests.length} requests answered differently (A=${urlA}, B=${urlB}):`);
+  console.error(diffs.slice(0, MAX_DIFFS_SHOWN).join('\n'));
+  if (diffs.length > MAX_DIFFS_SHOWN) console.error(`  … and ${diffs.length - MAX_DIFFS_SHOWN} more`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+  console.error(`identity: ${e.message}`);
+  process.exitCode = 1;
+});

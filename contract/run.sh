@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# run.sh — the contract suite against every app variant, on real PostgreSQL.
+#
+# Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]
+#   --only          run only these variants: node-raw node-express node-cluster java
+#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM, settings, VCAP_SERVICES)
+#   --keep          keep the temp dir (app logs, test logs) and print its path
+#
+# Uses the cluster of CFSCALE_TEST_PG_URL/CFSCALE_TEST_PG_DIR when set (scripts/test.sh),
+# else starts its own in /tmp/cfscale-contract-pg (port 43000-43999). Per variant: an app
+# and a results database, the app on a free port with CF_INSTANCE_INDEX=3 and a small
+# TIMINGS_CAPACITY, contract.test.js against it; then identity.js (node-raw vs java must
+# answer byte-identically); then lifecycle.test.js per variant (it starts its own app
+# processes and, for the outage, its own cluster). Everything started is stopped on exit.
+# Exit 0 when every part passed, 2 when one failed, 1 on usage or setup errors. DEBUG=1 traces.
+set -euo pipefail
+[[ "${DEBUG:-}" == 1 ]] && set -x
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+readonly ROOT
+readonly CONTRACT="$ROOT/contract"
+readonly PG_CLUSTER="$ROOT/scripts/pg-cluster.sh"
+readonly OWN_PG_DIR=/tmp/cfscale-contract-pg
+readonly PORT_MIN=43000
+readonly PORT_MAX=43999
+readonly INSTANCE_INDEX=3
+readonly TIMINGS_CAPACITY=64
+readonly HEALTH_TIMEOUT_SEC=60
+readonly ALL_VARIANTS=(node-raw node-express node-cluster java)
+
+log() { echo "contract: $*" >&2; }
+die() { echo "contract: $*" >&2; exit 1; }
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
+
+# Set variable $1 to a port in our range that nothing listens on and we did not hand out.
+free_port() {
+  local -n out="$1"
+  local p tries
+  for ((tries = 0; tries < 500; tries++)); do
+    p=$((PORT_MIN + RANDOM % (PORT_MAX - PORT_MIN + 1)))
+    [[ " ${USED_PORTS[*]} " == *" $p "* ]] && continue
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      USED_PORTS+=("$p")
+      out="$p"
+      return 0
+    fi
+  done
+  die "no free port in $PORT_MIN-$PORT_MAX"
+}
+
+variant_cmd() {
+  case "$1" in
+    java) echo "java -jar java-app/target/java-app.jar" ;;
+    *) echo "node node-app/server.js" ;;
+  esac
+}
+
+variant_env() {
+  case "$1" in
+    node-raw) echo "APP_FRAMEWORK=raw" ;;
+    node-express) echo "APP_FRAMEWORK=express" ;;
+    node-cluster) echo "WEB_CONCURRENCY=2" ;;
+    java) echo "JETTY_THREADS_MAX=50" ;;
+  esac
+}
+
+variant_workers() { [[ "$1" == node-cluster ]] && echo 2 || echo 1; }
+
+cleanup() {
+  local v pid
+  for v in "${!PIDS[@]}"; do
+    pid="${PIDS[$v]}"
+    kill "$pid" 2>/dev/null || true
+  done
+  for v in "${!PIDS[@]}"; do wait "${PIDS[$v]}" 2>/dev/null || true; done
+  if [[ -n "$OWN_PG" ]]; then
+    "$PG_CLUSTER" stop --dir "$OWN_PG_DIR" >/dev/null 2>&1 || true
+    rm -rf "$OWN_PG_DIR"
+  fi
+  if [[ "$KEEP" == 1 ]]; then log "logs kept in $WORK"; else rm -rf "$WORK"; fi
+}
+
+start_pg() {
+  if [[ -n "${CFSCALE_TEST_PG_URL:-}" && -n "${CFSCALE_TEST_PG_DIR:-}" ]]; then
+    PG_DIR="$CFSCALE_TEST_PG_DIR"
+    PG_URL="$CFSCALE_TEST_PG_URL"
+    return
+  fi
+  local port
+  free_port port
+  OWN_PG=1
+  PG_DIR="$OWN_PG_DIR"
+  rm -rf "$OWN_PG_DIR"
+  PG_URL="$("$PG_CLUSTER" start --dir "$OWN_PG_DIR" --port "$port")"
+  log "PostgreSQL on port $port ($OWN_PG_DIR)"
+}
+
+# Fresh database $1 in the cluster; prints its URL.
+fresh_db() {
+  psql "$PG_URL" -qAt -c "DROP DATABASE IF EXISTS \"$1\" WITH (FORCE)" >/dev/null
+  "$PG_CLUSTER" createdb --dir "$PG_DIR" "$1"
+}
+
+start_variant() {
+  local v="$1" port app_db results_db cmd extra
+  local db_name="${v//-/_}"
+  free_port port
+  app_db="$(fresh_db "contract_${db_name}_app")"
+  results_db="$(fresh_db "contract_${db_name}_results")"
+  psql "$results_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null
+  read -r -a cmd <<<"$(variant_cmd "$v")"
+  read -r -a extra <<<"$(variant_env "$v")"
+  (cd "$ROOT" && exec env -u VCAP_SERVICES -u VCAP_APPLICATION -u DB_SERVICE_NAME \
+    PORT="$port" DATABASE_URL="$app_db" RESULTS_DATABASE_URL="$results_db" \
+    CF_INSTANCE_INDEX="$INSTANCE_INDEX" APP_NAME="contract-$v" TIMINGS_CAPACITY="$TIMINGS_CAPACITY" \
+    "${extra[@]}" "${cmd[@]}" >"$WORK/$v.app.log" 2>&1) &
+  PIDS[$v]=$!
+  URLS[$v]="http://127.0.0.1:$port"
+  APP_DBS[$v]="$app_db"
+  RESULTS_DBS[$v]="$results_db"
+}
+
+wait_healthy() {
+  local v="$1" deadline=$((SECONDS + HEALTH_TIMEOUT_SEC))
+  while ((SECONDS < deadline)); do
+    curl -fsS -o /dev/null --max-time 2 "${URLS[$v]}/health" 2>/dev/null && return 0
+    kill -0 "${PIDS[$v]}" 2>/dev/null || break
+    sleep 0.2
+  done
+  log "$v did not become healthy; its log:"
+  tail -n 20 "$WORK/$v.app.log" >&2
+  return 1
+}
+
+stop_variant() {
+  local v="$1"
+  kill "${PIDS[$v]}" 2>/dev/null || true
+  wait "${PIDS[$v]}" 2>/dev/null || true
+  unset "PIDS[$v]"
+}
+
+# Run node's test runner on $2 for variant $1 with the contract env; summary + failures to stderr.
+run_tests() {
+  local v="$1" file="$2" out
+  out="$WORK/$v.${file%.js}.log"
+  shift 2
+  if (cd "$ROOT" && env "$@" node --test --test-reporter=spec "contract/$file" >"$out" 2>&1); then
+    log "PASS $v $file ($(grep -E '^ℹ (pass|fail|skipped) ' "$out" | tr '\n' ' '))"
+    return 0
+  fi
+  log "FAIL $v $file:"
+  sed -n '/failing tests:/,$p' "$out" >&2
+  grep -qE 'failing tests:' "$out" || tail -n 40 "$out" >&2
+  return 1
+}
+
+check_prerequisites() {
+  [[ -d "$CONTRACT/node_modules/pg" ]] || die "contract deps missing: run scripts/setup.sh (npm ci in contract)"
+  local v
+  for v in "${VARIANTS[@]}"; do
+    case "$v" in
+      node-*) [[ -f "$ROOT/node-app/server.js" && -d "$ROOT/node-app/node_modules" ]] \
+        || die "node-app missing or not installed (node-app/server.js, npm ci)" ;;
+      java) [[ -f "$ROOT/java-app/target/java-app.jar" ]] || {
+        log "building java-app (mvn package)"
+        (cd "$ROOT/java-app" && mvn -q -B -DskipTests package >/dev/null) || die "java-app build failed"
+      } ;;
+      *) die "unknown variant: $v (${ALL_VARIANTS[*]})" ;;
+    esac
+  done
+}
+
+main() {
+  local only="" lifecycle=1 v
+  KEEP=0
+  while [[ $# -gt 0 ]]; do
+    case "$1" in
+      --only) only="${2:-}"; shift ;;
+      --no-lifecycle) lifecycle=0 ;;
+      --keep) KEEP=1 ;;
+      -h|--help) usage; exit 0 ;;
+      *) usage >&2; die "unknown option: $1" ;;
+    esac
+    shift
+  done
+  VARIANTS=("${ALL_VARIANTS[@]}")
+  [[ -n "$only" ]] && IFS=, read -r -a VARIANTS <<<"$only"
+  check_prerequisites
+
+  declare -gA PIDS=() URLS=() APP_DBS=() RESULTS_DBS=()
+  USED_PORTS=()
+  OWN_PG=""
+  WORK="$(mktemp -d /tmp/cfscale-contract-XXXXXX)"
+  trap cleanup EXIT
+  start_pg
+
+  local failed=()
+  for v in "${VARIANTS[@]}"; do start_variant "$v"; done
+  for v in "${VARIANTS[@]}"; do
+    if ! wait_healthy "$v"; then failed+=("$v: start"); stop_variant "$v"; continue; fi
+    run_tests "$v" contract.test.js CONTRACT_BASE_URL="${URLS[$v]}" CONTRACT_INSTANCE_INDEX="$INSTANCE_INDEX" \
+      CONTRACT_APP_NAME="contract-$v" CONTRACT_DB_URL="${APP_DBS[$v]}" CONTRACT_RESULTS_DB_URL="${RESULTS_DBS[$v]}" \
+      CONTRACT_TIMINGS_CAPACITY="$((TIMINGS_CAPACITY * $(variant_workers "$v")))" || failed+=("$v: contract")
+  done
+  if [[ -n "${PIDS[node-raw]:-}" && -n "${PIDS[java]:-}" ]]; then
+    if (cd "$ROOT" && node contract/identity.js "${URLS[node-raw]}" "${APP_DBS[node-raw]}" "${URLS[java]}" "${APP_DBS[java]}"); then
+      log "PASS identity node-raw = java"
+    else
+      failed+=("identity node-raw/java")
+    fi
+  fi
+  for v in "${!PIDS[@]}"; do stop_variant "$v"; done
+  if [[ "$lifecycle" == 1 ]]; then
+    for v in "${VARIANTS[@]}"; do
+      run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
+        CONTRACT_APP_ENV="$(variant_env "$v")" CONTRACT_PG_URL="$PG_URL" || failed+=("$v: lifecycle")
+    done
+  fi
+  if [[ ${#failed[@]} -gt 0 ]]; then
+    log "FAILED: ${failed[*]}"
+    exit 2
+  fi
+  log "all variants passed"
+}
+
+main "$@"
