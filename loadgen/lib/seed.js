@@ -43,13 +43,16 @@ async function newest(base, host, agent) {
   return { total, top };
 }
 
-/** Ensures `count` ads exist at `url`; resolves with { idMin, idMax, total, created }. */
-async function seedAds(url, count, { host } = {}) {
+/**
+ * Ensures `count` ads exist at `url` (only looks when `post` is false); resolves
+ * with { idMin, idMax, total, created }.
+ */
+async function seedAds(url, count, { host, post = true } = {}) {
   const base = url.replace(/\/+$/, '');
   const agent = new (url.startsWith('https:') ? https : http).Agent({ keepAlive: true, maxSockets: SEED_PARALLEL });
   try {
     let { total } = await newest(base, host, agent);
-    const missing = Math.max(0, count - total);
+    const missing = post ? Math.max(0, count - total) : 0;
     let next = 0;
     const worker = async () => {
       while (next < missing) {

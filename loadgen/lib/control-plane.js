@@ -1,0 +1,98 @@
+'use strict';
+// The results database as control plane (results-schema.sql): wait for rounds
+// (LISTEN cfscale_rounds; the rounds trigger NOTIFYs each new id), find the rounds
+// this instance index has to run, claim one by inserting its loadgen_runs row, and
+// write the row's final figures. Every query tolerates the database going away:
+// the caller retries, and polling covers notifications missed while disconnected.
+
+const pg = require('pg');
+
+const CHANNEL = 'cfscale_rounds';
+const CONNECT_TIMEOUT_MS = 5000;
+
+class ControlPlane {
+  constructor(url, log) {
+    this.url = url;
+    this.log = log;
+    this.client = null;
+    this.onNotify = () => {};
+  }
+
+  async connect() {
+    if (this.client !== null) return this.client;
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true, application_name: 'cfscale-loadgen-control' });
+    client.on('error', (err) => {
+      if (this.client === client) {
+        this.log(`control connection lost: ${err.message}`);
+        this.client = null;
+      }
+    });
+    client.on('end', () => { if (this.client === client) this.client = null; });
+    client.on('notification', (n) => { if (n.channel === CHANNEL) this.onNotify(n.payload); });
+    await client.connect();
+    await client.query(`LISTEN ${CHANNEL}`);
+    this.client = client;
+    return client;
+  }
+
+  async query(sql, params) {
+    const client = await this.connect();
+    try {
+      return await client.query(sql, params);
+    } catch (err) {
+      if (this.client === client && !err.code) { this.client = null; client.end().catch(() => {}); }
+      throw err;
+    }
+  }
+
+  /** Rounds this index may run, oldest start first, with the database clock. */
+  async candidates(index) {
+    const r = await this.query(
+      `SELECT r.*, extract(epoch FROM r.start_at) * 1000 AS start_ms,
+              extract(epoch FROM clock_timestamp()) * 1000 AS db_now_ms
+         FROM rounds r
+        WHERE r.status IN ('pending', 'running') AND r.loadgens > $1
+          AND NOT EXISTS (SELECT 1 FROM loadgen_runs l WHERE l.round_id = r.id AND l.instance_index = $1)
+        ORDER BY r.start_at, r.id LIMIT 20`, [index]);
+    return r.rows;
+  }
+
+  /** Inserts this instance's loadgen_runs row; false when it already exists. */
+  async claim(roundId, index, guid) {
+    const r = await this.query(
+      `INSERT INTO loadgen_runs (round_id, instance_index, instance_guid, status)
+       VALUES ($1, $2, $3, 'running') ON CONFLICT DO NOTHING RETURNING round_id`, [roundId, index, guid]);
+    return r.rowCount === 1;
+  }
+
+  async markStarted(roundId, index) {
+    await this.query('UPDATE loadgen_runs SET started_at = now() WHERE round_id = $1 AND instance_index = $2', [roundId, index]);
+  }
+
+  async roundStatus(roundId) {
+    const r = await this.query('SELECT status FROM rounds WHERE id = $1', [roundId]);
+    return r.rows.length ? r.rows[0].status : 'cancelled';
+  }
+
+  /** Writes the final figures (f: column -> value) of this instance's run. */
+  async finish(roundId, index, f) {
+    await this.query(
+      `UPDATE loadgen_runs SET status = $3, finished_at = now(), sent = $4, ok = $5, errors = $6,
+              errors_by_kind = $7, late = $8, cpu_user_ms = $9, cpu_system_ms = $10,
+              eloop_delay_p99_us = $11, eloop_delay_max_us = $12, rss_max_bytes = $13,
+              spooled_batches = $14, detail = $15
+        WHERE round_id = $1 AND instance_index = $2`,
+      [roundId, index, f.status, f.sent, f.ok, f.errors, JSON.stringify(f.errors_by_kind || {}), f.late,
+        f.cpu_user_ms, f.cpu_system_ms, f.eloop_delay_p99_us, f.eloop_delay_max_us, f.rss_max_bytes,
+        f.spooled_batches, f.detail || null]);
+  }
+
+  async close() {
+    const c = this.client;
+    this.client = null;
+    if (c !== null) await c.end().catch(() => {});
+  }
+}
+
+module.exports = { ControlPlane, CHANNEL };

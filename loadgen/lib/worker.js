@@ -1,0 +1,220 @@
+'use strict';
+// The loadgen worker: idles until a round appears in the results database, runs
+// the round's plan from rounds.start_at on (when its CF_INSTANCE_INDEX is below
+// rounds.loadgens), streams samples through one long-lived sink, writes its
+// loadgen_runs row, and waits for the next round. Stateless: any instance index
+// can come and go (`cf scale loadgen -i 96`); a round already run by this index is
+// skipped, so is one whose start is long past. SIGTERM: stop sending, let
+// in-flight requests finish briefly, flush or spool everything, exit in time.
+
+const { performance } = require('node:perf_hooks');
+const { ControlPlane } = require('./control-plane');
+const { Sink } = require('./sink');
+const { Run } = require('./run');
+const { Health } = require('./health');
+const { seedAds } = require('./seed');
+const { planFromRound, maskUrl, LATE_START_LIMIT_MS } = require('./config');
+const { fmtUs } = require('./report');
+
+const ROUND_FLUSH_TIMEOUT_MS = 60000;
+const FINISH_RETRY_MS = 1000;
+const STOP_GRACE_MAX_MS = 3000;    // share of the shutdown budget for in-flight requests
+const SHUTDOWN_RESERVE_MS = 1500;  // kept for the final row update and exit
+const PROGRESS_LOG_EVERY_S = 10;
+const CANCEL_CHECK_EVERY_S = 5;
+const SPIN_BEFORE_START_MS = 20;   // last stretch before start_at is waited actively
+
+class Worker {
+  constructor(config, log) {
+    this.config = config;
+    this.log = log;
+    this.index = config.instanceIndex;
+    this.cp = new ControlPlane(config.resultsUrl, log);
+    this.sink = new Sink({ url: config.resultsUrl, spoolDir: config.spoolDir, log });
+    this.checking = false;
+    this.again = false;
+    this.stopping = false;
+    this.skipped = new Set();
+    this.current = null;
+    this.wakeSleep = null;
+    this.lastCheckError = null;
+    this.deadline = Infinity;
+  }
+
+  start() {
+    const c = this.config;
+    this.log(`instance ${this.index} waiting for rounds; results ${maskUrl(c.resultsUrl)}, poll ${c.pollMs} ms, ` +
+      `batch ${c.batchRows} rows, spool ${c.spoolDir}, shutdown ${c.shutdownMs} ms`);
+    this.cp.onNotify = () => this.wake();
+    this.pollTimer = setInterval(() => this.wake(), c.pollMs);
+    this.sink.kick(); // replays a spool left by an earlier life of this instance
+    this.wake();
+  }
+
+  wake() {
+    if (this.stopping) return;
+    if (this.checking) { this.again = true; return; }
+    this.checking = true;
+    this.check().catch((err) => {
+      if (this.lastCheckError !== err.message) this.log(`cannot read rounds: ${err.message}`);
+      this.lastCheckError = err.message;
+    }).finally(() => {
+      this.checking = false;
+      if (this.again) { this.again = false; this.wake(); }
+    });
+  }
+
+  async check() {
+    const t0 = Date.now();
+    const rows = await this.cp.candidates(this.index);
+    this.lastCheckError = null;
+    for (const row of rows) {
+      if (this.stopping) return;
+      const clockOffsetMs = Number(row.db_now_ms) - (t0 + Date.now()) / 2;
+      const lateMs = Number(row.db_now_ms) - Number(row.start_ms);
+      const limitMs = row.duration_ms !== null ? Number(row.duration_ms) : LATE_START_LIMIT_MS;
+      if (lateMs > limitMs) {
+        if (!this.skipped.has(row.id)) this.log(`round ${row.id}: skipped, start_at was ${Math.round(lateMs)} ms ago (limit ${limitMs} ms)`);
+        this.skipped.add(row.id);
+        continue;
+      }
+      if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid))) continue;
+      this.roundDone = this.runRound(row, clockOffsetMs);
+      await this.roundDone;
+      this.again = true; // look for the next round at once
+      return;
+    }
+  }
+
+  async runRound(row, clockOffsetMs) {
+    const id = row.id;
+    let plan;
+    try {
+      plan = planFromRound(row, this.index);
+      if (plan.seedAds) await this.seed(plan, Number(row.start_ms) - clockOffsetMs);
+    } catch (err) {
+      this.log(`round ${id}: failed before start: ${err.message}`);
+      await this.finishRow(id, { status: 'failed', detail: err.message.slice(0, 500) });
+      return;
+    }
+    const startLocalMs = Number(row.start_ms) - clockOffsetMs;
+    if (plan.durationMs) {
+      const left = startLocalMs + plan.durationMs - Math.max(Date.now(), startLocalMs);
+      if (left < plan.durationMs) this.log(`round ${id}: joining late, running ${Math.round(left)} of ${plan.durationMs} ms`);
+      plan.durationMs = Math.max(1, Math.round(left));
+    }
+    this.log(`round ${id}: ${plan.model} ${plan.model === 'open' ? plan.rate + ' req/s' : plan.parallel + ' in flight'} ` +
+      `${plan.scenario} -> ${plan.url}${plan.host ? ` (Host ${plan.host})` : ''}, starts in ${Math.round(startLocalMs - Date.now())} ms ` +
+      `(database clock offset ${Math.round(clockOffsetMs)} ms)`);
+    await this.sleepUntil(startLocalMs);
+    if (this.stopping) {
+      await this.finishRow(id, { status: 'stopped', detail: 'stopped before start' });
+      return;
+    }
+    const health = new Health().start();
+    const spooledBefore = this.sink.batchesSpooled;
+    const run = new Run(plan, {
+      sink: this.sink, roundId: id, loadgenIndex: this.index, batchRows: this.config.batchRows,
+      onSecond: (s, ms) => this.onSecond(id, run, s, ms),
+    });
+    this.current = run;
+    this.cp.markStarted(id, this.index).catch(() => {});
+    let summary;
+    let status = 'done';
+    let detail = `clock offset ${Math.round(clockOffsetMs)} ms`;
+    try {
+      summary = await run.start();
+    } catch (err) {
+      status = 'failed';
+      detail += `; ${err.message}`;
+      summary = run.stats.summary();
+    }
+    this.current = null;
+    const h = health.stop();
+    if (this.stopping && status === 'done') status = 'stopped';
+    if (run.cancelled) { status = 'stopped'; detail += '; round cancelled'; }
+    const flushMs = this.stopping ? this.deadline - Date.now() - SHUTDOWN_RESERVE_MS : ROUND_FLUSH_TIMEOUT_MS;
+    const f = await this.sink.flush(Math.max(0, flushMs));
+    if (f.spoolPending > 0) detail += `; ${f.spoolPending} batches still spooled in ${this.config.spoolDir}`;
+    await this.finishRow(id, {
+      status, detail, sent: summary.requests.sent, ok: summary.requests.ok, errors: summary.requests.errors,
+      errors_by_kind: summary.errors_by_kind, late: summary.late, spooled_batches: this.sink.batchesSpooled - spooledBefore, ...h,
+    });
+    const l = summary.latency_us;
+    this.log(`round ${id}: ${status}: ${summary.requests.sent} requests (${summary.requests.errors} errors, ${summary.late} late), ` +
+      `${summary.requests.per_sec} req/s, p50 ${fmtUs(l.p50)} p99 ${fmtUs(l.p99)} max ${fmtUs(l.max)}, ` +
+      `cpu ${h.cpu_user_ms + h.cpu_system_ms} ms, event loop p99 ${h.eloop_delay_p99_us} µs`);
+  }
+
+  onSecond(id, run, s, ms) {
+    const sec = Math.round(ms / 1000);
+    if (sec % PROGRESS_LOG_EVERY_S === 0) {
+      this.log(`round ${id}: ${sec}s ${s.count} req/s p50 ${fmtUs(s.p50)} p99 ${fmtUs(s.p99)} errors ${s.errors}`);
+    }
+    if (sec % CANCEL_CHECK_EVERY_S === 0) {
+      this.cp.roundStatus(id).then((st) => {
+        if (st === 'cancelled' && !run.cancelled) {
+          this.log(`round ${id}: cancelled, stopping`);
+          run.cancelled = true;
+          run.stop(STOP_GRACE_MAX_MS);
+        }
+      }, () => {});
+    }
+  }
+
+  /** Instance 0 posts the missing ads; the others wait for them (until start). */
+  async seed(plan, startLocalMs) {
+    let s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: this.index === 0 });
+    while (s.total < plan.seedAds && Date.now() < startLocalMs && !this.stopping) {
+      await new Promise((r) => setTimeout(r, 500));
+      s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: false });
+    }
+    plan.idMin = s.idMin;
+    plan.idMax = s.idMax;
+  }
+
+  /** Sleeps until a local wall-clock instant; the last few ms are waited actively. */
+  async sleepUntil(atMs) {
+    const target = performance.now() + (atMs - Date.now());
+    const coarse = target - performance.now() - SPIN_BEFORE_START_MS;
+    if (coarse > 0) {
+      await new Promise((resolve) => {
+        const t = setTimeout(resolve, coarse);
+        this.wakeSleep = () => { clearTimeout(t); resolve(); };
+      });
+      this.wakeSleep = null;
+    }
+    while (!this.stopping && performance.now() < target) await new Promise((r) => setImmediate(r));
+  }
+
+  async finishRow(id, fields) {
+    const f = { sent: 0, ok: 0, errors: 0, late: 0, spooled_batches: 0, ...fields };
+    for (;;) {
+      try {
+        await this.cp.finish(id, this.index, f);
+        return;
+      } catch (err) {
+        const left = (this.stopping ? this.deadline - SHUTDOWN_RESERVE_MS / 3 : Infinity) - Date.now();
+        this.log(`round ${id}: cannot write loadgen_runs (${err.message}); ${left > FINISH_RETRY_MS ? 'retrying' : 'giving up'}`);
+        if (left <= FINISH_RETRY_MS) return;
+        await new Promise((r) => setTimeout(r, FINISH_RETRY_MS));
+      }
+    }
+  }
+
+  /** SIGTERM: stop sending, flush, write the row, resolve when it is safe to exit. */
+  async shutdown() {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.deadline = Date.now() + this.config.shutdownMs;
+    clearInterval(this.pollTimer);
+    this.log('stopping: SIGTERM');
+    if (this.wakeSleep) this.wakeSleep();
+    if (this.current) this.current.stop(Math.min(this.current.plan.timeoutMs, STOP_GRACE_MAX_MS));
+    if (this.checking && this.roundDone) await this.roundDone;
+    await this.sink.flush(Math.max(0, this.deadline - Date.now() - SHUTDOWN_RESERVE_MS));
+    await Promise.race([Promise.all([this.sink.close(), this.cp.close()]), new Promise((r) => setTimeout(r, 500))]);
+  }
+}
+
+module.exports = { Worker };
