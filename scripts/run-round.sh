@@ -202,7 +202,7 @@ stop_collectors() {
 
 # Crash events of the app since the round was created → instance_events.
 ingest_events() {
-  local path="/v3/audit_events?target_guids=$GUID&types=audit.app.process.crash&created_ats%5Bgt%5D=$CREATED_AT&per_page=5000"
+  local path="/v3/audit_events?target_guids=$GUID&types=audit.app.process.crash&created_ats[gt]=$CREATED_AT&per_page=5000"
   if [[ "$DRY_RUN" == 1 ]]; then
     print_cmd "${CF[@]}" curl "$path"
     return 0

@@ -88,6 +88,8 @@ app_base_url() {
   local app="$1" guid="$2" route
   if [[ "$PLATFORM" == local ]]; then
     cf_query router-url
+  elif [[ "$DRY_RUN" == 1 && "$guid" == "<"* ]]; then
+    echo "https://<$app-route>"
   else
     route="$(cf_curl_json "/v3/apps/$guid/routes" | jq -r '.resources[0].url // empty')"
     [[ -n "$route" ]] || die "$app has no route (cf curl /v3/apps/$guid/routes)"

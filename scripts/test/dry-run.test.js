@@ -1,0 +1,213 @@
+'use strict';
+// dry-run.test.js — the exact cf command sequences of push, scale, run-round, collect-*
+// and teardown on PLATFORM=cf under --dry-run, against a fake cf that answers the
+// look-ups with documented CF v3 shapes (fixtures/fake-cf.js); and the one-line usage
+// errors (exit 1) of every script.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '../..');
+const FAKE_CF = path.join(__dirname, 'fixtures/fake-cf.js');
+
+/** A world for the fake cf: a temp dir with bin/cf, state, log, cf config, vars file. */
+function makeWorld(state, { plugin = false } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-scripts-'));
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({
+    apps: {}, services: ['node-db', 'java-db', 'results-db'], loggedIn: true, ...state,
+  }));
+  fs.mkdirSync(path.join(dir, 'home/.cf/plugins'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'home/.cf/config.json'),
+    JSON.stringify({ Target: 'https://api.example.com', SpaceFields: { GUID: 'space-guid-1', Name: 'dev' } }));
+  if (plugin) {
+    fs.writeFileSync(path.join(dir, 'home/.cf/plugins/config.json'),
+      JSON.stringify({ Plugins: { Statistics: { Location: '/x/statistics', Version: { Major: 1 } } } }));
+  }
+  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(dir, 'vars.yml'));
+  return dir;
+}
+
+function run(world, script, args, env = {}) {
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts', script), ...args], {
+    encoding: 'utf8',
+    env: {
+      PATH: `${path.join(world, 'bin')}:${process.env.PATH}`,
+      HOME: path.join(world, 'home'),
+      FAKE_CF_STATE: path.join(world, 'state.json'),
+      FAKE_CF_LOG: path.join(world, 'cf.log'),
+      CFSCALE_VARS_FILE: path.join(world, 'vars.yml'),
+      PLATFORM: 'cf',
+      ...env,
+    },
+  });
+  const log = fs.existsSync(path.join(world, 'cf.log')) ? fs.readFileSync(path.join(world, 'cf.log'), 'utf8') : '';
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr, calls: log.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+}
+
+const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
+const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version']);
+const lines = (s) => s.split('\n').filter(Boolean);
+
+test('dry-run prints the exact cf sequence and calls cf only for look-ups', async (t) => {
+  const NODE = guidOf('node-app');
+  const cases = [
+    {
+      name: 'push one app',
+      state: {}, script: 'push.sh', args: ['node-app', '--dry-run'],
+      want: (w) => [`cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml`],
+    },
+    {
+      name: 'push all with -i',
+      state: {}, script: 'push.sh', args: ['all', '-i', '3', '--dry-run'], skipJava: true,
+      want: (w) => ['node-app', 'java-app', 'loadgen'].map(
+        (a) => `cf push ${a} -f manifests/${a}.yml --vars-file ${w}/vars.yml -i 3`),
+    },
+    {
+      name: 'scale',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'scale.sh', args: ['node-app', '-i', '4', '--dry-run'],
+      want: () => ['cf scale node-app -i 4'],
+    },
+    {
+      name: 'teardown',
+      state: {}, script: 'teardown.sh', args: ['--dry-run'],
+      want: () => ['cf delete node-app -f', 'cf delete java-app -f', 'cf delete loadgen -f'],
+    },
+    {
+      name: 'teardown --all',
+      state: {}, script: 'teardown.sh', args: ['--all', '--dry-run'],
+      want: () => ['cf delete node-app -f', 'cf delete java-app -f', 'cf delete loadgen -f',
+        'cf delete-service node-db -f', 'cf delete-service java-db -f', 'cf delete-service results-db -f'],
+    },
+    {
+      name: 'run-round: app at its count, loadgen scaled up, v3 stats',
+      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } },
+      script: 'run-round.sh',
+      args: ['--app', 'node-app', '--instances', '2', '--loadgens', '3', '--parallel', '4', '--duration', '10s', '--dry-run'],
+      want: () => [
+        'cf scale loadgen -i 3',
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
+        `cf curl /v3/apps/${NODE}/processes/web/stats`,
+        'cf logs node-app',
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+      ],
+    },
+    {
+      name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
+      state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
+      script: 'run-round.sh',
+      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--dry-run'],
+      want: (w) => [
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 3`,
+        // Not pushed under --dry-run: guid and route show as placeholders.
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
+        'cf statistics node-app --debug --full',
+        'cf logs node-app',
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
+        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+      ],
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld(c.state, { plugin: c.plugin });
+      const res = run(world, c.script, c.args);
+      assert.equal(res.code, 0, res.stderr);
+      let got = lines(res.stdout);
+      if (c.skipJava) got = got.filter((l) => !l.startsWith('mvn '));
+      assert.deepEqual(got, c.want(world));
+      const mutating = res.calls.filter((a) => !READ_ONLY.has(a[0]));
+      assert.deepEqual(mutating, [], 'no mutating cf call under --dry-run');
+      fs.rmSync(world, { recursive: true, force: true });
+    });
+  }
+});
+
+test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
+  const RR = ['--app', 'node-app', '--duration', '5s'];
+  const cases = [
+    ['run-round.sh', ['--duration', '5s'], /--app is required/],
+    ['run-round.sh', ['--app', 'nope', '--duration', '5s'], /unknown app "nope"/],
+    ['run-round.sh', ['--app', 'loadgen', '--duration', '5s'], /loadgen is the instrument/],
+    ['run-round.sh', [...RR, '--parallel', '2', '--rate', '10'], /--parallel and --rate exclude each other/],
+    ['run-round.sh', ['--app', 'node-app'], /one of --duration or --requests is required/],
+    ['run-round.sh', [...RR, '--requests', '10'], /--duration and --requests exclude each other/],
+    ['run-round.sh', ['--app', 'node-app', '--duration', '10x'], /--duration must be a duration like/],
+    ['run-round.sh', ['--app', 'node-app', '--duration', '0s'], /--duration must be above 0/],
+    ['run-round.sh', [...RR, '--warmup', '5s'], /--warmup must be shorter than --duration/],
+    ['run-round.sh', [...RR, '--timeout', 'soon'], /--timeout must be a duration/],
+    ['run-round.sh', [...RR, '--instances', '0'], /--instances must be a positive integer/],
+    ['run-round.sh', [...RR, '--loadgens', 'two'], /--loadgens must be a positive integer/],
+    ['run-round.sh', [...RR, '--rate', '-3'], /--rate must be a positive number/],
+    ['run-round.sh', [...RR, '--scenario', 'dance'], /--scenario must be one of/],
+    ['run-round.sh', [...RR, '--max-error-rate', '5'], /--max-error-rate must be a fraction/],
+    ['run-round.sh', [...RR, '--stats-source', 'guess'], /--stats-source must be/],
+    ['run-round.sh', [...RR, '--cpu', '1'], /--cpu is local only/],
+    ['run-round.sh', [...RR, '--platform', 'mars'], /--platform must be local or cf/],
+    ['run-round.sh', [...RR, '--bogus', '1'], /unknown option: --bogus/],
+    ['run-round.sh', [...RR, '--label'], /--label needs a value/],
+    ['push.sh', [], /APP is required/],
+    ['push.sh', ['web'], /unknown app "web"/],
+    ['push.sh', ['node-app', '-i', 'x'], /-i must be a positive integer/],
+    ['scale.sh', ['node-app'], /-i N is required/],
+    ['scale.sh', ['node-app', '-i', '2', '--cpu', '0'], /--cpu must be a positive number of cores or none/],
+    ['scale.sh', ['node-app', '-i', '2', '--cpu', '1'], /--cpu is local only/],
+    ['teardown.sh', ['--everything'], /unknown option: --everything/],
+    ['rounds.sh', ['--last', 'x'], /--last must be a positive integer/],
+    ['collect-stats.sh', ['--app', 'node-app'], /--round is required/],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'x'], /--source must be plugin, v3 or auto/],
+    ['collect-logs.sh', ['--round', '1'], /--app is required/],
+  ];
+  const world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
+  for (const [script, args, want] of cases) {
+    await t.test(`${script} ${args.join(' ')}`, () => {
+      const res = run(world, script, args);
+      assert.equal(res.code, 1, `exit code (stderr: ${res.stderr})`);
+      assert.equal(res.stdout, '');
+      assert.equal(lines(res.stderr).length, 1, res.stderr);
+      assert.match(res.stderr, want);
+      assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
+    });
+  }
+  fs.rmSync(world, { recursive: true, force: true });
+});
+
+test('cf preflight names each missing piece with the command that fixes it', async (t) => {
+  const cases = [
+    { name: 'not logged in', state: { loggedIn: false }, want: /not logged in.*cf login/ },
+    { name: 'a service missing', state: { services: ['node-db'] }, want: /missing services: java-db results-db: .*cf create-service/ },
+    { name: 'no results database URL', state: {}, args: ['--app', 'node-app', '--duration', '5s'], want: /RESULTS_DATABASE_URL is not set.*scripts\/tunnel\.sh/ },
+    { name: 'no vars file', state: {}, env: { CFSCALE_VARS_FILE: '/nonexistent/vars.yml' }, want: /vars\.yml missing: cp .*vars-example\.yml/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld(c.state);
+      const res = run(world, c.args ? 'run-round.sh' : 'push.sh', c.args || ['node-app'], c.env);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr, c.want);
+      assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
+      fs.rmSync(world, { recursive: true, force: true });
+    });
+  }
+});
+
+test('default platform is local unless cf is installed and `cf target` succeeds', async (t) => {
+  const cases = [
+    { name: 'cf targeted', loggedIn: true, want: /^cf delete node-app -f$/m },
+    { name: 'cf not targeted', loggedIn: false, want: /^scripts\/cfl down$/m },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld({ loggedIn: c.loggedIn });
+      const res = run(world, 'teardown.sh', ['--dry-run'], { PLATFORM: '' });
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, c.want);
+      fs.rmSync(world, { recursive: true, force: true });
+    });
+  }
+});
