@@ -18,7 +18,11 @@
 #   --no-keepalive       a new connection per request (default: keep-alive)
 #   --cpu CORES|none     local only: per-instance CPU quota of the app (default: the local
 #                        platform's, manifest memory in GB x CFSCALE_CPU_PER_GB cores)
+#   --seed-ads N         ads the app database holds before the start; the first loadgen
+#                        posts the missing ones and reads pick ids among the newest N
+#                        (default 1000; 0 = no seeding, reads then all ask for id 1)
 #   --label TEXT         free text stored with the round
+#   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
 #   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
 #                        + warm-up + timeout + 15s locally / 30s on CF; 10m with --requests)
@@ -33,7 +37,7 @@
 # get no CPU quota (`cfl scale loadgen --cpu none`): they are the instrument, not the subject,
 # and must not be throttled. On CF they get what their manifest memory buys.
 # Results database: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL (open it with
-# scripts/tunnel.sh). Exit: 0 round done, 1 usage or configuration error, 2 the round failed
+# scripts/tunnel.sh). The last line on stdout is `round_id=N`. Exit: 0 round done, 1 usage or configuration error, 2 the round failed
 # (errors above --max-error-rate, a loadgen that did not finish, no samples). DEBUG=1 traces.
 set -euo pipefail
 
@@ -44,6 +48,7 @@ source "$CFSCALE_ROOT/scripts/lib/apps.sh"
 
 readonly SCENARIOS=(read browse publish mix)
 readonly DEFAULT_TIMEOUT=10s
+readonly DEFAULT_SEED_ADS=1000
 readonly DEFAULT_MAX_ERROR_RATE=0.01
 readonly DEFAULT_REQUESTS_MAX_WAIT=10m
 # Lead between inserting the round and its start_at: every loadgen must have woken and
@@ -62,6 +67,7 @@ parse_args() {
   APP="" INSTANCES=1 LOADGENS=1 PARALLEL="" RATE="" DURATION="" REQUESTS="" WARMUP=0s
   SCENARIO=read TIMEOUT="$DEFAULT_TIMEOUT" KEEPALIVE=true CPU="" LABEL=""
   MAX_ERROR_RATE="$DEFAULT_MAX_ERROR_RATE" MAX_WAIT="" STATS_SOURCE=auto
+  SEED_ADS="$DEFAULT_SEED_ADS" EXPERIMENT=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --no-keepalive) KEEPALIVE=false; shift; continue ;;
@@ -83,6 +89,8 @@ parse_args() {
       --timeout) TIMEOUT="$2" ;;
       --cpu) CPU="$2" ;;
       --label) LABEL="$2" ;;
+      --seed-ads) SEED_ADS="$2" ;;
+      --experiment) EXPERIMENT="$2" ;;
       --max-error-rate) MAX_ERROR_RATE="$2" ;;
       --max-wait) MAX_WAIT="$2" ;;
       --stats-source) STATS_SOURCE="$2" ;;
@@ -119,6 +127,7 @@ validate_args() {
     || usage_error "--cpu must be a positive number of cores or none, got \"$CPU\""
   [[ "$MAX_ERROR_RATE" =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] \
     || usage_error "--max-error-rate must be a fraction from 0 to 1, got \"$MAX_ERROR_RATE\""
+  [[ "$SEED_ADS" =~ ^[0-9]+$ ]] || usage_error "--seed-ads must be a non-negative integer, got \"$SEED_ADS\""
   [[ "$STATS_SOURCE" =~ ^(plugin|v3|auto)$ ]] || usage_error "--stats-source must be plugin, v3 or auto, got \"$STATS_SOURCE\""
   MAX_WAIT_MS=""
   [[ -z "$MAX_WAIT" ]] || MAX_WAIT_MS="$(duration_ms "$MAX_WAIT" --max-wait)"
@@ -165,7 +174,7 @@ round_json() {
     --argjson instances "$INSTANCES" --argjson loadgens "$LOADGENS" --arg model "$model" \
     --arg parallel "$PARALLEL" --arg rate "$RATE" --arg duration "$DURATION_MS" --arg requests "$REQUESTS" \
     --argjson warmup "$WARMUP_MS" --argjson timeout "$TIMEOUT_MS" --argjson keepalive "$KEEPALIVE" \
-    --arg scenario "$SCENARIO" --arg label "$LABEL" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
+    --arg scenario "$SCENARIO" --arg label "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
     --argjson versions "$versions" --argjson environment "$environment" --argjson settings "$settings" '
     def num: if . == "" then null else tonumber end;
     def str: if . == "" then null else . end;
@@ -173,7 +182,8 @@ round_json() {
      app_instances: $instances, loadgens: $loadgens, model: $model, parallel: ($parallel | num),
      rate: ($rate | num), duration_ms: ($duration | num), requests: ($requests | num),
      warmup_ms: $warmup, timeout_ms: $timeout, keepalive: $keepalive, scenario: $scenario,
-     label: ($label | str), git_rev: ($rev | str), versions: $versions,
+     plan: (if $seed > 0 then {seed_ads: $seed} else {} end),
+     label: ($label | str), experiment: ($experiment | str), git_rev: ($rev | str), versions: $versions,
      environment: $environment, settings: $settings}'
 }
 
@@ -271,7 +281,10 @@ main() {
   ingest_events
   trap - INT TERM
   [[ "$DRY_RUN" == 1 ]] && return 0
-  node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --max-error-rate "$MAX_ERROR_RATE"
+  local rc=0
+  node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --max-error-rate "$MAX_ERROR_RATE" || rc=$?
+  echo "round_id=$ROUND_ID"
+  return "$rc"
 }
 
 main "$@"
