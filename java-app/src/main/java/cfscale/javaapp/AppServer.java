@@ -1,0 +1,90 @@
+package cfscale.javaapp;
+
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Jetty, the pool, the timing buffer and their lifecycle: start, and a graceful stop that
+ * stops accepting, lets in-flight requests finish, flushes timings when TIMINGS_FLUSH_ON_EXIT
+ * is set, and closes the pool, all within SHUTDOWN_TIMEOUT_MS.
+ */
+final class AppServer {
+  private static final Logger LOG = LoggerFactory.getLogger("java-app");
+  /** No separate acceptor thread: the one selector accepts too, so JETTY_THREADS_MAX stays what it says. */
+  private static final int ACCEPTORS = 0;
+  private static final int SELECTORS = 1;
+
+  private final Config config;
+  private final Server server;
+  private final ServerConnector connector;
+  private final AdStore store;
+  private final TimingsFlusher flusher;
+
+  private AppServer(Config config, Server server, ServerConnector connector, AdStore store,
+      TimingsFlusher flusher) {
+    this.config = config;
+    this.server = server;
+    this.connector = connector;
+    this.store = store;
+    this.flusher = flusher;
+  }
+
+  static AppServer start(Config config) throws Exception {
+    TimingBuffer timings = new TimingBuffer(config.timingsCapacity(), config.timingsEnabled());
+    TimingsFlusher flusher = new TimingsFlusher(timings, config);
+    AdStore store = AdStore.open(config);
+
+    QueuedThreadPool threads = new QueuedThreadPool(config.jettyThreadsMax(), config.jettyThreadsMin());
+    threads.setName("jetty");
+    Server server = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setSendXPoweredBy(false);
+    // Paths are routed raw (contract: no percent-decoding); Jetty must not reject e.g. %2F itself.
+    http.setUriCompliance(UriCompliance.UNSAFE);
+    ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, new HttpConnectionFactory(http));
+    connector.setPort(config.port());
+    server.addConnector(connector);
+    server.setHandler(new GracefulHandler(new Router(config.instanceIndex(), timings, store, flusher)));
+    server.setErrorHandler(new PlainErrorHandler(config.instanceIndex()));
+    server.setStopAtShutdown(false);
+    server.setStopTimeout(config.shutdownTimeoutMs() / 2);
+    server.start();
+    return new AppServer(config, server, connector, store, flusher);
+  }
+
+  int port() {
+    return connector.getLocalPort();
+  }
+
+  /** Graceful stop; true when everything finished cleanly. */
+  boolean stop() {
+    boolean clean = true;
+    long t0 = System.nanoTime();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.warn("jetty stop: {}", e.toString());
+      clean = false;
+    }
+    LOG.info("http server stopped after {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    if (config.timingsFlushOnExit()) {
+      try {
+        LOG.info("flushed {} timings on exit", flusher.flush(null));
+      } catch (Exception e) {
+        LOG.warn("timings flush on exit failed: {}", e.toString());
+        clean = false;
+      }
+    }
+    store.close();
+    return clean;
+  }
+}

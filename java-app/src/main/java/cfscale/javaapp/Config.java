@@ -1,0 +1,156 @@
+package cfscale.javaapp;
+
+import java.util.Map;
+
+/**
+ * Every setting of java-app, read from the environment once, validated, and logged once with
+ * passwords masked. Names, defaults and meanings are those of contract/README.md ("Settings"),
+ * shared with node-app. A bad setting is never clamped: it stops the app (exit 1) with one line
+ * naming the variable, because a benchmark run with a silently changed setting is a lie.
+ *
+ * @param port               PORT, listen port (default 8080; 0 = any free port, for tests)
+ * @param instanceIndex      CF_INSTANCE_INDEX, sent as X-Instance-Index and recorded (default 0)
+ * @param appName            APP_NAME, recorded in timings (default VCAP_APPLICATION.application_name, else java-app)
+ * @param database           the app database: DB_SERVICE_NAME binding / first postgres binding / DATABASE_URL
+ * @param resultsDatabase    the results database (RESULTS_SERVICE_NAME binding / RESULTS_DATABASE_URL), or null
+ * @param dbPoolSize         DB_POOL_SIZE, connections in the pool (default 10)
+ * @param dbPoolTimeoutMs    DB_POOL_TIMEOUT_MS, longest wait for a connection before 503 (default 2000)
+ * @param timingsEnabled     TIMINGS_ENABLED, recording on at start (default true)
+ * @param timingsCapacity    TIMINGS_CAPACITY, records the timing buffer holds (default 100000)
+ * @param timingsFlushOnExit TIMINGS_FLUSH_ON_EXIT, flush timings on SIGTERM (default false)
+ * @param shutdownTimeoutMs  SHUTDOWN_TIMEOUT_MS, longest graceful shutdown (default 8000; CF kills after 10 s)
+ * @param jettyThreadsMin    JETTY_THREADS_MIN, Jetty thread pool minimum (default 8)
+ * @param jettyThreadsMax    JETTY_THREADS_MAX, Jetty thread pool maximum (default 200; study: 10-400)
+ */
+record Config(int port, int instanceIndex, String appName, DatabaseBinding database,
+    DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, boolean timingsEnabled,
+    int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs, int jettyThreadsMin,
+    int jettyThreadsMax) {
+
+  static final String DEFAULT_APP_NAME = "java-app";
+  static final String DEFAULT_RESULTS_SERVICE_NAME = "results-db";
+  /** HikariCP refuses connectionTimeout below 250 ms (it would clamp); we refuse instead. */
+  static final int MIN_POOL_TIMEOUT_MS = 250;
+  /**
+   * Jetty leases one selector thread (no separate acceptor: see AppServer) and keeps a few
+   * reserved; below this the pool could not serve a request.
+   */
+  static final int MIN_JETTY_THREADS_MAX = 4;
+
+  static Config fromEnv(Map<String, String> env) throws ConfigException {
+    Env e = new Env(env);
+    int port = e.integer("PORT", 8080, 0, 65535);
+    int instanceIndex = e.integer("CF_INSTANCE_INDEX", 0, 0, Integer.MAX_VALUE);
+    int dbPoolSize = e.integer("DB_POOL_SIZE", 10, 1, 1000);
+    int dbPoolTimeoutMs = e.integer("DB_POOL_TIMEOUT_MS", 2000, MIN_POOL_TIMEOUT_MS, 600_000);
+    boolean timingsEnabled = e.bool("TIMINGS_ENABLED", true);
+    int timingsCapacity = e.integer("TIMINGS_CAPACITY", 100_000, 1, 10_000_000);
+    boolean timingsFlushOnExit = e.bool("TIMINGS_FLUSH_ON_EXIT", false);
+    int shutdownTimeoutMs = e.integer("SHUTDOWN_TIMEOUT_MS", 8000, 100, 600_000);
+    int threadsMin = e.integer("JETTY_THREADS_MIN", 8, 1, 10_000);
+    int threadsMax = e.integer("JETTY_THREADS_MAX", 200, MIN_JETTY_THREADS_MAX, 10_000);
+    if (threadsMax < threadsMin) {
+      throw new ConfigException("JETTY_THREADS_MAX must be >= JETTY_THREADS_MIN (" + threadsMin
+          + "), got \"" + e.get("JETTY_THREADS_MAX") + "\"");
+    }
+    String appName = appName(e);
+    DatabaseBinding database;
+    DatabaseBinding results;
+    String vcapServices = e.get(Bindings.VARIABLE);
+    if (vcapServices != null) {
+      Bindings bindings = Bindings.parse(vcapServices);
+      String resultsName = e.text("RESULTS_SERVICE_NAME", DEFAULT_RESULTS_SERVICE_NAME);
+      String dbName = e.get("DB_SERVICE_NAME");
+      database = dbName != null ? bindings.byName(dbName) : bindings.firstPostgres(resultsName);
+      if (database == null && dbName != null) {
+        throw new ConfigException("DB_SERVICE_NAME: no binding named \"" + dbName + "\" in VCAP_SERVICES");
+      }
+      if (database == null) {
+        throw new ConfigException("DB_SERVICE_NAME: no PostgreSQL binding in VCAP_SERVICES (tags or label with \"postgres\")");
+      }
+      results = bindings.byName(resultsName);
+      if (results == null && e.get("RESULTS_SERVICE_NAME") != null) {
+        throw new ConfigException("RESULTS_SERVICE_NAME: no binding named \"" + resultsName + "\" in VCAP_SERVICES");
+      }
+    } else {
+      String url = e.get("DATABASE_URL");
+      if (url == null) {
+        throw new ConfigException("DATABASE_URL: no database (set VCAP_SERVICES or DATABASE_URL)");
+      }
+      database = DatabaseBinding.fromUrl("DATABASE_URL", url);
+      String resultsUrl = e.get("RESULTS_DATABASE_URL");
+      results = resultsUrl == null ? null : DatabaseBinding.fromUrl("RESULTS_DATABASE_URL", resultsUrl);
+    }
+    return new Config(port, instanceIndex, appName, database, results, dbPoolSize, dbPoolTimeoutMs,
+        timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs, threadsMin, threadsMax);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String appName(Env e) throws ConfigException {
+    String name = e.get("APP_NAME");
+    if (name != null) {
+      return name;
+    }
+    String vcapApplication = e.get("VCAP_APPLICATION");
+    if (vcapApplication != null) {
+      Object app;
+      try {
+        app = Json.parse(vcapApplication);
+      } catch (Json.ParseException ex) {
+        throw new ConfigException("VCAP_APPLICATION is not valid JSON: " + ex.getMessage());
+      }
+      if (app instanceof Map && ((Map<String, Object>) app).get("application_name") instanceof String n
+          && !n.isEmpty()) {
+        return n;
+      }
+    }
+    return DEFAULT_APP_NAME;
+  }
+
+  /** The effective settings on one line, passwords masked. */
+  String describe() {
+    return "PORT=" + port + " CF_INSTANCE_INDEX=" + instanceIndex + " APP_NAME=" + appName
+        + " database=" + database + " results=" + (resultsDatabase == null ? "none" : resultsDatabase)
+        + " DB_POOL_SIZE=" + dbPoolSize + " DB_POOL_TIMEOUT_MS=" + dbPoolTimeoutMs
+        + " JETTY_THREADS_MIN=" + jettyThreadsMin + " JETTY_THREADS_MAX=" + jettyThreadsMax
+        + " TIMINGS_ENABLED=" + timingsEnabled + " TIMINGS_CAPACITY=" + timingsCapacity
+        + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs;
+  }
+
+  /** Environment lookups with one rule: an empty value counts as unset. */
+  private record Env(Map<String, String> env) {
+    String get(String name) {
+      String v = env.get(name);
+      return v == null || v.isEmpty() ? null : v;
+    }
+
+    String text(String name, String fallback) {
+      String v = get(name);
+      return v == null ? fallback : v;
+    }
+
+    int integer(String name, int fallback, int min, int max) throws ConfigException {
+      String v = get(name);
+      if (v == null) {
+        return fallback;
+      }
+      boolean digits = v.length() <= 10 && v.chars().allMatch(c -> c >= '0' && c <= '9');
+      long n = digits ? Long.parseLong(v) : -1;
+      if (!digits || n < min || n > max) {
+        throw new ConfigException(name + " must be an integer from " + min + " to " + max + ", got \"" + v + "\"");
+      }
+      return (int) n;
+    }
+
+    boolean bool(String name, boolean fallback) throws ConfigException {
+      String v = get(name);
+      if (v == null) {
+        return fallback;
+      }
+      if (v.equals("true") || v.equals("false")) {
+        return v.equals("true");
+      }
+      throw new ConfigException(name + " must be true or false, got \"" + v + "\"");
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package cfscale.javaapp;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+
+/**
+ * java-app entry point: read the settings, start the server, stop gracefully on SIGTERM.
+ * A bad setting exits 1 with one line naming the variable; SIGTERM exits 0 after the graceful
+ * stop (CF sends SIGKILL 10 s after SIGTERM: shared/reference/cloud-foundry-contracts.md §4).
+ */
+public final class Main {
+  private Main() {
+  }
+
+  public static void main(String[] args) {
+    Config config;
+    try {
+      config = Config.fromEnv(System.getenv());
+    } catch (ConfigException e) {
+      System.err.println(Config.DEFAULT_APP_NAME + ": " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    Logger log = LoggerFactory.getLogger("java-app");
+    log.info("settings {}", config.describe());
+    AppServer app;
+    try {
+      app = AppServer.start(config);
+    } catch (Exception e) {
+      log.error("start failed: {}", e.toString());
+      System.exit(1);
+      return;
+    }
+    log.info("listening on port {}", app.port());
+    Runnable shutdown = () -> {
+      log.info("shutting down (SHUTDOWN_TIMEOUT_MS={})", config.shutdownTimeoutMs());
+      startWatchdog(config.shutdownTimeoutMs(), log);
+      boolean clean = app.stop();
+      log.info("stopped{}", clean ? "" : " (with errors, see above)");
+      System.exit(0);
+    };
+    // Our own handlers instead of a shutdown hook: a hook cannot choose the exit code (143).
+    Signal.handle(new Signal("TERM"), sig -> shutdown.run());
+    Signal.handle(new Signal("INT"), sig -> shutdown.run());
+  }
+
+  /** If the graceful stop overruns SHUTDOWN_TIMEOUT_MS, exit 1 anyway before CF's SIGKILL. */
+  private static void startWatchdog(long timeoutMs, Logger log) {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(timeoutMs);
+      } catch (InterruptedException e) {
+        return;
+      }
+      log.error("graceful stop exceeded SHUTDOWN_TIMEOUT_MS={}, exiting", timeoutMs);
+      Runtime.getRuntime().halt(1);
+    }, "shutdown-watchdog");
+    t.setDaemon(true);
+    t.start();
+  }
+}

@@ -1,0 +1,131 @@
+package cfscale.javaapp;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Properties;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+
+/**
+ * Writes the timing buffer into server_timings in the results database with pgjdbc's
+ * CopyManager (COPY ... FROM STDIN, text format), {@link #BATCH_ROWS} rows per write, in one
+ * transaction. A fresh connection per flush: flushes are rare (end of a round, shutdown) and
+ * the results database must not hold pool connections. When it cannot connect the buffer is
+ * left as it was; when the COPY fails the records are put back.
+ */
+final class TimingsFlusher {
+  /** Rows per writeToCopy call: bounds the bytes held at once (~150 B per row). */
+  static final int BATCH_ROWS = 5000;
+
+  private static final String COPY_SQL = "COPY server_timings (round_id, app, instance_index, "
+      + "correlation_id, route, status, started_at, handler_us, pool_wait_us, db_us) FROM STDIN";
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
+
+  private final TimingBuffer buffer;
+  private final DatabaseBinding results;
+  private final String appName;
+  private final int instanceIndex;
+  private final int connectTimeoutSec;
+
+  TimingsFlusher(TimingBuffer buffer, Config config) {
+    this.buffer = buffer;
+    this.results = config.resultsDatabase();
+    this.appName = config.appName();
+    this.instanceIndex = config.instanceIndex();
+    this.connectTimeoutSec = Math.max(1, (config.dbPoolTimeoutMs() + 999) / 1000);
+  }
+
+  /** Writes and empties the buffer; returns the number of rows written. */
+  synchronized int flush(Long roundId) throws ResultsUnavailableException, SQLException {
+    if (results == null) {
+      throw new ResultsUnavailableException("no results database configured", null);
+    }
+    try (Connection c = connect()) {
+      TimingBuffer.Segment records = buffer.detach();
+      try {
+        int n = copy(c, records, roundId);
+        buffer.release(records);
+        return n;
+      } catch (SQLException | RuntimeException e) {
+        buffer.restore(records);
+        throw e;
+      }
+    } catch (SQLException e) {
+      if (DatabaseUnavailableException.isConnectionFailure(e)) {
+        throw new ResultsUnavailableException(e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+
+  private Connection connect() throws SQLException {
+    Properties props = new Properties();
+    props.setProperty("user", results.user());
+    props.setProperty("password", results.password());
+    props.setProperty("connectTimeout", Integer.toString(connectTimeoutSec));
+    props.setProperty("ApplicationName", appName + "-timings");
+    Connection c = DriverManager.getConnection(results.jdbcUrl(), props);
+    c.setAutoCommit(false);
+    return c;
+  }
+
+  private int copy(Connection c, TimingBuffer.Segment s, Long roundId) throws SQLException {
+    int n = s.count();
+    CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_SQL);
+    try {
+      String prefix = (roundId == null ? "\\N" : roundId.toString()) + "\t" + escape(appName) + "\t"
+          + instanceIndex + "\t";
+      ByteArrayOutputStream batch = new ByteArrayOutputStream(BATCH_ROWS * 160);
+      for (int i = 0; i < n; i++) {
+        String row = prefix + escape(s.correlationIds[i]) + "\t" + TimingBuffer.ROUTES[s.routes[i]]
+            + "\t" + s.statuses[i] + "\t" + TIMESTAMP.format(instant(s.startedAtUs[i]))
+            + "\t" + s.handlerUs[i] + "\t" + s.poolWaitUs[i] + "\t" + s.dbUs[i] + "\n";
+        batch.writeBytes(row.getBytes(StandardCharsets.UTF_8));
+        if ((i + 1) % BATCH_ROWS == 0 || i == n - 1) {
+          copy.writeToCopy(batch.toByteArray(), 0, batch.size());
+          batch.reset();
+        }
+      }
+      copy.endCopy();
+    } finally {
+      if (copy.isActive()) {
+        copy.cancelCopy();
+      }
+    }
+    c.commit();
+    return n;
+  }
+
+  private static Instant instant(long epochUs) {
+    return Instant.ofEpochSecond(Math.floorDiv(epochUs, 1_000_000L), Math.floorMod(epochUs, 1_000_000L) * 1000);
+  }
+
+  /** COPY text format: backslash, tab, newline and carriage return must be escaped. */
+  static String escape(String s) {
+    StringBuilder sb = null;
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      String rep = switch (ch) {
+        case '\\' -> "\\\\";
+        case '\t' -> "\\t";
+        case '\n' -> "\\n";
+        case '\r' -> "\\r";
+        default -> null;
+      };
+      if (rep != null && sb == null) {
+        sb = new StringBuilder(s.length() + 8).append(s, 0, i);
+      }
+      if (sb != null) {
+        sb.append(rep != null ? rep : String.valueOf(ch));
+      }
+    }
+    return sb == null ? s : sb.toString();
+  }
+}
