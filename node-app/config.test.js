@@ -1,0 +1,209 @@
+'use strict'
+// config.test.js — settings parsing and validation, VCAP_SERVICES lookup variants.
+
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const { spawnSync } = require('node:child_process')
+const path = require('node:path')
+const { loadConfig, describeConfig } = require('./config')
+
+const URL = 'postgres://app:secret@db.example:5432/app'
+const base = { DATABASE_URL: URL }
+
+function vcap(...bindings) {
+  const byLabel = {}
+  for (const b of bindings) (byLabel[b.label] ??= []).push(b)
+  return JSON.stringify(byLabel)
+}
+const results = { name: 'results-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://r:rpw@res:5432/results' } }
+
+test('defaults with DATABASE_URL only', () => {
+  const c = loadConfig(base)
+  assert.deepEqual(
+    { ...c, db: undefined },
+    {
+      port: 8080,
+      instanceIndex: 0,
+      appName: 'node-app',
+      db: undefined,
+      results: null,
+      dbPoolSize: 10,
+      dbPoolTimeoutMs: 2000,
+      timingsEnabled: true,
+      timingsCapacity: 100000,
+      timingsFlushOnExit: false,
+      shutdownTimeoutMs: 8000,
+      framework: 'raw',
+      webConcurrency: 1,
+    },
+  )
+  assert.deepEqual(c.db, { connectionString: URL })
+})
+
+test('valid settings are taken as given', () => {
+  const c = loadConfig({
+    ...base,
+    PORT: '9000',
+    CF_INSTANCE_INDEX: '3',
+    DB_POOL_SIZE: '90',
+    DB_POOL_TIMEOUT_MS: '500',
+    TIMINGS_ENABLED: 'false',
+    TIMINGS_CAPACITY: '7',
+    TIMINGS_FLUSH_ON_EXIT: 'true',
+    SHUTDOWN_TIMEOUT_MS: '0',
+    APP_FRAMEWORK: 'express',
+    WEB_CONCURRENCY: '4',
+    RESULTS_DATABASE_URL: 'postgres://r@h/res',
+    DB_SERVICE_NAME: '', // empty counts as unset
+  })
+  assert.equal(c.port, 9000)
+  assert.equal(c.instanceIndex, 3)
+  assert.equal(c.dbPoolSize, 90)
+  assert.equal(c.dbPoolTimeoutMs, 500)
+  assert.equal(c.timingsEnabled, false)
+  assert.equal(c.timingsCapacity, 7)
+  assert.equal(c.timingsFlushOnExit, true)
+  assert.equal(c.shutdownTimeoutMs, 0)
+  assert.equal(c.framework, 'express')
+  assert.equal(c.webConcurrency, 4)
+  assert.deepEqual(c.results, { connectionString: 'postgres://r@h/res' })
+})
+
+test('invalid settings stop with one message naming the variable', async (t) => {
+  const cases = [
+    [{ DB_POOL_SIZE: 'abc' }, 'DB_POOL_SIZE must be an integer from 1 to 1000, got "abc"'],
+    [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE must be an integer from 1 to 1000, got "0"'],
+    [{ DB_POOL_SIZE: '1001' }, 'DB_POOL_SIZE must be an integer from 1 to 1000, got "1001"'],
+    [{ DB_POOL_SIZE: '1.5' }, 'DB_POOL_SIZE must be an integer from 1 to 1000, got "1.5"'],
+    [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],
+    [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
+    [{ CF_INSTANCE_INDEX: 'x' }, 'CF_INSTANCE_INDEX must be an integer from 0 to 1000000, got "x"'],
+    [{ DB_POOL_TIMEOUT_MS: '0' }, 'DB_POOL_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
+    [{ TIMINGS_CAPACITY: '0' }, 'TIMINGS_CAPACITY must be an integer from 1 to 50000000, got "0"'],
+    [{ SHUTDOWN_TIMEOUT_MS: '8s' }, 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, got "8s"'],
+    [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY must be an integer from 1 to 256, got "0"'],
+    [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],
+    [{ TIMINGS_FLUSH_ON_EXIT: '1' }, 'TIMINGS_FLUSH_ON_EXIT must be true or false, got "1"'],
+    [{ APP_FRAMEWORK: 'koa' }, 'APP_FRAMEWORK must be one of raw, express, got "koa"'],
+    [{ VCAP_APPLICATION: '{' }, 'VCAP_APPLICATION is not valid JSON'],
+    [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
+    [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],
+    [{ VCAP_SERVICES: '[]' }, 'VCAP_SERVICES must be a JSON object of service arrays'],
+  ]
+  for (const [env, message] of cases) {
+    await t.test(message, () => {
+      assert.throws(() => loadConfig({ ...base, ...env }), { message })
+    })
+  }
+})
+
+test('VCAP_SERVICES lookup', async (t) => {
+  const cases = [
+    {
+      name: 'uri first, by tag',
+      vcap: vcap({ name: 'node-db', label: 'csb-aws-postgresql', tags: ['postgres'], credentials: { uri: URL, hostname: 'ignored' } }),
+      db: { connectionString: URL },
+    },
+    {
+      name: 'hostname and port as a string',
+      vcap: vcap({
+        name: 'node-db',
+        label: 'postgresql-db',
+        tags: [],
+        credentials: { hostname: 'h1', port: '6543', name: 'd1', username: 'u1', password: 'p1' },
+      }),
+      db: { host: 'h1', port: 6543, database: 'd1', user: 'u1', password: 'p1' },
+    },
+    {
+      name: 'a9s style: host, dbname/user, numeric port',
+      vcap: vcap({ name: 'pg', label: 'a9s-postgresql13', tags: ['sql'], credentials: { host: 'h2', port: 5433, dbname: 'd2', user: 'u2', password: 'p2' } }),
+      db: { host: 'h2', port: 5433, database: 'd2', user: 'u2', password: 'p2' },
+    },
+    {
+      name: 'database key, default port',
+      vcap: vcap({ name: 'pg', label: 'x', tags: ['PostgreSQL'], credentials: { hostname: 'h3', database: 'd3' } }),
+      db: { host: 'h3', port: 5432, database: 'd3', user: undefined, password: undefined },
+    },
+    {
+      name: 'by name (DB_SERVICE_NAME) over an earlier tagged binding',
+      env: { DB_SERVICE_NAME: 'java-db' },
+      vcap: vcap(
+        { name: 'node-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://node' } },
+        { name: 'java-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://java' } },
+      ),
+      db: { connectionString: 'postgres://java' },
+    },
+    {
+      name: 'by tag, skipping the results binding and non-postgres ones',
+      vcap: vcap(results, { name: 'cache', label: 'redis', tags: ['redis'], credentials: { uri: 'redis://x' } }, { name: 'node-db', label: 'user-provided', tags: ['postgres'], credentials: { uri: 'postgres://node' } }),
+      db: { connectionString: 'postgres://node' },
+      results: { connectionString: 'postgres://r:rpw@res:5432/results' },
+    },
+    {
+      name: 'results binding under another name',
+      env: { RESULTS_SERVICE_NAME: 'res2' },
+      vcap: vcap({ ...results, name: 'res2' }, { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }),
+      db: { connectionString: 'postgres://node' },
+      results: { connectionString: 'postgres://r:rpw@res:5432/results' },
+    },
+    {
+      name: 'no results binding: RESULTS_DATABASE_URL is used',
+      env: { RESULTS_DATABASE_URL: 'postgres://fallback' },
+      vcap: vcap({ name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }),
+      db: { connectionString: 'postgres://node' },
+      results: { connectionString: 'postgres://fallback' },
+    },
+  ]
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const config = loadConfig({ DATABASE_URL: 'postgres://not-used', ...c.env, VCAP_SERVICES: c.vcap })
+      assert.deepEqual(config.db, c.db)
+      assert.deepEqual(config.results, c.results ?? null)
+    })
+  }
+})
+
+test('VCAP_SERVICES errors name the variable', async (t) => {
+  const nodeDb = { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }
+  const cases = [
+    [{ DB_SERVICE_NAME: 'missing-db' }, vcap(nodeDb), 'DB_SERVICE_NAME: no binding named "missing-db" in VCAP_SERVICES'],
+    [{}, vcap(results), 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding besides the results one'],
+    [{}, '{}', 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding besides the results one'],
+    [{ RESULTS_SERVICE_NAME: 'nope' }, vcap(nodeDb), 'RESULTS_SERVICE_NAME: no binding named "nope" in VCAP_SERVICES'],
+    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { username: 'u' } }), 'VCAP_SERVICES binding "pg" has neither uri nor hostname/host'],
+    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { host: 'h', port: 'x' } }), 'VCAP_SERVICES binding "pg" has an invalid port'],
+  ]
+  for (const [env, raw, message] of cases) {
+    await t.test(message, () => {
+      assert.throws(() => loadConfig({ ...env, VCAP_SERVICES: raw }), { message })
+    })
+  }
+})
+
+test('APP_NAME: explicit, else VCAP_APPLICATION.application_name, else node-app', () => {
+  const vcapApp = JSON.stringify({ application_name: 'node-app-blue' })
+  assert.equal(loadConfig({ ...base, APP_NAME: 'mine', VCAP_APPLICATION: vcapApp }).appName, 'mine')
+  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: vcapApp }).appName, 'node-app-blue')
+  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: '{}' }).appName, 'node-app')
+})
+
+test('the settings line masks passwords', () => {
+  const line = describeConfig(
+    loadConfig({
+      VCAP_SERVICES: vcap(results, { name: 'node-db', label: 'postgres', credentials: { hostname: 'h', username: 'u', password: 'hunter2' } }),
+    }),
+  )
+  assert.match(line, /db=postgres:\/\/u:\*\*\*@h:5432\//)
+  assert.match(line, /results=postgres:\/\/r:\*\*\*@res:5432\/results/)
+  assert.doesNotMatch(line, /hunter2|rpw/)
+})
+
+test('server.js exits 1 with one line naming a bad variable', () => {
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'server.js')], {
+    env: { PATH: process.env.PATH, DATABASE_URL: URL, DB_POOL_SIZE: 'abc' },
+    encoding: 'utf8',
+  })
+  assert.equal(r.status, 1)
+  assert.equal(r.stderr, 'node-app: DB_POOL_SIZE must be an integer from 1 to 1000, got "abc"\n')
+  assert.equal(r.stdout, '')
+})
