@@ -8,7 +8,9 @@
 //         the previous ones have come back (coordinated omission avoided): latency
 //         runs from that intended time, and a request sent more than LATE_MS after
 //         it (no free connection, or the generator's event loop lagged) counts as
-//         late. At most `parallel` connections carry the requests.
+//         late. At most `parallel` connections carry the requests. Requests due
+//         before the end that never got a connection are not sent; they count as
+//         `unsent` and as late.
 //
 // One shared interval enforces per-request timeouts. stop() ends issuing, lets
 // in-flight requests finish for a grace period, then aborts them: every sent
@@ -37,6 +39,7 @@ class Engine {
     this.free = this.connections.slice().reverse();
     this.inFlight = 0;
     this.issued = 0;
+    this.unsent = 0;
     this.stopping = false;
     this.finished = false;
     this.dispatchTimer = null;
@@ -127,6 +130,12 @@ class Engine {
   }
 
   endIssuing() {
+    if (!this.stopping && this.opts.model === 'open') {
+      // Due (before the end and before now) but never sent: no free connection in time.
+      const until = Math.min(this.endMs, performance.now());
+      const due = Math.min(this.maxRequests, Math.ceil((until - this.startMs) / this.intervalMs));
+      this.unsent = Math.max(0, due - this.issued);
+    }
     this.stopping = true;
     if (this.dispatchTimer !== null) { clearTimeout(this.dispatchTimer); this.dispatchTimer = null; }
     this.maybeFinish();
@@ -149,7 +158,7 @@ class Engine {
     for (const t of [this.dispatchTimer, this.endTimer, this.abortTimer]) if (t !== null) clearTimeout(t);
     clearInterval(this.timeoutTimer);
     for (const conn of this.connections) conn.drop();
-    this.resolve({ startedMs: this.startMs, endedMs: performance.now(), issued: this.issued });
+    this.resolve({ startedMs: this.startMs, endedMs: performance.now(), issued: this.issued, unsent: this.unsent });
   }
 }
 

@@ -19,7 +19,7 @@ function humanSummary(r) {
   const kinds = Object.entries(r.errors_by_kind);
   lines.push(`Errors:      ${kinds.length ? kinds.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}`);
   lines.push(`Status:      ${Object.entries(r.status_codes).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}`);
-  if (r.model === 'open') lines.push(`Late:        ${r.late} (sent over 10 ms after their intended time)`);
+  if (r.model === 'open') lines.push(`Late:        ${r.late} (sent over 10 ms after their intended time, or never: ${r.unsent} unsent)`);
   if (r.persisted) {
     const p = r.persisted;
     lines.push(`Persisted:   ${p.rows_loaded} rows into round ${p.round}${p.spool_pending ? `, ${p.spool_pending} batches still spooled in ${p.spool_dir}` : ''}`);

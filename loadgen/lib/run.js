@@ -78,7 +78,9 @@ class Run {
     const done = this.engine.run();
     if (this.stopRequested !== null) this.engine.stop(this.stopRequested);
     try {
-      await done;
+      const r = await done;
+      stats.unsent = r.unsent;
+      stats.late += r.unsent;
     } finally {
       clearInterval(secondTimer);
     }

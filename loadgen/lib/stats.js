@@ -30,6 +30,7 @@ class Stats {
     this.ok = 0;
     this.errors = 0;
     this.late = 0;
+    this.unsent = 0;
     this.bytes = 0;
     this.byKind = new Float64Array(ERROR_KINDS.length);
     this.byStatus = new Map();
@@ -109,6 +110,7 @@ class Stats {
       errors_by_kind: this.errorsByKind(),
       status_codes: statusCodes,
       late: this.late,
+      unsent: this.unsent,
       bytes: this.bytes,
     };
   }

@@ -1,0 +1,125 @@
+'use strict';
+// The engine against real servers on free ports: fast, slow, failing,
+// connection-closing, non-2xx and chunked. Bounds on rates are loose on purpose.
+const test = require('node:test');
+const assert = require('node:assert');
+const { Run } = require('../lib/run');
+const { startServer, closedPort, sleep } = require('./helpers');
+
+function plan(url, extra) {
+  return { url, model: 'closed', parallel: 4, timeoutMs: 2000, keepalive: true, scenario: 'get', ...extra };
+}
+
+function addsUp(s) {
+  assert.strictEqual(s.requests.total, s.requests.ok + s.requests.errors, 'sent = ok + errors');
+  const byKind = Object.values(s.errors_by_kind).reduce((a, b) => a + b, 0);
+  assert.strictEqual(byKind, s.requests.errors, 'errors = sum of kinds');
+}
+
+test('engine: closed model, fixed count, every answer recorded with its instance', async (t) => {
+  const srv = await startServer((req, res) => {
+    res.setHeader('X-Instance-Index', '5');
+    res.end('ok\n');
+  });
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { requests: 500 })).start();
+  addsUp(s);
+  assert.strictEqual(s.requests.total, 500);
+  assert.strictEqual(s.requests.ok, 500);
+  assert.strictEqual(srv.server.connections, 4, 'keep-alive: one connection per slot');
+});
+
+test('engine: non-2xx, resets, closing and chunked answers are samples with a kind', async (t) => {
+  let n = 0;
+  const srv = await startServer((req, res) => {
+    const i = n++ % 5;
+    if (i === 0) { res.statusCode = 503; res.end('busy\n'); }
+    else if (i === 1) req.socket.destroy();
+    else if (i === 2) { res.setHeader('Connection', 'close'); res.end('bye\n'); }
+    else if (i === 3) { res.write('chunk one '); setImmediate(() => res.end('chunk two\n')); }
+    else res.end('fine\n');
+  });
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { requests: 1000 })).start();
+  addsUp(s);
+  assert.strictEqual(s.requests.total, 1000);
+  assert.strictEqual(s.errors_by_kind.status, 200);
+  assert.strictEqual(s.errors_by_kind.reset, 200);
+  assert.strictEqual(s.requests.ok, 600);
+  assert.ok(s.bytes >= 200 * (10 + 10), 'chunked bodies counted');
+});
+
+test('engine: timeouts fire and the slot goes on', async (t) => {
+  let n = 0;
+  const srv = await startServer((req, res) => {
+    if (n++ % 2 === 0) return; // never answers
+    res.end('ok\n');
+  });
+  t.after(srv.close);
+  const started = Date.now();
+  const s = await new Run(plan(srv.url, { parallel: 2, requests: 10, timeoutMs: 150 })).start();
+  addsUp(s);
+  assert.strictEqual(s.requests.total, 10);
+  assert.ok(s.errors_by_kind.timeout >= 4, JSON.stringify(s.errors_by_kind));
+  assert.ok(Date.now() - started < 3000, 'timeouts did not wait for the server');
+  assert.ok(s.latency_us.max >= 150000 && s.latency_us.max < 1000000, `max ${s.latency_us.max}`);
+});
+
+test('engine: connection refused counts as connect errors', async () => {
+  const port = await closedPort();
+  const s = await new Run(plan(`http://127.0.0.1:${port}/`, { requests: 20 })).start();
+  addsUp(s);
+  assert.strictEqual(s.errors_by_kind.connect, 20);
+});
+
+test('engine: --no-keepalive opens one connection per request', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { requests: 50, keepalive: false })).start();
+  addsUp(s);
+  assert.strictEqual(s.requests.ok, 50);
+  assert.strictEqual(srv.server.connections, 50);
+});
+
+test('engine: closed model rate follows parallel / latency', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 20));
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { parallel: 4, durationMs: 1000 })).start();
+  addsUp(s);
+  // ideal: 4 / 20 ms = 200/s; loose bounds, timers are coarse on a shared machine
+  assert.ok(s.requests.total >= 80 && s.requests.total <= 210, `total ${s.requests.total}`);
+});
+
+test('engine: open model holds its rate and measures from the intended time', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { model: 'open', rate: 200, parallel: 8, durationMs: 1000 })).start();
+  addsUp(s);
+  assert.ok(s.requests.total >= 190 && s.requests.total <= 200, `total ${s.requests.total}`);
+  assert.ok(s.late <= 20, `late ${s.late}`);
+});
+
+test('engine: open model counts late requests when connections run out', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 200));
+  t.after(srv.close);
+  // 2 connections at 200 ms can carry 10/s; asked for 50/s
+  const s = await new Run(plan(srv.url, { model: 'open', rate: 50, parallel: 2, durationMs: 1000 })).start();
+  addsUp(s);
+  assert.ok(s.requests.total >= 8 && s.requests.total <= 16, `sent ${s.requests.total}`);
+  assert.strictEqual(s.requests.total + s.unsent, 50, 'scheduled = sent + unsent');
+  assert.ok(s.late >= 35, `late ${s.late}`);
+  // coordinated omission: queued requests waited for a connection, and that counts
+  assert.ok(s.latency_us.max >= 600e3, `max ${s.latency_us.max}`);
+});
+
+test('engine: stop() aborts what is in flight after the grace period', async (t) => {
+  const srv = await startServer(() => {}); // never answers
+  t.after(srv.close);
+  const run = new Run(plan(srv.url, { parallel: 3, durationMs: 10000, timeoutMs: 10000 }));
+  const done = run.start();
+  await sleep(200);
+  run.stop(100);
+  const s = await done;
+  addsUp(s);
+  assert.strictEqual(s.errors_by_kind.aborted, 3);
+});

@@ -1,0 +1,140 @@
+'use strict';
+// Test helpers: real HTTP servers on free ports, real PostgreSQL (a database in the
+// shared cluster of scripts/test.sh, or a cluster of our own via pg-cluster.sh on
+// a port in loadgen's range 44000-44999), and spawning the real binaries.
+
+const { spawn, execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+const pg = require('pg');
+
+const ROOT = path.resolve(__dirname, '..');
+const REPO = path.resolve(ROOT, '..');
+const PG_CLUSTER = path.join(REPO, 'scripts', 'pg-cluster.sh');
+const SCHEMA = path.join(REPO, 'results-schema.sql');
+
+/** An HTTP server on a free port; handler(req, res) or raw: onConnection(socket). */
+async function startServer(handler, { raw = false } = {}) {
+  const server = raw ? net.createServer(handler) : http.createServer(handler);
+  const sockets = new Set();
+  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.connections = 0;
+  server.on('connection', () => { server.connections++; });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = server.address().port;
+  return {
+    server, port, url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => { for (const s of sockets) s.destroy(); server.close(resolve); }),
+  };
+}
+
+/** A port nobody listens on. */
+async function closedPort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function freePortInRange(from, to) {
+  for (let i = 0; i < 50; i++) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    const ok = await new Promise((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (ok) return port;
+  }
+  throw new Error('no free port');
+}
+
+let dbSeq = 0;
+/** A fresh database with results-schema.sql applied, in the shared test cluster or our own. */
+async function createDatabase(clusterUrl) {
+  const name = `cfscale_loadgen_${process.pid}_${dbSeq++}`;
+  const admin = new pg.Client({ connectionString: clusterUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(clusterUrl);
+  u.pathname = '/' + name;
+  const url = u.toString();
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('SET client_min_messages = warning');
+  await c.query(fs.readFileSync(SCHEMA, 'utf8'));
+  await c.end();
+  return url;
+}
+
+/** A PostgreSQL cluster of our own (needed to stop and start it). */
+async function ownCluster() {
+  const dir = fs.mkdtempSync('/tmp/cfscale-loadgen-test-pg-');
+  const port = await freePortInRange(44000, 44999);
+  const sh = (...args) => execFileSync(PG_CLUSTER, args, { encoding: 'utf8' }).trim();
+  const url = sh('start', '--dir', dir, '--port', String(port));
+  return {
+    url,
+    stop: () => sh('stop', '--dir', dir),
+    start: () => sh('start', '--dir', dir),
+    destroy: () => { try { sh('stop', '--dir', dir); } catch { /* already stopped */ } fs.rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+let shared = null;
+/** The superuser URL of a cluster for ordinary tests (shared one when given). */
+async function testCluster() {
+  if (process.env.CFSCALE_TEST_PG_URL) return process.env.CFSCALE_TEST_PG_URL;
+  if (shared === null) shared = await ownCluster();
+  return shared.url;
+}
+
+function stopTestCluster() {
+  if (shared !== null) shared.destroy();
+  shared = null;
+}
+
+async function query(url, sql, params) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Spawns a node script of this package; resolves { code, signal, stdout, stderr } on exit. */
+function spawnNode(script, args = [], env = {}) {
+  const child = spawn(process.execPath, [path.join(ROOT, script), ...args], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  child.done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  child.output = () => stdout + stderr;
+  return child;
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function waitFor(fn, timeoutMs, what) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+module.exports = {
+  startServer, closedPort, createDatabase, ownCluster, testCluster, stopTestCluster, query, spawnNode, sleep, waitFor, ROOT,
+};

@@ -1,0 +1,26 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { uuidv7, uuidv7Bytes, writeUuidHex } = require('../lib/uuidv7');
+
+test('uuidv7: 200k ids are unique and strictly increasing in generation order', () => {
+  const ids = Array.from({ length: 200000 }, () => uuidv7());
+  assert.strictEqual(new Set(ids).size, ids.length);
+  for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i], `${ids[i - 1]} !< ${ids[i]} at ${i}`);
+});
+
+test('uuidv7: version 7, variant 10, time prefix is now', () => {
+  const before = Date.now();
+  const id = uuidv7();
+  assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  const ms = parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+  assert.ok(ms >= before && ms <= Date.now() + 1, `time ${ms} not around ${before}`);
+});
+
+test('uuidv7: bytes and hex writer agree', () => {
+  const b = Buffer.alloc(16);
+  uuidv7Bytes(b, 0);
+  const out = Buffer.alloc(36);
+  writeUuidHex(b, 0, out, 0);
+  assert.strictEqual(out.toString().replace(/-/g, ''), b.toString('hex'));
+});
