@@ -245,7 +245,9 @@ LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
 -- Mean latency after the warm-up (round_summary has percentiles only).
 CREATE OR REPLACE VIEW report_round_latency AS
 SELECT r.id AS round_id,
-       avg(q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS mean_us,
+       avg(q.latency_us) FILTER (WHERE q.error_kind IS NULL
+                                   AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+                                                          AS mean_us,
        count(q.*) FILTER (WHERE q.intended_at < r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
                                                           AS warmup_samples
 FROM rounds r

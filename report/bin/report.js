@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// report.js — entry point of scripts/report.sh: select rounds, read the report views,
+// analyse (groups, CIs, comparisons) and write HTML + SVG + CSV.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect, REPO_ROOT, resultsUrl } from '../lib/db.js';
+import { analyse } from '../lib/report/analysis.js';
+import { loadReportData, parseRoundList } from '../lib/report/data.js';
+import { writeReport } from '../lib/report/render.js';
+
+const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--out DIR] [--db URL] [--platform local|cf]
+  --rounds IDS        round ids and ranges, e.g. 3,5,10-12
+  --experiment NAME   every round of an experiment (plan name); default: every round
+  --out DIR           output directory (default: report/out/<experiment|rounds|all>)
+  --db URL            results database (default: CFSCALE_RESULTS_URL, else on local
+                      \`scripts/cfl service-url results-db\`)
+  --platform P        where to look for the results database when --db is not given (default local)
+  -h, --help          this help
+Writes DIR/index.html (self-contained, opens offline), DIR/charts/*.svg, DIR/csv/*.csv.
+Exit: 0 ok, 1 usage or configuration (also: no rounds selected), 2 failure while rendering.`;
+
+function die(msg, code = 1) {
+  process.stderr.write(`report: ${msg}\n`);
+  process.exit(code);
+}
+
+async function main() {
+  let args;
+  try {
+    args = parseArgs({ options: {
+      rounds: { type: 'string' }, experiment: { type: 'string' }, out: { type: 'string' },
+      db: { type: 'string' }, platform: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    } });
+  } catch (e) { die(`${e.message} (see --help)`); }
+  const o = args.values;
+  if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
+  const sel = {};
+  if (o.rounds) { try { sel.rounds = parseRoundList(o.rounds); } catch (e) { die(e.message); } }
+  if (o.experiment) sel.experiment = o.experiment;
+  const url = resultsUrl({ db: o.db, platform: o.platform || 'local' });
+  if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+  const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
+  let client;
+  try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
+  try {
+    const data = await loadReportData(client, sel);
+    if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}`);
+    const analysis = analyse(data);
+    const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
+    const files = await writeReport(outDir, analysis, data, {
+      title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(),
+    });
+    process.stderr.write(`report: ${data.overview.length} round(s), ${analysis.groups.length} group(s), ${files.length} file(s)\n`);
+    process.stdout.write(`${path.join(outDir, 'index.html')}\n`);
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
+main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));

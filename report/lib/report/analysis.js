@@ -1,0 +1,150 @@
+// analysis.js — from round rows to what the report states: groups of repeated rounds
+// (same experiment, app, variant, instances and load) with n and 95 % Student t
+// intervals, comparisons of groups that differ in one thing only (app or variant) with
+// Welch's test and a "within noise" verdict, scaling efficiency with its interval, the
+// CPU utilisation table (study Table 7.1) and the latency split per group.
+import { compare, efficiency, summarize } from '../stats.js';
+import { roundFlags, trusted } from './validity.js';
+
+// Group metrics: name → how to read it from a report_round_overview row.
+export const METRICS = {
+  throughput_rps: (r) => r.throughput_rps,
+  mean_ms: (r) => (r.mean_us === null ? null : r.mean_us / 1000),
+  p95_ms: (r) => (r.p95_us === null ? null : r.p95_us / 1000),
+  p99_ms: (r) => (r.p99_us === null ? null : r.p99_us / 1000),
+  error_rate: (r) => r.error_rate,
+  cpu_used_pct: (r) => (r.cpu_used_cores === null ? null : 100 * r.cpu_used_cores),
+  cpu_available_pct: (r) => (r.cpu_available_cores === null ? null : 100 * r.cpu_available_cores),
+  cpu_utilisation: (r) => r.cpu_utilisation,
+  mem_mb: (r) => (r.mem_avg_bytes === null ? null : r.mem_avg_bytes / 2 ** 20),
+  mem_kb_per_rps: (r) => (r.mem_bytes_per_rps === null ? null : r.mem_bytes_per_rps / 1024),
+  rps_per_core: (r) => r.rps_per_core,
+};
+
+const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate', 'repKind'];
+
+function repKind(r) { return (r.rep || 'rep').replace(/\d+$/, ''); }
+
+/** Offered load of a round: requests in flight (closed) or total rate req/s (open). */
+export function offeredLoad(r) {
+  return r.model === 'open' ? r.loadgens * r.rate : r.loadgens * r.parallel;
+}
+
+/** Annotate rounds with flags and group the done ones. */
+export function analyse(data) {
+  const rounds = data.overview.map((r) => {
+    const flags = roundFlags(r);
+    return { ...r, repKind: repKind(r), flags, trusted: trusted(flags) };
+  });
+  const byKey = new Map();
+  for (const r of rounds) {
+    if (r.status !== 'done') continue;
+    // Capacity probes are single rounds: each is its own group (the label tells which).
+    const key = JSON.stringify([...LOAD_KEYS.map((k) => r[k]), r.app, r.variant, r.repKind === 'rep' ? '' : r.rep]);
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key).push(r);
+  }
+  const splitByRound = new Map(data.split.map((s) => [s.round_id, s]));
+  const groups = [...byKey.values()].map((rs) => groupOf(rs, splitByRound));
+  groups.sort((a, b) => cmp(a, b, ['experiment', 'app', 'variant', 'app_instances', 'load']));
+  return {
+    rounds, groups,
+    comparisons: comparisons(groups),
+    efficiency: efficiencies(groups),
+    cpuTable: cpuTable(groups),
+  };
+}
+
+function cmp(a, b, keys) {
+  for (const k of keys) {
+    const x = a[k] ?? '';
+    const y = b[k] ?? '';
+    if (x < y) return -1;
+    if (x > y) return 1;
+  }
+  return 0;
+}
+
+function groupOf(rs, splitByRound) {
+  const r0 = rs[0];
+  const g = {
+    experiment: r0.experiment, app: r0.app, variant: r0.variant, series: `${r0.app}${r0.variant === 'default' ? '' : ` ${r0.variant}`}`,
+    app_instances: r0.app_instances, loadgens: r0.loadgens, model: r0.model, parallel: r0.parallel,
+    rate: r0.rate, scenario: r0.scenario, kind: r0.repKind, load: offeredLoad(r0),
+    round_ids: rs.map((r) => r.round_id), flagged: rs.filter((r) => !r.trusted).length,
+    values: {}, stats: {},
+  };
+  for (const [name, read] of Object.entries(METRICS)) {
+    const vals = rs.map(read).filter((v) => v !== null && v !== undefined && Number.isFinite(v));
+    g.values[name] = vals;
+    g.stats[name] = summarize(vals);
+  }
+  const splits = rs.map((r) => splitByRound.get(r.round_id)).filter(Boolean);
+  g.split = {};
+  for (const part of ['loadgen', 'router', 'app', 'pool_wait', 'db', 'network', 'router_own', 'app_own']) {
+    g.split[part] = summarize(splits.map((s) => s[`${part}_mean_us`]).filter((v) => v !== null).map((v) => v / 1000));
+  }
+  return g;
+}
+
+/** Pairs of groups at the same point that differ only in app or only in variant. */
+export function comparisons(groups, metrics = ['throughput_rps', 'p95_ms']) {
+  const out = [];
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      const a = groups[i];
+      const b = groups[j];
+      if (a.kind !== 'rep' || b.kind !== 'rep') continue;
+      if (['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate'].some((k) => a[k] !== b[k])) continue;
+      const changed = a.app !== b.app && a.variant === b.variant ? 'app' : a.app === b.app && a.variant !== b.variant ? 'variant' : null;
+      if (!changed) continue;
+      for (const m of metrics) {
+        out.push({ ga: a, gb: b, changed, metric: m, ...compare(a.values[m], b.values[m]) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Scaling efficiency per series and instance count: X(k) is the group with the highest
+ * mean throughput at k instances (any load step), X(1) likewise at one instance.
+ */
+export function efficiencies(groups) {
+  const best = new Map();
+  for (const g of groups) {
+    if (g.kind !== 'rep' || !g.stats.throughput_rps.n) continue;
+    const key = JSON.stringify([g.experiment, g.app, g.variant, g.app_instances]);
+    const cur = best.get(key);
+    if (!cur || g.stats.throughput_rps.mean > cur.stats.throughput_rps.mean) best.set(key, g);
+  }
+  const out = [];
+  for (const g of best.values()) {
+    const one = best.get(JSON.stringify([g.experiment, g.app, g.variant, 1]));
+    if (!one) continue;
+    const e = efficiency(g.values.throughput_rps, one.values.throughput_rps, g.app_instances);
+    out.push({ experiment: g.experiment, app: g.app, variant: g.variant, series: g.series, instances: g.app_instances,
+      peak_rps: g.stats.throughput_rps.mean, peak_rps_1: one.stats.throughput_rps.mean, ...e });
+  }
+  return out.sort((x, y) => cmp(x, y, ['experiment', 'series', 'instances']));
+}
+
+/**
+ * Study Table 7.1: per series and instance count, the highest mean CPU used (percent of
+ * one core, summed over instances), the CPU available (quota) and their ratio.
+ */
+export function cpuTable(groups) {
+  const best = new Map();
+  for (const g of groups) {
+    const s = g.stats.cpu_used_pct;
+    if (!s.n) continue;
+    const key = JSON.stringify([g.experiment, g.app, g.variant, g.app_instances]);
+    const cur = best.get(key);
+    if (!cur || s.mean > cur.stats.cpu_used_pct.mean) best.set(key, g);
+  }
+  return [...best.values()].map((g) => ({
+    experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances,
+    cpu_used_pct: g.stats.cpu_used_pct, cpu_available_pct: g.stats.cpu_available_pct.mean,
+    utilisation: g.stats.cpu_available_pct.n ? g.stats.cpu_used_pct.mean / g.stats.cpu_available_pct.mean : null,
+  })).sort((x, y) => cmp(x, y, ['experiment', 'series', 'instances']));
+}

@@ -1,0 +1,164 @@
+// charts.js — the Vega-Lite specs of the report, one per figure of the study it
+// regenerates. Each takes the analysis and returns null when there is nothing to draw.
+// Points are group means over the repetitions; bars are 95 % confidence intervals.
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
+
+function base(title, description, values, layers, extra = {}) {
+  return { $schema: SCHEMA, title: { text: title, subtitle: description }, width: 420, height: 260,
+    data: { values }, layer: layers, ...extra };
+}
+
+// Mean line with points, and CI error bars where n >= 2.
+function meanWithCi(x, y, color, extraEnc = {}) {
+  const enc = { x, color, ...extraEnc };
+  return [
+    { mark: { type: 'line', point: true }, encoding: { ...enc, y: { field: 'mean', type: 'quantitative', title: y } } },
+    { mark: { type: 'errorbar', ticks: true }, transform: [{ filter: 'datum.lo !== null' }],
+      encoding: { ...enc, y: { field: 'lo', type: 'quantitative', title: y }, y2: { field: 'hi' } } },
+  ];
+}
+
+function rowsOf(groups, metric, pick) {
+  return groups.filter((g) => g.kind === 'rep' && g.stats[metric].n).map((g) => ({
+    ...pick(g), series: g.series, instances: g.app_instances, n: g.stats[metric].n,
+    mean: num(g.stats[metric].mean), lo: num(g.stats[metric].ciLow), hi: num(g.stats[metric].ciHigh),
+  }));
+}
+
+const loadTitle = (groups) => (groups.some((g) => g.model === 'open') ? 'offered load (req/s or requests in flight)' : 'requests in flight (loadgens × parallel)');
+
+/** Fig 6.2: throughput against offered load, per series (e.g. pool size 30/60/90). */
+export function throughputVsLoad(a) {
+  const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ load: g.load }));
+  if (!v.length) return null;
+  return base('Throughput vs load (study Fig. 6.2)', 'mean of the repetitions, bars: 95 % CI', v,
+    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups) }, 'throughput (req/s)',
+      { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'instances', type: 'ordinal', title: 'instances' } }));
+}
+
+/** Fig 6.3: end-to-end latency and the database's part of it, against load. */
+export function latencySplitVsLoad(a) {
+  const v = [];
+  for (const g of a.groups) {
+    if (g.kind !== 'rep') continue;
+    for (const [part, title] of [['loadgen', 'end-to-end (loadgen)'], ['router', 'router'], ['app', 'app'], ['db', 'database']]) {
+      const s = g.split[part];
+      if (!s.n) continue;
+      v.push({ load: g.load, series: `${g.series} ×${g.app_instances}`, part: title, mean: num(s.mean), lo: num(s.ciLow), hi: num(s.ciHigh) });
+    }
+  }
+  if (!v.some((x) => x.part === 'database')) return null;
+  return base('End-to-end vs database time (study Fig. 6.3)', 'mean latency per layer, bars: 95 % CI', v,
+    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups) }, 'mean latency (ms)',
+      { field: 'part', type: 'nominal', title: 'measured at' }, { strokeDash: { field: 'series', type: 'nominal', title: 'app / instances' } }));
+}
+
+function cpuRows(groups, filter = () => true) {
+  return groups.filter((g) => g.kind === 'rep' && g.stats.cpu_used_pct.n && g.stats.throughput_rps.n && filter(g)).map((g) => ({
+    series: g.series, instances: g.app_instances, load: g.load,
+    throughput: num(g.stats.throughput_rps.mean), tlo: num(g.stats.throughput_rps.ciLow), thi: num(g.stats.throughput_rps.ciHigh),
+    cpu: num(g.stats.cpu_used_pct.mean), clo: num(g.stats.cpu_used_pct.ciLow), chi: num(g.stats.cpu_used_pct.ciHigh),
+  }));
+}
+
+function throughputCpuLayers() {
+  const x = { field: 'throughput', type: 'quantitative', title: 'throughput (req/s)' };
+  const color = { field: 'series', type: 'nominal', title: 'app / variant' };
+  return [
+    { mark: { type: 'line', point: true }, encoding: { x, color, detail: { field: 'instances' },
+      order: { field: 'load' }, shape: { field: 'instances', type: 'nominal', title: 'instances' },
+      y: { field: 'cpu', type: 'quantitative', title: 'CPU used (% of one core, all instances)' } } },
+    { mark: { type: 'errorbar' }, transform: [{ filter: 'datum.clo !== null' }],
+      encoding: { x, color, y: { field: 'clo', type: 'quantitative', title: 'CPU used (%)' }, y2: { field: 'chi' } } },
+    { mark: { type: 'errorbar' }, transform: [{ filter: 'datum.tlo !== null' }],
+      encoding: { y: { field: 'cpu', type: 'quantitative' }, color, x: { field: 'tlo', type: 'quantitative', title: 'throughput (req/s)' }, x2: { field: 'thi' } } },
+  ];
+}
+
+/** Fig 7.1: throughput while each instance uses at most 100 % of one core. */
+export function throughputAtFullCore(a) {
+  const v = cpuRows(a.groups, (g) => g.stats.cpu_used_pct.mean <= 100 * g.app_instances);
+  if (!v.length) return null;
+  return base('Throughput at ≤ 100 % CPU per instance (study Fig. 7.1)', 'CPU summed over instances; bars: 95 % CI', v, throughputCpuLayers());
+}
+
+/** Fig 7.4–7.6: throughput against CPU, one line per app and instance count. */
+export function throughputVsCpu(a) {
+  const v = cpuRows(a.groups);
+  if (!v.length) return null;
+  return base('Throughput vs CPU per instance count (study Fig. 7.4–7.6)', 'one line per app and instance count; bars: 95 % CI', v, throughputCpuLayers());
+}
+
+/** Fig 7.7: memory against throughput. */
+export function memoryVsThroughput(a) {
+  const v = a.groups.filter((g) => g.kind === 'rep' && g.stats.mem_mb.n && g.stats.throughput_rps.n).map((g) => ({
+    series: g.series, instances: g.app_instances, load: g.load, throughput: num(g.stats.throughput_rps.mean),
+    mem: num(g.stats.mem_mb.mean), lo: num(g.stats.mem_mb.ciLow), hi: num(g.stats.mem_mb.ciHigh),
+  }));
+  if (!v.length) return null;
+  const x = { field: 'throughput', type: 'quantitative', title: 'throughput (req/s)' };
+  const color = { field: 'series', type: 'nominal', title: 'app / variant' };
+  return base('Memory vs throughput (study Fig. 7.7)', 'mean memory summed over instances; bars: 95 % CI', v, [
+    { mark: { type: 'line', point: true }, encoding: { x, color, detail: { field: 'instances' }, order: { field: 'load' },
+      shape: { field: 'instances', type: 'nominal', title: 'instances' }, y: { field: 'mem', type: 'quantitative', title: 'memory (MiB)' } } },
+    { mark: 'errorbar', transform: [{ filter: 'datum.lo !== null' }], encoding: { x, color, y: { field: 'lo', type: 'quantitative', title: 'memory (MiB)' }, y2: { field: 'hi' } } },
+  ]);
+}
+
+/** Scaling efficiency X(k) / (k · X(1)). */
+export function scalingEfficiency(a) {
+  const v = a.efficiency.map((e) => ({ series: e.series, instances: e.instances, mean: num(e.value), lo: num(e.ciLow), hi: num(e.ciHigh) }));
+  if (!v.some((e) => e.instances > 1)) return null;
+  return base('Scaling efficiency X(k) / (k · X(1))', '1.0 = linear; X = best mean throughput at k instances; bars: 95 % CI (delta method)', v,
+    [...meanWithCi({ field: 'instances', type: 'quantitative', title: 'app instances', axis: { tickMinStep: 1 }, scale: { zero: false } }, 'efficiency', { field: 'series', type: 'nominal', title: 'app / variant' }),
+      { mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { datum: 1 } } }]);
+}
+
+/** Table 7.1 as bars: CPU used vs available per instance count. */
+export function cpuUtilisation(a) {
+  const v = [];
+  for (const r of a.cpuTable) {
+    v.push({ series: r.series, instances: r.instances, kind: 'used', pct: num(r.cpu_used_pct.mean) });
+    if (r.cpu_available_pct !== null && Number.isFinite(r.cpu_available_pct)) v.push({ series: r.series, instances: r.instances, kind: 'available', pct: r.cpu_available_pct });
+  }
+  if (!v.length) return null;
+  return { $schema: SCHEMA, title: { text: 'CPU used vs available (study Table 7.1)', subtitle: 'highest mean CPU per instance count, % of one core' },
+    data: { values: v }, width: 120, height: 220,
+    mark: 'bar', encoding: { column: { field: 'series', type: 'nominal', title: null }, x: { field: 'instances', type: 'ordinal', title: 'instances' },
+      xOffset: { field: 'kind' }, color: { field: 'kind', type: 'nominal', title: 'CPU' }, y: { field: 'pct', type: 'quantitative', title: 'CPU (%)' } } };
+}
+
+/** The latency split as stacked bars: where a request's mean time goes. */
+export function latencySplitBars(a) {
+  const v = [];
+  for (const g of a.groups) {
+    if (g.kind !== 'rep') continue;
+    for (const [part, title] of [['network', '1 client+network'], ['router_own', '2 router'], ['app_own', '3 app'], ['pool_wait', '4 pool wait'], ['db', '5 database']]) {
+      const s = g.split[part];
+      if (s.n) v.push({ group: `${g.series} ×${g.app_instances} @${g.load}`, part: title, ms: num(Math.max(0, s.mean)) });
+    }
+  }
+  if (!v.length) return null;
+  return { $schema: SCHEMA, title: { text: 'Latency split: loadgen ↔ router ↔ app ↔ database', subtitle: 'mean ms per layer (correlation-id joins)' },
+    data: { values: v }, width: 420, mark: 'bar',
+    encoding: { y: { field: 'group', type: 'nominal', title: null, sort: null }, x: { field: 'ms', type: 'quantitative', stack: 'zero', title: 'mean latency (ms)' },
+      color: { field: 'part', type: 'nominal', title: 'layer' }, order: { field: 'part' } } };
+}
+
+export const CHARTS = [
+  ['throughput-vs-load', throughputVsLoad],
+  ['latency-split-vs-load', latencySplitVsLoad],
+  ['throughput-at-full-core', throughputAtFullCore],
+  ['throughput-vs-cpu', throughputVsCpu],
+  ['memory-vs-throughput', memoryVsThroughput],
+  ['scaling-efficiency', scalingEfficiency],
+  ['cpu-utilisation', cpuUtilisation],
+  ['latency-split', latencySplitBars],
+];
+
+/** [{name, spec}] for every chart with data. */
+export function buildCharts(analysis) {
+  return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec);
+}

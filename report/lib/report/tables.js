@@ -1,0 +1,103 @@
+// tables.js — the report's tables as plain rows: shown in the HTML and written as CSV.
+// Every comparison carries n and the 95 % interval of both sides.
+
+const r2 = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
+
+export function groupRows(a) {
+  return a.groups.map((g) => {
+    const s = g.stats;
+    const row = {
+      experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances,
+      loadgens: g.loadgens, parallel: g.parallel, rate: g.rate, load: g.load, kind: g.kind,
+      n: s.throughput_rps.n, flagged_rounds: g.flagged, rounds: g.round_ids.join(' '),
+    };
+    for (const m of ['throughput_rps', 'mean_ms', 'p95_ms', 'p99_ms', 'error_rate', 'cpu_used_pct', 'mem_mb', 'mem_kb_per_rps', 'rps_per_core']) {
+      const d = m === 'error_rate' ? 5 : 2;
+      row[`${m}`] = r2(s[m].mean, d);
+      row[`${m}_ci_low`] = r2(s[m].ciLow, d);
+      row[`${m}_ci_high`] = r2(s[m].ciHigh, d);
+    }
+    return row;
+  });
+}
+
+export function comparisonRows(a) {
+  return a.comparisons.map((c) => ({
+    experiment: c.ga.experiment, instances: c.ga.app_instances, loadgens: c.ga.loadgens, parallel: c.ga.parallel, rate: c.ga.rate,
+    changed: c.changed, metric: c.metric,
+    a: c.ga.series, a_n: c.a.n, a_mean: r2(c.a.mean), a_ci_low: r2(c.a.ciLow), a_ci_high: r2(c.a.ciHigh),
+    b: c.gb.series, b_n: c.b.n, b_mean: r2(c.b.mean), b_ci_low: r2(c.b.ciLow), b_ci_high: r2(c.b.ciHigh),
+    diff_pct: r2(100 * c.relDiff, 1), welch_t: r2(c.t, 3), welch_df: r2(c.df, 1), p_value: r2(c.p, 4), verdict: c.verdict,
+  }));
+}
+
+export function efficiencyRows(a) {
+  return a.efficiency.map((e) => ({
+    experiment: e.experiment, app: e.app, variant: e.variant, instances: e.instances, n: e.n,
+    peak_rps: r2(e.peak_rps, 1), peak_rps_1: r2(e.peak_rps_1, 1),
+    efficiency: r2(e.value, 3), ci_low: r2(e.ciLow, 3), ci_high: r2(e.ciHigh, 3),
+  }));
+}
+
+export function cpuRows(a) {
+  return a.cpuTable.map((c) => ({
+    experiment: c.experiment, app: c.app, variant: c.variant, instances: c.instances, n: c.cpu_used_pct.n,
+    max_cpu_used_pct: r2(c.cpu_used_pct.mean, 1), ci_low: r2(c.cpu_used_pct.ciLow, 1), ci_high: r2(c.cpu_used_pct.ciHigh, 1),
+    cpu_available_pct: r2(c.cpu_available_pct, 1), utilisation_pct: r2(c.utilisation === null ? null : 100 * c.utilisation, 1),
+  }));
+}
+
+export function splitRows(a) {
+  return a.groups.filter((g) => g.split.loadgen.n).map((g) => {
+    const row = { experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances, load: g.load, n: g.split.loadgen.n };
+    for (const p of ['loadgen', 'router', 'app', 'pool_wait', 'db', 'network', 'router_own', 'app_own']) row[`${p}_mean_ms`] = r2(g.split[p].mean, 3);
+    return row;
+  });
+}
+
+export function roundRows(a) {
+  return a.rounds.map((r) => ({
+    round: r.round_id, status: r.status, experiment: r.experiment, label: r.label, app: r.app, variant: r.variant,
+    instances: r.app_instances, loadgens: r.loadgens, model: r.model, parallel: r.parallel, rate: r.rate,
+    samples: r.samples, throughput_rps: r2(r.throughput_rps, 1), p95_ms: r2(r.p95_us / 1000), p99_ms: r2(r.p99_us / 1000),
+    error_rate: r2(r.error_rate, 5), cpu_used_cores: r2(r.cpu_used_cores, 3), cpu_available_cores: r2(r.cpu_available_cores, 3),
+    mem_mb: r2(r.mem_avg_bytes / 2 ** 20, 1), loadgen_cpu_max: r2(r.loadgen_cpu_max, 3), late_fraction: r2(r.late_fraction, 5),
+    instance_restarts: r.instance_restarts, trusted: r.trusted,
+    flags: r.flags.filter((f) => f.severity !== 'info').map((f) => f.text).join('; '),
+  }));
+}
+
+/** Distinct environments (platform, git revision, versions, quotas, host) and their rounds. */
+export function environmentRows(a) {
+  const m = new Map();
+  for (const r of a.rounds) {
+    const key = JSON.stringify([r.platform, r.git_rev, r.versions, r.environment]);
+    if (!m.has(key)) m.set(key, { platform: r.platform, git_rev: r.git_rev, versions: JSON.stringify(r.versions ?? {}), environment: JSON.stringify(r.environment ?? {}), rounds: [] });
+    m.get(key).rounds.push(r.round_id);
+  }
+  return [...m.values()].map((e) => ({ ...e, rounds: e.rounds.join(' ') }));
+}
+
+export function toCsv(rows) {
+  if (!rows.length) return '';
+  const cols = Object.keys(rows[0]);
+  const cell = (v) => {
+    if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
+    const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return `${cols.join(',')}\n${rows.map((r) => cols.map((c) => cell(r[c])).join(',')).join('\n')}\n`;
+}
+
+export function csvFiles(a, data) {
+  return {
+    rounds: toCsv(roundRows(a)),
+    groups: toCsv(groupRows(a)),
+    comparisons: toCsv(comparisonRows(a)),
+    'scaling-efficiency': toCsv(efficiencyRows(a)),
+    'cpu-utilisation': toCsv(cpuRows(a)),
+    'latency-split': toCsv(splitRows(a)),
+    'latency-split-rounds': toCsv(data.split),
+    environment: toCsv(environmentRows(a)),
+  };
+}

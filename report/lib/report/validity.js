@@ -1,0 +1,32 @@
+// validity.js — per-round flags that say when a round's figures should not be trusted
+// (or need a second look). Thresholds: plan.js DEFAULTS.validity, documented in README.
+import { DEFAULTS } from '../experiment/plan.js';
+
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+
+/** Flags of one report_round_overview row: [{code, severity: 'bad'|'warn'|'info', text}]. */
+export function roundFlags(r, limits = DEFAULTS.validity) {
+  const f = [];
+  const add = (code, severity, text) => f.push({ code, severity, text });
+  if (r.status !== 'done') add('status', 'bad', `round ${r.status}`);
+  if (!r.samples) add('no-samples', 'bad', 'no samples after the warm-up');
+  if (r.loadgen_cpu_max !== null && r.loadgen_cpu_max > limits.loadgenCpuMax) {
+    add('generator-saturated', 'bad', `generator saturated: loadgen CPU ${pct(r.loadgen_cpu_max)} of its run time`);
+  }
+  if (r.eloop_p99_max_us !== null && r.eloop_p99_max_us / 1000 > limits.eventLoopP99MaxMs) {
+    add('generator-delayed', 'bad', `generator event-loop delay p99 ${(r.eloop_p99_max_us / 1000).toFixed(1)} ms`);
+  }
+  if (r.late_fraction !== null && r.late_fraction > limits.lateMax) add('late', 'bad', `open model: ${pct(r.late_fraction)} sent late`);
+  if (r.error_rate !== null && r.error_rate > limits.errorRateMax) add('errors', 'warn', `error rate ${pct(r.error_rate)}`);
+  if (r.instance_restarts > 0) add('restarts', 'bad', `${r.instance_restarts} instance crash/restart event(s) during the round`);
+  if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
+  if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
+  if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');
+  else add('warmup', 'info', `warm-up ${(r.warmup_ms / 1000).toFixed(0)} s excluded (${r.warmup_samples ?? 0} samples)`);
+  return f;
+}
+
+/** A round is trusted when it has no 'bad' flag. */
+export function trusted(flags) {
+  return !flags.some((x) => x.severity === 'bad');
+}

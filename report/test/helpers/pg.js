@@ -1,0 +1,79 @@
+// pg.js (test helper) — a fresh database with results-schema.sql applied. Under
+// scripts/test.sh: a uniquely named database in the shared cluster (CFSCALE_TEST_PG_URL);
+// standalone: our own throw-away cluster (scripts/pg-cluster.sh, port 48000-48999).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { REPO_ROOT } from '../../lib/db.js';
+
+const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
+
+function withDb(url, db) {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const s = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+async function freePort() {
+  for (let i = 0; i < 50; i++) {
+    const p = 48000 + Math.floor(Math.random() * 1000);
+    if (await portFree(p)) return p;
+  }
+  throw new Error('no free port in 48000-48999');
+}
+
+let ownCluster = null;
+
+async function adminUrl() {
+  if (process.env.CFSCALE_TEST_PG_URL) return process.env.CFSCALE_TEST_PG_URL;
+  if (!ownCluster) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-pg-'));
+    const port = await freePort();
+    const url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port)], { encoding: 'utf8' }).trim();
+    ownCluster = { dir, url };
+  }
+  return ownCluster.url;
+}
+
+/** Stop the cluster this process started (no-op under scripts/test.sh). */
+export function stopOwnCluster() {
+  if (!ownCluster) return;
+  execFileSync(PG_CLUSTER, ['stop', '--dir', ownCluster.dir]);
+  fs.rmSync(ownCluster.dir, { recursive: true, force: true });
+  ownCluster = null;
+}
+
+/** A new empty database with the schema: {url, client, drop()}. */
+export async function testDatabase(tag) {
+  const admin = await adminUrl();
+  const name = `cfscale_report_${tag}_${process.pid}`;
+  const a = new pg.Client({ connectionString: admin });
+  await a.connect();
+  await a.query(`DROP DATABASE IF EXISTS ${name}`);
+  await a.query(`CREATE DATABASE ${name}`);
+  await a.end();
+  const url = withDb(admin, name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('SET client_min_messages = warning');
+  await client.query(fs.readFileSync(path.join(REPO_ROOT, 'results-schema.sql'), 'utf8'));
+  return {
+    url, client,
+    async drop() {
+      await client.end();
+      const b = new pg.Client({ connectionString: admin });
+      await b.connect();
+      await b.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await b.end();
+    },
+  };
+}
