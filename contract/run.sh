@@ -7,7 +7,8 @@
 #   --keep          keep the temp dir (app logs, test logs) and print its path
 #
 # Uses the cluster of CFSCALE_TEST_PG_URL/CFSCALE_TEST_PG_DIR when set (scripts/test.sh),
-# else starts its own in /tmp/cfscale-contract-pg (port 43000-43999). Per variant: an app
+# else starts its own in its temp dir /tmp/cfscale-contract-XXXXXX (port 43000-43999; every
+# run has its own dirs, so two runs at once do not collide). Per variant: an app
 # and a results database, the app on a free port with CF_INSTANCE_INDEX=3 and a small
 # TIMINGS_CAPACITY, contract.test.js against it; then identity.js (node-raw vs java must
 # answer byte-identically); then lifecycle.test.js per variant (it starts its own app
@@ -20,7 +21,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly CONTRACT="$ROOT/contract"
 readonly PG_CLUSTER="$ROOT/scripts/pg-cluster.sh"
-readonly OWN_PG_DIR=/tmp/cfscale-contract-pg
 readonly PORT_MIN=43000
 readonly PORT_MAX=43999
 readonly INSTANCE_INDEX=3
@@ -73,10 +73,8 @@ cleanup() {
     kill "$pid" 2>/dev/null || true
   done
   for v in "${!PIDS[@]}"; do wait "${PIDS[$v]}" 2>/dev/null || true; done
-  if [[ -n "$OWN_PG" ]]; then
-    "$PG_CLUSTER" stop --dir "$OWN_PG_DIR" >/dev/null 2>&1 || true
-    rm -rf "$OWN_PG_DIR"
-  fi
+  "$PG_CLUSTER" stop --dir "$WORK/outage-pg" >/dev/null 2>&1 || true
+  [[ -n "$OWN_PG" ]] && { "$PG_CLUSTER" stop --dir "$WORK/pg" >/dev/null 2>&1 || true; }
   if [[ "$KEEP" == 1 ]]; then log "logs kept in $WORK"; else rm -rf "$WORK"; fi
 }
 
@@ -89,10 +87,9 @@ start_pg() {
   local port
   free_port port
   OWN_PG=1
-  PG_DIR="$OWN_PG_DIR"
-  rm -rf "$OWN_PG_DIR"
-  PG_URL="$("$PG_CLUSTER" start --dir "$OWN_PG_DIR" --port "$port")"
-  log "PostgreSQL on port $port ($OWN_PG_DIR)"
+  PG_DIR="$WORK/pg"
+  PG_URL="$("$PG_CLUSTER" start --dir "$PG_DIR" --port "$port")"
+  log "PostgreSQL on port $port ($PG_DIR)"
 }
 
 # Fresh database $1 in the cluster; prints its URL.
@@ -191,6 +188,7 @@ main() {
   USED_PORTS=()
   OWN_PG=""
   WORK="$(mktemp -d /tmp/cfscale-contract-XXXXXX)"
+  chmod 755 "$WORK" # the clusters in it run as postgres when we are root
   trap cleanup EXIT
   start_pg
 
@@ -213,7 +211,7 @@ main() {
   if [[ "$lifecycle" == 1 ]]; then
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
-        CONTRACT_APP_ENV="$(variant_env "$v")" CONTRACT_PG_URL="$PG_URL" || failed+=("$v: lifecycle")
+        CONTRACT_APP_ENV="$(variant_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
     done
   fi
   if [[ ${#failed[@]} -gt 0 ]]; then

@@ -1,0 +1,157 @@
+// lifecycle.test.js — what an app does over its life, per variant: a real database outage
+// and recovery, and SIGTERM with requests in flight. It starts its own app processes
+// (and, for the outage, its own PostgreSQL cluster in CONTRACT_OUTAGE_DIR).
+//   CONTRACT_VARIANT   e.g. node-raw | java (names databases and the app)
+//   CONTRACT_APP_CMD   e.g. "node node-app/server.js", run in the repo root
+//   CONTRACT_APP_ENV   the variant's settings, e.g. "APP_FRAMEWORK=express"
+//   CONTRACT_PG_URL    superuser URL of a running cluster (databases for the SIGTERM test)
+//   CONTRACT_OUTAGE_DIR  dir of the cluster this test starts and stops (run.sh: in its temp dir)
+// Run by contract/run.sh.
+'use strict';
+
+const { describe, test, after } = require('node:test');
+const { send, RawConnection, probeConnect } = require('./lib/raw-http');
+const { checkResponse, show } = require('./lib/check');
+const { report } = require('./lib/runner');
+const { withClient } = require('./lib/db');
+const { AppProcess, freePort, freePortInRange, parseEnvList } = require('./lib/app-process');
+const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
+
+const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
+const CMD = (process.env.CONTRACT_APP_CMD || 'node node-app/server.js').split(/\s+/);
+const VARIANT_ENV = parseEnvList(process.env.CONTRACT_APP_ENV);
+const PG_URL = process.env.CONTRACT_PG_URL;
+const DB_PREFIX = `contract_${VARIANT.replace(/-/g, '_')}`;
+const OUTAGE_DIR = process.env.CONTRACT_OUTAGE_DIR || `/tmp/cfscale-contract-outage-${process.pid}`;
+const OUTAGE_PORT_RANGE = [43000, 43999];
+const POOL_TIMEOUT_MS = 1000;
+const DB_DEADLINE_MS = POOL_TIMEOUT_MS + 1000; // contract: within DB_POOL_TIMEOUT_MS + 1 s
+const RECOVERY_MS = 10000;
+const EXIT_DEADLINE_MS = 10000; // CF kills after 10 s (shared/reference/cloud-foundry-contracts.md)
+const IN_FLIGHT = 6;
+const FORM = 'application/x-www-form-urlencoded';
+
+const started = [];
+after(async () => { await Promise.all(started.map((a) => a.stop())); });
+
+async function startApp(env) {
+  const port = await freePort();
+  const app = new AppProcess(CMD, { PORT: String(port), CF_INSTANCE_INDEX: '1', ...VARIANT_ENV, ...env });
+  started.push(app);
+  const url = `http://127.0.0.1:${port}`;
+  await app.waitHealthy(url);
+  return { app, url };
+}
+
+/** Send, check status/body (+headers), push problems; returns { res, ms }. */
+async function expectAnswer(problems, url, req, want, label = `${req.method || 'GET'} ${req.path}`) {
+  const cid = `lifecycle-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  const t0 = Date.now();
+  const res = await send(url, { ...req, headers: { ...(req.headers || {}), 'X-Correlation-ID': cid } }, { timeoutMs: 15000 });
+  const ms = Date.now() - t0;
+  problems.push(...checkResponse(res, want, { cid, wantEcho: true }).map((p) => `${label}: ${p}`));
+  return { res, ms };
+}
+
+function checkNoPassword(problems, app, password) {
+  if (password && app.output.includes(password)) problems.push('the app output contains the database password');
+}
+
+describe(`lifecycle of ${VARIANT}`, () => {
+  test('database outage: 503 database unavailable with Retry-After, the process lives, recovery by itself', async () => {
+    const problems = [];
+    const port = await freePortInRange(...OUTAGE_PORT_RANGE);
+    const superUrl = startCluster(OUTAGE_DIR, port);
+    try {
+      const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
+      const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
+      const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) });
+      await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
+      await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 });
+      const countBefore = await timingsCount(url);
+
+      stopCluster(OUTAGE_DIR);
+      const down = { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } };
+      for (const req of [{ path: '/ads/1' }, { path: '/ads' }, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=during' }, { path: '/ads/1' }]) {
+        const { ms } = await expectAnswer(problems, url, req, down, `during the outage ${req.method || 'GET'} ${req.path}`);
+        if (ms > DB_DEADLINE_MS) problems.push(`during the outage ${req.method || 'GET'} ${req.path}: answered after ${ms} ms (want <= ${DB_DEADLINE_MS})`);
+      }
+      await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health during the outage');
+      const kept = await timingsCount(url);
+      await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=1' }, { status: 503, body: 'results database unavailable\n' }, 'flush with the results database down');
+      const afterFailedFlush = await timingsCount(url);
+      if (afterFailedFlush !== kept || kept <= countBefore) problems.push(`timings buffer: ${countBefore} before the outage, ${kept} during, ${afterFailedFlush} after the failed flush (want kept)`);
+      if (!app.alive) problems.push(`the app exited during the outage: ${JSON.stringify(app.exitInfo)}`);
+
+      startCluster(OUTAGE_DIR, port);
+      const t0 = Date.now();
+      let status = 0;
+      while (Date.now() - t0 < RECOVERY_MS && status !== 200) {
+        status = (await send(url, { path: '/ads/1' })).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after the database came back (last: ${status})`);
+      await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after recovery');
+      const beforeFlush = await timingsCount(url);
+      if (!(beforeFlush > afterFailedFlush)) problems.push(`timings buffer after recovery: ${beforeFlush} (want more than the ${afterFailedFlush} kept)`);
+      await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=2' }, { status: 200, body: `flushed ${beforeFlush}\n` }, 'flush after recovery (the kept buffer)');
+      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
+      checkNoPassword(problems, app, urlParts(superUrl).password);
+    } finally {
+      stopCluster(OUTAGE_DIR);
+    }
+    report(problems);
+  });
+
+  test('SIGTERM: in-flight requests complete, new connections are refused, exit 0, timings flushed', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
+    const problems = [];
+    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
+    const resultsDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_results`, { results: true });
+    const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_FLUSH_ON_EXIT: 'true' });
+    const { res: posted } = await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=in+flight' }, { status: 201, body: '1\n' });
+    await expectAnswer(problems, url, { method: 'POST', path: '/timings/clear' }, { status: 200 });
+    const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
+
+    // Hold the ads table so the reads below are in flight (waiting in the database) when SIGTERM comes.
+    const { Client } = require('pg');
+    const locker = new Client({ connectionString: appDb });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
+    const cids = Array.from({ length: IN_FLIGHT }, (_, i) => `sigterm-${VARIANT}-${Date.now()}-${i}`);
+    const conns = cids.map(() => new RawConnection(url, { timeoutMs: EXIT_DEADLINE_MS }));
+    const pending = conns.map((c, i) => c.request({ path: '/ads/1', close: false, headers: { 'X-Correlation-ID': cids[i] } }));
+    await new Promise((r) => setTimeout(r, 400));
+
+    app.signal('SIGTERM');
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 500));
+    const probe = await probeConnect(url);
+    if (probe !== 'refused') problems.push(`a new connection 500 ms after SIGTERM: want refused, got ${probe}`);
+    if (!app.alive) problems.push(`the app exited with requests still in flight: ${JSON.stringify(app.exitInfo)}`);
+    await locker.query('COMMIT');
+    await locker.end();
+
+    const answers = await Promise.all(pending);
+    answers.forEach((res, i) => {
+      const found = checkResponse(res, { status: 200, body: adBody }, { cid: cids[i], wantEcho: true });
+      problems.push(...found.map((p) => `in-flight request ${i}: ${p}`));
+    });
+    conns.forEach((c) => c.close());
+    const exit = await app.waitExit(Math.max(0, EXIT_DEADLINE_MS - (Date.now() - t0)));
+    if (!exit) problems.push(`still running ${EXIT_DEADLINE_MS} ms after SIGTERM`);
+    else if (exit.code !== 0) problems.push(`exit: want code 0, got ${JSON.stringify(exit)}; output:\n${app.output.slice(-1500)}`);
+    const rows = await withClient(resultsDb, (c) => c.query('SELECT correlation_id, status FROM server_timings WHERE correlation_id = ANY($1)', [cids])).then((r) => r.rows);
+    const flushed = new Set(rows.filter((r) => r.status === 200).map((r) => r.correlation_id));
+    const missing = cids.filter((c) => !flushed.has(c));
+    if (missing.length) problems.push(`TIMINGS_FLUSH_ON_EXIT=true: ${missing.length} of ${cids.length} in-flight requests not in server_timings (${show(missing.join(' '))})`);
+    checkNoPassword(problems, app, urlParts(PG_URL).password);
+    report(problems);
+  });
+});
+
+async function timingsCount(url) {
+  const res = await send(url, { path: '/timings' });
+  const m = /\ncount (\d+)\n/.exec(res.body?.toString() ?? '');
+  return m ? Number(m[1]) : NaN;
+}
