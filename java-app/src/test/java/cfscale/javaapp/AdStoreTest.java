@@ -1,0 +1,25 @@
+package cfscale.javaapp;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class AdStoreTest {
+  /** Regression guard: the app must create ads with exactly the schema file's statement. */
+  @Test
+  void createTableIsExactlyTheStatementInResultsSchema() throws Exception {
+    String schema = Files.readString(Path.of("..", "results-schema.sql"));
+    assertTrue(schema.contains(AdStore.CREATE_TABLE + "\n"), "results-schema.sql no longer contains AdStore.CREATE_TABLE");
+  }
+
+  @Test
+  void adTextFormat() {
+    AdStore.Ad ad = new AdStore.Ad(42, "Bike for sale", "120.00", "anna@example.com",
+        "2026-11-21T13:17:01.123Z", "Almost new.\nCollect in person.");
+    org.junit.jupiter.api.Assertions.assertEquals("id: 42\ntitle: Bike for sale\nprice: 120.00\n"
+        + "contact: anna@example.com\ncreated: 2026-11-21T13:17:01.123Z\n\nAlmost new.\nCollect in person.\n",
+        GetAdHandler.format(ad));
+  }
+}

@@ -1,0 +1,119 @@
+package cfscale.javaapp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConfigTest {
+  private static final String DB = "postgres://app:s%40cret@db.example:6543/ads";
+
+  private static Map<String, String> env(String... kv) {
+    Map<String, String> m = new HashMap<>();
+    m.put("DATABASE_URL", DB);
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void defaults() throws Exception {
+    Config c = Config.fromEnv(env());
+    assertEquals(8080, c.port());
+    assertEquals(0, c.instanceIndex());
+    assertEquals("java-app", c.appName());
+    assertEquals(10, c.dbPoolSize());
+    assertEquals(2000, c.dbPoolTimeoutMs());
+    assertTrue(c.timingsEnabled());
+    assertEquals(100_000, c.timingsCapacity());
+    assertFalse(c.timingsFlushOnExit());
+    assertEquals(8000, c.shutdownTimeoutMs());
+    assertEquals(8, c.jettyThreadsMin());
+    assertEquals(200, c.jettyThreadsMax());
+    assertNull(c.resultsDatabase());
+    assertEquals(new DatabaseBinding("DATABASE_URL", "db.example", 6543, "ads", "app", "s@cret", ""), c.database());
+  }
+
+  @Test
+  void readsEverySetting() throws Exception {
+    Config c = Config.fromEnv(env("PORT", "9000", "CF_INSTANCE_INDEX", "3", "APP_NAME", "x",
+        "DB_POOL_SIZE", "90", "DB_POOL_TIMEOUT_MS", "250", "TIMINGS_ENABLED", "false",
+        "TIMINGS_CAPACITY", "5", "TIMINGS_FLUSH_ON_EXIT", "true", "SHUTDOWN_TIMEOUT_MS", "100",
+        "JETTY_THREADS_MIN", "10", "JETTY_THREADS_MAX", "10",
+        "RESULTS_DATABASE_URL", "postgresql://r@results:5432/results"));
+    assertEquals(new Config(9000, 3, "x", c.database(),
+        new DatabaseBinding("RESULTS_DATABASE_URL", "results", 5432, "results", "r", "", ""),
+        90, 250, false, 5, true, 100, 10, 10), c);
+  }
+
+  @Test
+  void emptyValuesCountAsUnset() throws Exception {
+    assertEquals(10, Config.fromEnv(env("DB_POOL_SIZE", "")).dbPoolSize());
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', value = {
+      "PORT|x|PORT must be an integer from 0 to 65535, got \"x\"",
+      "PORT|65536|PORT must be an integer from 0 to 65535, got \"65536\"",
+      "CF_INSTANCE_INDEX|-1|CF_INSTANCE_INDEX must be an integer from 0 to 2147483647, got \"-1\"",
+      "DB_POOL_SIZE|abc|DB_POOL_SIZE must be an integer from 1 to 1000, got \"abc\"",
+      "DB_POOL_SIZE|0|DB_POOL_SIZE must be an integer from 1 to 1000, got \"0\"",
+      "DB_POOL_SIZE|1001|DB_POOL_SIZE must be an integer from 1 to 1000, got \"1001\"",
+      "DB_POOL_SIZE|10.5|DB_POOL_SIZE must be an integer from 1 to 1000, got \"10.5\"",
+      "DB_POOL_SIZE|99999999999|DB_POOL_SIZE must be an integer from 1 to 1000, got \"99999999999\"",
+      "DB_POOL_TIMEOUT_MS|249|DB_POOL_TIMEOUT_MS must be an integer from 250 to 600000, got \"249\"",
+      "TIMINGS_ENABLED|yes|TIMINGS_ENABLED must be true or false, got \"yes\"",
+      "TIMINGS_CAPACITY|0|TIMINGS_CAPACITY must be an integer from 1 to 10000000, got \"0\"",
+      "TIMINGS_FLUSH_ON_EXIT|TRUE|TIMINGS_FLUSH_ON_EXIT must be true or false, got \"TRUE\"",
+      "SHUTDOWN_TIMEOUT_MS|10|SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000, got \"10\"",
+      "JETTY_THREADS_MIN|0|JETTY_THREADS_MIN must be an integer from 1 to 10000, got \"0\"",
+      "JETTY_THREADS_MAX|3|JETTY_THREADS_MAX must be an integer from 4 to 10000, got \"3\"",
+      "JETTY_THREADS_MAX|5|JETTY_THREADS_MAX must be >= JETTY_THREADS_MIN (8), got \"5\"",
+      "DATABASE_URL|mysql://x/y|DATABASE_URL must be a postgres:// URL",
+      "DATABASE_URL|postgres://u:p@h:0/db|DATABASE_URL port must be an integer from 1 to 65535, got \"0\"",
+      "DATABASE_URL|postgres://u:p@h:5432/|DATABASE_URL has no database name",
+      "DATABASE_URL|postgres://u:%zz@h/db|DATABASE_URL has malformed percent-encoding",
+      "RESULTS_DATABASE_URL|postgres:///x|RESULTS_DATABASE_URL has no host",
+      "VCAP_APPLICATION|{|VCAP_APPLICATION is not valid JSON: expected a string key at offset 1",
+  })
+  void rejectsBadSettingsNamingTheVariable(String name, String value, String message) {
+    ConfigException e = assertThrows(ConfigException.class, () -> Config.fromEnv(env(name, value)));
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void noDatabaseAtAllIsAnError() {
+    ConfigException e = assertThrows(ConfigException.class, () -> Config.fromEnv(Map.of()));
+    assertEquals("DATABASE_URL: no database (set VCAP_SERVICES or DATABASE_URL)", e.getMessage());
+  }
+
+  @Test
+  void appNameFallsBackToVcapApplication() throws Exception {
+    assertEquals("bb-java", Config.fromEnv(env("VCAP_APPLICATION", "{\"application_name\":\"bb-java\"}")).appName());
+    assertEquals("set", Config.fromEnv(env("APP_NAME", "set", "VCAP_APPLICATION", "{\"application_name\":\"x\"}")).appName());
+    assertEquals("java-app", Config.fromEnv(env("VCAP_APPLICATION", "{}")).appName());
+  }
+
+  @Test
+  void describeMasksPasswords() throws Exception {
+    String line = Config.fromEnv(env("RESULTS_DATABASE_URL", "postgres://r:topsecret@h/r")).describe();
+    assertFalse(line.contains("s@cret") || line.contains("s%40cret") || line.contains("topsecret"), line);
+    assertTrue(line.contains("database=postgres://app:***@db.example:6543/ads"), line);
+    assertTrue(line.contains("results=postgres://r:***@h:5432/r"), line);
+  }
+
+  @Test
+  void jdbcUrlCarriesHostPortDatabaseAndQuery() throws Exception {
+    assertEquals("jdbc:postgresql://db.example:6543/ads", Config.fromEnv(env()).database().jdbcUrl());
+    assertEquals("jdbc:postgresql://[::1]:5432/d?sslmode=require",
+        DatabaseBinding.fromUrl("X", "postgres://u@[::1]/d?sslmode=require").jdbcUrl());
+  }
+}
