@@ -181,6 +181,13 @@ export function validatePlan(raw, source = 'plan') {
       return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`) };
     });
     if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
+    // A variable set by one variant and not another would leak from round to round.
+    const keys0 = Object.keys(variants[0].settings).sort().join(',');
+    variants.forEach((v, i) => {
+      if (Object.keys(v.settings).sort().join(',') !== keys0) {
+        fail(where, `variants[${i}].settings must set the same variables as variants[0] (${keys0 || 'none'}), so no round inherits a setting of the one before`);
+      }
+    });
   }
   let instances = DEFAULTS.instances;
   if (raw.instances !== undefined) {
