@@ -60,8 +60,7 @@ function checkNoPassword(problems, app, password) {
 describe(`lifecycle of ${VARIANT}`, () => {
   test('database outage: 503 database unavailable with Retry-After, the process lives, recovery by itself', async () => {
     const problems = [];
-    const port = await freePortInRange(...OUTAGE_PORT_RANGE);
-    const superUrl = startCluster(OUTAGE_DIR, port);
+    const { port, superUrl } = await startOutageCluster();
     try {
       const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
       const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
@@ -149,6 +148,18 @@ describe(`lifecycle of ${VARIANT}`, () => {
     report(problems);
   });
 });
+
+/** Start the outage cluster on a free port of our range, retrying when the port is taken meanwhile. */
+async function startOutageCluster() {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePortInRange(...OUTAGE_PORT_RANGE);
+    try {
+      return { port, superUrl: startCluster(OUTAGE_DIR, port) };
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
+}
 
 async function timingsCount(url) {
   const res = await send(url, { path: '/timings' });

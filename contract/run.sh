@@ -3,7 +3,8 @@
 #
 # Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]
 #   --only          run only these variants: node-raw node-express node-cluster java
-#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM, settings, VCAP_SERVICES)
+#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (bad
+#                   settings, VCAP_SERVICES; run for node-raw and java only)
 #   --keep          keep the temp dir (app logs, test logs) and print its path
 #
 # Uses the cluster of CFSCALE_TEST_PG_URL/CFSCALE_TEST_PG_DIR when set (scripts/test.sh),
@@ -84,11 +85,15 @@ start_pg() {
     PG_URL="$CFSCALE_TEST_PG_URL"
     return
   fi
-  local port
-  free_port port
+  local port tries
   OWN_PG=1
   PG_DIR="$WORK/pg"
-  PG_URL="$("$PG_CLUSTER" start --dir "$PG_DIR" --port "$port")"
+  # A port free a moment ago may be taken meanwhile (client sockets use this range too): retry.
+  for ((tries = 1; ; tries++)); do
+    free_port port
+    PG_URL="$("$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" 2>"$WORK/pg-start.err")" && break
+    ((tries < 3)) || { cat "$WORK/pg-start.err" >&2; die "could not start PostgreSQL"; }
+  done
   log "PostgreSQL on port $port ($PG_DIR)"
 }
 
@@ -212,6 +217,10 @@ main() {
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
         CONTRACT_APP_ENV="$(variant_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
+      if [[ "$v" == node-raw || "$v" == java ]]; then
+        run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
+          CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")
+      fi
     done
   fi
   if [[ ${#failed[@]} -gt 0 ]]; then

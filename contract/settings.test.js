@@ -1,0 +1,133 @@
+// settings.test.js — start-up settings of an app (once per app, not per variant):
+// invalid settings stop it with exit 1 and one line naming the variable (never the
+// password), and a start from VCAP_SERVICES alone (no DATABASE_URL) finds the app
+// database by tag (skipping results-db) and the results database by name.
+//   CONTRACT_VARIANT, CONTRACT_APP_CMD, CONTRACT_PG_URL: as for lifecycle.test.js.
+'use strict';
+
+const { describe, test, after } = require('node:test');
+const { send } = require('./lib/raw-http');
+const { checkResponse, show } = require('./lib/check');
+const { report } = require('./lib/runner');
+const { withClient } = require('./lib/db');
+const { AppProcess, freePort } = require('./lib/app-process');
+const { freshDatabase, urlParts } = require('./lib/pg-admin');
+
+const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
+const KIND = VARIANT === 'java' ? 'java' : 'node';
+const CMD = (process.env.CONTRACT_APP_CMD || 'node node-app/server.js').split(/\s+/);
+const PG_URL = process.env.CONTRACT_PG_URL;
+const DB_PREFIX = `contract_${KIND}_settings`;
+const EXIT_WAIT_MS = 20000;
+const PARALLEL_STARTS = 3;
+const STACK_TRACE_RE = /^\s+at [\w$.<>]+[( ]|Exception in thread|^\w+(\.\w+)+(Exception|Error):/m;
+const FORM = 'application/x-www-form-urlencoded';
+
+const started = [];
+after(async () => { await Promise.all(started.map((a) => a.stop())); });
+
+function vcapServices({ appDb, resultsDb }) {
+  const a = urlParts(appDb);
+  return JSON.stringify({
+    'csb-aws-postgresql': [
+      // results-db first: the default DB_SERVICE_NAME must skip it (it is RESULTS_SERVICE_NAME).
+      { name: 'results-db', label: 'csb-aws-postgresql', tags: ['postgres', 'postgresql', 'relational'], credentials: { uri: resultsDb } },
+      { name: `${KIND}-db`, label: 'csb-aws-postgresql', tags: ['postgres', 'postgresql', 'relational'],
+        credentials: { hostname: a.host, port: a.port, name: a.db, username: a.user, password: a.password } },
+    ],
+  });
+}
+
+/** Bad settings: [name, variable (string or RegExp), env]: exit 1 with a line naming the variable. */
+function badSettings(dbs) {
+  const common = [
+    ['DB_POOL_SIZE=abc', 'DB_POOL_SIZE', { DB_POOL_SIZE: 'abc' }],
+    ['DB_POOL_SIZE=0', 'DB_POOL_SIZE', { DB_POOL_SIZE: '0' }],
+    ['DB_POOL_TIMEOUT_MS=-1', 'DB_POOL_TIMEOUT_MS', { DB_POOL_TIMEOUT_MS: '-1' }],
+    ['TIMINGS_CAPACITY=lots', 'TIMINGS_CAPACITY', { TIMINGS_CAPACITY: 'lots' }],
+    ['TIMINGS_ENABLED=maybe', 'TIMINGS_ENABLED', { TIMINGS_ENABLED: 'maybe' }],
+    ['PORT=http', 'PORT', { PORT: 'http' }],
+    ['DB_SERVICE_NAME naming an absent binding', 'DB_SERVICE_NAME',
+      { DATABASE_URL: undefined, RESULTS_DATABASE_URL: undefined, VCAP_SERVICES: vcapServices(dbs), DB_SERVICE_NAME: 'no-such-db' }],
+  ];
+  const own = KIND === 'java'
+    ? [['JETTY_THREADS_MAX=x', 'JETTY_THREADS_MAX', { JETTY_THREADS_MAX: 'x' }], ['JETTY_THREADS_MIN=-1', 'JETTY_THREADS_MIN', { JETTY_THREADS_MIN: '-1' }]]
+    : [['APP_FRAMEWORK=koa', 'APP_FRAMEWORK', { APP_FRAMEWORK: 'koa' }], ['WEB_CONCURRENCY=two', 'WEB_CONCURRENCY', { WEB_CONCURRENCY: 'two' }]];
+  return [...common, ...own];
+}
+
+async function expectConfigExit(name, variable, env, password) {
+  const base = { PORT: String(await freePort()), ...env };
+  const clean = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined));
+  const app = new AppProcess(CMD, clean);
+  started.push(app);
+  const exit = await app.waitExit(EXIT_WAIT_MS);
+  const problems = [];
+  if (!exit) problems.push(`still running ${EXIT_WAIT_MS} ms after start (want exit 1)`);
+  else if (exit.code !== 1) problems.push(`exit: want code 1, got ${JSON.stringify(exit)}`);
+  const lines = app.output.split('\n').filter((l) => (typeof variable === 'string' ? l.includes(variable) : variable.test(l)));
+  if (lines.length === 0) problems.push(`no line names ${variable}; output: ${show(app.output)}`);
+  if (STACK_TRACE_RE.test(app.output)) problems.push(`a stack trace in the output: ${show(app.output)}`);
+  if (password && app.output.includes(password)) problems.push('the output contains the database password');
+  return problems.map((p) => `${name}: ${p}`);
+}
+
+describe(`settings of ${KIND}-app`, { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, () => {
+  let dbs;
+  const password = PG_URL ? urlParts(PG_URL).password : undefined;
+
+  test('invalid settings stop the app: exit 1, one line naming the variable, no password', async () => {
+    dbs = {
+      appDb: await freshDatabase(PG_URL, `${DB_PREFIX}_app`),
+      resultsDb: await freshDatabase(PG_URL, `${DB_PREFIX}_results`, { results: true }),
+    };
+    const base = { DATABASE_URL: dbs.appDb, RESULTS_DATABASE_URL: dbs.resultsDb };
+    const cases = [
+      ...badSettings(dbs).map(([name, variable, env]) => [name, variable, { ...base, ...env }]),
+      ['no database at all', /DATABASE_URL|VCAP_SERVICES/, { RESULTS_DATABASE_URL: dbs.resultsDb }],
+    ];
+    const problems = [];
+    for (let i = 0; i < cases.length; i += PARALLEL_STARTS) {
+      const batch = cases.slice(i, i + PARALLEL_STARTS).map(([name, variable, env]) => expectConfigExit(name, variable, env, password));
+      for (const p of await Promise.all(batch)) problems.push(...p);
+    }
+    report(problems);
+  });
+
+  test('VCAP_SERVICES alone: app database by tag (results-db skipped), results database by name, port as a string', async () => {
+    dbs = dbs || {
+      appDb: await freshDatabase(PG_URL, `${DB_PREFIX}_app`),
+      resultsDb: await freshDatabase(PG_URL, `${DB_PREFIX}_results`, { results: true }),
+    };
+    const appName = `vcap-${KIND}`;
+    const port = await freePort();
+    const app = new AppProcess(CMD, {
+      PORT: String(port), CF_INSTANCE_INDEX: '2', VCAP_SERVICES: vcapServices(dbs),
+      VCAP_APPLICATION: JSON.stringify({ application_name: appName, instance_index: 2 }),
+    });
+    started.push(app);
+    const url = `http://127.0.0.1:${port}`;
+    await app.waitHealthy(url);
+    const problems = [];
+    const round = Date.now();
+    const calls = [
+      [{ method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=from+vcap' }, { status: 201 }],
+      [{ path: '/ads?limit=1' }, { status: 200, headers: { 'X-Instance-Index': '2' } }],
+      [{ method: 'POST', path: `/timings/flush?round=${round}` }, { status: 200, body: 'flushed 2\n' }],
+    ];
+    await send(url, { method: 'POST', path: '/timings/clear' });
+    for (const [req, want] of calls) {
+      const cid = `vcap-${round}-${req.path}`;
+      const res = await send(url, { ...req, headers: { ...req.headers, 'X-Correlation-ID': cid } });
+      problems.push(...checkResponse(res, want, { cid, wantEcho: true }).map((p) => `${req.method || 'GET'} ${req.path}: ${p}`));
+    }
+    const ads = await withClient(dbs.appDb, (c) => c.query('SELECT title FROM ads')).then((r) => r.rows.map((x) => x.title));
+    if (!ads.includes('from vcap')) problems.push(`the ad is not in the ${KIND}-db database: ${show(ads.join(', '))}`);
+    const rows = await withClient(dbs.resultsDb, (c) => c.query('SELECT app, instance_index FROM server_timings WHERE round_id = $1', [round])).then((r) => r.rows);
+    if (rows.length !== 2 || rows.some((r) => r.app !== appName || r.instance_index !== 2)) {
+      problems.push(`server_timings of round ${round}: want 2 rows app ${appName} instance 2, got ${JSON.stringify(rows)}`);
+    }
+    if (app.output.includes(password)) problems.push('the output contains the database password');
+    report(problems);
+  });
+});
