@@ -186,3 +186,27 @@ test('SIGTERM: the in-flight request finishes, timings are flushed, exit 0', asy
   const rows = await timingRows('app = $1 AND round_id IS NULL', [appName])
   assert.deepEqual(rows.map((r) => r.route).sort(), ['GET /health', 'POST /ads'])
 })
+
+test('database down at start: /health serves, 503 meanwhile, the table is created once it is up', async () => {
+  const fs = require('node:fs')
+  const { execFileSync } = require('node:child_process')
+  const dir = fs.mkdtempSync('/tmp/cfscale-node-app-late-pg-')
+  const port = await t.freePort()
+  const password = 'late-start-pw'
+  fs.writeFileSync(`${dir}/password`, password, { mode: 0o600 })
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
+  const app = await t.startApp({ DATABASE_URL: url, DB_POOL_TIMEOUT_MS: '500' })
+  try {
+    assert.equal((await t.request(app.base, '/health')).body, 'ok\n')
+    const down = await t.request(app.base, '/ads')
+    assert.deepEqual([down.status, down.body, down.headers['retry-after']], [503, 'database unavailable\n', '1'])
+    execFileSync(t.PG_CLUSTER, ['start', '--dir', dir, '--port', String(port)])
+    const up = await t.request(app.base, '/ads')
+    assert.deepEqual([up.status, up.body, up.headers['x-total-count']], [200, '', '0'])
+    assert.equal(app.proc.exitCode, null)
+  } finally {
+    await app.stop()
+    execFileSync(t.PG_CLUSTER, ['stop', '--dir', dir])
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
