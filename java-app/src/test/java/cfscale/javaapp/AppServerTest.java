@@ -1,0 +1,218 @@
+package cfscale.javaapp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The real server on a free port with its database unreachable (a closed port): everything
+ * that needs no database, and the 503 a database outage must give. Raw sockets, so the exact
+ * bytes on the wire are checked (and malformed requests can be sent at all).
+ */
+class AppServerTest {
+  private static final int POOL_TIMEOUT_MS = 500;
+  private static AppServer app;
+
+  @BeforeAll
+  static void start() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    Config config = Config.fromEnv(Map.of("PORT", "0", "CF_INSTANCE_INDEX", "7",
+        "DATABASE_URL", "postgres://u:p@127.0.0.1:" + closedPort + "/none",
+        "DB_POOL_SIZE", "2", "DB_POOL_TIMEOUT_MS", Integer.toString(POOL_TIMEOUT_MS),
+        "TIMINGS_CAPACITY", "1000", "JETTY_THREADS_MAX", "16"));
+    app = AppServer.start(config);
+  }
+
+  @AfterAll
+  static void stop() {
+    app.stop();
+  }
+
+  /** One request on a fresh connection; returns the whole raw response. */
+  private static String raw(String request) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", app.port())) {
+      s.setSoTimeout(10_000);
+      OutputStream out = s.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      s.shutdownOutput();
+      InputStream in = s.getInputStream();
+      ByteArrayOutputStream buf = new ByteArrayOutputStream();
+      in.transferTo(buf);
+      return buf.toString(StandardCharsets.UTF_8);
+    }
+  }
+
+  private static String get(String target, String... headers) throws Exception {
+    return raw("GET " + target + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n" + String.join("", headers) + "\r\n");
+  }
+
+  private static String statusLine(String response) {
+    return response.substring(0, response.indexOf("\r\n"));
+  }
+
+  private static String body(String response) {
+    return response.substring(response.indexOf("\r\n\r\n") + 4);
+  }
+
+  private static String header(String response, String name) {
+    for (String line : response.substring(0, response.indexOf("\r\n\r\n")).split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+        return line.substring(colon + 1).trim();
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void healthHasEveryContractHeader() throws Exception {
+    String r = get("/health", "X-Correlation-ID: abc-123\r\n");
+    assertEquals("HTTP/1.1 200 OK", statusLine(r));
+    assertEquals("ok\n", body(r));
+    assertEquals("text/plain; charset=utf-8", header(r, "Content-Type"));
+    assertEquals("abc-123", header(r, "X-Correlation-ID"));
+    assertEquals("7", header(r, "X-Instance-Index"));
+    assertEquals("3", header(r, "Content-Length"));
+    assertEquals(null, header(r, "Server"));
+    assertEquals(null, header(r, "X-Powered-By"));
+    assertEquals(null, header(r, "Transfer-Encoding"));
+  }
+
+  @Test
+  void missingOrEmptyCorrelationIdGetsAFreshUuid() throws Exception {
+    String uuid = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}";
+    assertTrue(header(get("/health"), "X-Correlation-ID").matches(uuid));
+    assertTrue(header(get("/health", "X-Correlation-ID: \r\n"), "X-Correlation-ID").matches(uuid));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"'a b'", "'é'", "x123456789x123456789x123456789x123456789x123456789x123456789x1234"})
+  void badCorrelationIdIsRejectedBeforeRoutingAndNeverReflected(String id) throws Exception {
+    String r = raw("GET /nowhere HTTP/1.1\r\nHost: t\r\nConnection: close\r\nX-Correlation-ID: " + id + "\r\n\r\n");
+    assertEquals("HTTP/1.1 400 Bad Request", statusLine(r));
+    assertEquals("invalid X-Correlation-ID\n", body(r));
+    assertFalse(r.contains(id));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+      "DELETE, /health, 405, GET",
+      "HEAD, /health, 405, GET",
+      "PUT, /ads, 405, 'GET, POST'",
+      "POST, /ads/1, 405, GET",
+      "POST, /timings, 405, GET",
+      "GET, /timings/flush, 405, POST",
+      "GET, /timings/clear, 405, POST",
+      "GET, /timings/recording, 405, POST",
+      "GET, /nope, 404, ",
+      "GET, /health/, 404, ",
+      "GET, /ads/, 404, ",
+      "GET, /ads/1/2, 404, ",
+      "GET, /timings/other, 404, ",
+      "GET, /HEALTH, 404, ",
+  })
+  void unknownPathsAndMethods(String method, String path, int status, String allow) throws Exception {
+    String r = raw(method + " " + path + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    assertEquals(status, Integer.parseInt(statusLine(r).split(" ")[1]));
+    assertEquals(allow, header(r, "Allow"));
+    if (!method.equals("HEAD")) {
+      assertEquals(status == 404 ? "not found\n" : "method not allowed\n", body(r));
+    }
+  }
+
+  @Test
+  void bodyOverTheLimitByContentLengthIs413BeforeTheContentType() throws Exception {
+    String r = raw("POST /ads HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: text/plain\r\n"
+        + "Content-Length: 65537\r\n\r\n");
+    assertEquals("HTTP/1.1 413 Payload Too Large", statusLine(r));
+    assertEquals("request body over 65536 bytes\n", body(r));
+  }
+
+  @Test
+  void chunkedBodyOverTheLimitIs413WhileReading() throws Exception {
+    String chunk = "a".repeat(40_000);
+    String hex = Integer.toHexString(chunk.length());
+    String r = raw("POST /ads HTTP/1.1\r\nHost: t\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n"
+        + "Content-Type: application/x-www-form-urlencoded\r\n\r\n"
+        + hex + "\r\n" + chunk + "\r\n" + hex + "\r\n" + chunk + "\r\n0\r\n\r\n");
+    assertEquals("HTTP/1.1 413 Payload Too Large", statusLine(r));
+    assertEquals("request body over 65536 bytes\n", body(r));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"''", "text/plain", "multipart/form-data; boundary=x", "application/x-www-form-urlencodedx"})
+  void wrongContentTypeIs415(String contentType) throws Exception {
+    String ct = contentType.isEmpty() ? "" : "Content-Type: " + contentType + "\r\n";
+    String r = raw("POST /ads HTTP/1.1\r\nHost: t\r\nConnection: close\r\n" + ct + "Content-Length: 7\r\n\r\ntitle=x");
+    assertEquals("HTTP/1.1 415 Unsupported Media Type", statusLine(r));
+    assertEquals("content type must be application/x-www-form-urlencoded\n", body(r));
+  }
+
+  @Test
+  void formErrorsComeBeforeTheDatabase() throws Exception {
+    String r = raw("POST /ads HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+        + "Content-Type: Application/X-WWW-Form-Urlencoded; charset=utf-8\r\nContent-Length: 9\r\n\r\ntitle=%zz");
+    assertEquals("HTTP/1.1 400 Bad Request", statusLine(r));
+    assertEquals("malformed percent-encoding\n", body(r));
+  }
+
+  @Test
+  void databaseDownIs503WithRetryAfterWithinThePoolTimeoutPlusOneSecond() throws Exception {
+    get("/ads/1"); // warm-up: class loading and JIT are not the pool timeout
+    long t0 = System.nanoTime();
+    String r = get("/ads/1");
+    long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals("HTTP/1.1 503 Service Unavailable", statusLine(r));
+    assertEquals("database unavailable\n", body(r));
+    assertEquals("1", header(r, "Retry-After"));
+    assertTrue(elapsedMs < POOL_TIMEOUT_MS + 1000, "503 after " + elapsedMs + " ms");
+    assertEquals("HTTP/1.1 503 Service Unavailable", statusLine(get("/ads?limit=1")));
+  }
+
+  @Test
+  void flushWithoutAResultsDatabaseIs503() throws Exception {
+    String r = raw("POST /timings/flush HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    assertEquals("HTTP/1.1 503 Service Unavailable", statusLine(r));
+    assertEquals("results database unavailable\n", body(r));
+  }
+
+  @Test
+  void malformedRequestsGetPlainTextNotJettyHtml() throws Exception {
+    for (String request : new String[] {"GARBAGE\r\n\r\n", "GET /a b HTTP/1.1\r\nHost: t\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: t\r\nBad Header\r\n\r\n"}) {
+      String r = raw(request);
+      assertEquals("HTTP/1.1 400 Bad Request", statusLine(r), request);
+      assertEquals("text/plain; charset=utf-8", header(r, "Content-Type"));
+      assertEquals("bad request\n", body(r));
+    }
+  }
+
+  @Test
+  void timingsRecordAppRoutesOnly() throws Exception {
+    String clear = "POST /timings/clear HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+    raw(clear);
+    get("/health");
+    get("/nope");
+    get("/timings");
+    String r = get("/timings");
+    assertEquals("recording on\ncount 2\ndropped 0\ncapacity 1000\n", body(r));
+    assertEquals("cleared 2\n", body(raw(clear)));
+  }
+}
