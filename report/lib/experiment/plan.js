@@ -134,7 +134,7 @@ function checkLoad(where, load, c) {
     const sc = makeCheck(`${where}${p}`);
     const loadgens = sc.int(s, 'loadgens', 1, undefined);
     if (loadgens === undefined) fail(where, `${p}loadgens is required`);
-    if ((s.parallel === undefined) === (s.rate === undefined)) fail(where, `${p}needs exactly one of parallel (closed model) or rate (open model, req/s per loadgen)`);
+    if ((s.parallel === undefined) === (s.rate === undefined)) fail(where, `load[${i}] needs exactly one of parallel (closed model) or rate (open model, req/s per loadgen)`);
     if (s.parallel !== undefined) return { loadgens, parallel: sc.int(s, 'parallel', 1) };
     return { loadgens, rate: sc.num(s, 'rate', 0, undefined, { exclusive: true }) };
   });

@@ -1,0 +1,114 @@
+// The plan parser/validator: defaults, every shipped plan, and bad plans that must stop
+// with one line naming the field.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { REPO_ROOT } from '../lib/db.js';
+import { loadPlan, parseDurationMs, PlanError, validatePlan } from '../lib/experiment/plan.js';
+
+const ok = { apps: ['node-app', 'java-app'], load: [{ loadgens: 2, parallel: 1 }] };
+
+test('defaults are filled in', () => {
+  const p = validatePlan(ok, 'mini.yml');
+  assert.equal(p.name, 'mini');
+  assert.equal(p.kind, 'grid');
+  assert.equal(p.order, 'interleaved');
+  assert.equal(p.repetitions, 3);
+  assert.equal(p.durationMs, 60_000);
+  assert.equal(p.warmupMs, 10_000);
+  assert.deepEqual(p.instances, [1]);
+  assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {} }]);
+  assert.equal(p.slo.thresholdMs, 100);
+  assert.equal(p.scale.loadgensStep, 4);
+  assert.equal(p.scale.loadgensMax, 96);
+});
+
+test('durations, the load grid shorthand, settings as strings', () => {
+  for (const [v, ms] of [['30s', 30_000], ['2m', 120_000], ['500ms', 500], [5, 5000], ['1.5s', 1500], ['x', NaN], ['0s', NaN], [-1, NaN]]) {
+    assert.ok(Object.is(parseDurationMs(v), ms) || parseDurationMs(v) === ms, `${v}`);
+  }
+  const p = validatePlan({ apps: ['node-app'], load: { loadgens: [1, 2], rate: [10, 20] }, settings: { DB_POOL_SIZE: 60 }, slo: { threshold: '20ms' } }, 'g.yml');
+  assert.deepEqual(p.load, [{ loadgens: 1, rate: 10 }, { loadgens: 1, rate: 20 }, { loadgens: 2, rate: 10 }, { loadgens: 2, rate: 20 }]);
+  assert.deepEqual(p.settings, { DB_POOL_SIZE: '60' });
+  assert.equal(p.slo.thresholdMs, 20);
+});
+
+test('every shipped plan in experiments/ is valid', () => {
+  const dir = path.join(REPO_ROOT, 'experiments');
+  const files = fs.readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f));
+  assert.ok(files.includes('ci-tiny.yml'));
+  assert.ok(files.length >= 10, `${files.length} plans`);
+  for (const f of files) {
+    const p = loadPlan(path.join(dir, f));
+    assert.equal(p.name, f.replace(/\.ya?ml$/, ''), f);
+  }
+});
+
+// [what is wrong, plan, text the one-line error must contain]
+const BAD = [
+  ['apps missing', { load: ok.load }, 'apps must be a non-empty list'],
+  ['apps not a list', { apps: 'node-app', load: ok.load }, 'apps must be'],
+  ['bad app name', { apps: ['Node App'], load: ok.load }, 'apps[0]'],
+  ['app twice', { apps: ['a', 'a'], load: ok.load }, 'apps lists an app twice'],
+  ['unknown field', { ...ok, repetiton: 3 }, 'repetiton is not a known field'],
+  ['unknown kind', { ...ok, kind: 'soak' }, 'kind must be one of grid, scale-until-slo, capacity'],
+  ['bad order', { ...ok, order: 'shuffled' }, 'order must be one of'],
+  ['zero repetitions', { ...ok, repetitions: 0 }, 'repetitions must be an integer from 1 to 100'],
+  ['bad duration', { ...ok, duration: '10 minutes' }, 'duration must be a duration'],
+  ['duration and requests', { ...ok, duration: '10s', requests: 100 }, 'give one of duration or requests'],
+  ['load missing', { apps: ['node-app'] }, 'load must be a non-empty list'],
+  ['load step without model', { apps: ['node-app'], load: [{ loadgens: 1 }] }, 'load[0] needs exactly one of parallel'],
+  ['load step with both', { apps: ['node-app'], load: [{ loadgens: 1, parallel: 1, rate: 5 }] }, 'load[0] needs exactly one of'],
+  ['bad parallel', { apps: ['node-app'], load: [{ loadgens: 1, parallel: 1 }, { loadgens: 1, parallel: 'x' }] }, 'load[1].parallel must be an integer >= 1, got "x"'],
+  ['negative rate', { apps: ['node-app'], load: [{ loadgens: 1, rate: -5 }] }, 'load[0].rate must be a number > 0'],
+  ['load field typo', { apps: ['node-app'], load: [{ loadgen: 1, parallel: 1 }] }, 'load[0].loadgen is not a known field'],
+  ['instances zero', { ...ok, instances: [1, 0] }, 'instances[1] must be an integer >= 1'],
+  ['bad setting name', { ...ok, settings: { 'db-pool': 3 } }, 'settings.db-pool is not an environment variable name'],
+  ['setting is a list', { ...ok, settings: { DB_POOL_SIZE: [1] } }, 'settings.DB_POOL_SIZE must be a string'],
+  ['variant without name', { ...ok, variants: [{ settings: {} }] }, 'variants[0].name must match'],
+  ['variant for unknown app', { ...ok, variants: [{ name: 'a', apps: ['x-app'] }] }, 'variants[0].apps must list apps from apps'],
+  ['variants differ in variables', { ...ok, variants: [{ name: 'a', settings: { DB_POOL_SIZE: 30 } }, { name: 'b', settings: {} }] }, 'variants[1].settings must set the same variables'],
+  ['slo metric', { ...ok, slo: { metric: 'p90' } }, 'slo.metric must be one of p50, p95, p99, mean'],
+  ['slo threshold', { ...ok, slo: { threshold: 'fast' } }, 'slo.threshold must be a duration'],
+  ['slo field typo', { ...ok, slo: { treshold: '10ms' } }, 'slo.treshold is not a known field'],
+  ['scale step zero', { apps: ['node-app'], kind: 'scale-until-slo', scale: { loadgensStep: 0 } }, 'scale.loadgensStep must be an integer >= 1'],
+  ['scale cpu reference', { apps: ['node-app'], kind: 'scale-until-slo', scale: { cpuReference: { app: 'java-app' } } }, 'scale.cpuReference must be'],
+  ['scale start above max', { apps: ['node-app'], kind: 'scale-until-slo', scale: { startInstances: 4, maxInstances: 2 } }, 'scale.startInstances must not exceed'],
+  ['load on adaptive plan', { apps: ['node-app'], kind: 'capacity', load: ok.load }, 'load is only for kind grid'],
+  ['capacity range', { apps: ['node-app'], kind: 'capacity', capacity: { rateMin: 500, rateMax: 100 } }, 'capacity.rateMin (500) must be below capacity.rateMax (100)'],
+  ['capacity tolerance', { apps: ['node-app'], kind: 'capacity', capacity: { tolerance: 2 } }, 'capacity.tolerance must be a number > 0 and <= 1'],
+  ['capacity soak', { apps: ['node-app'], kind: 'capacity', capacity: { soakDuration: 'long' } }, 'capacity.soakDuration must be a duration'],
+  ['cpu quota', { ...ok, cpu: 0 }, 'cpu must be a number > 0'],
+  ['validity', { ...ok, validity: { lateMax: 5 } }, 'validity.lateMax must be a number >= 0 and <= 1'],
+  ['plan name', { ...ok, name: 'Has Space' }, 'name must match'],
+  ['not a mapping', [1, 2], 'must be a mapping of fields'],
+];
+
+test('bad plans stop with one line naming the field', () => {
+  for (const [what, raw, text] of BAD) {
+    assert.throws(() => validatePlan(raw, 'bad.yml'), (e) => {
+      assert.ok(e instanceof PlanError, what);
+      assert.ok(e.message.startsWith('plan bad.yml: '), `${what}: ${e.message}`);
+      assert.ok(e.message.includes(text), `${what}: "${e.message}" lacks "${text}"`);
+      assert.ok(!e.message.includes('\n'), `${what}: one line`);
+      return true;
+    }, what);
+  }
+});
+
+test('unreadable and malformed files', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-plan-'));
+  try {
+    const yml = path.join(dir, 'broken.yml');
+    fs.writeFileSync(yml, 'apps: [node-app\nload: x: y\n');
+    assert.throws(() => loadPlan(yml), /^PlanError: plan broken\.yml: not valid YAML|plan broken\.yml: not valid YAML/);
+    const json = path.join(dir, 'p.json');
+    fs.writeFileSync(json, JSON.stringify(ok));
+    assert.equal(loadPlan(json).name, 'p');
+    assert.throws(() => loadPlan(path.join(dir, 'missing.yml')), /cannot read: ENOENT/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
