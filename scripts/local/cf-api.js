@@ -1,0 +1,64 @@
+// cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
+// one app, its web process, process stats (cloud-foundry-contracts.md §2) and crash
+// audit events. Unknown paths answer like CC: a CF-NotFound error body.
+'use strict';
+
+function appResource(app) {
+  return {
+    guid: app.guid,
+    name: app.name,
+    state: app.state,
+    created_at: app.createdAt,
+    updated_at: app.createdAt,
+    lifecycle: { type: 'buildpack', data: { buildpacks: [app.buildpack], stack: 'cflinuxfs4' } },
+    links: { self: { href: `/v3/apps/${app.guid}` }, processes: { href: `/v3/apps/${app.guid}/processes` } },
+  };
+}
+
+function processResource(app) {
+  return {
+    guid: app.guid,
+    type: 'web',
+    command: app.command,
+    instances: app.instances,
+    memory_in_mb: app.memoryMb,
+    disk_in_mb: app.diskMb,
+    health_check: { type: app.healthCheck.type, data: { timeout: app.healthCheck.startTimeoutSec, endpoint: app.healthCheck.type === 'http' ? app.healthCheck.endpoint : null } },
+    relationships: { app: { data: { guid: app.guid } } },
+  };
+}
+
+function list(resources) {
+  return { pagination: { total_results: resources.length, total_pages: 1, next: null, previous: null }, resources };
+}
+
+function notFound() {
+  return { errors: [{ detail: 'Unknown request', title: 'CF-NotFound', code: 10000 }] };
+}
+
+function curl(platform, rawPath, { v3Stats }) {
+  const url = new URL(rawPath, 'http://cfl.local');
+  const p = url.pathname.replace(/\/+$/, '');
+  const apps = Object.values(platform.state.apps);
+  if (p === '/v3/apps') {
+    const names = url.searchParams.get('names');
+    const wanted = names ? names.split(',') : null;
+    return list(apps.filter((a) => !wanted || wanted.includes(a.name)).map(appResource));
+  }
+  if (p === '/v3/audit_events') return platform.events.auditEvents(url.searchParams);
+  let m = /^\/v3\/(?:apps\/([^/]+)\/processes\/web|processes\/([^/]+))(\/stats)?$/.exec(p);
+  if (m) {
+    const app = platform.appByGuid(m[1] || m[2]);
+    if (!app) return { errors: [{ detail: 'Process not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+    if (m[3]) return v3Stats(app, platform.cell.list(app.name), platform.cpuCores(app));
+    return processResource(app);
+  }
+  m = /^\/v3\/apps\/([^/]+)$/.exec(p);
+  if (m) {
+    const app = platform.appByGuid(m[1]);
+    return app ? appResource(app) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+  }
+  return notFound();
+}
+
+module.exports = { curl };

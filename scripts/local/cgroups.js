@@ -1,0 +1,134 @@
+// cgroups.js — one cgroup (v1) per instance, like a Garden container: memory limit =
+// manifest memory (memsw too, so swap cannot stretch it), CPU quota via CFS, accounting via
+// cpuacct. Names: <controller>/cfscale-<hash of CFSCALE_HOME>/<app>-<index>.
+// Where cgroups are not writable, instances run unconstrained (said once, in the log).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = process.env.CFSCALE_CGROUP_ROOT || '/sys/fs/cgroup';
+const CONTROLLERS = ['memory', 'cpu', 'cpuacct'];
+const CFS_PERIOD_US = 100000;
+const MIN_QUOTA_US = 1000; // the kernel's lower bound for cfs_quota_us
+
+function readText(file) {
+  try { return fs.readFileSync(file, 'utf8'); } catch { return null; }
+}
+
+function writeText(file, value) {
+  fs.writeFileSync(file, String(value));
+}
+
+class Cgroups {
+  constructor(homeHash, log) {
+    this.group = `cfscale-${homeHash}`;
+    this.log = log;
+    this.available = this.probe();
+  }
+
+  probe() {
+    try {
+      for (const c of CONTROLLERS) {
+        const dir = path.join(ROOT, c, this.group);
+        fs.mkdirSync(dir, { recursive: true });
+        fs.accessSync(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
+      }
+      return true;
+    } catch (e) {
+      this.log(`cgroups v1 not writable under ${ROOT} (${e.code || e.message}): instances run WITHOUT memory limits or CPU quotas`);
+      return false;
+    }
+  }
+
+  dirs(name) {
+    const out = {};
+    for (const c of CONTROLLERS) out[c] = path.join(ROOT, c, this.group, name);
+    return out;
+  }
+
+  // Create (or reset) the instance's cgroups; returns their paths or null.
+  prepare(name, { memoryBytes, cpuCores }) {
+    if (!this.available) return null;
+    const d = this.dirs(name);
+    for (const dir of Object.values(d)) fs.mkdirSync(dir, { recursive: true });
+    // memsw must stay >= the memory limit: lower memsw first when shrinking is not needed
+    // here because both are set to the same value, in the order the kernel accepts.
+    const memsw = path.join(d.memory, 'memory.memsw.limit_in_bytes');
+    const hasMemsw = fs.existsSync(memsw);
+    const cur = Number(readText(path.join(d.memory, 'memory.limit_in_bytes')));
+    if (hasMemsw && memoryBytes < cur) {
+      writeText(path.join(d.memory, 'memory.limit_in_bytes'), memoryBytes);
+      writeText(memsw, memoryBytes);
+    } else {
+      if (hasMemsw) writeText(memsw, -1);
+      writeText(path.join(d.memory, 'memory.limit_in_bytes'), memoryBytes);
+      if (hasMemsw) writeText(memsw, memoryBytes);
+    }
+    this.setCpu(name, cpuCores);
+    return { ...d, oomKillsAtStart: this.oomKills(name) };
+  }
+
+  setCpu(name, cpuCores) {
+    if (!this.available) return;
+    const d = this.dirs(name);
+    writeText(path.join(d.cpu, 'cpu.cfs_period_us'), CFS_PERIOD_US);
+    const quota = cpuCores === null ? -1 : Math.max(MIN_QUOTA_US, Math.round(cpuCores * CFS_PERIOD_US));
+    writeText(path.join(d.cpu, 'cpu.cfs_quota_us'), quota);
+  }
+
+  // Shell lines that move the wrapper shell ($$) into the cgroups before it execs.
+  enterScript(name) {
+    if (!this.available) return '';
+    return Object.values(this.dirs(name)).map((d) => `echo $$ > '${d}/cgroup.procs'`).join(' && ');
+  }
+
+  oomKills(name) {
+    if (!this.available) return 0;
+    const text = readText(path.join(this.dirs(name).memory, 'memory.oom_control')) || '';
+    const m = /oom_kill (\d+)/.exec(text);
+    if (m) return Number(m[1]);
+    return Number(readText(path.join(this.dirs(name).memory, 'memory.failcnt')) || 0);
+  }
+
+  // {cpuNs, memBytes} of the instance: usage minus inactive file cache, as Garden reports.
+  usage(name) {
+    if (!this.available) return null;
+    const d = this.dirs(name);
+    const cpuNs = Number(readText(path.join(d.cpuacct, 'cpuacct.usage')));
+    const usage = Number(readText(path.join(d.memory, 'memory.usage_in_bytes')));
+    const stat = readText(path.join(d.memory, 'memory.stat')) || '';
+    const m = /^total_inactive_file (\d+)$/m.exec(stat);
+    const inactive = m ? Number(m[1]) : 0;
+    if (!Number.isFinite(cpuNs) || !Number.isFinite(usage)) return null;
+    return { cpuNs, memBytes: Math.max(0, usage - inactive) };
+  }
+
+  pids(name) {
+    if (!this.available) return [];
+    const text = readText(path.join(this.dirs(name).memory, 'cgroup.procs')) || '';
+    return text.split('\n').filter(Boolean).map(Number);
+  }
+
+  remove(name) {
+    if (!this.available) return;
+    for (const dir of Object.values(this.dirs(name))) {
+      try { fs.rmdirSync(dir); } catch (e) { if (e.code !== 'ENOENT') this.log(`cannot remove cgroup ${dir}: ${e.code}`); }
+    }
+  }
+
+  // Remove every cgroup of this CFSCALE_HOME (teardown); returns what could not go.
+  removeAll() {
+    const left = [];
+    for (const c of CONTROLLERS) {
+      const top = path.join(ROOT, c, this.group);
+      let names = [];
+      try { names = fs.readdirSync(top, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name); } catch { continue; }
+      for (const n of names) { try { fs.rmdirSync(path.join(top, n)); } catch { left.push(path.join(top, n)); } }
+      try { fs.rmdirSync(top); } catch { left.push(top); }
+    }
+    return left;
+  }
+}
+
+module.exports = { Cgroups, CFS_PERIOD_US, ROOT };

@@ -1,0 +1,247 @@
+// cli.js — `scripts/cfl`, a cf-CLI look-alike for the local platform: parses the verb and
+// its flags like the cf CLI, starts the daemon on first need and hands the verb to it.
+// `logs` and `statistics` stream on the client side (tail of the app's log; one poll a
+// second). Errors: one line `cfl: ...` on stderr, exit 1 (usage) or 2 (the operation failed).
+'use strict';
+
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { loadConfig } = require('./config');
+const { recentLines } = require('./app-log');
+
+const DAEMON_START_TIMEOUT_MS = 120000;
+const STATS_POLL_MS = 1000;
+
+const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local/README.md)
+
+  cfl up | down | status
+  cfl push [APP] -f MANIFEST [--vars-file F]... [--var k=v]... [-i N] [--no-start]
+  cfl scale APP [-i N] [--cpu CORES|none]
+  cfl start|stop|restart APP          cfl restart-app-instance APP INDEX
+  cfl delete APP [-f]                 cfl apps | app APP [--guid] | env APP
+  cfl set-env APP NAME VALUE          cfl logs APP [--recent]
+  cfl statistics APP --debug [--full] cfl curl PATH
+  cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
+  cfl bind-service APP NAME           cfl unbind-service APP NAME
+  cfl router-url                      cfl service-url NAME
+
+Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888),
+CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
+CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
+
+class CliError extends Error {
+  constructor(msg, code = 1) { super(msg); this.code = code; }
+}
+
+// verb → {pos: [names], min, val: flags with a value, multi: repeatable, bool: switches}
+const SPECS = {
+  up: { pos: [] }, down: { pos: [] }, status: { pos: [] }, apps: { pos: [] }, services: { pos: [] },
+  'router-url': { pos: [] },
+  push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
+  scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu' } },
+  start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
+  'restart-app-instance': { pos: ['appName', 'index'] },
+  delete: { pos: ['appName'], bool: { '-f': 'force' } },
+  app: { pos: ['appName'], bool: { '--guid': 'guid' } },
+  env: { pos: ['appName'] },
+  'set-env': { pos: ['appName', 'name', 'value'] },
+  logs: { pos: ['appName'], bool: { '--recent': 'recent' } },
+  statistics: { pos: ['appName'], bool: { '--debug': 'debug', '--full': 'full' } },
+  curl: { pos: ['path'] },
+  'create-service': { pos: ['offering', 'plan', 'name'] },
+  'delete-service': { pos: ['name'], bool: { '-f': 'force' } },
+  'bind-service': { pos: ['appName', 'name'] },
+  'unbind-service': { pos: ['appName', 'name'] },
+  'service-url': { pos: ['name'] },
+};
+SPECS.stats = SPECS.statistics;
+
+function parseArgs(argv) {
+  const [verb0, ...rest] = argv;
+  const verb = verb0 === 'stats' ? 'statistics' : verb0;
+  const spec = SPECS[verb];
+  if (!spec) throw new CliError(`unknown command "${verb0}" (cfl help)`);
+  const args = {};
+  const pos = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (spec.val && spec.val[a]) {
+      if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
+      args[spec.val[a]] = rest[++i];
+    } else if (spec.multi && spec.multi[a]) {
+      if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
+      (args[spec.multi[a]] = args[spec.multi[a]] || []).push(rest[++i]);
+    } else if (spec.bool && spec.bool[a]) {
+      args[spec.bool[a]] = true;
+    } else if (a.startsWith('-') && a.length > 1 && !/^-\d/.test(a)) {
+      throw new CliError(`unknown flag ${a} for ${verb}`);
+    } else {
+      pos.push(a);
+    }
+  }
+  const min = spec.min ?? spec.pos.length;
+  if (pos.length < min || pos.length > spec.pos.length) {
+    throw new CliError(`${verb} takes ${spec.pos.map((p) => p.toUpperCase()).join(' ') || 'no arguments'} (cfl help)`);
+  }
+  spec.pos.forEach((name, i) => { if (pos[i] !== undefined) args[name] = pos[i]; });
+  return { verb, args: normalise(verb, args) };
+}
+
+function normalise(verb, args) {
+  const int = (v, what) => {
+    if (!/^\d+$/.test(String(v))) throw new CliError(`${what} must be a non-negative integer, got "${v}"`);
+    return Number(v);
+  };
+  if (args.instances !== undefined) args.instances = int(args.instances, '-i');
+  if (args.index !== undefined) args.index = int(args.index, 'INDEX');
+  if (args.cpu !== undefined && args.cpu !== 'none') {
+    const n = Number(args.cpu);
+    if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
+    args.cpu = n;
+  }
+  if (verb === 'scale' && args.instances === undefined && args.cpu === undefined) throw new CliError('scale needs -i N and/or --cpu CORES|none');
+  if (args.manifest) args.manifest = path.resolve(args.manifest);
+  if (args.varsFiles) args.varsFiles = args.varsFiles.map((f) => path.resolve(f));
+  return args;
+}
+
+// ---------------------------------------------------------------- daemon client
+function request(cfg, verb, args = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: cfg.socketPath, method: 'POST', path: '/' }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => { try { resolve(JSON.parse(body)); } catch (e) { reject(e); } });
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ verb, args }));
+  });
+}
+
+async function ping(cfg) {
+  try { return (await request(cfg, 'ping')).code === 0; } catch { return false; }
+}
+
+async function ensureDaemon(cfg) {
+  if (await ping(cfg)) return;
+  fs.mkdirSync(cfg.home, { recursive: true });
+  const logFile = path.join(cfg.home, 'daemon.log');
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [path.join(__dirname, 'daemon.js')], { detached: true, stdio: ['ignore', out, out], env: process.env });
+  fs.closeSync(out);
+  let exited = null;
+  child.on('exit', (code) => { exited = code; });
+  child.unref();
+  const until = Date.now() + DAEMON_START_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (await ping(cfg)) return;
+    if (exited !== null) {
+      const tail = fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      throw new CliError(`the platform did not start: ${tail}`, 2);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new CliError(`the platform did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s, see ${logFile}`, 2);
+}
+
+async function call(cfg, verb, args) {
+  await ensureDaemon(cfg);
+  const r = await request(cfg, verb, args);
+  if (r.out) process.stdout.write(`${r.out}\n`);
+  if (r.code !== 0) throw new CliError(r.err || 'failed', r.code);
+}
+
+// Without a daemon: stop what a dead one may have left (PostgreSQL, HAProxy, instances).
+function offlineDown(cfg) {
+  const { Cgroups } = require('./cgroups');
+  const kill = (pid, group) => { try { process.kill(group ? -pid : pid, 'SIGKILL'); } catch { /* gone */ } };
+  const readList = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; } };
+  for (const pid of readList(path.join(cfg.home, 'instances.pids'))) kill(pid, true);
+  for (const pid of readList(path.join(cfg.haproxyDir, 'haproxy.pid'))) kill(pid, false);
+  const cg = new Cgroups(cfg.homeHash, () => {});
+  if (cg.available) {
+    const top = path.join(require('./cgroups').ROOT, 'memory', `cfscale-${cfg.homeHash}`);
+    for (const d of fs.readdirSync(top)) for (const pid of cg.pids(d)) kill(pid, false);
+  }
+  try { execFileSync(path.join(cfg.repoRoot, 'scripts', 'pg-cluster.sh'), ['stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }
+  const deadline = Date.now() + 2000;
+  let left = cg.removeAll();
+  while (left.length && Date.now() < deadline) { execFileSync('sleep', ['0.1']); left = cg.removeAll(); }
+  for (const f of [cfg.socketPath, cfg.pidFile, path.join(cfg.home, 'instances.pids')]) { try { fs.unlinkSync(f); } catch { /* gone */ } }
+  if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
+}
+
+// ---------------------------------------------------------------- streaming verbs
+async function logs(cfg, args) {
+  await ensureDaemon(cfg);
+  const r = await request(cfg, 'log-file', args);
+  if (r.code !== 0) throw new CliError(r.err, r.code);
+  const file = r.out;
+  if (args.recent) {
+    for (const l of recentLines(file)) process.stdout.write(`${l}\n`);
+    return;
+  }
+  let pos = fs.existsSync(file) ? fs.statSync(file).size : 0;
+  let partial = '';
+  for (;;) {
+    await new Promise((res) => setTimeout(res, 200));
+    let size;
+    try { size = fs.statSync(file).size; } catch { continue; }
+    if (size < pos) pos = 0; // rotated
+    if (size === pos) continue;
+    const fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(size - pos);
+    fs.readSync(fd, buf, 0, buf.length, pos);
+    fs.closeSync(fd);
+    pos = size;
+    const text = partial + buf.toString('utf8');
+    const cut = text.lastIndexOf('\n') + 1;
+    process.stdout.write(text.slice(0, cut));
+    partial = text.slice(cut);
+  }
+}
+
+// Like the plugin: one poll a second, JSON lines; errors as "\nERROR: ..." and exit 1.
+async function statistics(cfg, args) {
+  await ensureDaemon(cfg);
+  for (;;) {
+    let r;
+    try { r = await request(cfg, 'statistics', args); } catch (e) { r = { code: 2, err: e.message }; }
+    if (r.code !== 0) { process.stdout.write(`\nERROR: ${r.err}\n`); process.exit(1); }
+    if (r.out) process.stdout.write(`${r.out}\n`);
+    await new Promise((res) => setTimeout(res, STATS_POLL_MS));
+  }
+}
+
+async function main(argv) {
+  if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
+  const { verb, args } = parseArgs(argv);
+  const cfg = loadConfig();
+  switch (verb) {
+    case 'router-url': process.stdout.write(`http://127.0.0.1:${cfg.routerPort}\n`); return 0;
+    case 'down':
+      if (await ping(cfg)) {
+        const r = await request(cfg, 'down');
+        for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
+        if (r.code !== 0) throw new CliError(r.err, r.code);
+      } else {
+        offlineDown(cfg);
+      }
+      process.stdout.write('OK\n');
+      return 0;
+    case 'logs': await logs(cfg, args); return 0;
+    case 'statistics': await statistics(cfg, args); return 0;
+    default: await call(cfg, verb, args); return 0;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
+    process.stderr.write(`cfl: ${e.message}\n`);
+    process.exit(e instanceof CliError ? e.code : 2);
+  });
+}
+
+module.exports = { parseArgs, CliError };

@@ -1,0 +1,60 @@
+// config.js — the local platform's settings, read once from the environment and validated.
+// Every CFSCALE_* variable is documented (default, unit) in scripts/local/README.md.
+'use strict';
+
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+// name → [default, kind]; kinds: port, number, string.
+const DEFAULTS = {
+  CFSCALE_HOME: [path.join(REPO_ROOT, '.state', 'local'), 'string'],
+  CFSCALE_ROUTER_PORT: [8888, 'port'],
+  CFSCALE_PG_PORT: [54320, 'port'],
+  CFSCALE_INSTANCE_PORT_BASE: [61000, 'port'],
+  // CF hands out CPU shares in proportion to memory (cloud-foundry-contracts.md §7);
+  // locally the default quota is memory GB × this, in cores.
+  CFSCALE_CPU_PER_GB: [1.0, 'number'],
+  // Diego waits 10 s between SIGTERM and SIGKILL (cloud-foundry-contracts.md §4).
+  CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
+  CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
+};
+
+function readValue(env, name) {
+  const [def, kind] = DEFAULTS[name];
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (kind === 'string') return raw;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  if (kind === 'port' && (!Number.isInteger(n) || n < 1 || n > 65535)) {
+    throw new Error(`${name} must be a port number 1-65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function loadConfig(env = process.env) {
+  const home = path.resolve(readValue(env, 'CFSCALE_HOME'));
+  const cfg = {
+    home,
+    routerPort: readValue(env, 'CFSCALE_ROUTER_PORT'),
+    pgPort: readValue(env, 'CFSCALE_PG_PORT'),
+    instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
+    cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),
+    gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
+    statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
+    repoRoot: REPO_ROOT,
+    // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
+    homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
+  };
+  cfg.socketPath = path.join(home, 'cfl.sock');
+  cfg.pidFile = path.join(home, 'daemon.pid');
+  cfg.stateFile = path.join(home, 'state.json');
+  cfg.logDir = path.join(home, 'logs');
+  cfg.pgDir = path.join(home, 'pg');
+  cfg.haproxyDir = path.join(home, 'haproxy');
+  return cfg;
+}
+
+module.exports = { loadConfig, DEFAULTS, REPO_ROOT };

@@ -1,0 +1,108 @@
+// daemon.js — the supervisor: one per CFSCALE_HOME, started detached by `cfl` (cli.js),
+// serving the verbs over HTTP on the unix socket $CFSCALE_HOME/cfl.sock. It owns every
+// process of the local platform; `cfl down` (verb "down") or SIGTERM tears everything down.
+'use strict';
+
+const fs = require('node:fs');
+const http = require('node:http');
+const { loadConfig } = require('./config');
+const { Platform, UsageError } = require('./platform');
+
+// verb → [method, mutating]
+const VERBS = {
+  push: ['push', true],
+  scale: ['scale', true],
+  start: ['start', true],
+  stop: ['stop', true],
+  restart: ['restart', true],
+  'restart-app-instance': ['restartInstance', true],
+  delete: ['deleteApp', true],
+  apps: ['apps', false],
+  app: ['appInfo', false],
+  env: ['env', false],
+  'set-env': ['setEnv', true],
+  'create-service': ['createService', true],
+  services: ['services', false],
+  'delete-service': ['deleteService', true],
+  'bind-service': ['bindService', true],
+  'unbind-service': ['unbindService', true],
+  'service-url': ['serviceUrl', false],
+  statistics: ['statistics', false],
+  curl: ['curl', false],
+  'log-file': ['logFile', false],
+  status: ['status', false],
+  up: ['status', false],
+};
+
+function log(msg) { process.stdout.write(`${new Date().toISOString()} cfl-daemon: ${msg}\n`); }
+
+async function main() {
+  const cfg = loadConfig();
+  fs.mkdirSync(cfg.home, { recursive: true });
+  try { fs.unlinkSync(cfg.socketPath); } catch { /* none */ }
+  const platform = new Platform(cfg, log);
+  let stopping = null;
+
+  const shutdown = () => {
+    if (!stopping) {
+      stopping = platform.shutdown().finally(() => {
+        try { fs.unlinkSync(cfg.socketPath); } catch { /* gone */ }
+        try { fs.unlinkSync(cfg.pidFile); } catch { /* gone */ }
+      });
+    }
+    return stopping;
+  };
+
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', async () => {
+      const reply = (code, out, err) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code, out, err }));
+      };
+      let msg;
+      try { msg = JSON.parse(body); } catch { return reply(1, '', 'bad request'); }
+      if (msg.verb === 'ping') return reply(0, String(process.pid));
+      if (msg.verb === 'down') {
+        const left = await shutdown();
+        reply(left.length ? 2 : 0, 'OK', left.length ? `cgroups left behind: ${left.join(', ')}` : undefined);
+        server.close();
+        setTimeout(() => process.exit(0), 100);
+        return;
+      }
+      if (stopping) return reply(1, '', 'the platform is shutting down');
+      const entry = VERBS[msg.verb];
+      if (!entry) return reply(1, '', `unknown verb ${msg.verb}`);
+      const [method, mutating] = entry;
+      try {
+        const call = () => platform[method](msg.args || {});
+        const out = mutating ? await platform.exclusive(call) : await call();
+        reply(0, out === undefined ? '' : String(out));
+      } catch (e) {
+        if (!(e instanceof UsageError)) log(`${msg.verb} failed: ${e.stack || e.message}`);
+        reply(e instanceof UsageError ? 1 : 2, '', e.message);
+      }
+    });
+  });
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+
+  try {
+    await platform.boot();
+  } catch (e) {
+    log(`boot failed: ${e.stack || e.message}`);
+    await platform.shutdown().catch(() => {});
+    process.exit(1);
+  }
+  server.listen(cfg.socketPath, () => {
+    fs.chmodSync(cfg.socketPath, 0o600);
+    fs.writeFileSync(cfg.pidFile, `${process.pid}\n`);
+    log(`listening on ${cfg.socketPath}`);
+  });
+  for (const sig of ['SIGTERM', 'SIGINT']) {
+    process.on(sig, async () => { log(`${sig}: shutting down`); await shutdown(); process.exit(0); });
+  }
+}
+
+main();

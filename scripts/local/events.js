@@ -1,0 +1,72 @@
+// events.js — crash events of instances, kept by the daemon and served as CF v3 audit
+// events (`audit.app.process.crash`), and written to `instance_events` of the `results-db`
+// service when it exists (round_id NULL; the scripts attach events to rounds by time).
+'use strict';
+
+const crypto = require('node:crypto');
+const { Client } = require('pg');
+
+const MAX_EVENTS = 10000;
+const RESULTS_SERVICE = 'results-db';
+
+class Events {
+  constructor({ log, resultsCredentials }) {
+    this.log = log;
+    this.resultsCredentials = resultsCredentials; // () => credentials | null
+    this.list = [];
+  }
+
+  // A crash of app.index: {app, index, exitDescription, crashCount, oom, at}
+  record(app, { index, exitDescription, crashCount, oom, at = new Date() }) {
+    const event = {
+      guid: crypto.randomUUID(),
+      created_at: at.toISOString().replace(/\.\d+Z$/, 'Z'),
+      updated_at: at.toISOString().replace(/\.\d+Z$/, 'Z'),
+      type: 'audit.app.process.crash',
+      actor: { guid: app.guid, type: 'process', name: 'web' },
+      target: { guid: app.guid, type: 'app', name: app.name },
+      data: {
+        index,
+        reason: 'CRASHED',
+        exit_description: exitDescription,
+        crash_count: crashCount,
+        crash_timestamp: at.getTime() * 1e6,
+      },
+      space: { guid: '00000000-0000-4000-8000-00000000c0de' },
+      organization: { guid: '00000000-0000-4000-8000-00000000c0de' },
+    };
+    this.list.push(event);
+    if (this.list.length > MAX_EVENTS) this.list.shift();
+    this.writeResults(app.name, index, oom ? 'oom' : 'crash', exitDescription, at);
+    return event;
+  }
+
+  auditEvents(query) {
+    const targets = query.get('target_guids') ? query.get('target_guids').split(',') : null;
+    const types = query.get('types') ? query.get('types').split(',') : null;
+    const resources = this.list.filter((e) => (!targets || targets.includes(e.target.guid)) && (!types || types.includes(e.type)));
+    return {
+      pagination: { total_results: resources.length, total_pages: 1, first: { href: '/v3/audit_events?page=1' }, last: { href: '/v3/audit_events?page=1' }, next: null, previous: null },
+      resources,
+    };
+  }
+
+  async writeResults(app, index, kind, detail, at) {
+    const creds = this.resultsCredentials();
+    if (!creds) return;
+    const c = new Client({ connectionString: creds.uri });
+    try {
+      await c.connect();
+      await c.query(
+        'INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail) VALUES (NULL, $1, $2, $3, $4, $5, $6)',
+        ['local', app, index, at, kind, detail],
+      );
+    } catch (e) {
+      this.log(`cannot write instance event to ${RESULTS_SERVICE}: ${e.message}`);
+    } finally {
+      c.end().catch(() => {});
+    }
+  }
+}
+
+module.exports = { Events, RESULTS_SERVICE };

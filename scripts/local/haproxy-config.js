@@ -1,0 +1,118 @@
+// haproxy-config.js — the router's configuration, generated from the apps (Gorouter's job
+// on CF, cloud-foundry-contracts.md §5): route by Host, round-robin, keep-alive both sides,
+// `X-Cf-App-Instance: GUID:INDEX` pins a request to one instance, X-Vcap-Request-Id set on
+// request and response, access log as JSON over syslog to the daemon (rtr-log.js).
+// Instances changing state are applied through the runtime API (haproxy.js) without a
+// reload; a reload happens only when apps, routes or the number of server slots change.
+'use strict';
+
+const SLOT_BLOCK = 8; // server slots per app come in blocks, so scaling rarely reloads
+// Gorouter's defaults: endpoint dial timeout 5 s, request/idle timeouts 900 s.
+const TIMEOUT_CONNECT = '5s';
+const TIMEOUT_IDLE = '900s';
+// HAProxy needs 2 fds per connection; the machine allows 20000 fds per process.
+const MAX_CONN = 9000;
+
+// Per request, captured for the access log (index = capture id).
+const REQ_CAPTURES = ['Host', 'Referer', 'User-Agent', 'X-Forwarded-For', 'X-Correlation-ID', 'X-Forwarded-Proto', 'Content-Length'];
+
+function slotCount(instances) {
+  return Math.max(SLOT_BLOCK, Math.ceil(instances / SLOT_BLOCK) * SLOT_BLOCK);
+}
+
+function backendName(app) { return `app_${app.name}`; }
+function pinBackendName(app, index) { return `pin_${app.name}_${index}`; }
+
+// JSON log line: every value in quotes, numbers parsed by rtr-log.js.
+function logFormat() {
+  const cap = (i) => `%[capture.req.hdr(${i}),json(utf8s)]`;
+  const fields = [
+    ['ts', '%Ts'], ['ms', '%ms'], ['b', '%b'], ['s', '%s'],
+    ['m', '%[capture.req.method,json(utf8s)]'], ['u', '%[capture.req.uri,json(utf8s)]'],
+    ['v', '%[capture.req.ver,json(utf8s)]'], ['st', '%ST'], ['bin', cap(6)], ['bout', '%B'],
+    ['rcl', '%[capture.res.hdr(0),json(utf8s)]'],
+    ['host', cap(0)], ['ref', cap(1)], ['ua', cap(2)], ['xff', cap(3)], ['cid', cap(4)], ['xfp', cap(5)],
+    ['ci', '%ci'], ['cp', '%cp'], ['si', '%si'], ['sp', '%sp'], ['id', '%ID'], ['ta', '%Ta'], ['tr', '%Tr'],
+  ];
+  return `{${fields.map(([k, v]) => `"${k}":"${v}"`).join(',')}}`;
+}
+
+function serverLine(name, inst) {
+  const port = inst && inst.port ? inst.port : 1;
+  return `  server ${name} 127.0.0.1:${port}${inst && inst.ready ? '' : ' disabled'}`;
+}
+
+// apps: [{name, guid, routes[], slots, instances: {index: {port, ready}}}]
+function buildConfig({ routerPort, logPort, adminSocket, apps }) {
+  const out = [];
+  out.push(
+    'global',
+    `  maxconn ${MAX_CONN}`,
+    `  stats socket ${adminSocket} mode 600 level admin`,
+    `  log 127.0.0.1:${logPort} len 8192 format raw local0`,
+    '',
+    'defaults',
+    '  mode http',
+    '  log global',
+    '  option http-keep-alive',
+    '  option forwardfor',
+    '  http-reuse safe',
+    `  timeout connect ${TIMEOUT_CONNECT}`,
+    `  timeout client ${TIMEOUT_IDLE}`,
+    `  timeout server ${TIMEOUT_IDLE}`,
+    `  timeout http-keep-alive ${TIMEOUT_IDLE}`,
+    '  timeout http-request 60s',
+    '  retries 2',
+    '',
+    'frontend router',
+    `  bind 127.0.0.1:${routerPort}`,
+    `  maxconn ${MAX_CONN}`,
+    '  unique-id-format %[uuid()]',
+    `  log-format '${logFormat()}'`,
+    '  declare capture response len 20',
+  );
+  for (const h of REQ_CAPTURES) out.push(`  http-request capture req.hdr(${h}) len ${h === 'User-Agent' ? 512 : 256}`);
+  out.push(
+    '  http-response capture res.hdr(Content-Length) id 0',
+    '  http-request set-header X-Vcap-Request-Id %[unique-id]',
+    '  http-request set-header X-Forwarded-Proto http if !{ req.hdr(X-Forwarded-Proto) -m found }',
+    '  http-response set-header X-Vcap-Request-Id %[unique-id]',
+    '  acl has_pin req.hdr(X-Cf-App-Instance) -m found',
+  );
+  const pins = [];
+  for (const app of apps) {
+    if (!app.routes.length) continue;
+    out.push(`  acl host_${app.name} req.hdr(host),field(1,:),lower -m str ${app.routes.join(' ')}`);
+    for (let i = 0; i < app.slots; i++) pins.push(`${app.guid}:${i}`);
+  }
+  if (pins.length) out.push(`  acl pin_known req.hdr(X-Cf-App-Instance) -m str ${pins.join(' ')}`);
+  else out.push('  acl pin_known always_false');
+  out.push(
+    '  http-request return status 400 content-type text/plain string "400 Bad Request: Invalid X-CF-App-Instance Header" hdr X-Cf-Routererror invalid_cf_app_instance_header if has_pin !pin_known',
+  );
+  for (const app of apps) {
+    if (!app.routes.length) continue;
+    for (let i = 0; i < app.slots; i++) {
+      out.push(`  use_backend ${pinBackendName(app, i)} if host_${app.name} { req.hdr(X-Cf-App-Instance) -m str ${app.guid}:${i} }`);
+    }
+    out.push(`  use_backend ${backendName(app)} if host_${app.name}`);
+  }
+  out.push('  default_backend unknown_route', '');
+  out.push(
+    'backend unknown_route',
+    '  http-request return status 404 content-type text/plain lf-string "404 Not Found: Requested route (\'%[req.hdr(host)]\') does not exist.\\n" hdr X-Cf-Routererror unknown_route',
+    '',
+  );
+  for (const app of apps) {
+    if (!app.routes.length) continue;
+    out.push(`backend ${backendName(app)}`, '  balance roundrobin', '  option redispatch 1');
+    for (let i = 0; i < app.slots; i++) out.push(serverLine(`s${i}`, app.instances[i]));
+    out.push('');
+    for (let i = 0; i < app.slots; i++) {
+      out.push(`backend ${pinBackendName(app, i)}`, serverLine(`s${i}`, app.instances[i]), '');
+    }
+  }
+  return out.join('\n');
+}
+
+module.exports = { buildConfig, slotCount, backendName, pinBackendName, SLOT_BLOCK };

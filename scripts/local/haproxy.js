@@ -1,0 +1,136 @@
+// haproxy.js — run Debian's HAProxy as the router: master-worker mode (-W), graceful
+// reload with SIGUSR2 after `haproxy -c` validated the new file, and the runtime API
+// (stats socket) to switch servers on and off without a reload.
+'use strict';
+
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawn, execFile } = require('node:child_process');
+const { buildConfig } = require('./haproxy-config');
+
+const HAPROXY_BIN = 'haproxy';
+
+function execFileP(cmd, args) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { encoding: 'utf8' }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${(stderr || err.message).trim()}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+class Router {
+  constructor({ dir, routerPort, log }) {
+    this.dir = dir;
+    this.routerPort = routerPort;
+    this.log = log;
+    this.cfgFile = path.join(dir, 'haproxy.cfg');
+    this.pidFile = path.join(dir, 'haproxy.pid');
+    this.adminSocket = path.join(dir, 'admin.sock');
+    this.masterPid = null;
+  }
+
+  async writeConfig(model) {
+    const text = buildConfig({ ...model, routerPort: this.routerPort, adminSocket: this.adminSocket });
+    const tmp = `${this.cfgFile}.new`;
+    fs.mkdirSync(this.dir, { recursive: true });
+    fs.writeFileSync(tmp, `${text}\n`);
+    await execFileP(HAPROXY_BIN, ['-c', '-q', '-f', tmp]);
+    fs.renameSync(tmp, this.cfgFile);
+    return text;
+  }
+
+  // Write and validate the configuration, then start HAProxy or reload it gracefully.
+  async apply(model) {
+    await this.writeConfig(model);
+    if (this.isRunning()) {
+      process.kill(this.masterPid, 'SIGUSR2');
+      this.log(`router reloaded (${this.cfgFile})`);
+      await this.waitForSocket();
+      return;
+    }
+    const out = fs.openSync(path.join(this.dir, 'haproxy.out'), 'a');
+    const child = spawn(HAPROXY_BIN, ['-W', '-f', this.cfgFile, '-p', this.pidFile], {
+      detached: true, stdio: ['ignore', out, out],
+    });
+    fs.closeSync(out);
+    child.unref();
+    this.masterPid = child.pid;
+    child.on('exit', (code, sig) => {
+      if (this.masterPid === child.pid) {
+        this.masterPid = null;
+        this.log(`router exited (${sig || code})`);
+      }
+    });
+    await this.waitForSocket();
+    this.log(`router listening on 127.0.0.1:${this.routerPort}`);
+  }
+
+  isRunning() {
+    if (!this.masterPid) return false;
+    try { process.kill(this.masterPid, 0); return true; } catch { return false; }
+  }
+
+  async waitForSocket(timeoutMs = 10000) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      try { await this.command('show info'); return; } catch (e) {
+        if (!this.isRunning()) throw new Error(`router exited at start; see ${path.join(this.dir, 'haproxy.out')}`);
+        if (Date.now() > until) throw new Error(`router did not come up: ${e.message}; see ${path.join(this.dir, 'haproxy.out')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  // One runtime-API command; resolves with its answer.
+  command(cmd) {
+    return new Promise((resolve, reject) => {
+      const sock = net.connect(this.adminSocket);
+      let buf = '';
+      sock.setTimeout(5000, () => sock.destroy(new Error('runtime API timeout')));
+      sock.on('connect', () => sock.end(`${cmd}\n`));
+      sock.on('data', (d) => { buf += d; });
+      sock.on('error', reject);
+      sock.on('close', () => resolve(buf));
+    });
+  }
+
+  async setServer(backend, server, inst) {
+    if (!this.isRunning()) return;
+    const cmds = [];
+    if (inst && inst.port) cmds.push(`set server ${backend}/${server} addr 127.0.0.1 port ${inst.port}`);
+    // maint: no new requests; requests in flight finish (Gorouter unregisters the route
+    // before the instance gets SIGTERM).
+    cmds.push(`set server ${backend}/${server} state ${inst && inst.ready ? 'ready' : 'maint'}`);
+    for (const c of cmds) {
+      const ans = await this.command(c);
+      if (/No such|Unknown|Require/i.test(ans)) this.log(`router: "${c}" → ${ans.trim()}`);
+    }
+  }
+
+  async stop() {
+    const pid = this.masterPid || readPid(this.pidFile);
+    this.masterPid = null;
+    if (pid) await killAndWait(pid, 'SIGUSR1', 5000); // soft stop, then hard
+    try { fs.unlinkSync(this.pidFile); } catch { /* gone */ }
+  }
+}
+
+function readPid(file) {
+  try { return Number(fs.readFileSync(file, 'utf8').trim()) || null; } catch { return null; }
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch { return false; }
+}
+
+async function killAndWait(pid, signal, graceMs) {
+  try { process.kill(pid, signal); } catch { return; }
+  const until = Date.now() + graceMs;
+  while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  if (alive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+}
+
+module.exports = { Router, readPid, killAndWait, alive };

@@ -1,0 +1,141 @@
+// manifest.js — read a CF app manifest the way `cf push` does: ((vars)) from --vars-file
+// and --var, "Expected to find variables: ..." when one is missing, then the attributes the
+// local platform honours (cloud-foundry-contracts.md §3).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+
+const VAR_RE = /\(\(([-\w.]+)\)\)/g;
+const WHOLE_VAR_RE = /^\(\(([-\w.]+)\)\)$/;
+const HEALTH_CHECK_TYPES = ['port', 'process', 'http'];
+const DEFAULT_MEMORY_MB = 1024; // CF default memory 1G (§3)
+const DEFAULT_DISK_MB = 1024;
+const DEFAULT_START_TIMEOUT_SEC = 60; // CF `timeout` default (§3)
+
+// Parse "200M", "1G", "512MB" into megabytes; CF requires a unit.
+function parseMegabytes(value, what) {
+  const m = /^(\d+)\s*(K|KB|M|MB|G|GB|T|TB)$/i.exec(String(value).trim());
+  if (!m) throw new Error(`${what} must be an integer with a unit of measurement like M, MB, G, or GB, got "${value}"`);
+  const n = Number(m[1]);
+  const unit = m[2].toUpperCase()[0];
+  const mb = { K: n / 1024, M: n, G: n * 1024, T: n * 1024 * 1024 }[unit];
+  if (mb < 1) throw new Error(`${what} must be at least 1M, got "${value}"`);
+  return Math.round(mb);
+}
+
+// Replace ((vars)) in every string of a parsed YAML tree. A whole-value ((x)) keeps the
+// variable's type (as bosh interpolation does); a partial one becomes text.
+function interpolate(node, vars, missing) {
+  if (typeof node === 'string') {
+    const whole = WHOLE_VAR_RE.exec(node);
+    if (whole) {
+      if (!(whole[1] in vars)) { missing.add(whole[1]); return node; }
+      return vars[whole[1]];
+    }
+    return node.replace(VAR_RE, (all, name) => {
+      if (!(name in vars)) { missing.add(name); return all; }
+      return String(vars[name]);
+    });
+  }
+  if (Array.isArray(node)) return node.map((v) => interpolate(v, vars, missing));
+  if (node && typeof node === 'object') {
+    const out = {};
+    for (const [k, v] of Object.entries(node)) out[k] = interpolate(v, vars, missing);
+    return out;
+  }
+  return node;
+}
+
+function loadVars(varsFiles = [], varPairs = []) {
+  const vars = {};
+  for (const f of varsFiles) {
+    let doc;
+    try { doc = YAML.parse(fs.readFileSync(f, 'utf8')); } catch (e) {
+      throw new Error(`cannot read vars file ${f}: ${e.message}`);
+    }
+    if (doc && typeof doc === 'object') Object.assign(vars, doc);
+  }
+  for (const pair of varPairs) {
+    const i = pair.indexOf('=');
+    if (i <= 0) throw new Error(`--var must be key=value, got "${pair}"`);
+    vars[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return vars;
+}
+
+function detectBuildpack(appPath) {
+  let st;
+  try { st = fs.statSync(appPath); } catch { throw new Error(`app path ${appPath} does not exist`); }
+  if (st.isFile()) {
+    if (appPath.endsWith('.jar')) return 'java_buildpack';
+    throw new Error(`app path ${appPath} is a file but not a .jar`);
+  }
+  if (fs.existsSync(path.join(appPath, 'package.json'))) return 'nodejs_buildpack';
+  if (fs.existsSync(path.join(appPath, 'go.mod'))) return 'go_buildpack';
+  throw new Error(`no buildpack detects ${appPath} (no package.json, go.mod or .jar)`);
+}
+
+function routeHosts(app) {
+  if (app['no-route'] === true) return [];
+  const routes = Array.isArray(app.routes) ? app.routes : [];
+  // The path part of a route is not routed locally (README: not faithful).
+  return routes.map((r) => String(r.route || '').split('/')[0].toLowerCase()).filter(Boolean);
+}
+
+// One application entry → the normalised spec the platform runs.
+function normaliseApp(app, manifestDir) {
+  if (!app || typeof app.name !== 'string' || !app.name) throw new Error('manifest application without a name');
+  if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(app.name)) throw new Error(`app name "${app.name}" has characters the local platform does not allow`);
+  const appPath = path.resolve(manifestDir, app.path !== undefined ? String(app.path) : '.');
+  const buildpacks = app.buildpacks || (app.buildpack ? [app.buildpack] : []);
+  const buildpack = buildpacks.length ? String(buildpacks[buildpacks.length - 1]) : detectBuildpack(appPath);
+  if (!fs.existsSync(appPath)) throw new Error(`app path ${appPath} does not exist`);
+  const hcType = app['health-check-type'] || 'port';
+  if (!HEALTH_CHECK_TYPES.includes(hcType)) throw new Error(`health-check-type must be one of ${HEALTH_CHECK_TYPES.join(', ')}, got "${hcType}"`);
+  const instances = app.instances === undefined ? 1 : Number(app.instances);
+  if (!Number.isInteger(instances) || instances < 0) throw new Error(`instances must be a non-negative integer, got "${app.instances}"`);
+  const env = {};
+  for (const [k, v] of Object.entries(app.env || {})) env[k] = v === null ? '' : String(v);
+  const services = (app.services || []).map((s) => (typeof s === 'string' ? s : s && s.name)).filter(Boolean);
+  const timeoutSec = app.timeout === undefined ? DEFAULT_START_TIMEOUT_SEC : Number(app.timeout);
+  return {
+    name: app.name,
+    path: appPath,
+    buildpack,
+    command: app.command ? String(app.command) : null,
+    memoryMb: app.memory === undefined ? DEFAULT_MEMORY_MB : parseMegabytes(app.memory, 'memory'),
+    diskMb: app.disk_quota === undefined ? DEFAULT_DISK_MB : parseMegabytes(app.disk_quota, 'disk_quota'),
+    instances,
+    env,
+    services,
+    routes: routeHosts(app),
+    healthCheck: {
+      type: hcType,
+      endpoint: app['health-check-http-endpoint'] || '/',
+      invocationTimeoutSec: Number(app['health-check-invocation-timeout'] || 1),
+      intervalSec: Number(app['health-check-interval'] || 30),
+      startTimeoutSec: timeoutSec,
+    },
+  };
+}
+
+// Read MANIFEST with vars; returns the normalised specs of its applications.
+function readManifest(manifestPath, { varsFiles = [], vars: varPairs = [] } = {}) {
+  let text;
+  try { text = fs.readFileSync(manifestPath, 'utf8'); } catch {
+    throw new Error(`manifest ${manifestPath} not found`);
+  }
+  const doc = YAML.parse(text);
+  const missing = new Set();
+  const resolved = interpolate(doc, loadVars(varsFiles, varPairs), missing);
+  if (missing.size) throw new Error(`Expected to find variables: ${[...missing].sort().join(', ')}`);
+  if (!resolved || !Array.isArray(resolved.applications) || !resolved.applications.length) {
+    throw new Error(`manifest ${manifestPath} has no applications`);
+  }
+  const dir = path.dirname(path.resolve(manifestPath));
+  return resolved.applications.map((a) => normaliseApp(a, dir));
+}
+
+module.exports = { readManifest, parseMegabytes, interpolate, loadVars };

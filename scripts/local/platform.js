@@ -1,0 +1,422 @@
+// platform.js — the local platform inside the daemon: apps, services, bindings (state.js),
+// the cell (instances.js), the router (haproxy.js), PostgreSQL (services.js), the stats
+// sampler and the router-log sink. Each verb of `cfl` is one method; mutating verbs run
+// one at a time.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { execFile } = require('node:child_process');
+const { loadState, saveState } = require('./state');
+const { readManifest } = require('./manifest');
+const { AppLogs } = require('./app-log');
+const { Cgroups } = require('./cgroups');
+const { Events, RESULTS_SERVICE } = require('./events');
+const { Cell } = require('./instances');
+const { Router, readPid, killAndWait } = require('./haproxy');
+const { slotCount, backendName, pinBackendName } = require('./haproxy-config');
+const { startSink, toRtrLine } = require('./rtr-log');
+const { Postgres } = require('./services');
+const { stage } = require('./start-command');
+const { sample, pluginLines, v3Stats } = require('./stats');
+const { vcapServices, vcapApplication } = require('./cf-env');
+const tables = require('./tables');
+const { curl } = require('./cf-api');
+
+class UsageError extends Error {}
+
+class Platform {
+  constructor(cfg, log) {
+    this.cfg = cfg;
+    this.log = log;
+    this.queue = Promise.resolve();
+    this.staged = new Map();
+    this.diskBytes = new Map();
+    this.serverState = new Map();
+    this.routerKey = null;
+    this.routerQueue = Promise.resolve();
+    this.routerNext = null;
+  }
+
+  // Serialise mutating verbs.
+  exclusive(fn) {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  async boot() {
+    const { cfg } = this;
+    fs.mkdirSync(cfg.home, { recursive: true });
+    this.state = loadState(cfg.stateFile);
+    this.logs = new AppLogs(cfg.logDir);
+    this.cgroups = new Cgroups(cfg.homeHash, this.log);
+    this.events = new Events({ log: this.log, resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
+    this.cell = new Cell({
+      cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
+      hooks: {
+        appOf: (n) => this.state.apps[n],
+        services: () => this.state.services,
+        staged: (n) => this.staged.get(n) || {},
+        cpuCores: (a) => this.cpuCores(a),
+        onChange: () => { this.syncRouter(); this.writePids(); },
+      },
+    });
+    await this.cleanLeftovers();
+    this.pg = new Postgres({ repoRoot: cfg.repoRoot, dir: cfg.pgDir, port: cfg.pgPort });
+    await this.pg.start();
+    this.sink = await startSink((rec) => this.routerLog(rec));
+    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log });
+    await this.syncRouter({ strict: true });
+    this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
+    for (const app of Object.values(this.state.apps)) {
+      if (app.state !== 'STARTED') continue;
+      try { this.stageApp(app); this.startIndices(app, range(app.instances)); } catch (e) { this.log(`cannot restart ${app.name}: ${e.message}`); }
+    }
+    this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
+  }
+
+  // Processes a previous daemon left behind (it crashed or was killed).
+  async cleanLeftovers() {
+    const hp = readPid(path.join(this.cfg.haproxyDir, 'haproxy.pid'));
+    if (hp) await killAndWait(hp, 'SIGUSR1', 3000);
+    for (const pid of readPidList(path.join(this.cfg.home, 'instances.pids'))) {
+      try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  }
+
+  writePids() {
+    const pids = this.cell.all().map((i) => i.pid).filter(Boolean);
+    fs.writeFileSync(path.join(this.cfg.home, 'instances.pids'), `${pids.join('\n')}\n`);
+  }
+
+  save() { saveState(this.cfg.stateFile, this.state); }
+
+  cpuCores(app) {
+    if (app.cpuQuota === 'none') return null;
+    if (typeof app.cpuQuota === 'number') return app.cpuQuota;
+    return (app.memoryMb / 1024) * this.cfg.cpuPerGb;
+  }
+
+  app(name) {
+    const a = this.state.apps[name];
+    if (!a) throw new UsageError(`App '${name}' not found.`);
+    return a;
+  }
+
+  appByGuid(guid) { return Object.values(this.state.apps).find((a) => a.guid === guid) || null; }
+
+  stageApp(app) {
+    this.staged.set(app.name, stage(app, path.join(this.cfg.home, 'droplets', app.name)));
+    execFile('du', ['-sb', app.path], (err, out) => {
+      if (!err) this.diskBytes.set(app.name, Number(String(out).split('\t')[0]) || 0);
+    });
+  }
+
+  startIndices(app, indices) { return Promise.all(indices.map((i) => this.cell.ensure(app, i))); }
+
+  async startAndWait(app, indices) {
+    await this.startIndices(app, indices);
+    await this.cell.waitRunning(app.name, indices, app.healthCheck.startTimeoutSec * 1000 + 5000);
+  }
+
+  // ---------------------------------------------------------------- router
+  routerModel() {
+    const apps = Object.values(this.state.apps).filter((a) => a.routes.length).map((a) => {
+      const insts = this.cell.list(a.name);
+      const instances = {};
+      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' };
+      const slots = slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1));
+      return { name: a.name, guid: a.guid, routes: a.routes, slots, instances };
+    });
+    return { apps, logPort: this.sink.port };
+  }
+
+  // Reload when apps/routes/slots changed; else switch servers through the runtime API.
+  syncRouter({ strict = false } = {}) {
+    const run = async () => {
+      const model = this.routerModel();
+      const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.slots])]);
+      if (key !== this.routerKey || !this.router.isRunning()) {
+        await this.router.apply(model);
+        this.routerKey = key;
+        this.serverState = new Map();
+        for (const a of model.apps) for (let i = 0; i < a.slots; i++) this.serverState.set(`${a.name}/${i}`, JSON.stringify(a.instances[i] || null));
+        return;
+      }
+      for (const a of model.apps) {
+        for (let i = 0; i < a.slots; i++) {
+          const want = a.instances[i] || null;
+          const k = `${a.name}/${i}`;
+          if (this.serverState.get(k) === JSON.stringify(want)) continue;
+          await this.router.setServer(backendName(a), `s${i}`, want);
+          await this.router.setServer(pinBackendName(a, i), `s${i}`, want);
+          this.serverState.set(k, JSON.stringify(want));
+        }
+      }
+    };
+    // Coalesce: a run not yet begun will read the latest state anyway.
+    if (this.routerNext && !strict) return this.routerNext;
+    const done = this.routerQueue.then(() => { this.routerNext = null; return run(); });
+    this.routerQueue = done.catch((e) => this.log(`router: ${e.message}`));
+    if (!strict) this.routerNext = this.routerQueue;
+    return strict ? done : this.routerQueue;
+  }
+
+  routerLog(rec) {
+    const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
+    const app = m && this.state.apps[m[1] || m[2]];
+    if (!app) return;
+    const sm = /^s(\d+)$/.exec(rec.s || '');
+    const index = sm ? Number(sm[1]) : null;
+    const inst = index !== null ? this.cell.list(app.name).find((i) => i.index === index) : null;
+    const line = toRtrLine(rec, { appGuid: app.guid, index: index === null ? '-' : index, instanceGuid: inst && inst.guid });
+    this.logs.write(app.name, 'RTR/0', 'OUT', line);
+  }
+
+  sampleAll() {
+    for (const inst of this.cell.all()) {
+      try { sample(inst, this.cgroups, this.diskBytes.get(inst.app) || 0); } catch { /* process just went */ }
+    }
+  }
+
+  // ---------------------------------------------------------------- verbs
+  async push({ manifest, varsFiles = [], vars = [], appName, instances, noStart }) {
+    if (!manifest) throw new UsageError('push needs -f MANIFEST');
+    let specs;
+    try { specs = readManifest(manifest, { varsFiles, vars }); } catch (e) { throw new UsageError(e.message); }
+    if (appName) {
+      specs = specs.filter((s) => s.name === appName);
+      if (!specs.length) throw new UsageError(`Could not find app named '${appName}' in manifest`);
+    }
+    if (instances !== undefined && specs.length > 1) throw new UsageError('-i needs a single app: name it (cfl push APP -f ...)');
+    const out = [];
+    for (const spec of specs) {
+      for (const s of spec.services) if (!this.state.services[s]) throw new UsageError(`Service instance ${s} not found`);
+      const old = this.state.apps[spec.name];
+      const app = {
+        ...spec,
+        guid: old ? old.guid : crypto.randomUUID(),
+        env: { ...(old ? old.env : {}), ...spec.env },
+        instances: instances !== undefined ? instances : spec.instances,
+        cpuQuota: old ? old.cpuQuota : undefined,
+        version: crypto.randomUUID(),
+        state: noStart ? 'STOPPED' : 'STARTED',
+        createdAt: old ? old.createdAt : new Date().toISOString(),
+      };
+      for (const s of app.services) {
+        const svc = this.state.services[s];
+        svc.bindings = svc.bindings || {};
+        svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
+      }
+      try { this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
+      out.push(`Pushing app ${app.name} to org local / space local as admin...`);
+      if (old) await this.cell.removeApp(app.name);
+      this.state.apps[app.name] = app;
+      this.save();
+      await this.syncRouter();
+      if (!noStart) {
+        out.push('Waiting for app to start...');
+        await this.startAndWait(app, range(app.instances));
+      }
+      out.push('', this.appText(app));
+    }
+    return out.join('\n');
+  }
+
+  async scale({ appName, instances, cpu }) {
+    const app = this.app(appName);
+    if (cpu !== undefined) {
+      app.cpuQuota = cpu;
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app));
+    }
+    if (instances !== undefined) {
+      const before = app.instances;
+      app.instances = instances;
+      this.save();
+      await this.syncRouter();
+      if (app.state === 'STARTED') {
+        const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
+        await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
+        if (instances > before) await this.startAndWait(app, range(instances).slice(before));
+        await this.syncRouter();
+      }
+    }
+    this.save();
+    return `Scaling app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
+  }
+
+  async start({ appName }) {
+    const app = this.app(appName);
+    app.state = 'STARTED';
+    this.save();
+    this.stageApp(app);
+    await this.startAndWait(app, range(app.instances));
+    return `Starting app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
+  }
+
+  async stop({ appName }) {
+    const app = this.app(appName);
+    app.state = 'STOPPED';
+    this.save();
+    await this.cell.removeApp(app.name);
+    return `Stopping app ${app.name} in org local / space local as admin...\n\nOK`;
+  }
+
+  async restart({ appName }) {
+    await this.stop({ appName });
+    return (await this.start({ appName })).replace(/^Starting/, 'Restarting');
+  }
+
+  async restartInstance({ appName, index }) {
+    const app = this.app(appName);
+    if (!(index >= 0 && index < app.instances)) throw new UsageError(`Instance ${index} of process web not found`);
+    await this.cell.restartInstance(app.name, index);
+    await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
+    return `Restarting instance ${index} of process web of app ${app.name} in org local / space local as admin...\nOK`;
+  }
+
+  async deleteApp({ appName }) {
+    const app = this.state.apps[appName];
+    if (!app) return `App '${appName}' does not exist.\nOK`;
+    await this.cell.removeApp(app.name);
+    for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
+    delete this.state.apps[app.name];
+    this.save();
+    await this.syncRouter();
+    return `Deleting app ${appName} in org local / space local as admin...\nOK`;
+  }
+
+  appText(app) { return tables.appSummary(app, this.cell.list(app.name), this.cpuCores(app)); }
+
+  apps() { return tables.appsTable(Object.values(this.state.apps), (n) => this.cell.list(n)); }
+
+  appInfo({ appName, guid }) {
+    const app = this.app(appName);
+    return guid ? app.guid : this.appText(app);
+  }
+
+  env({ appName }) {
+    const app = this.app(appName);
+    const inst = this.cell.list(app.name)[0] || { guid: null, index: 0, port: null };
+    return tables.envText(app, vcapServices(app, this.state.services), vcapApplication(app, inst));
+  }
+
+  setEnv({ appName, name, value }) {
+    const app = this.app(appName);
+    app.env[name] = value;
+    this.save();
+    return `Setting env variable ${name} for app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cfl restart ${app.name}' to ensure your env variable changes take effect.`;
+  }
+
+  async createService({ offering, plan, name }) {
+    if (offering !== 'postgres') throw new UsageError(`Service offering '${offering}' not found (local offers: postgres)`);
+    if (this.state.services[name]) return `Service instance ${name} already exists\nOK`;
+    let svc;
+    try { svc = await this.pg.createService(name, plan); } catch (e) { throw new UsageError(e.message); }
+    svc.bindings = {};
+    this.state.services[name] = svc;
+    this.save();
+    return `Creating service instance ${name} in org local / space local as admin...\nOK`;
+  }
+
+  services() { return tables.servicesTable(this.state.services, this.state.apps); }
+
+  async deleteService({ name }) {
+    const svc = this.state.services[name];
+    if (!svc) return `Service instance ${name} did not exist.\nOK`;
+    const bound = Object.values(this.state.apps).filter((a) => a.services.includes(name)).map((a) => a.name);
+    if (bound.length) throw new UsageError(`Cannot delete service instance ${name}: bound to ${bound.join(', ')}; unbind first`);
+    await this.pg.deleteService(name);
+    delete this.state.services[name];
+    this.save();
+    return `Deleting service instance ${name} in org local / space local as admin...\nOK`;
+  }
+
+  bindService({ appName, name }) {
+    const app = this.app(appName);
+    const svc = this.state.services[name];
+    if (!svc) throw new UsageError(`Service instance ${name} not found`);
+    if (!app.services.includes(name)) app.services.push(name);
+    svc.bindings = svc.bindings || {};
+    svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
+    this.save();
+    return `Binding service instance ${name} to app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cfl restart ${app.name}' to ensure your env variable changes take effect`;
+  }
+
+  unbindService({ appName, name }) {
+    const app = this.app(appName);
+    app.services = app.services.filter((s) => s !== name);
+    if (this.state.services[name]?.bindings) delete this.state.services[name].bindings[app.name];
+    this.save();
+    return `Unbinding app ${app.name} from service ${name} in org local / space local as admin...\nOK`;
+  }
+
+  serviceUrl({ name }) {
+    const svc = this.state.services[name];
+    if (!svc) throw new UsageError(`Service instance ${name} not found`);
+    return svc.credentials.uri;
+  }
+
+  statistics({ appName, full }) {
+    const app = this.app(appName);
+    const lines = pluginLines(app, this.cell.list(app.name), this.cpuCores(app));
+    if (full) return lines.join('\n');
+    return lines.map((l) => {
+      const o = JSON.parse(l);
+      const u = o.metrics.stats.usage || { time: new Date().toISOString(), cpu: 0, mem: 0, disk: 0 };
+      return `{"instance_index":"${o.instance_index}","metrics":${JSON.stringify(u)}}`;
+    }).join('\n');
+  }
+
+  curl({ path: p }) {
+    return JSON.stringify(curl(this, p, { v3Stats }), null, 2);
+  }
+
+  logFile({ appName }) { return this.logs.file(this.app(appName).name); }
+
+  status() {
+    const lines = [
+      `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
+      `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
+      `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
+      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash})` : 'OFF: instances unconstrained'}`,
+      `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
+      '',
+    ];
+    const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes']];
+    for (const a of Object.values(this.state.apps)) {
+      const insts = this.cell.list(a.name);
+      if (!insts.length) rows.push([a.name, '-', a.state.toLowerCase(), '-', '-', '-', '-']);
+      for (const i of insts) {
+        const q = this.cpuCores(a);
+        rows.push([a.name, i.index, i.state.toLowerCase(), i.port, i.pid || '-', q === null ? 'none' : q.toFixed(3), i.crashCount]);
+      }
+    }
+    return lines.join('\n') + tables.table(rows);
+  }
+
+  // Teardown: every instance, the router, PostgreSQL, the cgroups.
+  async shutdown() {
+    clearInterval(this.sampler);
+    if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
+    await this.routerQueue;
+    if (this.router) await this.router.stop();
+    if (this.sink) this.sink.close();
+    if (this.pg) await this.pg.stop().catch((e) => this.log(`postgres stop: ${e.message}`));
+    const left = this.cgroups ? this.cgroups.removeAll() : [];
+    try { fs.unlinkSync(path.join(this.cfg.home, 'instances.pids')); } catch { /* gone */ }
+    if (this.logs) this.logs.closeAll();
+    if (left.length) this.log(`cgroups left behind: ${left.join(', ')}`);
+    return left;
+  }
+}
+
+function range(n) { return Array.from({ length: n }, (_, i) => i); }
+
+function readPidList(file) {
+  try { return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; }
+}
+
+module.exports = { Platform, UsageError };

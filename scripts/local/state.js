@@ -1,0 +1,27 @@
+// state.js — what the platform knows (apps, services, bindings), persisted as JSON under
+// CFSCALE_HOME so `cfl` commands and daemon restarts agree. Only the daemon writes it.
+'use strict';
+
+const fs = require('node:fs');
+
+function emptyState() {
+  return { apps: {}, services: {} };
+}
+
+function loadState(file) {
+  try {
+    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return { ...emptyState(), ...s };
+  } catch (e) {
+    if (e.code === 'ENOENT') return emptyState();
+    throw new Error(`state file ${file} is unreadable: ${e.message}`);
+  }
+}
+
+function saveState(file, state) {
+  const tmp = `${file}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+module.exports = { loadState, saveState, emptyState };

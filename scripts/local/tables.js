@@ -1,0 +1,71 @@
+// tables.js — the human-readable output of `cfl apps`, `app`, `services`, `env`, `status`,
+// laid out like the cf CLI's tables (scripts must use `app --guid` and `curl`, never these).
+'use strict';
+
+const MB = 1024 * 1024;
+
+function table(rows) {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c]).length)));
+  return rows.map((r) => r.map((v, c) => (c === r.length - 1 ? String(v) : String(v).padEnd(widths[c] + 3))).join('').trimEnd()).join('\n');
+}
+
+function size(bytes) {
+  if (bytes >= 1024 * MB) return `${(bytes / 1024 / MB).toFixed(1).replace(/\.0$/, '')}G`;
+  if (bytes >= MB) return `${(bytes / MB).toFixed(1).replace(/\.0$/, '')}M`;
+  return `${Math.round(bytes / 1024)}K`;
+}
+
+function running(instances) { return instances.filter((i) => i.state === 'RUNNING').length; }
+
+function appsTable(apps, instancesOf) {
+  const rows = [['name', 'requested state', 'processes', 'routes']];
+  for (const a of apps) {
+    const insts = instancesOf(a.name);
+    rows.push([a.name, a.state.toLowerCase(), `web:${running(insts)}/${a.instances}`, a.routes.join(', ')]);
+  }
+  return `Getting apps in org local / space local as admin...\n\n${table(rows)}`;
+}
+
+function appSummary(app, instances, cpuQuota) {
+  const head = [
+    `Showing health and status for app ${app.name} in org local / space local as admin...`, '',
+    table([
+      ['name:', app.name], ['requested state:', app.state.toLowerCase()], ['routes:', app.routes.join(', ')],
+      ['buildpacks:', app.buildpack], ['guid:', app.guid],
+    ]), '',
+    table([
+      ['type:', 'web'], ['instances:', `${running(instances)}/${app.instances}`], ['memory usage:', `${app.memoryMb}M`],
+      ['cpu quota:', cpuQuota === null ? 'none' : `${cpuQuota.toFixed(3)} cores`],
+    ]),
+  ];
+  const rows = [['', 'state', 'since', 'cpu', 'memory', 'disk', 'details']];
+  for (const i of instances) {
+    const u = i.usage || { cpu: 0, mem: 0, disk: 0 };
+    rows.push([`#${i.index}`, i.state.toLowerCase(), new Date(i.since).toISOString().replace(/\.\d+Z$/, 'Z'),
+      `${(u.cpu * 100).toFixed(1)}%`, `${size(u.mem)} of ${app.memoryMb}M`, `${size(u.disk)} of ${size(app.diskMb * MB)}`,
+      i.crashCount ? `crashes: ${i.crashCount}` : '']);
+  }
+  return `${head.join('\n')}\n${instances.length ? table(rows) : 'There are no running instances of this process.'}`;
+}
+
+function servicesTable(services, apps) {
+  const rows = [['name', 'offering', 'plan', 'bound apps']];
+  for (const s of Object.values(services)) {
+    const bound = Object.values(apps).filter((a) => a.services.includes(s.name)).map((a) => a.name);
+    rows.push([s.name, s.label, s.plan, bound.join(', ')]);
+  }
+  return `Getting service instances in org local / space local as admin...\n\n${table(rows)}`;
+}
+
+function envText(app, vcapServices, vcapApplication) {
+  const user = Object.entries(app.env).map(([k, v]) => `${k}: ${v}`).join('\n');
+  return [
+    `Getting env variables for app ${app.name} in org local / space local as admin...`,
+    'System-Provided:',
+    JSON.stringify({ VCAP_SERVICES: vcapServices }, null, 2), '',
+    JSON.stringify({ VCAP_APPLICATION: vcapApplication }, null, 2), '',
+    'User-Provided:', user || '(none)',
+  ].join('\n');
+}
+
+module.exports = { appsTable, appSummary, servicesTable, envText, table };
