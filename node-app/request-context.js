@@ -29,7 +29,7 @@ class RequestContext {
 
   /** Record this request's timing; called once the response is written. */
   finish(status) {
-    if (this.timings === null) return
+    if (this.timings === null || !this.timings.recording) return
     const now = process.hrtime.bigint()
     const startedUs = EPOCH_BASE_US + Number(this.arrivedNs - HR_BASE_NS) / 1000
     const handlerUs = Number(now - this.arrivedNs) / 1000

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# bench-read.sh — a quick GET /ads/{id} throughput comparison of node-app variants, side
+# by side in one run (a benchmark that prints figures, not a test).
+#
+# Usage: DATABASE_URL=postgres://... node-app/bench-read.sh [DURATION_SEC] [CONNECTIONS]
+#   Starts each variant in turn on port 41900 against DATABASE_URL (one ad is posted if
+#   the table is empty), runs `npx autocannon` for DURATION_SEC (default 10) with
+#   CONNECTIONS (default 32) keep-alive connections on GET /ads/{newest id}, prints req/s and
+#   the ratio to the first variant. Variants: raw, raw without timings, express, raw
+#   with 2 cluster workers. Needs the npm registry for autocannon once. DEBUG=1 traces.
+set -euo pipefail
+[[ "${DEBUG:-}" == 1 ]] && set -x
+
+APP_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+readonly APP_DIR
+readonly PORT=41900
+readonly AUTOCANNON=autocannon@8.0.0
+readonly VARIANTS=(
+  "raw|APP_FRAMEWORK=raw"
+  "raw, timings off|APP_FRAMEWORK=raw TIMINGS_ENABLED=false"
+  "express|APP_FRAMEWORK=express"
+  "raw, 2 workers|APP_FRAMEWORK=raw WEB_CONCURRENCY=2"
+)
+
+die() { echo "bench-read: $*" >&2; exit 1; }
+
+wait_healthy() {
+  local i
+  for ((i = 0; i < 100; i++)); do
+    curl -fs "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  die "app did not become healthy on port $PORT"
+}
+
+# Print the mean req/s of one variant; $1 is its space-separated env assignments.
+run_variant() {
+  local env_words pid rps
+  read -r -a env_words <<<"$1"
+  env "${env_words[@]}" DATABASE_URL="$DATABASE_URL" PORT="$PORT" TIMINGS_CAPACITY=2000000 \
+    node "$APP_DIR/server.js" >/dev/null 2>&1 &
+  pid=$!
+  wait_healthy
+  local id
+  id="$(curl -fs "http://127.0.0.1:$PORT/ads?limit=1" | cut -f1)"
+  [[ -n "$id" ]] || id="$(curl -fs -d 'title=Bike&body=Almost+new.&price=120' "http://127.0.0.1:$PORT/ads")"
+  rps="$(npx -y "$AUTOCANNON" -j -d "$DURATION_SEC" -c "$CONNECTIONS" "http://127.0.0.1:$PORT/ads/$id" 2>/dev/null \
+    | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);if(r.non2xx||r.errors)process.exit(2);console.log(Math.round(r.requests.average))})')" \
+    || { kill "$pid"; die "autocannon failed or saw errors"; }
+  kill -TERM "$pid"
+  wait "$pid" || true
+  echo "$rps"
+}
+
+main() {
+  DURATION_SEC="${1:-10}"
+  CONNECTIONS="${2:-32}"
+  [[ -n "${DATABASE_URL:-}" ]] || die "DATABASE_URL is required"
+  [[ "$DURATION_SEC" =~ ^[0-9]+$ && "$CONNECTIONS" =~ ^[0-9]+$ ]] || die "DURATION_SEC and CONNECTIONS must be integers"
+  local entry name base="" rps
+  printf '%-20s %10s %8s\n' variant 'req/s' ratio
+  for entry in "${VARIANTS[@]}"; do
+    name="${entry%%|*}"
+    rps="$(run_variant "${entry#*|}")"
+    [[ -z "$base" ]] && base="$rps"
+    printf '%-20s %10s %8s\n' "$name" "$rps" "$(node -e "console.log((${rps}/${base}).toFixed(2))")"
+  done
+}
+
+main "$@"
