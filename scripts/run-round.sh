@@ -174,7 +174,7 @@ round_json() {
     --argjson instances "$INSTANCES" --argjson loadgens "$LOADGENS" --arg model "$model" \
     --arg parallel "$PARALLEL" --arg rate "$RATE" --arg duration "$DURATION_MS" --arg requests "$REQUESTS" \
     --argjson warmup "$WARMUP_MS" --argjson timeout "$TIMEOUT_MS" --argjson keepalive "$KEEPALIVE" \
-    --arg scenario "$SCENARIO" --arg label "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
+    --arg scenario "$SCENARIO" --arg lbl "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
     --argjson versions "$versions" --argjson environment "$environment" --argjson settings "$settings" '
     def num: if . == "" then null else tonumber end;
     def str: if . == "" then null else . end;
@@ -183,7 +183,7 @@ round_json() {
      rate: ($rate | num), duration_ms: ($duration | num), requests: ($requests | num),
      warmup_ms: $warmup, timeout_ms: $timeout, keepalive: $keepalive, scenario: $scenario,
      plan: (if $seed > 0 then {seed_ads: $seed} else {} end),
-     label: ($label | str), experiment: ($experiment | str), git_rev: ($rev | str), versions: $versions,
+     label: ($lbl | str), experiment: ($experiment | str), git_rev: ($rev | str), versions: $versions,
      environment: $environment, settings: $settings}'
 }
 

@@ -105,7 +105,7 @@ app_host_header() {
 
 # instance_request BASE HOST GUID INDEX METHOD PATH — one request pinned to one instance
 # with X-Cf-App-Instance: GUID:INDEX (Gorouter; the local router honours it too,
-# shared/reference/cloud-foundry-contracts.md §5). Prints the body.
+# shared/reference/cloud-foundry-contracts.md §5). The body goes to stderr.
 instance_request() {
   local base="$1" host="$2" guid="$3" index="$4" method="$5" path="$6"
   local args=(curl -sS --fail-with-body --max-time 60 -X "$method" -H "X-Cf-App-Instance: $guid:$index")

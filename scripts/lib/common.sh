@@ -68,13 +68,14 @@ print_cmd() {
   echo "${out% }"
 }
 
-# Run a command that changes something (or print it under --dry-run).
+# Run a command that changes something (or print it under --dry-run). Its output goes to
+# stderr: stdout is for the dry-run listing and the scripts' results (summaries, ids).
 run_cmd() {
   if [[ "$DRY_RUN" == 1 ]]; then
     print_cmd "$@"
     return 0
   fi
-  "$@"
+  "$@" >&2
 }
 
 # cf_run ARGS... — a mutating cf / cfl command (printed under --dry-run).
