@@ -138,7 +138,8 @@ async function ensureDaemon(cfg) {
   while (Date.now() < until) {
     if (await ping(cfg)) return;
     if (exited !== null) {
-      const tail = fs.readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+      const lines = fs.readFileSync(logFile, 'utf8').trim().split('\n');
+      const tail = lines.reverse().find((l) => /boot failed|Error/.test(l)) || lines[0];
       throw new CliError(`the platform did not start: ${tail}`, 2);
     }
     await new Promise((r) => setTimeout(r, 200));

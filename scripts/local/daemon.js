@@ -91,7 +91,7 @@ async function main() {
   try {
     await platform.boot();
   } catch (e) {
-    log(`boot failed: ${e.stack || e.message}`);
+    log(`boot failed: ${e.message}`);
     await platform.shutdown().catch(() => {});
     process.exit(1);
   }

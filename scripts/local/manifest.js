@@ -90,8 +90,10 @@ function normaliseApp(app, manifestDir) {
   if (!/^[A-Za-z0-9][-A-Za-z0-9_.]*$/.test(app.name)) throw new Error(`app name "${app.name}" has characters the local platform does not allow`);
   const appPath = path.resolve(manifestDir, app.path !== undefined ? String(app.path) : '.');
   const buildpacks = app.buildpacks || (app.buildpack ? [app.buildpack] : []);
-  const buildpack = buildpacks.length ? String(buildpacks[buildpacks.length - 1]) : detectBuildpack(appPath);
   if (!fs.existsSync(appPath)) throw new Error(`app path ${appPath} does not exist`);
+  let buildpack = buildpacks.length ? String(buildpacks[buildpacks.length - 1]) : null;
+  // With a `command`, no buildpack needs to detect the app (binary_buildpack's case).
+  if (!buildpack) buildpack = app.command ? 'binary_buildpack' : detectBuildpack(appPath);
   const hcType = app['health-check-type'] || 'port';
   if (!HEALTH_CHECK_TYPES.includes(hcType)) throw new Error(`health-check-type must be one of ${HEALTH_CHECK_TYPES.join(', ')}, got "${hcType}"`);
   const instances = app.instances === undefined ? 1 : Number(app.instances);

@@ -49,6 +49,8 @@ class Platform {
   async boot() {
     const { cfg } = this;
     fs.mkdirSync(cfg.home, { recursive: true });
+    // PostgreSQL runs as `postgres` when we are root: it must be able to reach its dir.
+    if (process.getuid && process.getuid() === 0) fs.chmodSync(cfg.home, 0o711);
     this.state = loadState(cfg.stateFile);
     this.logs = new AppLogs(cfg.logDir);
     this.cgroups = new Cgroups(cfg.homeHash, this.log);

@@ -1,0 +1,249 @@
+// Integration test of the local platform: a real daemon, HAProxy, PostgreSQL and cgroups,
+// driven through scripts/cfl with a tiny node:http fixture app (fixtures/tiny-app).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { Client } = require('pg');
+const { loadConfig } = require('./config');
+
+const CFL = path.join(__dirname, '..', 'cfl');
+const FIXTURE = path.join(__dirname, 'fixtures', 'tiny-app', 'manifest.yml');
+const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-it-'));
+const ENV = {
+  ...process.env,
+  CFSCALE_HOME: HOME,
+  CFSCALE_ROUTER_PORT: '45580',
+  CFSCALE_PG_PORT: '45532',
+  CFSCALE_INSTANCE_PORT_BASE: '45600',
+  CFSCALE_GRACEFUL_SHUTDOWN_SEC: '2',
+};
+const CFG = loadConfig(ENV);
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function cfl(...args) {
+  return new Promise((resolve) => {
+    execFile(CFL, args, { env: ENV, encoding: 'utf8', timeout: 120000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function ok(...args) {
+  const r = await cfl(...args);
+  assert.equal(r.code, 0, `cfl ${args.join(' ')} → ${r.code}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function get(host, urlPath, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: CFG.routerPort, path: urlPath, agent, headers: { Host: host, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function until(what, fn, timeoutMs = 20000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+function varsFile(name, vars) {
+  const f = path.join(HOME, `${name}-vars.yml`);
+  fs.writeFileSync(f, Object.entries(vars).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n'));
+  return f;
+}
+
+async function push(name, vars) {
+  const f = varsFile(name, { name, domain: 'localhost', services: [], busy: '0', instances: 1, memory: '96M', ...vars });
+  return ok('push', '-f', FIXTURE, '--vars-file', f);
+}
+
+async function curlJson(p) { return JSON.parse(await ok('curl', p)); }
+
+async function statsLines(app, ms) {
+  return new Promise((resolve) => {
+    execFile(CFL, ['statistics', app, '--debug', '--full'], { env: ENV, encoding: 'utf8', timeout: ms, killSignal: 'SIGKILL' }, (err, stdout) => {
+      resolve(stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)));
+    });
+  });
+}
+
+function pidsOf(statusText, app) {
+  return statusText.split('\n').map((l) => l.trim().split(/\s+/)).filter((f) => f[0] === app && /^\d+$/.test(f[4])).map((f) => ({ index: Number(f[1]), pid: Number(f[4]), port: Number(f[3]) }));
+}
+
+function alive(pid) { try { process.kill(pid, 0); return true; } catch { return false; } }
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+test.after(async () => {
+  agent.destroy();
+  await cfl('down');
+  fs.rmSync(HOME, { recursive: true, force: true });
+});
+
+test('local platform end to end', { timeout: 170000 }, async (t) => {
+  await ok('up');
+  await ok('create-service', 'postgres', 'local', 'results-db');
+  assert.equal((await cfl('create-service', 'postgres', 'local', 'results-db')).code, 0, 'idempotent');
+  const bad = await cfl('push', '-f', FIXTURE);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^cfl: Expected to find variables: busy, domain, instances, memory, name, services\n$/);
+  assert.match((await cfl('push', '-f', FIXTURE, '--vars-file', varsFile('x', { name: 'x', domain: 'localhost', services: ['nope'], busy: '0', instances: 1, memory: '96M' }))).stderr, /Service instance nope not found/);
+
+  await Promise.all([
+    push('tiny', { instances: 2, services: ['results-db'] }),
+    push('hog', { memory: '64M', services: ['results-db'] }),
+    push('busy', { memory: '64M', busy: '1' }),
+  ]);
+  const guid = await ok('app', 'tiny', '--guid');
+  assert.match(guid, UUID_RE);
+
+  await t.test('round-robin by Host, X-Vcap-Request-Id on request and response', async () => {
+    const seen = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await get('tiny.localhost', '/', { 'X-Correlation-ID': `cid-${i}` });
+      assert.equal(r.status, 200);
+      assert.match(r.headers['x-vcap-request-id'], UUID_RE);
+      assert.equal(r.headers['x-seen-vcap-request-id'], r.headers['x-vcap-request-id']);
+      seen.push(r.headers['x-instance-index']);
+    }
+    assert.deepEqual(new Set(seen), new Set(['0', '1']));
+    for (let i = 1; i < seen.length; i++) assert.notEqual(seen[i], seen[i - 1], `alternating: ${seen}`);
+    assert.equal((await get('nowhere.localhost', '/')).status, 404);
+  });
+
+  await t.test('X-Cf-App-Instance pins a request to one instance', async () => {
+    for (let i = 0; i < 4; i++) {
+      const r = await get('tiny.localhost', '/', { 'X-Cf-App-Instance': `${guid}:1` });
+      assert.equal(r.headers['x-instance-index'], '1');
+    }
+    assert.equal((await get('tiny.localhost', '/', { 'X-Cf-App-Instance': 'nope:0' })).status, 400);
+  });
+
+  await t.test('instances get the CF environment', async () => {
+    const env = JSON.parse((await get('tiny.localhost', '/env', { 'X-Cf-App-Instance': `${guid}:0` })).body);
+    assert.equal(env.CF_INSTANCE_INDEX, '0');
+    assert.equal(env.MEMORY_LIMIT, '96m');
+    const binding = JSON.parse(env.VCAP_SERVICES).postgres[0];
+    assert.equal(binding.name, 'results-db');
+    assert.equal(binding.credentials.uri, (await ok('service-url', 'results-db')));
+    assert.equal(JSON.parse(env.VCAP_APPLICATION).application_id, guid);
+  });
+
+  await t.test('router access log in Gorouter layout', async () => {
+    const r = await get('tiny.localhost', '/rtr', { 'X-Correlation-ID': 'rtr-check' });
+    const id = r.headers['x-vcap-request-id'];
+    const line = await until('RTR line', async () => (await ok('logs', 'tiny', '--recent')).split('\n').find((l) => l.includes(id)));
+    assert.match(line, /^ {3}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d\+0000 \[RTR\/0\] OUT tiny\.localhost - \[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z\] "GET \/rtr HTTP\/1\.1" 200 /);
+    assert.match(line, new RegExp(`vcap_request_id:"${id}" response_time:\\d+\\.\\d{6} gorouter_time:\\d+\\.\\d{6} app_id:"${guid}" app_index:"${r.headers['x-instance-index']}"`));
+    assert.match(line, /x_correlation_id:"rtr-check"$/);
+    assert.match(await ok('logs', 'tiny', '--recent'), /\[APP\/PROC\/WEB\/\d\] OUT request GET \/rtr/);
+  });
+
+  await t.test('statistics and v3 stats shapes', async () => {
+    const lines = await statsLines('tiny', 1500);
+    assert.ok(lines.length >= 2);
+    assert.deepEqual(lines.slice(0, 2).map((l) => l.instance_index), ['0', '1']);
+    const s = lines[0].metrics.stats;
+    assert.equal(lines[0].metrics.state, 'RUNNING');
+    assert.equal(s.mem_quota, 96 * 1024 * 1024);
+    assert.ok(s.usage.mem > 0 && s.usage.mem < s.mem_quota, `mem ${s.usage.mem}`);
+    assert.match(s.usage.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
+    const v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
+    assert.deepEqual(v3.resources.map((r) => [r.index, r.state]), [[0, 'RUNNING'], [1, 'RUNNING']]);
+    assert.deepEqual((await curlJson('/v3/apps?names=tiny')).resources.map((a) => a.guid), [guid]);
+  });
+
+  await t.test('scale 2 → 3 → 1', async () => {
+    await ok('scale', 'tiny', '-i', '3');
+    let v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
+    assert.deepEqual(v3.resources.map((r) => r.state), ['RUNNING', 'RUNNING', 'RUNNING']);
+    const seen = new Set();
+    for (let i = 0; i < 6; i++) seen.add((await get('tiny.localhost', '/')).headers['x-instance-index']);
+    assert.deepEqual(seen, new Set(['0', '1', '2']));
+    await ok('scale', 'tiny', '-i', '1');
+    v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
+    assert.deepEqual(v3.resources.map((r) => r.state), ['RUNNING']);
+    for (let i = 0; i < 4; i++) assert.equal((await get('tiny.localhost', '/')).headers['x-instance-index'], '0');
+  });
+
+  await t.test('SIGKILL of an instance: restarted, crash event recorded', async () => {
+    const [{ pid }] = pidsOf(await ok('status'), 'tiny');
+    const before = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0].instance_guid;
+    process.kill(pid, 'SIGKILL');
+    const ev = await until('crash event', async () => (await curlJson(`/v3/audit_events?target_guids=${guid}`)).resources[0]);
+    assert.equal(ev.type, 'audit.app.process.crash');
+    assert.equal(ev.data.index, 0);
+    assert.equal(ev.data.reason, 'CRASHED');
+    assert.equal(ev.data.exit_description, 'APP/PROC/WEB: Exited with status 137');
+    await until('restart', async () => {
+      const r = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0];
+      return r.state === 'RUNNING' && r.instance_guid !== before;
+    });
+    assert.equal((await get('tiny.localhost', '/')).status, 200);
+  });
+
+  await t.test('beyond its memory limit an instance is OOM-killed and says so', async () => {
+    const hog = await ok('app', 'hog', '--guid');
+    get('hog.localhost', '/grow').catch(() => {});
+    const ev = await until('oom event', async () => (await curlJson(`/v3/audit_events?target_guids=${hog}`)).resources[0]);
+    assert.match(ev.data.exit_description, /\(out of memory\)$/);
+    const c = new Client({ connectionString: await ok('service-url', 'results-db') });
+    await c.connect();
+    try {
+      const rows = await until('instance_events row', async () => (await c.query("SELECT * FROM instance_events WHERE app = 'hog'")).rows[0]);
+      assert.equal(rows.kind, 'oom');
+      assert.equal(rows.platform, 'local');
+      assert.equal(rows.round_id, null);
+    } finally { await c.end(); }
+  });
+
+  await t.test('CPU quota holds: a busy loop at --cpu 0.2 shows about 0.2 cores', async () => {
+    await ok('scale', 'busy', '--cpu', '0.2');
+    await sleep(1500);
+    const lines = (await statsLines('busy', 4500)).slice(1).filter((l) => l.metrics.state === 'RUNNING');
+    assert.ok(lines.length >= 2, 'samples');
+    const avg = lines.reduce((s, l) => s + l.metrics.stats.usage.cpu, 0) / lines.length;
+    assert.equal(lines[0].metrics.stats.cpu_quota, 0.2);
+    assert.ok(avg > 0.05 && avg < 0.3, `cpu ${avg}`);
+  });
+
+  await t.test('down leaves no process, cgroup or port behind', async () => {
+    const pids = pidsOf(await ok('status'), 'tiny').concat(pidsOf(await ok('status'), 'hog'), pidsOf(await ok('status'), 'busy'));
+    const daemonPid = Number(fs.readFileSync(CFG.pidFile, 'utf8'));
+    const haproxyPid = Number(fs.readFileSync(path.join(CFG.haproxyDir, 'haproxy.pid'), 'utf8'));
+    const pgPid = Number(fs.readFileSync(path.join(CFG.pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const all = [daemonPid, haproxyPid, pgPid, ...pids.map((p) => p.pid)];
+    assert.ok(all.every(alive), 'all alive before down');
+    await ok('down');
+    await until('processes gone', async () => all.every((p) => !alive(p)), 5000);
+    for (const c of ['memory', 'cpu', 'cpuacct']) assert.equal(fs.existsSync(`/sys/fs/cgroup/${c}/cfscale-${CFG.homeHash}`), false, c);
+    for (const port of [CFG.routerPort, CFG.pgPort, ...pids.map((p) => p.port)]) assert.ok(await portFree(port), `port ${port}`);
+  });
+});
