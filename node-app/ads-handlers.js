@@ -5,7 +5,7 @@
 
 const { readBody } = require('./body-reader')
 const { parseAdForm, parseQuery, isFormContentType } = require('./form')
-const { validateAd, validateAdId, validatePage } = require('./ad-validation')
+const { validateAd, validateAdId, validatePage } = require('./validation')
 const { HttpError } = require('./http-error')
 const { send } = require('./http-response')
 const { ROUTE_HEALTH, ROUTE_CREATE_AD, ROUTE_GET_AD, ROUTE_LIST_ADS } = require('./timings-buffer')

@@ -3,7 +3,7 @@
 // (contract/README.md "Timing state"). Their own requests are not recorded.
 
 const { parseQuery } = require('./form')
-const { validateRound, validateEnabled } = require('./ad-validation')
+const { validateRound, validateEnabled } = require('./validation')
 const { resultsDatabaseUnavailable } = require('./http-error')
 const { send } = require('./http-response')
 

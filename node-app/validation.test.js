@@ -1,9 +1,9 @@
 'use strict'
-// ad-validation.test.js — every field rule and message of the contract, in its order.
+// validation.test.js — every field rule and message of the contract, in its order.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { validateAd, validateAdId, validatePage, validateRound, validateEnabled, codePoints } = require('./ad-validation')
+const { validateAd, validateAdId, validatePage, validateRound, validateEnabled, codePoints } = require('./validation')
 
 const ok = { title: 'Bike', body: 'Almost new.', price: '120', contact: 'anna@example.com' }
 

@@ -1,5 +1,5 @@
 'use strict'
-// ad-validation.js — the contract's field rules for ads and the numeric parameters,
+// validation.js — the contract's field rules for ads and the numeric parameters,
 // each failure with its exact message (contract/README.md "Input rules"), in table order.
 
 const { HttpError } = require('./http-error')
