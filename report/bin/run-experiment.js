@@ -46,10 +46,11 @@ async function main() {
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = Boolean(o['dry-run']);
 
-  let features = { ok: true };
-  if (!dryRun) {
-    features = runRoundFeatures(runRoundPath);
-    if (!features.ok) die(`${runRoundPath} --help failed (${features.reason}); is run-round.sh installed?`);
+  let features = runRoundFeatures(runRoundPath);
+  if (!features.ok) {
+    if (!dryRun) die(`${runRoundPath} --help failed (${features.reason}); is run-round.sh installed?`);
+    log(`${runRoundPath} --help failed (${features.reason}); listing the rounds with the basic flags`);
+    features = {};
   }
   const url = resultsUrl({ db: o.db, platform: plan.platform });
   let client = null;

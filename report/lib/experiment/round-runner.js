@@ -43,7 +43,9 @@ export function runRoundArgs(spec, features = {}) {
   return a;
 }
 
+// The platform CLI: cf, or scripts/cfl locally; CFSCALE_PLATFORM_CLI overrides (tests).
 function platformCli(platform) {
+  if (process.env.CFSCALE_PLATFORM_CLI) return process.env.CFSCALE_PLATFORM_CLI;
   return platform === 'cf' ? 'cf' : path.join(REPO_ROOT, 'scripts/cfl');
 }
 

@@ -37,8 +37,8 @@ export async function insertRound(client, p) {
             CASE WHEN err THEN 'status' END, i % $3, 'vcap-' || $1::bigint || '-' || i
        FROM (SELECT i,
                     $4::timestamptz + make_interval(secs => ($5 + (i - 1) * $6 / $7) / 1000.0) AS t,
-                    (($8 * 1000) * (0.8 + 0.4 * ((i * 7919) % 100) / 100.0))::bigint AS lat,
-                    ($9 > 0 AND i % $9 = 0) AS err
+                    (($8::float8 * 1000) * (0.8 + 0.4 * ((i * 7919) % 100) / 100.0))::bigint AS lat,
+                    ($9::int > 0 AND i % $9::int = 0) AS err
                FROM generate_series(1, $7) i) s`,
     [id, p.loadgens, p.instances, start, warmupMs, measureMs - 1, n, p.latencyMs ?? 10, p.errorEvery ?? 0]);
   await client.query(

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// fake-run-round.js (test helper) — stands in for scripts/run-round.sh in the runner
+// tests: same flags and exit codes, writes a synthetic finished round (synthetic.js)
+// into CFSCALE_RESULTS_URL and prints round_id=N. Model: each app instance serves
+// 100 req/s; latency grows past 80 % utilisation. Every call is appended as a JSON line to
+// FAKE_RUN_ROUND_LOG; labels listed in FAKE_RUN_ROUND_FAIL (comma-separated) fail (exit 2).
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { insertRound } from './synthetic.js';
+
+const HELP = `Usage: scripts/run-round.sh --app APP --instances N --loadgens N (--parallel N | --rate R)
+  (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L]
+  [--platform P] [--cpu C] [--experiment NAME] [--dry-run]`;
+
+const { values: o } = parseArgs({ options: Object.fromEntries(['app', 'instances', 'loadgens', 'parallel', 'rate', 'duration',
+  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'experiment'].map((k) => [k, { type: 'string' }])
+  .concat([['help', { type: 'boolean' }], ['dry-run', { type: 'boolean' }]])) });
+if (o.help) { console.log(HELP); process.exit(0); }
+if (!o.app || !o.instances || !o.loadgens || (!o.parallel && !o.rate)) { console.error('run-round: missing flags'); process.exit(1); }
+if (process.env.FAKE_RUN_ROUND_LOG) fs.appendFileSync(process.env.FAKE_RUN_ROUND_LOG, `${JSON.stringify(o)}\n`);
+const instances = Number(o.instances);
+const loadgens = Number(o.loadgens);
+const offered = o.rate ? Number(o.rate) * loadgens : loadgens * Number(o.parallel) * 20;
+const cap = instances * 100;
+const util = offered / cap;
+const failed = (process.env.FAKE_RUN_ROUND_FAIL || '').split(',').includes(o.label);
+const client = new pg.Client({ connectionString: process.env.CFSCALE_RESULTS_URL });
+await client.connect();
+const id = await insertRound(client, {
+  app: o.app, instances, loadgens, label: o.label, experiment: o.experiment ?? null,
+  ...(o.rate ? { rate: Number(o.rate) } : { parallel: Number(o.parallel) }),
+  requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)), durationMs: 4000, warmupMs: 1000,
+  latencyMs: util < 0.8 ? 5 : 5 + 100 * (util - 0.8), cpuPerInstance: Math.min(1, util),
+  status: failed ? 'failed' : 'done',
+});
+await client.end();
+console.log(`round_id=${id}`);
+process.exit(failed ? 2 : 0);

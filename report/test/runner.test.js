@@ -1,0 +1,161 @@
+// The experiment runner end to end against a real PostgreSQL, with a stand-in for
+// run-round.sh (helpers/fake-run-round.js): resume skips finished rounds, failed rounds
+// are retried, adaptive plans replay their decisions, settings are applied on change.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runScript } from './helpers/cli.js';
+import { stopOwnCluster, testDatabase } from './helpers/pg.js';
+import { insertRound } from './helpers/synthetic.js';
+
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers/fake-run-round.js');
+let db;
+let dir;
+
+before(async () => {
+  db = await testDatabase('runner');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-runner-'));
+});
+after(async () => {
+  await db.drop();
+  stopOwnCluster();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function writePlan(name, text) {
+  const f = path.join(dir, `${name}.yml`);
+  fs.writeFileSync(f, text);
+  return f;
+}
+
+function calls(log) {
+  if (!fs.existsSync(log)) return [];
+  return fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+function run(plan, extraArgs = [], env = {}) {
+  return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],
+    { CFSCALE_RESULTS_URL: db.url, ...env });
+}
+
+const GRID = `apps: [node-app, java-app]
+load: { loadgens: [1, 2], parallel: 1 }
+duration: 4s
+warmup: 1s
+repetitions: 2
+`;
+
+test('resume: rounds done before are skipped, failed ones run again', async () => {
+  const plan = writePlan('resume', GRID);
+  const label = (app, l, r) => `exp:resume:${app}:default:i1:l${l}:p1:rep${r}`;
+  for (const l of [label('node-app', 1, 1), label('java-app', 1, 1), label('java-app', 2, 2)]) {
+    await insertRound(db.client, { app: l.split(':')[2], instances: 1, loadgens: 1, parallel: 1, label: l });
+  }
+  await insertRound(db.client, { app: 'node-app', instances: 1, loadgens: 2, parallel: 1, label: label('node-app', 2, 1), status: 'failed' });
+
+  const dry = run(plan, ['--dry-run']);
+  assert.equal(dry.code, 0, dry.stderr);
+  const lines = dry.stdout.trim().split('\n');
+  assert.equal(lines.length, 8);
+  assert.equal(lines.filter((l) => l.startsWith('skip')).length, 3);
+  assert.ok(lines.some((l) => l.startsWith('run') && l.includes(label('node-app', 2, 1))), 'a failed round is not done');
+  assert.ok(lines.find((l) => l.startsWith('run')).includes('--experiment resume'), 'run-round supports --experiment');
+
+  const log = path.join(dir, 'resume.log');
+  const r1 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r1.code, 0, r1.stderr);
+  const ran = calls(log).map((c) => c.label);
+  assert.equal(ran.length, 5);
+  assert.ok(!ran.includes(label('node-app', 1, 1)) && !ran.includes(label('java-app', 2, 2)));
+  assert.ok(ran.includes(label('node-app', 2, 1)));
+  assert.match(r1.stderr, /finished: 5 ran, 3 skipped \(done before\), 0 failed/);
+  assert.match(r1.stderr, /\[\d\/8\] exp:resume:/, 'progress lines');
+  const c0 = calls(log)[0];
+  assert.deepEqual([c0.duration, c0.warmup, c0.platform], ['4000ms', '1000ms', 'local']);
+
+  const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r2.code, 0, r2.stderr);
+  assert.equal(calls(log).length, 5, 'nothing ran the second time');
+  assert.match(r2.stderr, /0 ran, 8 skipped/);
+});
+
+test('a failed round: exit 2, the others still run, a rerun retries only it', async () => {
+  const plan = writePlan('failing', GRID);
+  const bad = 'exp:failing:java-app:default:i1:l2:p1:rep1';
+  const log = path.join(dir, 'failing.log');
+  const r1 = run(plan, [], { FAKE_RUN_ROUND_LOG: log, FAKE_RUN_ROUND_FAIL: bad });
+  assert.equal(r1.code, 2, r1.stderr);
+  assert.equal(calls(log).length, 8);
+  assert.match(r1.stderr, /FAILED \(run-round exit 2/);
+  const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r2.code, 0, r2.stderr);
+  assert.deepEqual(calls(log).slice(8).map((c) => c.label), [bad]);
+});
+
+test('scale-until-SLO resumes by replaying its decisions from the database', async () => {
+  const plan = writePlan('scaling', `kind: scale-until-slo
+apps: [node-app]
+slo: { metric: p95, threshold: 20ms }
+scale: { loadgensStart: 2, loadgensStep: 2, loadgensMax: 12, maxInstances: 3 }
+repetitions: 1
+duration: 4s
+warmup: 1s
+`);
+  const log = path.join(dir, 'scaling.log');
+  const r1 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r1.code, 0, r1.stderr);
+  const first = calls(log).map((c) => `${c.instances}/${c.loadgens}`);
+  // 1 instance = 100 req/s = 5 loadgens at 20 req/s: the SLO breaks at 6 loadgens.
+  assert.deepEqual(first.slice(0, 4), ['1/2', '1/4', '1/6', '2/6']);
+  assert.ok(first.includes('3/12') || /maxInstances|loadgensMax/.test(r1.stderr));
+  const outcome = r1.stderr.split('\n').find((l) => l.includes('node-app/default: stopped'));
+  assert.ok(outcome, r1.stderr);
+  // Lose the last two rounds (an interrupted run), run again: only those run, same outcome.
+  const lost = calls(log).slice(-2).map((c) => c.label);
+  await db.client.query('DELETE FROM rounds WHERE label = ANY($1)', [lost]);
+  const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r2.code, 0, r2.stderr);
+  assert.deepEqual(calls(log).slice(first.length).map((c) => c.label), lost);
+  assert.ok(r2.stderr.includes(outcome.replace(/^run-experiment: /, '')), r2.stderr);
+});
+
+test('variant settings are applied with set-env + restart only when they change', async () => {
+  const cliLog = path.join(dir, 'cli.log');
+  const cli = path.join(dir, 'fake-cli.sh');
+  fs.writeFileSync(cli, `#!/usr/bin/env bash\necho "$*" >> ${JSON.stringify(cliLog)}\n`, { mode: 0o755 });
+  const plan = writePlan('variants', `apps: [node-app]
+variants:
+  - { name: pool30, settings: { DB_POOL_SIZE: 30 } }
+  - { name: pool60, settings: { DB_POOL_SIZE: 60 } }
+load: [{ loadgens: 1, parallel: 1 }]
+order: sequential
+repetitions: 2
+duration: 4s
+warmup: 1s
+`);
+  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), [
+    'set-env node-app DB_POOL_SIZE 30', 'restart node-app', 'set-env node-app DB_POOL_SIZE 60', 'restart node-app',
+  ]);
+});
+
+test('usage and configuration errors exit 1 with one line', () => {
+  const cases = [
+    [['--help'], 0, /Usage: scripts\/run-experiment.sh PLAN/],
+    [[], 1, /^run-experiment: exactly one PLAN file is required/],
+    [[writePlan('bad', 'apps: [node-app]\nload: [{ loadgens: 0, parallel: 1 }]\n')], 1, /^run-experiment: plan bad\.yml: load\[0\]\.loadgens must be an integer >= 1, got 0\n$/],
+    [[writePlan('ok', GRID), '--platform', 'aws'], 1, /--platform must be local or cf/],
+    [[writePlan('ok2', GRID), '--run-round', '/nonexistent/run-round.sh', '--db', 'postgres://x@127.0.0.1:1/x'], 1, /run-round.sh --help failed/],
+    [[writePlan('ok3', GRID), '--run-round', FAKE, '--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
+    [[writePlan('ok4', GRID), '--bogus'], 1, /Unknown option '--bogus'/],
+  ];
+  for (const [args, code, re] of cases) {
+    const r = runScript('run-experiment.sh', args, { CFSCALE_RESULTS_URL: '' });
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
+  }
+});
