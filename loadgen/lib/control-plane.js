@@ -58,6 +58,21 @@ class ControlPlane {
     return r.rows;
   }
 
+  /**
+   * Database clock minus local clock, in ms: the sample with the shortest round
+   * trip of a few wins, so the error is at most half that round trip.
+   */
+  async clockOffsetMs(samples = 5) {
+    let best = { rtt: Infinity, offset: 0 };
+    for (let i = 0; i < samples; i++) {
+      const t0 = Date.now();
+      const r = await this.query('SELECT extract(epoch FROM clock_timestamp()) * 1000 AS now_ms');
+      const t1 = Date.now();
+      if (t1 - t0 < best.rtt) best = { rtt: t1 - t0, offset: Number(r.rows[0].now_ms) - (t0 + t1) / 2 };
+    }
+    return best.offset;
+  }
+
   /** Inserts this instance's loadgen_runs row; false when it already exists. */
   async claim(roundId, index, guid) {
     const r = await this.query(

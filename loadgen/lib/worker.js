@@ -65,12 +65,10 @@ class Worker {
   }
 
   async check() {
-    const t0 = Date.now();
     const rows = await this.cp.candidates(this.index);
     this.lastCheckError = null;
     for (const row of rows) {
       if (this.stopping) return;
-      const clockOffsetMs = Number(row.db_now_ms) - (t0 + Date.now()) / 2;
       const lateMs = Number(row.db_now_ms) - Number(row.start_ms);
       const limitMs = row.duration_ms !== null ? Number(row.duration_ms) : LATE_START_LIMIT_MS;
       if (lateMs > limitMs) {
@@ -79,6 +77,7 @@ class Worker {
         continue;
       }
       if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid))) continue;
+      const clockOffsetMs = await this.cp.clockOffsetMs();
       this.roundDone = this.runRound(row, clockOffsetMs);
       await this.roundDone;
       this.again = true; // look for the next round at once

@@ -1,0 +1,83 @@
+'use strict';
+// The real binary: exit codes 0/1/2, the --json shape, persistence from the CLI.
+const test = require('node:test');
+const assert = require('node:assert');
+const { startServer, spawnNode, testCluster, createDatabase, query, stopTestCluster } = require('./helpers');
+
+test.after(stopTestCluster);
+
+const cli = (args) => spawnNode('bin/loadgen.js', args).done;
+
+test('cli: --json prints one object with completed requests, rate, latency in µs', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const r = await cli(['--url', srv.url, '-c', '4', '-n', '300', '--json']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.strictEqual(lines.length, 1);
+  const j = JSON.parse(lines[0]);
+  assert.strictEqual(j.requests.total, 300);
+  assert.strictEqual(j.requests.ok + j.requests.errors, j.requests.total);
+  assert.ok(j.requests.per_sec > 0);
+  for (const k of ['p50', 'p90', 'p99', 'max']) assert.ok(Number.isInteger(j.latency_us[k]) && j.latency_us[k] > 0, k);
+  assert.deepStrictEqual(j.errors_by_kind, {});
+  assert.strictEqual(j.late, 0);
+});
+
+test('cli: human summary and exit 0', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const r = await cli(['--url', srv.url, '--duration', '300ms', '--parallel', '2']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stdout, /Rate: +[\d.]+ req\/s/);
+  assert.match(r.stdout, /Latency: +p50 .* p90 .* p99 .* max /);
+  assert.match(r.stdout, /Errors: +none/);
+});
+
+const USAGE = [
+  [['--parallel', '3'], /--url is required/],
+  [['--url', 'http://127.0.0.1:1', '--duration', 'soon'], /--duration/],
+  [['--url', 'http://127.0.0.1:1', '--nope'], /--nope/],
+];
+for (const [args, re] of USAGE) {
+  test(`cli: usage error exits 1 with one line: ${args.join(' ')}`, async () => {
+    const r = await cli(args);
+    assert.strictEqual(r.code, 1);
+    assert.match(r.stderr, re);
+    assert.strictEqual(r.stderr.trim().split('\n').length, 1);
+  });
+}
+
+test('cli: error rate above --max-error-rate exits 2', async (t) => {
+  let n = 0;
+  const srv = await startServer((req, res) => { res.statusCode = n++ % 2 ? 200 : 500; res.end('x\n'); });
+  t.after(srv.close);
+  const over = await cli(['--url', srv.url, '-n', '100', '--max-error-rate', '0.1', '--json']);
+  assert.strictEqual(over.code, 2);
+  assert.strictEqual(JSON.parse(over.stdout).errors_by_kind.status, 50);
+  const under = await cli(['--url', srv.url, '-n', '100', '--max-error-rate', '0.6', '--json']);
+  assert.strictEqual(under.code, 0);
+});
+
+test('cli: --help exits 0 and lists options', async () => {
+  const r = await cli(['--help']);
+  assert.strictEqual(r.code, 0);
+  assert.match(r.stdout, /--parallel N .*\[default: 10\]/);
+});
+
+test('cli: --results-db --round persists every sample', async (t) => {
+  const srv = await startServer((req, res) => { res.setHeader('X-Vcap-Request-Id', 'vcap-' + req.headers['x-correlation-id']); res.end('ok\n'); });
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, requests)
+    VALUES (now(), 'local', 'cli', $1, 1, 1, 'closed', 4, 2000) RETURNING id`, [srv.url]);
+  const r = await cli(['--url', srv.url, '-c', '4', '-n', '2000', '--json', '--results-db', db, '--round', String(id), '--loadgen-index', '3']);
+  assert.strictEqual(r.code, 0, r.stderr + r.stdout);
+  const j = JSON.parse(r.stdout);
+  assert.strictEqual(j.persisted.rows_loaded, 2000);
+  const [row] = await query(db, `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS ids,
+      min(loadgen_index) AS lo, max(loadgen_index) AS hi,
+      count(*) FILTER (WHERE vcap_request_id = 'vcap-' || correlation_id::text)::int AS vcap
+    FROM requests WHERE round_id = $1`, [id]);
+  assert.deepStrictEqual(row, { n: 2000, ids: 2000, lo: 3, hi: 3, vcap: 2000 });
+});

@@ -1,0 +1,35 @@
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert');
+const { loadConfig, planFromRound, maskUrl } = require('../lib/config');
+
+const vcap = (binding) => JSON.stringify({ 'postgresql-db': [binding] });
+
+const CASES = [
+  ['uri first', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { uri: 'postgres://u:p@h:5432/d', hostname: 'other' } }) }, 'postgres://u:p@h:5432/d'],
+  ['host, port as string, dbname, user', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { host: 'h', port: '6543', dbname: 'd', user: 'u', password: 'p w' } }) }, 'postgres://u:p%20w@h:6543/d'],
+  ['hostname, name, username', { VCAP_SERVICES: vcap({ name: 'res', credentials: { hostname: 'h', port: 5432, name: 'd', username: 'u', password: 'p' } }), RESULTS_SERVICE_NAME: 'res' }, 'postgres://u:p@h:5432/d'],
+  ['RESULTS_DATABASE_URL without VCAP_SERVICES', { RESULTS_DATABASE_URL: 'postgres://a@b/c' }, 'postgres://a@b/c'],
+];
+for (const [name, env, url] of CASES) {
+  test(`config: results database from ${name}`, () => assert.strictEqual(loadConfig(env).resultsUrl, url));
+}
+
+test('config: errors name the variable', () => {
+  assert.throws(() => loadConfig({}), /RESULTS_DATABASE_URL/);
+  assert.throws(() => loadConfig({ VCAP_SERVICES: vcap({ name: 'x', credentials: {} }) }), /RESULTS_SERVICE_NAME/);
+  assert.throws(() => loadConfig({ RESULTS_DATABASE_URL: 'postgres://a@b/c', LOADGEN_POLL_MS: '5s' }), /LOADGEN_POLL_MS/);
+});
+
+test('config: password masked in logs', () => {
+  assert.strictEqual(maskUrl('postgres://u:secret@h:1/d'), 'postgres://u:***@h:1/d');
+});
+
+test('config: a round row becomes a plan; parallel and rate are per instance', () => {
+  const row = { target_url: 'http://a', host_header: 'app.local', model: 'open', parallel: null, rate: 50, duration_ms: '60000',
+    requests: null, timeout_ms: 2000, keepalive: false, scenario: 'mix', plan: { weights: { read: 1 }, id_min: 5, id_max: 9, seed: 7, connections: 12 } };
+  const p = planFromRound(row, 3);
+  assert.deepStrictEqual([p.model, p.rate, p.parallel, p.durationMs, p.keepalive, p.idMin, p.idMax, p.randomSeed, p.host],
+    ['open', 50, 12, 60000, false, 5, 9, 10, 'app.local']);
+  assert.throws(() => planFromRound({ ...row, scenario: 'dance' }, 0), /rounds.scenario/);
+});

@@ -1,0 +1,89 @@
+'use strict';
+// The worker as CF runs it: real processes with CF_INSTANCE_INDEX, the results
+// database as control plane, a real target server.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const { startServer, spawnNode, testCluster, stopTestCluster, createDatabase, query, waitFor } = require('./helpers');
+
+test.after(stopTestCluster);
+
+function startWorker(db, index, extra = {}) {
+  const spool = fs.mkdtempSync('/tmp/cfscale-loadgen-test-wspool-');
+  const child = spawnNode('bin/worker.js', [], {
+    RESULTS_DATABASE_URL: db, CF_INSTANCE_INDEX: String(index), LOADGEN_POLL_MS: '500',
+    LOADGEN_SPOOL_DIR: spool, VCAP_SERVICES: '', ...extra,
+  });
+  child.cleanup = () => { child.kill('SIGKILL'); fs.rmSync(spool, { recursive: true, force: true }); };
+  return child;
+}
+
+async function insertRound(db, fields) {
+  const f = { start_in_ms: 2000, loadgens: 1, model: 'closed', parallel: 2, duration_ms: 1000, ...fields };
+  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, scenario)
+    VALUES (now() + make_interval(secs => $1::float8 / 1000), 'local', 'test', $2, 1, $3, $4, $5, $6, 'get') RETURNING id`,
+  [f.start_in_ms, f.url, f.loadgens, f.model, f.parallel, f.duration_ms]);
+  return id;
+}
+
+test('worker: two instances start one round together, a third (index >= loadgens) stays idle', async (t) => {
+  const srv = await startServer((req, res) => { res.setHeader('X-Instance-Index', '0'); res.end('ok\n'); });
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  const workers = [0, 1, 2].map((i) => startWorker(db, i));
+  t.after(() => workers.forEach((w) => w.cleanup()));
+  await waitFor(() => workers.every((w) => /waiting for rounds/.test(w.output())), 10000, 'workers up');
+  const id = await insertRound(db, { url: srv.url, loadgens: 2, start_in_ms: 1500, duration_ms: 1000 });
+  const runs = await waitFor(async () => {
+    const rows = await query(db, `SELECT instance_index, status, sent::int, ok::int, errors::int, cpu_user_ms, rss_max_bytes
+      FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`, [id]);
+    return rows.length === 2 && rows.every((r) => r.status === 'done') && rows;
+  }, 15000, 'both loadgen_runs done');
+  for (const r of runs) {
+    assert.ok(r.sent > 0 && r.sent === r.ok + r.errors, JSON.stringify(r));
+    assert.ok(r.rss_max_bytes > 0 && r.cpu_user_ms !== null);
+  }
+  const firsts = await query(db, `SELECT loadgen_index, count(*)::int AS n,
+      extract(epoch FROM min(started_at) - (SELECT start_at FROM rounds WHERE id = $1)) * 1000 AS after_start_ms
+    FROM requests WHERE round_id = $1 GROUP BY loadgen_index ORDER BY loadgen_index`, [id]);
+  assert.deepStrictEqual(firsts.map((f) => f.loadgen_index), [0, 1]);
+  for (const [i, f] of firsts.entries()) {
+    assert.strictEqual(f.n, runs[i].sent, 'every sent request is a row');
+    assert.ok(f.after_start_ms >= -5 && f.after_start_ms < 150, `instance ${i} started ${f.after_start_ms} ms after start_at`);
+  }
+  // Loose: two cores shared with the server, PostgreSQL and a third worker.
+  assert.ok(Math.abs(firsts[0].after_start_ms - firsts[1].after_start_ms) < 100, `started ${firsts[0].after_start_ms} and ${firsts[1].after_start_ms} ms after start_at`);
+  assert.doesNotMatch(workers[2].output(), new RegExp(`round ${id}`));
+
+  // A round whose start is long past is skipped with a log line, and gets no row.
+  const past = await insertRound(db, { url: srv.url, loadgens: 1, start_in_ms: -10000, duration_ms: 1000 });
+  await waitFor(() => new RegExp(`round ${past}: skipped`).test(workers[0].output()), 5000, 'skip log line');
+  assert.deepStrictEqual(await query(db, 'SELECT * FROM loadgen_runs WHERE round_id = $1', [past]), []);
+});
+
+test('worker: SIGTERM mid-run stops, flushes and exits in time; every sent request is a row', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), req.url === '/' ? 2 : 0));
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  const w = startWorker(db, 0);
+  t.after(() => w.cleanup());
+  await waitFor(() => /waiting for rounds/.test(w.output()), 10000, 'worker up');
+  const id = await insertRound(db, { url: srv.url, start_in_ms: 500, duration_ms: 30000, parallel: 8 });
+  await waitFor(async () => (await query(db, 'SELECT 1 FROM requests WHERE round_id = $1 LIMIT 1', [id])).length, 10000, 'samples flowing');
+  const t0 = Date.now();
+  w.kill('SIGTERM');
+  const r = await w.done;
+  assert.ok(Date.now() - t0 < 8000, `exit took ${Date.now() - t0} ms`);
+  assert.strictEqual(r.code, 0, r.stdout + r.stderr);
+  const [run] = await query(db, 'SELECT status, sent::int, ok::int, errors::int FROM loadgen_runs WHERE round_id = $1', [id]);
+  assert.strictEqual(run.status, 'stopped');
+  assert.strictEqual(run.sent, run.ok + run.errors);
+  const [{ n }] = await query(db, 'SELECT count(*)::int AS n FROM requests WHERE round_id = $1', [id]);
+  assert.strictEqual(n, run.sent);
+});
+
+test('worker: a bad setting stops it with exit 1 naming the variable', async () => {
+  const r = await spawnNode('bin/worker.js', [], { CF_INSTANCE_INDEX: 'two', RESULTS_DATABASE_URL: 'postgres://x@127.0.0.1/x' }).done;
+  assert.strictEqual(r.code, 1);
+  assert.match(r.stderr, /CF_INSTANCE_INDEX must be an integer/);
+});
