@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// measure.js — throughput of one running app with timing recording ON and OFF, measured in
+// the same run and interleaved (on, off, on, off, ...), for GET /ads/{id} and POST /ads.
+// Called by throughput.sh; prints one TSV line per operation on stdout:
+//   app  op  on_req_s  off_req_s  off/on  runs
+// (medians over the repetitions) and every single run on stderr.
+//
+// Usage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3]
+//          [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]
+// The generator is the project's loadgen CLI (loadgen/bin/loadgen.js --json), pinned with
+// taskset to --cpu; without the loadgen it falls back to `npx autocannon` (GET /ads/1 only).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const http = require('node:http');
+const { execFile } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');
+const DEFAULTS = { duration: '10s', reps: '3', parallel: '32', cpu: '1', ids: '1-1000', warmup: '3s' };
+const OPS = [
+  { op: 'GET /ads/{id}', loadgen: ['--scenario', 'read'], autocannon: [] },
+  { op: 'POST /ads', loadgen: ['--scenario', 'publish'], autocannon: ['-m', 'POST', '-H', 'content-type=application/x-www-form-urlencoded', '-b', 'title=bench&price=1'] },
+];
+
+function parseArgs(argv) {
+  const opts = { ...DEFAULTS };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in opts) && key !== 'url' && key !== 'app') usage(`unknown option ${argv[i]}`);
+    if (argv[i + 1] === undefined) usage(`${argv[i]} needs a value`);
+    opts[key] = argv[i + 1];
+  }
+  if (!opts.url || !opts.app) usage('--url and --app are required');
+  if (!/^[1-9][0-9]*$/.test(opts.reps)) usage(`--reps must be a positive integer, got "${opts.reps}"`);
+  return opts;
+}
+
+function usage(message) {
+  console.error(`measure: ${message}\nusage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3] [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]`);
+  process.exit(1);
+}
+
+function post(url, p) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}${p}`, { method: 'POST' }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`POST ${p}: ${res.statusCode} ${body.trim()}`))));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      if (err && !stdout) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message} ${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** One load run; resolves with { rps, total, errors }. */
+async function load(opts, spec, duration) {
+  if (fs.existsSync(LOADGEN)) {
+    const out = await run('taskset', ['-c', opts.cpu, process.execPath, LOADGEN, '--url', opts.url, '--parallel', opts.parallel,
+      '--duration', duration, '--ids', opts.ids, '--json', '--no-progress', ...spec.loadgen]);
+    const r = JSON.parse(out);
+    return { rps: r.requests.per_sec ?? r.requests.total / (r.duration_ms / 1000), total: r.requests.total, errors: r.requests.errors };
+  }
+  const secs = String(parseFloat(duration));
+  const out = await run('taskset', ['-c', opts.cpu, 'npx', '--yes', 'autocannon', '-j', '-c', opts.parallel, '-d', secs, ...spec.autocannon,
+    spec.autocannon.length ? `${opts.url}/ads` : `${opts.url}/ads/1`]);
+  const r = JSON.parse(out);
+  return { rps: r.requests.average, total: r.requests.total, errors: r.errors + r.non2xx };
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  for (const spec of OPS) {
+    await post(opts.url, '/timings/recording?enabled=on');
+    await load(opts, spec, opts.warmup);
+    const rps = { on: [], off: [] };
+    for (let rep = 1; rep <= Number(opts.reps); rep += 1) {
+      for (const mode of ['on', 'off']) {
+        await post(opts.url, `/timings/recording?enabled=${mode}`);
+        await post(opts.url, '/timings/clear');
+        const r = await load(opts, spec, opts.duration);
+        const kept = await post(opts.url, '/timings/clear');
+        rps[mode].push(r.rps);
+        console.error(`measure: ${opts.app} ${spec.op} rep ${rep} recording ${mode}: ${r.rps.toFixed(0)} req/s, ${r.total} requests, ${r.errors} errors, ${kept.trim()}`);
+      }
+    }
+    const on = median(rps.on);
+    const off = median(rps.off);
+    console.log([opts.app, spec.op, on.toFixed(0), off.toFixed(0), (off / on).toFixed(3), opts.reps].join('\t'));
+  }
+  await post(opts.url, '/timings/recording?enabled=on');
+}
+
+main().catch((e) => {
+  console.error(`measure: ${e.message}`);
+  process.exit(2);
+});
