@@ -18,8 +18,13 @@ import org.slf4j.LoggerFactory;
  */
 final class AppServer {
   private static final Logger LOG = LoggerFactory.getLogger("java-app");
-  /** No separate acceptor thread: the one selector accepts too, so JETTY_THREADS_MAX stays what it says. */
-  private static final int ACCEPTORS = 0;
+  /**
+   * One acceptor and one selector thread, whatever the core count (Jetty's default scales the
+   * selectors with the cores), so JETTY_THREADS_MAX - 2 threads serve requests on every host.
+   * The acceptor must be a thread of its own: only then does ServerConnector.close() close the
+   * listening socket at once on SIGTERM.
+   */
+  private static final int ACCEPTORS = 1;
   private static final int SELECTORS = 1;
 
   private final Config config;
@@ -70,6 +75,9 @@ final class AppServer {
     boolean clean = true;
     long t0 = System.nanoTime();
     try {
+      // Close the listening socket first: new connections are refused at once, while Jetty's
+      // graceful stop (GracefulHandler) lets the requests in flight finish.
+      connector.close();
       server.stop();
     } catch (Exception e) {
       LOG.warn("jetty stop: {}", e.toString());

@@ -1,5 +1,6 @@
 package cfscale.javaapp;
 
+import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -33,16 +34,29 @@ public final class Main {
       return;
     }
     log.info("listening on port {}", app.port());
-    Runnable shutdown = () -> {
-      log.info("shutting down (SHUTDOWN_TIMEOUT_MS={})", config.shutdownTimeoutMs());
-      startWatchdog(config.shutdownTimeoutMs(), log);
-      boolean clean = app.stop();
-      log.info("stopped{}", clean ? "" : " (with errors, see above)");
-      System.exit(0);
-    };
-    // Our own handlers instead of a shutdown hook: a hook cannot choose the exit code (143).
-    Signal.handle(new Signal("TERM"), sig -> shutdown.run());
-    Signal.handle(new Signal("INT"), sig -> shutdown.run());
+    // Our own signal handlers instead of a shutdown hook: a hook cannot choose the exit code
+    // (143). The handler thread is a daemon, which the JVM would abandon once Jetty's threads
+    // are gone, so the main thread waits for the signal and does the stopping itself.
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    Signal.handle(new Signal("TERM"), sig -> stopRequested.countDown());
+    Signal.handle(new Signal("INT"), sig -> stopRequested.countDown());
+    awaitUninterruptibly(stopRequested);
+    log.info("shutting down (SHUTDOWN_TIMEOUT_MS={})", config.shutdownTimeoutMs());
+    startWatchdog(config.shutdownTimeoutMs(), log);
+    boolean clean = app.stop();
+    log.info("stopped{}", clean ? "" : " (with errors, see above)");
+    System.exit(0);
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    while (true) {
+      try {
+        latch.await();
+        return;
+      } catch (InterruptedException e) {
+        // keep waiting: only a signal stops the app
+      }
+    }
   }
 
   /** If the graceful stop overruns SHUTDOWN_TIMEOUT_MS, exit 1 anyway before CF's SIGKILL. */
