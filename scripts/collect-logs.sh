@@ -4,6 +4,8 @@
 # Usage: scripts/collect-logs.sh --app APP --round ID [--platform local|cf] [--dry-run]
 #   --app APP          the app whose logs to follow (required)
 #   --round ID         the round the records belong to (required)
+#   --db URL           results database (default: local `cfl service-url results-db`,
+#                      cf RESULTS_DATABASE_URL)
 #   --platform P       local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
 #   --dry-run          print the platform command, run nothing
 #   -h, --help         this help
@@ -25,12 +27,13 @@ usage() { usage_from_header; }
 produce_logs() { exec "${CF[@]}" logs "$APP"; }
 
 main() {
-  local round=""
+  local round="" db=""
   APP=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --app) require_value "$1" "$#"; APP="$2"; shift ;;
       --round) require_value "$1" "$#"; round="$2"; shift ;;
+      --db) require_value "$1" "$#"; db="$2"; shift ;;
       --platform) require_value "$1" "$#"; opt_platform "$2"; shift ;;
       --dry-run) opt_dry_run ;;
       -h|--help) usage; exit 0 ;;
@@ -47,8 +50,7 @@ main() {
     print_cmd "${CF[@]}" logs "$APP"
     return 0
   fi
-  local db
-  db="$(results_db_url)"
+  [[ -n "$db" ]] || db="$(results_db_url)"
   pipe_until_term produce_logs -- node scripts/parsers/ingest-rtr.js --db "$db" --round "$round" \
     --app "$APP" --platform "$PLATFORM"
 }

@@ -12,6 +12,8 @@
 #                      plugin's shape comes from `cfl statistics`.
 #   --interval SEC     v3 polling interval in seconds (default 5; CF refreshes about every
 #                      15 s, shared/reference/cloud-foundry-contracts.md §1, duplicates dropped)
+#   --db URL           results database (default: local `cfl service-url results-db`,
+#                      cf RESULTS_DATABASE_URL)
 #   --platform P       local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
 #   --dry-run          print the platform command, run nothing
 #   -h, --help         this help
@@ -46,13 +48,14 @@ produce_v3() {
 }
 
 main() {
-  local round=""
+  local round="" db=""
   APP="" source=auto
   INTERVAL="$DEFAULT_INTERVAL_SEC"
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --app) require_value "$1" "$#"; APP="$2"; shift ;;
       --round) require_value "$1" "$#"; round="$2"; shift ;;
+      --db) require_value "$1" "$#"; db="$2"; shift ;;
       --source) require_value "$1" "$#"; source="$2"; shift ;;
       --interval) require_value "$1" "$#"; INTERVAL="$2"; shift ;;
       --platform) require_value "$1" "$#"; opt_platform "$2"; shift ;;
@@ -84,8 +87,7 @@ main() {
     else print_cmd "${CF[@]}" statistics "$APP" --debug --full; fi
     return 0
   fi
-  local db
-  db="$(results_db_url)"
+  [[ -n "$db" ]] || db="$(results_db_url)"
   pipe_until_term "$producer" -- node scripts/parsers/ingest-stats.js --db "$db" --round "$round" \
     --app "$APP" --platform "$PLATFORM"
 }

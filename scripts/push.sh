@@ -43,7 +43,12 @@ main() {
   local app
   for app in "${apps[@]}"; do require_known_app "$app"; done
   select_platform
-  if [[ "$PLATFORM" == local ]]; then local_platform_up; else cf_preflight; fi
+  if [[ "$PLATFORM" == local ]]; then
+    local_platform_up
+    local_services
+  else
+    cf_preflight
+  fi
   for app in "${apps[@]}"; do push_app "$app" "$instances"; done
 }
 

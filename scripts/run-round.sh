@@ -190,12 +190,12 @@ round_json() {
 # Start the collectors of stats and router logs in the background (printed under --dry-run).
 start_collectors() {
   local common=(--app "$APP" --round "$ROUND_ID" --platform "$PLATFORM")
-  [[ "$DRY_RUN" == 1 ]] && common+=(--dry-run)
   if [[ "$DRY_RUN" == 1 ]]; then
-    scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE"
-    scripts/collect-logs.sh "${common[@]}"
+    scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE" --dry-run
+    scripts/collect-logs.sh "${common[@]}" --dry-run
     return 0
   fi
+  common+=(--db "$DB_URL")
   scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE" &
   STATS_PID=$!
   scripts/collect-logs.sh "${common[@]}" &
@@ -255,9 +255,8 @@ main() {
   [[ "$DRY_RUN" == 1 ]] || DB_URL="$(results_db_url)"
 
   ensure_app "$APP" "$INSTANCES" "$CPU"
-  ensure_app loadgen "$LOADGENS" "$loadgen_cpu" 1
-  GUID="$(app_guid "$APP")"
-  [[ -n "$GUID" || "$DRY_RUN" != 1 ]] || GUID="<$APP-guid>"
+  GUID="${ENSURED_GUID:-<$APP-guid>}"
+  ensure_app loadgen "$LOADGENS" "$loadgen_cpu" at-least
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
   each_instance POST /timings/clear || die "could not clear the app timings"

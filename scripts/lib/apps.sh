@@ -8,9 +8,11 @@ readonly JAVA_JAR="$JAVA_DIR/target/java-app.jar"
 readonly RUNNING_TIMEOUT_SEC="${CFSCALE_RUNNING_TIMEOUT_SEC:-180}"
 readonly RUNNING_POLL_SEC=0.5
 
-# The local platform up with the three services (idempotent verbs of scripts/cfl).
-local_platform_up() {
-  cf_run up
+# The local platform up (idempotent `cfl up`).
+local_platform_up() { cf_run up; }
+
+# The services every manifest binds, created when missing (idempotent `cfl create-service`).
+local_services() {
   local s
   for s in "${SERVICES[@]}"; do
     cf_run create-service postgres local "$s"
@@ -59,27 +61,39 @@ wait_running() {
   done
 }
 
-# ensure_app APP INSTANCES [CPU] [MIN] — push when absent, else start/scale to INSTANCES
-# (MIN=1: only scale up when fewer than INSTANCES run). Waits until all are RUNNING.
+# ensure_app APP INSTANCES [CPU] [MODE] — push when absent, else start/scale. MODE exact
+# (default): exactly INSTANCES, and CPU (cores|none, local) applied every time; at-least:
+# scale up only when fewer run, CPU applied only with a push or scale. Waits until all are
+# RUNNING; sets ENSURED_GUID. The usual case (already right) costs two look-ups.
 ensure_app() {
-  local app="$1" want="$2" cpu="${3:-}" at_least="${4:-0}" guid have
+  local app="$1" want="$2" cpu="${3:-}" mode="${4:-exact}" guid states have
+  # shellcheck disable=SC2034 # read by the sourcing script
+  ENSURED_GUID=""
   guid="$(app_guid "$app")"
   if [[ -z "$guid" ]]; then
+    [[ "$PLATFORM" == local ]] && local_services
     push_app "$app" "$want"
     [[ -n "$cpu" ]] && scale_app "$app" "$want" "$cpu"
     [[ "$DRY_RUN" == 1 ]] && return 0
     guid="$(app_guid "$app")"
     [[ -n "$guid" ]] || die "$app: pushed, but cf app $app --guid finds nothing"
   else
-    [[ "$(app_state "$app")" == STARTED ]] || cf_run start "$app"
-    have="$(instance_states "$guid" | grep -c . || true)"
-    if [[ "$at_least" == 1 && "$have" -ge "$want" ]]; then
-      want="$have"
-      [[ -n "$cpu" ]] && scale_app "$app" "$want" "$cpu"
-    elif [[ "$have" != "$want" || -n "$cpu" ]]; then
+    states="$(instance_states "$guid")"
+    have="$(grep -c . <<<"$states" || true)"
+    [[ "$mode" == at-least && "$have" -ge "$want" ]] && want="$have"
+    if [[ "$have" != "$want" ]]; then
       scale_app "$app" "$want" "$cpu"
+    elif [[ -n "$cpu" && "$mode" == exact ]]; then
+      scale_app "$app" "$want" "$cpu"
+    elif [[ "$(grep -cx RUNNING <<<"$states" || true)" == "$want" ]]; then
+      # shellcheck disable=SC2034
+      ENSURED_GUID="$guid"
+      return 0
     fi
+    [[ "$(app_state "$guid")" == STARTED ]] || cf_run start "$app"
   fi
+  # shellcheck disable=SC2034
+  ENSURED_GUID="$guid"
   wait_running "$guid" "$want"
 }
 

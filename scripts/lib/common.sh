@@ -173,9 +173,9 @@ instance_states() {
   cf_curl_json "/v3/apps/$1/processes/web/stats" | jq -r '.resources | sort_by(.index) | .[].state'
 }
 
-# app_state APP → STARTED | STOPPED (v3 app resource).
+# app_state GUID → STARTED | STOPPED (v3 app resource).
 app_state() {
-  cf_curl_json "/v3/apps?names=$1" | jq -r '.resources[0].state // empty'
+  cf_curl_json "/v3/apps/$1" | jq -r '.state // empty'
 }
 
 # The results database URL: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL.
