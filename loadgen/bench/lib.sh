@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# lib.sh — helpers shared by the loadgen benchmarks (sourced, not run).
+# Ports come from loadgen's range (44000-44999); temp dirs are /tmp/cfscale-loadgen-bench-*.
+# Results are handed back in globals (CPU_SEC), read by the sourcing script.
+# shellcheck disable=SC2034
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+LOADGEN_DIR="$(dirname "$BENCH_DIR")"
+REPO_DIR="$(dirname "$LOADGEN_DIR")"
+readonly BENCH_DIR LOADGEN_DIR REPO_DIR
+readonly PG_CLUSTER="$REPO_DIR/scripts/pg-cluster.sh"
+CLEANUP_PIDS=()
+CLEANUP_DIRS=()
+PG_DIR=""
+
+log() { echo "bench: $*" >&2; }
+die() { echo "bench: $*" >&2; exit 1; }
+
+cleanup() {
+  local pid dir
+  for pid in "${CLEANUP_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  if [[ -n "$PG_DIR" ]]; then "$PG_CLUSTER" stop --dir "$PG_DIR" >/dev/null 2>&1 || true; fi
+  for dir in "${CLEANUP_DIRS[@]}"; do rm -rf "$dir"; done
+}
+
+# start_target PORT CORE: the minimal node:http target pinned to CORE.
+start_target() {
+  local port="$1" core="$2"
+  taskset -c "$core" node "$BENCH_DIR/target.js" "$port" >/dev/null &
+  CLEANUP_PIDS+=("$!")
+  local _
+  for _ in $(seq 50); do
+    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    sleep 0.1
+  done
+  die "target did not start on port $port"
+}
+
+# start_pg PORT CORE: a throw-away cluster pinned to CORE; prints the URL of a db with the schema.
+start_pg() {
+  local port="$1" core="$2" db_url pid
+  PG_DIR="$(mktemp -d /tmp/cfscale-loadgen-bench-pg-XXXXXX)"
+  CLEANUP_DIRS+=("$PG_DIR")
+  "$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" >/dev/null
+  pid="$(head -1 "$PG_DIR/data/postmaster.pid")"
+  taskset -a -c -p "$core" "$pid" >/dev/null
+  db_url="$("$PG_CLUSTER" createdb --dir "$PG_DIR" bench)"
+  psql "$db_url" -q -v ON_ERROR_STOP=1 -c 'SET client_min_messages = warning' -f "$REPO_DIR/results-schema.sql" >/dev/null
+  echo "$db_url"
+}
+
+# new_round DB_URL TARGET_URL: inserts a rounds row, prints its id.
+new_round() {
+  psql "$1" -Atq -c "INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, label)
+    VALUES (now(), 'local', 'bench', '$2', 1, 1, 'closed', 1, 1000, 'loadgen bench') RETURNING id"
+}
+
+# cpu_time CMD...: runs CMD, its stdout to $CPU_OUT; sets CPU_SEC (user+system of CMD and its children).
+cpu_time() {
+  local tf
+  tf="$(mktemp /tmp/cfscale-loadgen-bench-time-XXXXXX)"
+  /usr/bin/time -o "$tf" -f '%U %S' "$@" >"$CPU_OUT" 2>/dev/null || true
+  CPU_SEC="$(awk 'END { printf "%.2f", $1 + $2 }' "$tf")"
+  rm -f "$tf"
+}
