@@ -2,12 +2,14 @@
 # bench-read.sh — a quick GET /ads/{id} throughput comparison of node-app variants, side
 # by side in one run (a benchmark that prints figures, not a test).
 #
-# Usage: DATABASE_URL=postgres://... node-app/bench-read.sh [DURATION_SEC] [CONNECTIONS]
+# Usage: DATABASE_URL=postgres://... node-app/bench-read.sh [DURATION_SEC] [CONNECTIONS] [REPEATS]
 #   Starts each variant in turn on port 41900 against DATABASE_URL (one ad is posted if
 #   the table is empty), runs `npx autocannon` for DURATION_SEC (default 10) with
 #   CONNECTIONS (default 32) keep-alive connections on GET /ads/{newest id}, prints req/s and
 #   the ratio to the first variant. Variants: raw, raw without timings, express, raw
-#   with 2 cluster workers. Needs the npm registry for autocannon once. DEBUG=1 traces.
+#   with 2 cluster workers. With REPEATS (default 1) > 1 the variants run interleaved that
+#   many times and the median is printed (a shared machine is noisy). Needs the npm
+#   registry for autocannon once. DEBUG=1 traces.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 
@@ -55,15 +57,26 @@ run_variant() {
 main() {
   DURATION_SEC="${1:-10}"
   CONNECTIONS="${2:-32}"
+  REPEATS="${3:-1}"
   [[ -n "${DATABASE_URL:-}" ]] || die "DATABASE_URL is required"
-  [[ "$DURATION_SEC" =~ ^[0-9]+$ && "$CONNECTIONS" =~ ^[0-9]+$ ]] || die "DURATION_SEC and CONNECTIONS must be integers"
-  local entry name base="" rps
-  printf '%-20s %10s %8s\n' variant 'req/s' ratio
-  for entry in "${VARIANTS[@]}"; do
-    name="${entry%%|*}"
-    rps="$(run_variant "${entry#*|}")"
-    [[ -z "$base" ]] && base="$rps"
-    printf '%-20s %10s %8s\n' "$name" "$rps" "$(node -e "console.log((${rps}/${base}).toFixed(2))")"
+  [[ "$DURATION_SEC" =~ ^[1-9][0-9]*$ && "$CONNECTIONS" =~ ^[1-9][0-9]*$ && "$REPEATS" =~ ^[1-9][0-9]*$ ]] \
+    || die "DURATION_SEC, CONNECTIONS and REPEATS must be positive integers"
+  local i v name base="" rps median
+  local -a runs=()
+  for ((i = 0; i < REPEATS; i++)); do
+    for v in "${!VARIANTS[@]}"; do
+      rps="$(run_variant "${VARIANTS[$v]#*|}")"
+      runs[v]="${runs[v]:-} $rps"
+      echo "bench-read: run $((i + 1)) ${VARIANTS[$v]%%|*}: $rps req/s" >&2
+    done
+  done
+  printf '%-20s %10s %8s  %s\n' variant 'req/s' ratio runs
+  for v in "${!VARIANTS[@]}"; do
+    name="${VARIANTS[$v]%%|*}"
+    # shellcheck disable=SC2086 # the runs are space-separated numbers
+    median="$(printf '%s\n' ${runs[v]} | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}')"
+    [[ -z "$base" ]] && base="$median"
+    printf '%-20s %10s %8s  %s\n' "$name" "$median" "$(node -e "console.log((${median}/${base}).toFixed(2))")" "${runs[v]# }"
   done
 }
 
