@@ -25,5 +25,6 @@ describe('contract table', () => {
   });
 });
 
+require('./scenarios/connection')(cfg);
 require('./scenarios/ads-state')(cfg);
 require('./scenarios/timings')(cfg);

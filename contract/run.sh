@@ -11,8 +11,8 @@
 # else starts its own in its temp dir /tmp/cfscale-contract-XXXXXX (port 43000-43999; every
 # run has its own dirs, so two runs at once do not collide). Per variant: an app
 # and a results database, the app on a free port with CF_INSTANCE_INDEX=3 and a small
-# TIMINGS_CAPACITY, contract.test.js against it; then identity.js (node-raw vs java must
-# answer byte-identically); then lifecycle.test.js per variant (it starts its own app
+# TIMINGS_CAPACITY, contract.test.js against it; then identity.js (each node variant and
+# java must answer byte-identically); then lifecycle.test.js per variant (it starts its own app
 # processes and, for the outage, its own cluster). Everything started is stopped on exit.
 # Exit 0 when every part passed, 2 when one failed, 1 on usage or setup errors. DEBUG=1 traces.
 set -euo pipefail
@@ -205,13 +205,14 @@ main() {
       CONTRACT_APP_NAME="contract-$v" CONTRACT_DB_URL="${APP_DBS[$v]}" CONTRACT_RESULTS_DB_URL="${RESULTS_DBS[$v]}" \
       CONTRACT_TIMINGS_CAPACITY="$((TIMINGS_CAPACITY * $(variant_workers "$v")))" || failed+=("$v: contract")
   done
-  if [[ -n "${PIDS[node-raw]:-}" && -n "${PIDS[java]:-}" ]]; then
-    if (cd "$ROOT" && node contract/identity.js "${URLS[node-raw]}" "${APP_DBS[node-raw]}" "${URLS[java]}" "${APP_DBS[java]}"); then
-      log "PASS identity node-raw = java"
+  for v in node-raw node-express node-cluster; do
+    [[ -n "${PIDS[$v]:-}" && -n "${PIDS[java]:-}" ]] || continue
+    if (cd "$ROOT" && node contract/identity.js "${URLS[$v]}" "${APP_DBS[$v]}" "${URLS[java]}" "${APP_DBS[java]}"); then
+      log "PASS identity $v = java"
     else
-      failed+=("identity node-raw/java")
+      failed+=("identity $v/java")
     fi
-  fi
+  done
   for v in "${!PIDS[@]}"; do stop_variant "$v"; done
   if [[ "$lifecycle" == 1 ]]; then
     for v in "${VARIANTS[@]}"; do

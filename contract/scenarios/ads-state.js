@@ -93,6 +93,23 @@ module.exports = function adsState(cfg) {
       await expectExact(problems, { path: '/ads?limit=2' }, 200, `26\t7.50\tNew one\n${pageOf(ads, [25])}`, { 'X-Total-Count': '26' });
       report(problems);
     });
+
+    test('an unexpected database error is 500 internal error, without SQL or a stack trace', { skip: noDb }, async () => {
+      await arrangeAds(cfg.dbUrl, ads);
+      const problems = [];
+      // A missing table is neither "database down" nor a pool timeout: the contract's 500.
+      await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads RENAME TO ads_hidden_by_contract'));
+      try {
+        const internal = 'internal error\n';
+        await expectExact(problems, { path: '/ads/1' }, 500, internal);
+        await expectExact(problems, { path: '/ads' }, 500, internal);
+        await expectExact(problems, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=x' }, 500, internal);
+      } finally {
+        await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads_hidden_by_contract RENAME TO ads'));
+      }
+      await expectExact(problems, { path: '/ads/1' }, 200, README_EXAMPLE);
+      report(problems);
+    });
   });
 
   test('posted ads come first on the first page (through the API only)', async () => {
