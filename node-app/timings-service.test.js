@@ -1,0 +1,75 @@
+'use strict'
+// timings-service.test.js — flush against a real results database: batches of COPY, the
+// buffer emptied by what was written, kept when the results database is unavailable.
+
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const t = require('./test-support')
+const { TimingsBuffer, ROUTE_LIST_ADS } = require('./timings-buffer')
+const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-service')
+
+let cluster
+let resultsDb
+
+test.before(async () => {
+  cluster = t.testCluster()
+  resultsDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_flush')
+  await t.applyResultsSchema(resultsDb)
+})
+
+test.after(async () => {
+  if (resultsDb) await t.dropDatabase(cluster.adminUrl, resultsDb)
+  if (cluster) cluster.stop()
+})
+
+function filledBuffer(n, capacity = n) {
+  const b = new TimingsBuffer(capacity, true)
+  const t0 = Date.UTC(2026, 10, 21, 13, 0, 0) * 1000
+  for (let i = 0; i < n; i++) b.record(`corr-${i}`, ROUTE_LIST_ADS, 200, t0 + i, 100 + i, 5, 50)
+  return b
+}
+
+function service(buffer, results) {
+  return createTimingsService({ buffer, results, appName: 'flush-test', instanceIndex: 4, connectTimeoutMs: 1000 })
+}
+
+test('flush writes every record in batches, empties the buffer and resets dropped', async () => {
+  const n = 2 * FLUSH_BATCH_ROWS + 17
+  const buffer = filledBuffer(n, n)
+  buffer.record('over', ROUTE_LIST_ADS, 200, 0, 0, 0, 0) // dropped: the buffer is full
+  const s = service(buffer, { connectionString: resultsDb })
+  try {
+    assert.deepEqual(await s.run('flush', '77'), { flushed: n })
+    assert.deepEqual(await s.run('state'), { recording: true, count: 0, dropped: 0, capacity: n })
+    const { rows } = await t.adminQuery(
+      resultsDb,
+      "SELECT count(*)::int AS n, min(handler_us)::int AS lo, max(handler_us)::int AS hi, " +
+        "count(DISTINCT correlation_id)::int AS ids, min(started_at) AS first FROM server_timings " +
+        "WHERE round_id = 77 AND app = 'flush-test' AND instance_index = 4 AND route = 'GET /ads'",
+    )
+    assert.deepEqual({ ...rows[0], first: rows[0].first.toISOString() }, { n, lo: 100, hi: 100 + n - 1, ids: n, first: '2026-11-21T13:00:00.000Z' })
+  } finally {
+    await s.end()
+  }
+})
+
+test('flush with the results database unreachable keeps the buffer', async () => {
+  const buffer = filledBuffer(10)
+  const port = await t.freePort()
+  const s = service(buffer, { connectionString: `postgres://nobody:x@127.0.0.1:${port}/none` })
+  try {
+    assert.deepEqual(await s.run('flush', null), { error: 'results-unavailable' })
+    assert.equal(buffer.count, 10)
+  } finally {
+    await s.end()
+  }
+})
+
+test('flush without a results database configured keeps the buffer', async () => {
+  const buffer = filledBuffer(3)
+  const s = service(buffer, null)
+  assert.deepEqual(await s.run('flush', null), { error: 'results-unavailable' })
+  assert.equal(buffer.count, 3)
+  assert.deepEqual(await s.run('clear'), { cleared: 3 })
+  assert.equal(buffer.count, 0)
+})
