@@ -84,3 +84,30 @@ export async function insertRound(client, p) {
   }
   return id;
 }
+
+/**
+ * A whole synthetic experiment: node-app and java-app, 1 and 2 instances, 2 load steps,
+ * 3 interleaved repetitions. Java serves 1.4× the requests of Node.js; p95 is the same for
+ * both (a difference that is not there). Round 2 of java-app ×2 at 4 loadgens had a crash;
+ * repetition 3 at 4 loadgens had a saturated generator. Returns the round ids in order.
+ */
+export async function insertExperiment(client, name) {
+  const ids = [];
+  for (let rep = 1; rep <= 3; rep++) {
+    for (const k of [1, 2]) {
+      for (const lg of [2, 4]) {
+        for (const app of ['node-app', 'java-app']) {
+          const base = app === 'node-app' ? 100 : 140;
+          ids.push(await insertRound(client, {
+            app, instances: k, loadgens: lg, parallel: 1, label: `exp:${name}:${app}:default:i${k}:l${lg}:p1:rep${rep}`,
+            requests: Math.round(base * lg * (k === 1 ? 1 : 1.6)) + rep * 7, latencyMs: 5 + lg / k,
+            cpuPerInstance: (app === 'node-app' ? 0.2 : 0.15) * lg, memMbPerInstance: app === 'node-app' ? 60 : 300,
+            restarts: rep === 2 && k === 2 && lg === 4 && app === 'java-app' ? 1 : 0,
+            loadgenCpu: rep === 3 && lg === 4 ? 0.95 : 0.3,
+          }));
+        }
+      }
+    }
+  }
+  return ids;
+}

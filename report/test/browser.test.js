@@ -1,0 +1,49 @@
+// The report opens in headless Chromium (Debian's, driven by playwright-core) with no
+// console errors and no network requests, and its charts are drawn: the page and the
+// first chart are not blank (non-white pixels of the PNG screenshots).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { CHROMIUM, inspectPage } from './helpers/browser.js';
+import { runScript } from './helpers/cli.js';
+import { stopOwnCluster, testDatabase } from './helpers/pg.js';
+import { insertExperiment } from './helpers/synthetic.js';
+
+let db;
+let dir;
+
+before(async () => {
+  db = await testDatabase('browser');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-browser-'));
+  await insertExperiment(db.client, 'browser');
+});
+after(async () => {
+  await db.drop();
+  stopOwnCluster();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('the report renders in headless Chromium without console errors', async () => {
+  assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} missing: run scripts/setup.sh --with-browser`);
+  const r = runScript('report.sh', ['--experiment', 'browser', '--out', dir, '--db', db.url]);
+  assert.equal(r.code, 0, r.stderr);
+  const page = await inspectPage(path.join(dir, 'index.html'));
+  assert.deepEqual(page.errors, [], 'console errors');
+  assert.deepEqual(page.requests, [], 'network requests');
+  assert.equal(page.chartsRendered, '8');
+  assert.equal(page.svgCount, 8);
+  assert.ok(page.pixels > 20_000, `page has ${page.pixels} non-white pixels`);
+  assert.ok(page.chartPixels > 2_000, `first chart has ${page.chartPixels} non-white pixels`);
+});
+
+test('nonWhitePixels counts what is drawn', async () => {
+  const { PNG } = await import('pngjs');
+  const { nonWhitePixels } = await import('./helpers/browser.js');
+  const png = new PNG({ width: 10, height: 10 });
+  png.data.fill(255);
+  assert.equal(nonWhitePixels(PNG.sync.write(png)), 0, 'blank');
+  for (let i = 0; i < 7; i++) png.data[i * 4] = 0;
+  assert.equal(nonWhitePixels(PNG.sync.write(png)), 7);
+});

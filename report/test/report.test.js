@@ -1,0 +1,161 @@
+// The report from synthetic rounds in a real PostgreSQL: scripts/report.sh renders HTML,
+// SVG and CSV, and the figures in them are the known answers of the synthetic model.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { runScript } from './helpers/cli.js';
+import { stopOwnCluster, testDatabase } from './helpers/pg.js';
+import { insertExperiment, insertRound } from './helpers/synthetic.js';
+
+let db;
+let dir;
+let ids;
+
+before(async () => {
+  db = await testDatabase('report');
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-out-'));
+  ids = await insertExperiment(db.client, 'synth');
+});
+after(async () => {
+  await db.drop();
+  stopOwnCluster();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A small CSV reader for our own files (quotes, doubled quotes, commas in quotes). */
+function readCsv(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const rows = [];
+  let row = [];
+  let cell = '';
+  let q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += c;
+  }
+  const [head, ...body] = rows;
+  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
+}
+
+const close = (a, b, tol, what) => assert.ok(Math.abs(Number(a) - b) <= tol, `${what}: ${a} vs ${b}`);
+
+function report(args) {
+  const r = runScript('report.sh', [...args, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  assert.equal(r.code, 0, r.stderr);
+  return r;
+}
+
+test('the report renders HTML, one SVG per chart and the CSV tables', () => {
+  const out = path.join(dir, 'synth');
+  const r = report(['--experiment', 'synth', '--out', out]);
+  assert.equal(r.stdout.trim(), path.join(out, 'index.html'));
+  const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.ok(html.length > 800_000, 'the three Vega bundles are inlined');
+  assert.ok(!/<script[^>]+src=/.test(html), 'no external scripts');
+  assert.ok(!/https?:\/\/(?!vega\.github\.io\/schema|www\.w3\.org)/.test(html.replace(/<script>[\s\S]*?<\/script>/g, '')), 'no links outside the page');
+  for (const chart of ['throughput-vs-load', 'latency-split-vs-load', 'throughput-at-full-core', 'throughput-vs-cpu',
+    'memory-vs-throughput', 'scaling-efficiency', 'cpu-utilisation', 'latency-split']) {
+    const svg = fs.readFileSync(path.join(out, 'charts', `${chart}.svg`), 'utf8');
+    assert.match(svg, /^<svg[^>]+xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, chart);
+    assert.ok((svg.match(/<path/g) || []).length > 5, `${chart} has marks`);
+    assert.ok(html.includes(`id="chart-${chart}"`), `${chart} in the page`);
+  }
+  for (const csv of ['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'environment']) {
+    assert.ok(fs.statSync(path.join(out, 'csv', `${csv}.csv`)).size > 50, csv);
+  }
+  assert.equal(readCsv(path.join(out, 'csv', 'rounds.csv')).length, 24);
+});
+
+test('groups: n, means and Student t intervals are the known answers', () => {
+  const groups = readCsv(path.join(dir, 'synth', 'csv', 'groups.csv'));
+  assert.equal(groups.length, 8);
+  const g = groups.find((x) => x.app === 'java-app' && x.instances === '1' && x.loadgens === '2');
+  assert.equal(g.n, '3');
+  // Measured requests 280 + 7·rep over a span of (n − 1)·7.999/n s (warm-up 2 s of a 10 s round).
+  const tput = [1, 2, 3].map((rep) => { const n = 280 + 7 * rep; return n / ((n - 1) * 7.999 / n); });
+  const mean = tput.reduce((a, b) => a + b) / 3;
+  const sd = Math.sqrt(tput.reduce((a, b) => a + (b - mean) ** 2, 0) / 2);
+  close(g.throughput_rps, mean, 0.01, 'mean throughput');
+  close(g.throughput_rps_ci_high - mean, 4.302653 * sd / Math.sqrt(3), 0.02, 'CI half width');
+  close(g.mean_ms, 7 * 0.998, 0.05, 'mean latency excludes the 900 ms warm-up samples');
+  close(g.cpu_used_pct, 30 * 0.995, 0.2, 'CPU % of one core');
+  close(g.mem_mb, 300 * 0.995, 1, 'memory MiB');
+  assert.equal(g.error_rate, '0');
+});
+
+test('comparisons: a real difference is significant, an equal p95 is within noise', () => {
+  const cmp = readCsv(path.join(dir, 'synth', 'csv', 'comparisons.csv'));
+  assert.equal(cmp.length, 8, 'app comparison at 4 points × 2 metrics');
+  for (const c of cmp) {
+    assert.equal(c.changed, 'app');
+    assert.equal(c.a_n, '3');
+    assert.equal(c.b_n, '3');
+    assert.equal(c.verdict, c.metric === 'throughput_rps' ? 'significant' : 'within noise', `${c.metric} at ${c.instances}/${c.loadgens}`);
+  }
+  const t = cmp.find((c) => c.metric === 'throughput_rps' && c.instances === '1' && c.loadgens === '2');
+  close(t.diff_pct, 100 * (100 / 140 - 1), 1.5, 'node-app vs java-app');
+});
+
+test('scaling efficiency and CPU utilisation (Table 7.1)', () => {
+  const eff = readCsv(path.join(dir, 'synth', 'csv', 'scaling-efficiency.csv'));
+  const e2 = eff.find((e) => e.app === 'java-app' && e.instances === '2');
+  close(e2.efficiency, 1.6 / 2, 0.01, 'X(2) / 2 X(1)');
+  assert.ok(Number(e2.ci_low) < Number(e2.efficiency) && Number(e2.ci_high) > Number(e2.efficiency));
+  const cpu = readCsv(path.join(dir, 'synth', 'csv', 'cpu-utilisation.csv'));
+  const n2 = cpu.find((c) => c.app === 'node-app' && c.instances === '2');
+  close(n2.max_cpu_used_pct, 2 * 80 * 0.995, 1, 'node ×2 at 4 loadgens');
+  close(n2.cpu_available_pct, 200, 0.01, 'two one-core quotas');
+  close(n2.utilisation_pct, 80 * 0.995, 0.5, 'utilisation');
+});
+
+test('validity flags: saturated generator, restarts, late sends, errors, no warm-up', async () => {
+  const rounds = readCsv(path.join(dir, 'synth', 'csv', 'rounds.csv'));
+  const byId = new Map(rounds.map((r) => [Number(r.round), r]));
+  const crash = rounds.find((r) => r.label === 'exp:synth:java-app:default:i2:l4:p1:rep2');
+  assert.equal(crash.trusted, 'false');
+  assert.match(crash.flags, /1 instance crash\/restart event/);
+  const sat = rounds.find((r) => r.label === 'exp:synth:node-app:default:i1:l4:p1:rep3');
+  assert.match(sat.flags, /generator saturated: loadgen CPU 95\.0 %/);
+  assert.equal(byId.get(ids[0]).trusted, 'true');
+  assert.equal(byId.get(ids[0]).flags, '');
+  // A round with late sends, errors and no warm-up, selected by --rounds.
+  const bad = await insertRound(db.client, { app: 'node-app', instances: 1, loadgens: 2, rate: 50, label: 'manual', requests: 100,
+    late: 20, errorEvery: 10, warmupMs: 0 });
+  const out = path.join(dir, 'single');
+  report(['--rounds', `${bad}`, '--out', out]);
+  const [r] = readCsv(path.join(out, 'csv', 'rounds.csv'));
+  assert.equal(r.trusted, 'false');
+  assert.match(r.flags, /open model: 40\.0 % sent late/);
+  // With no warm-up the 20 early requests count too: 10 errors in 120 samples.
+  assert.match(r.flags, /error rate 8\.3 %/);
+  assert.match(r.flags, /no warm-up excluded/);
+  const env = readCsv(path.join(out, 'csv', 'environment.csv'));
+  assert.equal(env[0].platform, 'local');
+  assert.equal(env[0].git_rev, 'abc1234');
+  assert.deepEqual(JSON.parse(env[0].environment), { host_cpu: 'synthetic', cpu_per_gb: 1 });
+});
+
+test('report.sh: selections and usage errors', () => {
+  const cases = [
+    [['--help'], 0, /Usage: scripts\/report.sh/],
+    [['--rounds', '1,x'], 1, /--rounds must be ids and ranges/],
+    [['--rounds', '5-2'], 1, /backwards/],
+    [['--rounds', '1', '--experiment', 'synth'], 1, /not both/],
+    [['--experiment', 'nope', '--db', db.url], 1, /no rounds match --experiment nope/],
+    [['--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
+    [['--color'], 1, /Unknown option '--color'/],
+  ];
+  for (const [args, code, re] of cases) {
+    const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: '' });
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
+  }
+  const out = path.join(dir, 'range');
+  report(['--rounds', `${ids[0]}-${ids[3]}`, '--out', out]);
+  assert.equal(readCsv(path.join(out, 'csv', 'rounds.csv')).length, 4);
+});
