@@ -40,7 +40,7 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
   static Config fromEnv(Map<String, String> env) throws ConfigException {
     Env e = new Env(env);
     int port = e.integer("PORT", 8080, 0, 65535);
-    int instanceIndex = e.integer("CF_INSTANCE_INDEX", 0, 0, Integer.MAX_VALUE);
+    int instanceIndex = e.integer("CF_INSTANCE_INDEX", 0, 0, 1_000_000);
     int dbPoolSize = e.integer("DB_POOL_SIZE", 10, 1, 1000);
     int dbPoolTimeoutMs = e.integer("DB_POOL_TIMEOUT_MS", 2000, MIN_POOL_TIMEOUT_MS, 600_000);
     boolean timingsEnabled = e.bool("TIMINGS_ENABLED", true);

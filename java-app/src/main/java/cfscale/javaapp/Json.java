@@ -13,8 +13,9 @@ import java.util.Map;
  * The HTTP API is plain text and the app carries no JSON library; the two CF environment
  * variables are the only JSON it reads. Objects become {@code Map<String, Object>} (insertion
  * order kept), arrays {@code List<Object>}, numbers {@link BigDecimal}, {@code null} Java null.
- * Anything that is not exactly one JSON value (trailing text, comments, trailing commas,
- * unescaped control characters, lone surrogates escapes are kept as given) is an error.
+ * Anything that is not exactly one JSON value is an error: trailing text, comments, trailing
+ * commas, single quotes, unescaped control characters, leading zeros. (Unicode escapes are taken as
+ * UTF-16 units, so an escaped surrogate pair becomes one code point.)
  */
 final class Json {
   /** Nesting deeper than this is rejected; VCAP_SERVICES is a few levels deep. */

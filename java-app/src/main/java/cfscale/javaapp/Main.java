@@ -25,6 +25,13 @@ public final class Main {
     }
     Logger log = LoggerFactory.getLogger("java-app");
     log.info("settings {}", config.describe());
+    // Our own signal handlers instead of a shutdown hook: a hook cannot choose the exit code
+    // (143). They are installed before the start, so a SIGTERM during the start still stops
+    // gracefully. The handler thread is a daemon, which the JVM would abandon once Jetty's
+    // threads are gone, so the main thread waits for the signal and does the stopping itself.
+    CountDownLatch stopRequested = new CountDownLatch(1);
+    Signal.handle(new Signal("TERM"), sig -> stopRequested.countDown());
+    Signal.handle(new Signal("INT"), sig -> stopRequested.countDown());
     AppServer app;
     try {
       app = AppServer.start(config);
@@ -34,12 +41,6 @@ public final class Main {
       return;
     }
     log.info("listening on port {}", app.port());
-    // Our own signal handlers instead of a shutdown hook: a hook cannot choose the exit code
-    // (143). The handler thread is a daemon, which the JVM would abandon once Jetty's threads
-    // are gone, so the main thread waits for the signal and does the stopping itself.
-    CountDownLatch stopRequested = new CountDownLatch(1);
-    Signal.handle(new Signal("TERM"), sig -> stopRequested.countDown());
-    Signal.handle(new Signal("INT"), sig -> stopRequested.countDown());
     awaitUninterruptibly(stopRequested);
     log.info("shutting down (SHUTDOWN_TIMEOUT_MS={})", config.shutdownTimeoutMs());
     startWatchdog(config.shutdownTimeoutMs(), log);

@@ -63,7 +63,7 @@ class ConfigTest {
   @CsvSource(delimiter = '|', value = {
       "PORT|x|PORT must be an integer from 0 to 65535, got \"x\"",
       "PORT|65536|PORT must be an integer from 0 to 65535, got \"65536\"",
-      "CF_INSTANCE_INDEX|-1|CF_INSTANCE_INDEX must be an integer from 0 to 2147483647, got \"-1\"",
+      "CF_INSTANCE_INDEX|-1|CF_INSTANCE_INDEX must be an integer from 0 to 1000000, got \"-1\"",
       "DB_POOL_SIZE|abc|DB_POOL_SIZE must be an integer from 1 to 1000, got \"abc\"",
       "DB_POOL_SIZE|0|DB_POOL_SIZE must be an integer from 1 to 1000, got \"0\"",
       "DB_POOL_SIZE|1001|DB_POOL_SIZE must be an integer from 1 to 1000, got \"1001\"",
