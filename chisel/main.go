@@ -26,13 +26,15 @@ import (
 )
 
 func main() {
-	cfg, err := LoadConfig(os.Getenv)
-	if err != nil {
-		fail(err)
-	}
 	if len(os.Args) > 1 {
-		if os.Args[1] != "fingerprint" {
-			fail(fmt.Errorf("unknown argument %q (only: fingerprint)", os.Args[1]))
+		if os.Args[1] != "fingerprint" || len(os.Args) > 2 {
+			fail(fmt.Errorf("unknown arguments %q (only: fingerprint)", os.Args[1:]))
+		}
+		// Only the key is needed: scripts/tunnel.sh computes the fingerprint to pin from
+		// the CHISEL_KEY it read through the CF API.
+		cfg := &Config{KeySeed: os.Getenv("CHISEL_KEY"), KeyFile: os.Getenv("CHISEL_KEY_FILE")}
+		if cfg.KeySeed == "" && cfg.KeyFile == "" {
+			fail(fmt.Errorf("CHISEL_KEY or CHISEL_KEY_FILE is required"))
 		}
 		fp, err := Fingerprint(cfg)
 		if err != nil {
@@ -40,6 +42,10 @@ func main() {
 		}
 		fmt.Println(fp)
 		return
+	}
+	cfg, err := LoadConfig(os.Getenv)
+	if err != nil {
+		fail(err)
 	}
 	if err := run(cfg); err != nil {
 		fail(err)

@@ -150,7 +150,7 @@ main() {
   vcap="{\"postgres\":[{\"name\":\"results-db\",\"label\":\"postgres\",\"tags\":[\"postgres\"],\"credentials\":{\"uri\":\"$pg_url\"}}]}"
   export PORT="$SERVER_PORT" HOST=127.0.0.1 CHISEL_AUTH="$AUTH_USER:$AUTH_PASS" CHISEL_KEY="$KEY_SEED" VCAP_SERVICES="$vcap"
   local fp
-  fp="$("$WORK/bin/chisel-server" fingerprint)"
+  fp="$(env -i CHISEL_KEY="$KEY_SEED" "$WORK/bin/chisel-server" fingerprint)"
   "$WORK/bin/chisel-server" >"$WORK/server.log" 2>&1 &
   PIDS+=("$!")
   unset PORT HOST CHISEL_AUTH CHISEL_KEY VCAP_SERVICES
