@@ -29,6 +29,8 @@ const DB_DEADLINE_MS = POOL_TIMEOUT_MS + 1000; // contract: within DB_POOL_TIMEO
 const RECOVERY_MS = 10000;
 const EXIT_DEADLINE_MS = 10000; // CF kills after 10 s (shared/reference/cloud-foundry-contracts.md)
 const IN_FLIGHT = 6;
+const STUCK_SHUTDOWN_MS = 2000;
+const EXIT_SLACK_MS = 1500;
 const FORM = 'application/x-www-form-urlencoded';
 
 const started = [];
@@ -145,6 +147,32 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const missing = cids.filter((c) => !flushed.has(c));
     if (missing.length) problems.push(`TIMINGS_FLUSH_ON_EXIT=true: ${missing.length} of ${cids.length} in-flight requests not in server_timings (${show(missing.join(' '))})`);
     checkNoPassword(problems, app, urlParts(PG_URL).password);
+    report(problems);
+  });
+
+  test('SIGTERM with a request that never finishes: exit within SHUTDOWN_TIMEOUT_MS', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
+    const problems = [];
+    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
+    const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
+    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
+    const { Client } = require('pg');
+    const locker = new Client({ connectionString: appDb });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
+    const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
+    const pending = conn.request({ path: '/ads/1', close: false });
+    await new Promise((r) => setTimeout(r, 300));
+    app.signal('SIGTERM');
+    const t0 = Date.now();
+    const exit = await app.waitExit(STUCK_SHUTDOWN_MS + EXIT_SLACK_MS);
+    const ms = Date.now() - t0;
+    await locker.query('ROLLBACK').catch(() => {});
+    await locker.end();
+    await pending;
+    conn.close();
+    if (!exit) problems.push(`still running ${ms} ms after SIGTERM with SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS}`);
+    else if (ms < STUCK_SHUTDOWN_MS - EXIT_SLACK_MS) problems.push(`exited ${ms} ms after SIGTERM: it did not wait for the in-flight request (SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS})`);
     report(problems);
   });
 });

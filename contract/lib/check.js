@@ -86,6 +86,7 @@ function checkResponse(res, expect, ctx) {
   }
   if (!ctx.head) {
     const body = res.body.toString('utf8');
+    if (body !== '' && !body.endsWith('\n')) problems.push(`body does not end with \\n: ${show(body)}`);
     if (expect.body !== undefined && body !== expect.body) problems.push(`body: want ${show(expect.body)}, got ${show(body)}`);
     if (expect.bodyMatch && !expect.bodyMatch.test(body)) problems.push(`body: want ${expect.bodyMatch}, got ${show(body)}`);
   }
