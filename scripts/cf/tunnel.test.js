@@ -1,0 +1,59 @@
+'use strict';
+// scripts/tunnel.sh without a platform: arguments, --stop with nothing running, and the
+// exact commands --dry-run prints for CF (it runs none: no cf needed).
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const TUNNEL = path.resolve(__dirname, '..', 'tunnel.sh');
+
+function run(args, env = {}) {
+  const r = spawnSync(TUNNEL, args, { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { code: r.status, out: r.stdout, err: r.stderr.trim() };
+}
+
+test('bad arguments: one line, exit 1', async (t) => {
+  const cases = [
+    [['--local-port', 'x'], /--local-port must be a port number, got "x"/],
+    [['--local-port', '70000'], /--local-port must be a port number/],
+    [['--local-port'], /--local-port needs a value/],
+    [['--nope'], /unknown argument: --nope/],
+    [['--platform', 'k8s', '--dry-run'], /--platform must be local or cf/],
+  ];
+  for (const [args, msg] of cases) {
+    await t.test(args.join(' '), () => {
+      const r = run(args);
+      assert.equal(r.code, 1);
+      assert.match(r.err, msg);
+      assert.equal(r.err.split('\n').length, 1);
+    });
+  }
+});
+
+test('--stop with no tunnel is fine', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-'));
+  const r = run(['--stop'], { CFSCALE_TUNNEL_DIR: path.join(dir, 'none') });
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.code, 0);
+  assert.match(r.err, /no tunnel running/);
+});
+
+test('--dry-run for cf prints the exact commands and runs none', () => {
+  const r = run(['--platform', 'cf', '--dry-run', '--local-port', '15999'], { PATH: `/nonexistent:${process.env.PATH}` });
+  assert.equal(r.code, 0, r.err);
+  const cf = r.out.split('\n').filter((l) => l.startsWith('cf '));
+  assert.deepEqual(cf, [
+    'cf app chisel --guid',
+    'cf push -f manifests/chisel.yml --vars-file manifests/vars.yml',
+    'cf bind-service chisel results-db',
+    'cf restart chisel',
+    'cf curl /v3/apps/GUID/env',
+    'cf curl /v3/apps/GUID/routes',
+  ]);
+  assert.match(r.out, /chisel client --fingerprint FINGERPRINT --keepalive 25s https:\/\/ROUTE 127\.0\.0\.1:15999:DBHOST:DBPORT/);
+  assert.doesNotMatch(r.out, /--auth/, 'the password never goes on the command line');
+});
