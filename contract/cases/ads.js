@@ -62,6 +62,10 @@ const decoding = [
   ok('title=%C3%A9 decodes to é', 'title=%C3%A9', { title: '\u00e9' }),
   ok('+ is a space', 'title=a+b&body=c+d', { title: 'a b', body: 'c d' }),
   ok('%2B is a plus', 'title=a%2Bb', { title: 'a+b' }),
+  ok('%26 and %3D are data', 'title=a%26b%3Dc', { title: 'a&b=c' }),
+  ok('lower-case hex digits', 'title=%c3%a9', { title: '\u00e9' }),
+  { name: 'POST /ads ignores its query string', req: { ...post('title=from+form'), path: '/ads?title=from+query&x=%zz' }, expect: created(stored({ title: 'from form' })) },
+  { name: '415 comes before form decoding', req: post('title=%zz', 'text/plain'), expect: err(415, UNSUPPORTED) },
   ok('split on the first =', 'title=a=b', { title: 'a=b' }),
   ok('empty pairs are skipped', '&&title=x&&body=y&', { title: 'x', body: 'y' }),
   ok('unknown fields are ignored, even twice', 'title=x&foo=1&foo=2', { title: 'x' }),
@@ -101,7 +105,7 @@ const price = [
     ['1000000', '1000000.00'], ['1000000.00', '1000000.00'], ['1000000.0', '1000000.00']]
     .map(([p, shown]) => ok(`price ${p} is shown as ${shown}`, `title=p&price=${p}`, { title: 'p', price: shown })),
   ok('missing price stores 0', 'title=p', { title: 'p', price: '0.00' }),
-  ...['', '01', '00', '1.', '.5', '-1', '1.234', '1e3', '+1', '%201', '1%20', '1,5', 'abc', '0x10', '1.2.3', '%D9%A1', 'NaN', 'Infinity']
+  ...['', '01', '00', '1.', '.5', '-1', '1.234', '1000000.001', '0.000', '1e3', '+1', '%201', '1%20', '1,5', 'abc', '0x10', '1.2.3', '%D9%A1', 'NaN', 'Infinity']
     .map((p) => fails(`price ${JSON.stringify(p)} → format`, `title=p&price=${p}`, PRICE_MSG)),
   ...['1000000.01', '1000001', '99999999999999999999999999', '99999999999999999999999999.99']
     .map((p) => fails(`price ${p} → over 1000000`, `title=p&price=${p}`, 'price over 1000000')),

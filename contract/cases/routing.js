@@ -60,6 +60,7 @@ const correlation = [
   { name: 'X-Correlation-ID of visible ASCII 0x21-0x5F is echoed', cid: visibleAscii(0x21, 0x5f), req: { path: '/health' }, expect: { status: 200, body: 'ok\n' } },
   { name: 'X-Correlation-ID of visible ASCII 0x60-0x7E is echoed', cid: visibleAscii(0x60, 0x7e), req: { path: '/health' }, expect: { status: 200, body: 'ok\n' } },
   { name: 'X-Correlation-ID UUIDv7 is echoed', cid: '019a8f3c-7b2e-7c41-9d3a-2f1e0c9b8a7d', req: { path: '/health' }, expect: { status: 200, body: 'ok\n' } },
+  { name: 'x-correlation-id (header name in lower case) is echoed', cidHeader: 'x-correlation-id', cid: 'lower-case-name', req: { path: '/health' }, expect: { status: 200, body: 'ok\n' } },
   { name: 'X-Correlation-ID of 65 bytes → 400, not reflected', cid: 'y'.repeat(65), req: { path: '/health' }, expect: badCid() },
   { name: 'X-Correlation-ID with a space → 400', cid: 'a b', req: { path: '/health' }, expect: badCid() },
   { name: 'X-Correlation-ID with a tab → 400', cid: 'a\tb', req: { path: '/health' }, expect: badCid() },

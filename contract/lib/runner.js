@@ -32,7 +32,7 @@ const caseCid = (i) => `contract-case-${i}`;
 function prepare(c, i) {
   const cid = c.cid === undefined ? caseCid(i) : c.cid;
   const headers = Array.isArray(c.req.headers) ? [...c.req.headers] : Object.entries(c.req.headers || {});
-  if (cid !== null) headers.push(['X-Correlation-ID', cid]);
+  if (cid !== null) headers.push([c.cidHeader || 'X-Correlation-ID', cid]);
   const wantEcho = !c.expect.newCid && cid !== null && cid !== '';
   return { req: { ...c.req, headers }, cid: cid === null ? '' : cid, wantEcho };
 }
