@@ -12,8 +12,8 @@ const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--ou
   --rounds IDS        round ids and ranges, e.g. 3,5,10-12
   --experiment NAME   every round of an experiment (plan name); default: every round
   --out DIR           output directory (default: report/out/<experiment|rounds|all>)
-  --db URL            results database (default: CFSCALE_RESULTS_URL, else on local
-                      \`scripts/cfl service-url results-db\`)
+  --db URL            results database (default: CFSCALE_RESULTS_URL, else
+                      RESULTS_DATABASE_URL, else on local \`scripts/cfl service-url results-db\`)
   --platform P        where to look for the results database when --db is not given (default local)
   -h, --help          this help
 Writes DIR/index.html (self-contained, opens offline), DIR/charts/*.svg, DIR/csv/*.csv.

@@ -12,8 +12,9 @@ const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform loc
   --dry-run        print the rounds it would run (and the ones already done, when the
                    results database is reachable); run nothing
   --platform P     override the plan's platform (local | cf)
-  --db URL         results database (default: CFSCALE_RESULTS_URL, else on local
-                   \`scripts/cfl service-url results-db\`)
+  --db URL         results database (default: CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL,
+                   else on local \`scripts/cfl service-url results-db\`, starting the
+                   local platform and creating results-db first when needed)
   --run-round P    the round runner (default: scripts/run-round.sh; env CFSCALE_RUN_ROUND)
   -h, --help       this help
 Finished rounds (same label, status done) are skipped, so running a plan again resumes it.
@@ -52,7 +53,7 @@ async function main() {
     log(`${runRoundPath} --help failed (${features.reason}); listing the rounds with the basic flags`);
     features = {};
   }
-  const url = resultsUrl({ db: o.db, platform: plan.platform });
+  const url = resultsUrl({ db: o.db, platform: plan.platform, ensureLocal: !dryRun });
   let client = null;
   if (url) {
     try { client = await connect(url); } catch (e) {

@@ -1,6 +1,5 @@
-// db.js — the results database for the report and the experiment runner. The URL comes
-// from --db, else CFSCALE_RESULTS_URL, else (platform local) `scripts/cfl service-url
-// results-db`, the workstation's way to the local results database.
+// db.js — the results database for the report and the experiment runner (resultsUrl says
+// where it is looked for).
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,15 +11,29 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-/** Resolve the results database URL; null when none is known. */
-export function resultsUrl({ db, platform = 'local' } = {}) {
+function cfl(args) {
+  return execFileSync(path.join(REPO_ROOT, 'scripts/cfl'), args, {
+    encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000,
+  }).trim();
+}
+
+/**
+ * Resolve the results database URL: --db, else CFSCALE_RESULTS_URL, else
+ * RESULTS_DATABASE_URL (what run-round.sh reads on cf), else on local `scripts/cfl
+ * service-url results-db`; with `ensureLocal` the local platform is started and the
+ * service created first (both idempotent). null when none is known.
+ */
+export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   if (db) return db;
   if (process.env.CFSCALE_RESULTS_URL) return process.env.CFSCALE_RESULTS_URL;
+  if (process.env.RESULTS_DATABASE_URL) return process.env.RESULTS_DATABASE_URL;
   if (platform !== 'local') return null;
   try {
-    const out = execFileSync(path.join(REPO_ROOT, 'scripts/cfl'), ['service-url', 'results-db'], {
-      encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 15_000,
-    }).trim();
+    if (ensureLocal) {
+      cfl(['up']);
+      cfl(['create-service', 'postgres', 'local', 'results-db']);
+    }
+    const out = cfl(['service-url', 'results-db']);
     return /^postgres(ql)?:\/\//.test(out) ? out : null;
   } catch {
     return null;
