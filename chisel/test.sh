@@ -130,8 +130,8 @@ main() {
   trap cleanup EXIT
   USED_PORTS=()
   log "building server and client"
-  go build -o "$WORK/bin/chisel-server" .
-  go build -o "$WORK/bin/chisel" github.com/jpillora/chisel
+  go build -trimpath -o "$WORK/bin/chisel-server" .
+  go build -trimpath -o "$WORK/bin/chisel" github.com/jpillora/chisel
 
   local pg_port pg_url
   pg_port="$(free_port)"
