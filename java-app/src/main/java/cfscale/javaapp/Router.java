@@ -135,11 +135,11 @@ final class Router extends Handler.Abstract {
       long now = System.nanoTime();
       long last = lastUnavailableLogNs.get();
       if (now - last >= UNAVAILABLE_LOG_INTERVAL_NS && lastUnavailableLogNs.compareAndSet(last, now)) {
-        LOG.warn("database unavailable (503, logged at most every 10 s): {}", e.getMessage());
+        LOG.warn("database unavailable (503, logged at most every 10 s): {}", causes(e));
       }
       return Reply.databaseUnavailable();
     } catch (ResultsUnavailableException e) {
-      LOG.warn("timings flush: results database unavailable: {}", e.getMessage());
+      LOG.warn("timings flush: results database unavailable: {}", causes(e));
       return Reply.error(503, "results database unavailable");
     } catch (Exception e) {
       LOG.error("{} {} failed (correlation id {})", method, path, exchange.correlationId, e);
@@ -166,6 +166,17 @@ final class Router extends Handler.Abstract {
           (System.nanoTime() - beginNs) / 1000, exchange.poolWaitUs(), exchange.dbUs());
     }
     response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  /** The messages of an exception and its causes, "; "-joined (the root cause says why). */
+  private static String causes(Throwable e) {
+    StringBuilder sb = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c.getMessage() != null && !sb.toString().contains(c.getMessage())) {
+        sb.append("; ").append(c.getMessage());
+      }
+    }
+    return sb.toString();
   }
 
   /** 1-64 bytes, each visible ASCII (0x21-0x7E). */
