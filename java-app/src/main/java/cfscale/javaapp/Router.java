@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.PreEncodedHttpField;
@@ -69,7 +70,7 @@ final class Router extends Handler.Abstract {
     String method = request.getMethod();
     String path = request.getHttpURI().getPath();
     Match match = match(method, path);
-    String given = request.getHeaders().get(CORRELATION_HEADER);
+    String given = correlationHeader(request.getHeaders());
     Reply reply;
     String correlationId;
     if (given == null || given.isEmpty()) {
@@ -177,6 +178,20 @@ final class Router extends Handler.Abstract {
       }
     }
     return sb.toString();
+  }
+
+  /**
+   * The X-Correlation-ID value, or null. Several such headers are joined with ", " (as Node's
+   * http module does), which makes them invalid, exactly as in node-app.
+   */
+  static String correlationHeader(HttpFields headers) {
+    String value = null;
+    for (HttpField f : headers) {
+      if (f.is(CORRELATION_HEADER)) {
+        value = value == null ? f.getValue() : value + ", " + f.getValue();
+      }
+    }
+    return value;
   }
 
   /** 1-64 bytes, each visible ASCII (0x21-0x7E). */

@@ -111,6 +111,13 @@ class AppServerTest {
     assertFalse(r.contains(id));
   }
 
+  @Test
+  void twoCorrelationIdHeadersAreInvalidAsInNodeApp() throws Exception {
+    String r = get("/health", "X-Correlation-ID: a\r\n", "X-Correlation-ID: b\r\n");
+    assertEquals("HTTP/1.1 400 Bad Request", statusLine(r));
+    assertEquals("invalid X-Correlation-ID\n", body(r));
+  }
+
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({
       "DELETE, /health, 405, GET",
