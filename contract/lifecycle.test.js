@@ -30,6 +30,7 @@ const RECOVERY_MS = 10000;
 const EXIT_DEADLINE_MS = 10000; // CF kills after 10 s (shared/reference/cloud-foundry-contracts.md)
 const IN_FLIGHT = 6;
 const STUCK_SHUTDOWN_MS = 2000;
+const SHORT_POOL_TIMEOUT_MS = 500;
 const EXIT_SLACK_MS = 1500;
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -147,6 +148,29 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const missing = cids.filter((c) => !flushed.has(c));
     if (missing.length) problems.push(`TIMINGS_FLUSH_ON_EXIT=true: ${missing.length} of ${cids.length} in-flight requests not in server_timings (${show(missing.join(' '))})`);
     checkNoPassword(problems, app, urlParts(PG_URL).password);
+    report(problems);
+  });
+
+  test('pool timeout: with the only connection busy, the next request gets 503 in time', { skip: PG_URL && Number(VARIANT_ENV.WEB_CONCURRENCY || 1) === 1 ? false : 'needs CONTRACT_PG_URL and one process' }, async () => {
+    const problems = [];
+    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_pool_app`);
+    const { url } = await startApp({ DATABASE_URL: appDb, DB_POOL_SIZE: '1', DB_POOL_TIMEOUT_MS: String(SHORT_POOL_TIMEOUT_MS) });
+    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=pooled' }, { status: 201, body: '1\n' });
+    const { Client } = require('pg');
+    const locker = new Client({ connectionString: appDb });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
+    const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
+    await new Promise((r) => setTimeout(r, 300));
+    const { ms } = await expectAnswer(problems, url, { path: '/ads/1' }, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, 'GET /ads/1 while the pool is busy');
+    if (ms > SHORT_POOL_TIMEOUT_MS + 1000) problems.push(`503 after ${ms} ms (want <= DB_POOL_TIMEOUT_MS ${SHORT_POOL_TIMEOUT_MS} + 1000)`);
+    await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health while the pool is busy');
+    await locker.query('COMMIT');
+    await locker.end();
+    const held = await holder;
+    if (held.status !== 200) problems.push(`the request holding the connection: want 200, got ${held.status ?? held.error}`);
+    await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the pool is free');
     report(problems);
   });
 

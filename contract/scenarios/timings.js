@@ -91,6 +91,9 @@ module.exports = function timings(cfg) {
         [`${p}-405`, '-', 405, { method: 'DELETE', path: '/ads' }],
       ];
       for (const [cid, , status, req] of wanted.slice(1)) await call(problems, { ...req, cid }, { status });
+      // A generated correlation id is the one recorded (the join key with the loadgen's rows).
+      const anonymous = await send(cfg.baseUrl, { path: '/health' });
+      wanted.push([anonymous.headers?.get('x-correlation-id')?.[0] ?? '(none)', 'GET /health', 200]);
       await call(problems, post(`/timings/flush?round=${round}`), { status: 200, body: `flushed ${wanted.length}\n` });
       const s = await state(problems);
       if (s.count !== 0 || s.dropped !== 0) problems.push(`after flush: want count 0 dropped 0, got ${JSON.stringify(s)}`);
