@@ -4,6 +4,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, REPO_ROOT, resultsUrl } from '../lib/db.js';
+import fs from 'node:fs';
+import { loadPlan } from '../lib/experiment/plan.js';
 import { analyse } from '../lib/report/analysis.js';
 import { loadReportData, parseRoundList } from '../lib/report/data.js';
 import { writeReport } from '../lib/report/render.js';
@@ -16,6 +18,7 @@ const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--ou
                       RESULTS_DATABASE_URL, else on local \`scripts/cfl service-url results-db\`)
   --platform P        where to look for the results database when --db is not given (default local)
   -h, --help          this help
+Validity thresholds: those of experiments/NAME.yml when it exists, else the defaults.
 Writes DIR/index.html (self-contained, opens offline), DIR/charts/*.svg, DIR/csv/*.csv.
 Exit: 0 ok, 1 usage or configuration (also: no rounds selected), 2 failure while rendering.`;
 
@@ -46,7 +49,10 @@ async function main() {
   try {
     const data = await loadReportData(client, sel);
     if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}`);
-    const analysis = analyse(data);
+    // The plan's validity thresholds when the experiment's plan file is in experiments/.
+    const planFile = o.experiment && path.join(REPO_ROOT, 'experiments', `${o.experiment}.yml`);
+    const limits = planFile && fs.existsSync(planFile) ? loadPlan(planFile).validity : undefined;
+    const analysis = analyse(data, { limits });
     const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
     const files = await writeReport(outDir, analysis, data, {
       title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(),

@@ -30,10 +30,10 @@ export function offeredLoad(r) {
   return r.model === 'open' ? r.loadgens * r.rate : r.loadgens * r.parallel;
 }
 
-/** Annotate rounds with flags and group the done ones. */
-export function analyse(data) {
+/** Annotate rounds with flags (limits: plan validity thresholds) and group the done ones. */
+export function analyse(data, { limits } = {}) {
   const rounds = data.overview.map((r) => {
-    const flags = roundFlags(r);
+    const flags = roundFlags(r, limits);
     return { ...r, repKind: repKind(r), flags, trusted: trusted(flags) };
   });
   const byKey = new Map();
