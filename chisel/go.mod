@@ -3,6 +3,7 @@ module cfscale/chisel
 go 1.25.1
 
 require (
+	github.com/gorilla/websocket v1.5.3
 	github.com/jpillora/chisel v1.11.3
 	golang.org/x/crypto v0.41.0
 )
@@ -11,7 +12,6 @@ require (
 	github.com/andrew-d/go-termutil v0.0.0-20150726205930-009166a695a2 // indirect
 	github.com/armon/go-socks5 v0.0.0-20160902184237-e75332964ef5 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
-	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/jpillora/ansi v1.0.3 // indirect
 	github.com/jpillora/backoff v1.0.0 // indirect
 	github.com/jpillora/requestlog v1.0.0 // indirect

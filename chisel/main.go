@@ -1,6 +1,7 @@
-// Command chisel is cfscale's tunnel server: a chisel server (github.com/jpillora/chisel)
-// pushed to Cloud Foundry with the results database bound, so a workstation reaches that
-// database through the app's route (scripts/tunnel.sh). See README.md.
+// Command chisel is cfscale's tunnel server: a chisel server (github.com/jpillora/chisel,
+// its packages assembled in server.go) pushed to Cloud Foundry with the results database
+// bound, so a workstation reaches that database through the app's route
+// (scripts/tunnel.sh). See README.md.
 //
 // Usage:
 //
@@ -9,8 +10,8 @@
 //
 // Hardened relative to a plain `chisel server` (cloud-foundry-contracts.md §6):
 // authentication is mandatory, every user may reach only the bound results database
-// (anchored ACL), the key is stable so clients pin it with --fingerprint, and reverse
-// tunnels and SOCKS5 stay off.
+// (anchored ACL, checked for every tunnel channel: server.go), the key is stable so
+// clients pin it with --fingerprint, and reverse tunnels and SOCKS5 stay off.
 package main
 
 import (
@@ -20,7 +21,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	chserver "github.com/jpillora/chisel/server"
 	"github.com/jpillora/chisel/share/ccrypto"
 	"golang.org/x/crypto/ssh"
 )
@@ -57,45 +57,11 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// NewServer builds the chisel server for cfg: no Auth in chisel's Config (that would
-// add a user allowed everywhere), the users added with the one anchored ACL instead.
-func NewServer(cfg *Config) (*chserver.Server, error) {
-	s, err := chserver.NewServer(&chserver.Config{
-		KeySeed: cfg.KeySeed,
-		KeyFile: cfg.KeyFile,
-		Reverse: false,
-		Socks5:  false,
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, u := range cfg.Users {
-		if err := s.AddUser(u.Name, u.Pass, cfg.ACL()); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
 // Fingerprint computes the server key's fingerprint without starting a server, exactly
 // as chisel does (ccrypto.FingerprintKey of the SSH public key).
 func Fingerprint(cfg *Config) (string, error) {
-	var pemBytes []byte
-	var err error
-	if cfg.KeyFile != "" {
-		key := []byte(cfg.KeyFile)
-		if !ccrypto.IsChiselKey(key) {
-			if key, err = os.ReadFile(cfg.KeyFile); err != nil {
-				return "", fmt.Errorf("CHISEL_KEY_FILE: %v", err)
-			}
-		}
-		pemBytes = key
-		if ccrypto.IsChiselKey(key) {
-			if pemBytes, err = ccrypto.ChiselKey2PEM(key); err != nil {
-				return "", fmt.Errorf("CHISEL_KEY_FILE: invalid chisel key")
-			}
-		}
-	} else if pemBytes, err = ccrypto.Seed2PEM(cfg.KeySeed); err != nil {
+	pemBytes, err := keyPEM(cfg)
+	if err != nil {
 		return "", err
 	}
 	signer, err := ssh.ParsePrivateKey(pemBytes)
@@ -105,27 +71,37 @@ func Fingerprint(cfg *Config) (string, error) {
 	return ccrypto.FingerprintKey(signer.PublicKey()), nil
 }
 
-func run(cfg *Config) error {
-	if cfg.KeyFile != "" {
-		// chisel exits through log.Fatal on an unreadable key file: check it first.
-		if _, err := Fingerprint(cfg); err != nil {
-			return err
+// keyPEM is the server key as PEM, from CHISEL_KEY_FILE (a PEM or chisel key file, or a
+// chisel key itself) or generated deterministically from the CHISEL_KEY seed: the same
+// rules as chisel's server, so the fingerprint is the one chisel would show.
+func keyPEM(cfg *Config) ([]byte, error) {
+	if cfg.KeyFile == "" {
+		return ccrypto.Seed2PEM(cfg.KeySeed)
+	}
+	key := []byte(cfg.KeyFile)
+	if !ccrypto.IsChiselKey(key) {
+		var err error
+		if key, err = os.ReadFile(cfg.KeyFile); err != nil {
+			return nil, fmt.Errorf("CHISEL_KEY_FILE: %v", err)
 		}
 	}
-	s, err := NewServer(cfg)
-	if err != nil {
-		return err
+	if ccrypto.IsChiselKey(key) {
+		pemBytes, err := ccrypto.ChiselKey2PEM(key)
+		if err != nil {
+			return nil, fmt.Errorf("CHISEL_KEY_FILE: invalid chisel key")
+		}
+		return pemBytes, nil
 	}
+	return key, nil
+}
+
+func run(cfg *Config) error {
 	fmt.Printf("chisel-server: %s\n", cfg)
-	fmt.Printf("chisel-server: fingerprint %s\n", s.GetFingerprint())
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if err := s.StartContext(ctx, cfg.Host, cfg.Port); err != nil {
+	if err := Start(ctx, cfg); err != nil {
 		return err
 	}
-	err = s.Wait()
-	if ctx.Err() != nil {
-		return nil // SIGTERM: CF stops or restarts the app
-	}
-	return err
+	<-ctx.Done()
+	return nil
 }
