@@ -8,7 +8,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const MAX_BYTES = 64 * 1024 * 1024;
-const RECENT_LINES = 1000; // cf logs --recent fetches about 1000 lines (§5)
+const RECENT_LINES = 1000;
+const FLUSH_MS = 100;
+const FLUSH_LINES = 500; // cf logs --recent fetches about 1000 lines (§5)
 
 function cfTimestamp(d = new Date()) {
   const iso = d.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
@@ -22,32 +24,48 @@ function formatLine(source, stream, message, d) {
 class AppLogs {
   constructor(dir) {
     this.dir = dir;
-    this.fds = new Map();
+    this.files = new Map(); // app → {fd, size, pending: [lines]}
     fs.mkdirSync(dir, { recursive: true });
+    // Lines are written in batches (a busy router logs thousands a second).
+    this.timer = setInterval(() => this.flushAll(), FLUSH_MS);
+    this.timer.unref();
   }
 
   file(app) { return path.join(this.dir, `${app}.log`); }
 
   write(app, source, stream, message) {
-    let entry = this.fds.get(app);
+    let entry = this.files.get(app);
     if (!entry) {
       const fd = fs.openSync(this.file(app), 'a');
-      entry = { fd, size: fs.fstatSync(fd).size };
-      this.fds.set(app, entry);
+      entry = { fd, size: fs.fstatSync(fd).size, pending: [] };
+      this.files.set(app, entry);
     }
-    const line = `${formatLine(source, stream, message)}\n`;
-    entry.size += Buffer.byteLength(line);
-    fs.writeSync(entry.fd, line);
+    entry.pending.push(formatLine(source, stream, message));
+    if (entry.pending.length >= FLUSH_LINES) this.flush(app, entry);
+  }
+
+  flush(app, entry) {
+    if (!entry.pending.length) return;
+    const text = `${entry.pending.join('\n')}\n`;
+    entry.pending = [];
+    entry.size += Buffer.byteLength(text);
+    fs.writeSync(entry.fd, text);
     if (entry.size > MAX_BYTES) {
       fs.closeSync(entry.fd);
-      this.fds.delete(app);
+      this.files.delete(app);
       fs.renameSync(this.file(app), `${this.file(app)}.1`);
     }
   }
 
+  flushAll() {
+    for (const [app, entry] of [...this.files]) this.flush(app, entry);
+  }
+
   closeAll() {
-    for (const { fd } of this.fds.values()) fs.closeSync(fd);
-    this.fds.clear();
+    this.flushAll();
+    clearInterval(this.timer);
+    for (const { fd } of this.files.values()) fs.closeSync(fd);
+    this.files.clear();
   }
 }
 

@@ -7,7 +7,6 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const ROOT = process.env.CFSCALE_CGROUP_ROOT || '/sys/fs/cgroup';
 const CONTROLLERS = ['memory', 'cpu', 'cpuacct'];
 const CFS_PERIOD_US = 100000;
 const MIN_QUOTA_US = 1000; // the kernel's lower bound for cfs_quota_us
@@ -21,7 +20,8 @@ function writeText(file, value) {
 }
 
 class Cgroups {
-  constructor(homeHash, log) {
+  constructor(root, homeHash, log) {
+    this.root = root;
     this.group = `cfscale-${homeHash}`;
     this.log = log;
     this.available = this.probe();
@@ -30,20 +30,20 @@ class Cgroups {
   probe() {
     try {
       for (const c of CONTROLLERS) {
-        const dir = path.join(ROOT, c, this.group);
+        const dir = path.join(this.root, c, this.group);
         fs.mkdirSync(dir, { recursive: true });
         fs.accessSync(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
       }
       return true;
     } catch (e) {
-      this.log(`cgroups v1 not writable under ${ROOT} (${e.code || e.message}): instances run WITHOUT memory limits or CPU quotas`);
+      this.log(`cgroups v1 not writable under ${this.root} (${e.code || e.message}): instances run WITHOUT memory limits or CPU quotas`);
       return false;
     }
   }
 
   dirs(name) {
     const out = {};
-    for (const c of CONTROLLERS) out[c] = path.join(ROOT, c, this.group, name);
+    for (const c of CONTROLLERS) out[c] = path.join(this.root, c, this.group, name);
     return out;
   }
 
@@ -121,7 +121,7 @@ class Cgroups {
   removeAll() {
     const left = [];
     for (const c of CONTROLLERS) {
-      const top = path.join(ROOT, c, this.group);
+      const top = path.join(this.root, c, this.group);
       let names = [];
       try { names = fs.readdirSync(top, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name); } catch { continue; }
       for (const n of names) { try { fs.rmdirSync(path.join(top, n)); } catch { left.push(path.join(top, n)); } }
@@ -131,4 +131,4 @@ class Cgroups {
   }
 }
 
-module.exports = { Cgroups, CFS_PERIOD_US, ROOT };
+module.exports = { Cgroups, CFS_PERIOD_US };

@@ -161,9 +161,9 @@ function offlineDown(cfg) {
   const readList = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; } };
   for (const pid of readList(path.join(cfg.home, 'instances.pids'))) kill(pid, true);
   for (const pid of readList(path.join(cfg.haproxyDir, 'haproxy.pid'))) kill(pid, false);
-  const cg = new Cgroups(cfg.homeHash, () => {});
+  const cg = new Cgroups(cfg.cgroupRoot, cfg.homeHash, () => {});
   if (cg.available) {
-    const top = path.join(require('./cgroups').ROOT, 'memory', `cfscale-${cfg.homeHash}`);
+    const top = path.join(cfg.cgroupRoot, 'memory', `cfscale-${cfg.homeHash}`);
     for (const d of fs.readdirSync(top)) for (const pid of cg.pids(d)) kill(pid, false);
   }
   try { execFileSync(path.join(cfg.repoRoot, 'scripts', 'pg-cluster.sh'), ['stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }

@@ -19,6 +19,7 @@ const DEFAULTS = {
   // Diego waits 10 s between SIGTERM and SIGKILL (cloud-foundry-contracts.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
   CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
+  CFSCALE_CGROUP_ROOT: ['/sys/fs/cgroup', 'string'],
 };
 
 function readValue(env, name) {
@@ -44,10 +45,13 @@ function loadConfig(env = process.env) {
     cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),
     gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
     statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
+    cgroupRoot: readValue(env, 'CFSCALE_CGROUP_ROOT'),
     repoRoot: REPO_ROOT,
     // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
   };
+  if (cfg.statsIntervalMs < 100) throw new Error(`CFSCALE_STATS_INTERVAL_MS must be >= 100, got ${cfg.statsIntervalMs}`);
+  if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');
   cfg.stateFile = path.join(home, 'state.json');

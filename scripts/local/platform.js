@@ -53,7 +53,7 @@ class Platform {
     if (process.getuid && process.getuid() === 0) fs.chmodSync(cfg.home, 0o711);
     this.state = loadState(cfg.stateFile);
     this.logs = new AppLogs(cfg.logDir);
-    this.cgroups = new Cgroups(cfg.homeHash, this.log);
+    this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log);
     this.events = new Events({ log: this.log, resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,

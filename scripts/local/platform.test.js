@@ -45,11 +45,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function get(host, urlPath, headers = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port: CFG.routerPort, path: urlPath, agent, headers: { Host: host, ...headers } }, (res) => {
+      const { localPort } = res.socket;
       let body = '';
       res.on('data', (d) => { body += d; });
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body, localPort }));
     });
     req.on('error', reject);
+    req.setTimeout(30000, () => req.destroy(new Error(`GET ${urlPath}: timeout`)));
     req.end();
   });
 }
@@ -180,7 +182,8 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.deepEqual((await curlJson('/v3/apps?names=tiny')).resources.map((a) => a.guid), [guid]);
   });
 
-  await t.test('scale 2 → 3 → 1', async () => {
+  await t.test('scale 2 → 3 → 1, keep-alive client connection survives it', async () => {
+    const conn = (await get('tiny.localhost', '/')).localPort;
     await ok('scale', 'tiny', '-i', '3');
     let v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
     assert.deepEqual(v3.resources.map((r) => r.state), ['RUNNING', 'RUNNING', 'RUNNING']);
@@ -191,6 +194,7 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
     assert.deepEqual(v3.resources.map((r) => r.state), ['RUNNING']);
     for (let i = 0; i < 4; i++) assert.equal((await get('tiny.localhost', '/')).headers['x-instance-index'], '0');
+    assert.equal((await get('tiny.localhost', '/')).localPort, conn, 'same client connection (no router reload)');
   });
 
   await t.test('SIGKILL of an instance: restarted, crash event recorded', async () => {
@@ -234,8 +238,41 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.ok(avg > 0.05 && avg < 0.3, `cpu ${avg}`);
   });
 
+  await t.test('logs stream new lines until killed', async () => {
+    const child = require('node:child_process').spawn(CFL, ['logs', 'tiny'], { env: ENV });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    try {
+      await sleep(500);
+      const id = (await get('tiny.localhost', '/streamed')).headers['x-vcap-request-id'];
+      await until('streamed RTR line', async () => out.includes(`vcap_request_id:"${id}"`), 5000);
+      assert.match(out, /\[APP\/PROC\/WEB\/0\] OUT request GET \/streamed/);
+    } finally { child.kill('SIGKILL'); }
+  });
+
+  await t.test('lifecycle verbs: set-env + restart-app-instance, stop, start, delete', async () => {
+    await ok('set-env', 'tiny', 'FOO', 'bar baz');
+    await ok('restart-app-instance', 'tiny', '0');
+    const env = JSON.parse((await get('tiny.localhost', '/env', { 'X-Cf-App-Instance': `${guid}:0` })).body);
+    assert.equal(env.FOO, 'bar baz');
+    assert.match(await ok('env', 'tiny'), /"VCAP_SERVICES"[\s\S]*User-Provided:\nBUSY: 0\nFOO: bar baz/);
+    await ok('stop', 'tiny');
+    assert.deepEqual((await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources, []);
+    assert.equal((await curlJson(`/v3/apps/${guid}`)).state, 'STOPPED');
+    assert.equal((await get('tiny.localhost', '/')).status, 503);
+    await ok('start', 'tiny');
+    assert.equal((await get('tiny.localhost', '/')).status, 200);
+    assert.equal((await cfl('delete-service', 'results-db', '-f')).code, 1, 'bound services cannot go');
+    await ok('delete', 'busy', '-f');
+    const gone = await cfl('app', 'busy', '--guid');
+    assert.equal(gone.code, 1);
+    assert.equal(gone.stderr, "cfl: App 'busy' not found.\n");
+  });
+
   await t.test('down leaves no process, cgroup or port behind', async () => {
-    const pids = pidsOf(await ok('status'), 'tiny').concat(pidsOf(await ok('status'), 'hog'), pidsOf(await ok('status'), 'busy'));
+    const status = await ok('status');
+    const pids = pidsOf(status, 'tiny').concat(pidsOf(status, 'hog'));
+    assert.equal(pids.length, 2);
     const daemonPid = Number(fs.readFileSync(CFG.pidFile, 'utf8'));
     const haproxyPid = Number(fs.readFileSync(path.join(CFG.haproxyDir, 'haproxy.pid'), 'utf8'));
     const pgPid = Number(fs.readFileSync(path.join(CFG.pgDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
