@@ -32,8 +32,8 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
   /** HikariCP refuses connectionTimeout below 250 ms (it would clamp); we refuse instead. */
   static final int MIN_POOL_TIMEOUT_MS = 250;
   /**
-   * Jetty leases one selector thread (no separate acceptor: see AppServer) and keeps a few
-   * reserved; below this the pool could not serve a request.
+   * Jetty leases an acceptor and a selector thread of the pool (see AppServer); below this
+   * too few would be left to serve requests.
    */
   static final int MIN_JETTY_THREADS_MAX = 4;
 

@@ -1,6 +1,7 @@
 package cfscale.javaapp;
 
 import java.io.ByteArrayOutputStream;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -126,7 +127,7 @@ record DatabaseBinding(String source, String host, int port, String database, St
   /** The JDBC URL without credentials (pgjdbc gets user and password as properties). */
   String jdbcUrl() {
     String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-    String db = java.net.URLEncoder.encode(database, StandardCharsets.UTF_8).replace("+", "%20");
+    String db = URLEncoder.encode(database, StandardCharsets.UTF_8).replace("+", "%20");
     return "jdbc:postgresql://" + h + ":" + port + "/" + db + (query.isEmpty() ? "" : "?" + query);
   }
 

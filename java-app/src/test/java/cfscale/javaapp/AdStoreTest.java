@@ -1,5 +1,6 @@
 package cfscale.javaapp;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ class AdStoreTest {
   void adTextFormat() {
     AdStore.Ad ad = new AdStore.Ad(42, "Bike for sale", "120.00", "anna@example.com",
         "2026-11-21T13:17:01.123Z", "Almost new.\nCollect in person.");
-    org.junit.jupiter.api.Assertions.assertEquals("id: 42\ntitle: Bike for sale\nprice: 120.00\n"
+    assertEquals("id: 42\ntitle: Bike for sale\nprice: 120.00\n"
         + "contact: anna@example.com\ncreated: 2026-11-21T13:17:01.123Z\n\nAlmost new.\nCollect in person.\n",
         GetAdHandler.format(ad));
   }
