@@ -74,7 +74,7 @@ test('resume: rounds done before are skipped, failed ones run again', async () =
   assert.match(r1.stderr, /finished: 5 ran, 3 skipped \(done before\), 0 failed/);
   assert.match(r1.stderr, /\[\d\/8\] exp:resume:/, 'progress lines');
   const c0 = calls(log)[0];
-  assert.deepEqual([c0.duration, c0.warmup, c0.platform], ['4000ms', '1000ms', 'local']);
+  assert.deepEqual([c0.duration, c0.warmup, c0.platform, c0['max-error-rate']], ['4000ms', '1000ms', 'local', '0.01']);
 
   const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
   assert.equal(r2.code, 0, r2.stderr);

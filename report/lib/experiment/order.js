@@ -61,6 +61,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     timeoutMs: plan.timeoutMs,
     scenario: plan.scenario,
     cpu: plan.cpu,
+    maxErrorRate: plan.slo.maxErrorRate,
     ...overrides,
   };
 }

@@ -11,10 +11,10 @@ import { insertRound } from './synthetic.js';
 
 const HELP = `Usage: scripts/run-round.sh --app APP --instances N --loadgens N (--parallel N | --rate R)
   (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L]
-  [--platform P] [--cpu C] [--experiment NAME] [--dry-run]`;
+  [--platform P] [--cpu C] [--experiment NAME] [--max-error-rate F] [--dry-run]`;
 
 const { values: o } = parseArgs({ options: Object.fromEntries(['app', 'instances', 'loadgens', 'parallel', 'rate', 'duration',
-  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'experiment'].map((k) => [k, { type: 'string' }])
+  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'experiment', 'max-error-rate'].map((k) => [k, { type: 'string' }])
   .concat([['help', { type: 'boolean' }], ['dry-run', { type: 'boolean' }]])) });
 if (o.help) { console.log(HELP); process.exit(0); }
 if (!o.app || !o.instances || !o.loadgens || (!o.parallel && !o.rate)) { console.error('run-round: missing flags'); process.exit(1); }
