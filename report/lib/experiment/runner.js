@@ -1,6 +1,7 @@
 // runner.js — run an experiment plan unattended: every round through run-round.sh,
 // finished rounds (same label, status done) skipped so an interrupted run resumes,
 // progress on stderr, --dry-run lists the rounds instead of running them.
+import path from 'node:path';
 import { configurations, gridRounds } from './order.js';
 import { capacitySearch, scaleUntilSlo } from './procedures.js';
 import { maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
@@ -27,7 +28,14 @@ export async function runExperiment(plan, opts) {
   const { client, dryRun, log, print } = opts;
   const tally = { ran: 0, skipped: 0, failed: 0, planned: 0 };
   let count = 0;
+  let ranMs = 0;
   const total = plan.kind === 'grid' ? gridRounds(plan).length : null;
+  // Remaining time of a grid from the mean length of the rounds run so far.
+  const eta = () => {
+    if (!total || tally.ran + tally.failed === 0) return '';
+    const min = Math.ceil(((total - count + 1) * ranMs) / (tally.ran + tally.failed) / 60_000);
+    return ` (about ${min} min left)`;
+  };
 
   async function runOne(spec) {
     count += 1;
@@ -45,16 +53,17 @@ export async function runExperiment(plan, opts) {
     }
     if (dryRun) {
       tally.planned += 1;
-      print(`run   ${[opts.runRoundPath, ...args].map(quote).join(' ')}`);
+      print(`run   ${[path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath, ...args].map(quote).join(' ')}`);
       return { ...DRY_METRICS };
     }
-    log(`${tag}: running`);
+    log(`${tag}: running${eta()}`);
     const t0 = Date.now();
     opts.applySettings(spec.app, spec.settings);
     const res = await opts.execRound(spec, args);
     if (res.code === EXIT_USAGE) throw new UsageError(`run-round.sh rejected the round ${spec.label} (exit 1); fix the plan or the platform`);
     const row = res.roundId ? { id: res.roundId } : await roundByLabel(client, spec.label);
     const m = row ? await roundMetrics(client, row.id) : null;
+    ranMs += Date.now() - t0;
     const secs = ((Date.now() - t0) / 1000).toFixed(0);
     if (res.code !== 0 || !m || m.status !== 'done') {
       tally.failed += 1;
