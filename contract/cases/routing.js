@@ -67,6 +67,7 @@ const correlation = [
   { name: 'X-Correlation-ID with UTF-8 bytes → 400', cid: Buffer.from('caf\u00e9', 'utf8'), req: { path: '/health' }, expect: badCid() },
   { name: 'X-Correlation-ID with a byte 0x80 → 400', cid: Buffer.from([0x61, 0x80, 0x62]), req: { path: '/health' }, expect: badCid() },
   { name: 'X-Correlation-ID with a byte 0xFF → 400', cid: Buffer.from([0xff]), req: { path: '/health' }, expect: badCid() },
+  { name: 'two X-Correlation-ID headers → 400 (joined with ", " they are one invalid id)', cid: null, req: { path: '/health', headers: [['X-Correlation-ID', 'a'], ['X-Correlation-ID', 'b']] }, expect: badCid() },
   { name: 'bad X-Correlation-ID comes before 404', cid: 'z'.repeat(65), req: { path: '/nope' }, expect: badCid() },
   { name: 'bad X-Correlation-ID comes before 405', cid: 'a b', req: { method: 'DELETE', path: '/ads' }, expect: badCid() },
   { name: 'bad X-Correlation-ID comes before 415', cid: 'a b', req: { method: 'POST', path: '/ads', body: 'title=x' }, expect: badCid() },
