@@ -70,7 +70,8 @@ main() {
   local pg_reqs="" pg_cpu="" rows=""
   if [[ "$pg" == 1 ]]; then
     local db round
-    db="$(start_pg $((port + 1)) "$TARGET_CORE")"
+    start_pg $((port + 1)) "$TARGET_CORE"
+    db="$DB_URL"
     round="$(new_round "$db" "$TARGET_URL")"
     run_loadgen --results-db "$db" --round "$round"
     pg_reqs="$REQS" pg_cpu="$CPU_SEC"

@@ -36,17 +36,17 @@ start_target() {
   die "target did not start on port $port"
 }
 
-# start_pg PORT CORE: a throw-away cluster pinned to CORE; prints the URL of a db with the schema.
+# start_pg PORT CORE: a throw-away cluster pinned to CORE; sets DB_URL (a db with the schema).
+# Not to be called in $(...): the cleanup list must reach the caller's shell.
 start_pg() {
-  local port="$1" core="$2" db_url pid
+  local port="$1" core="$2" pid
   PG_DIR="$(mktemp -d /tmp/cfscale-loadgen-bench-pg-XXXXXX)"
   CLEANUP_DIRS+=("$PG_DIR")
   "$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" >/dev/null
   pid="$(head -1 "$PG_DIR/data/postmaster.pid")"
   taskset -a -c -p "$core" "$pid" >/dev/null
-  db_url="$("$PG_CLUSTER" createdb --dir "$PG_DIR" bench)"
-  psql "$db_url" -q -v ON_ERROR_STOP=1 -c 'SET client_min_messages = warning' -f "$REPO_DIR/results-schema.sql" >/dev/null
-  echo "$db_url"
+  DB_URL="$("$PG_CLUSTER" createdb --dir "$PG_DIR" bench)"
+  psql "$DB_URL" -q -v ON_ERROR_STOP=1 -c 'SET client_min_messages = warning' -f "$REPO_DIR/results-schema.sql" >/dev/null
 }
 
 # new_round DB_URL TARGET_URL: inserts a rounds row, prints its id.

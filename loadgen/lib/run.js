@@ -66,13 +66,13 @@ class Run {
         const latencyUs = (endMs - conn.intendedMs) * 1000;
         const pr = conn.parser;
         stats.record(kind, pr.status, latencyUs, pr.bodyBytes, late, conn.startedMs, endMs);
-        if (batch !== null && batch.add(conn, kind, latencyUs)) this.sink.push(batch.encode(roundId, loadgenIndex));
+        if (batch !== null && batch.add(conn, kind, latencyUs)) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
       },
     });
     const t0 = Date.now();
     const secondTimer = setInterval(() => {
       const s = stats.rollSecond();
-      if (batch !== null && batch.length > 0) this.sink.push(batch.encode(roundId, loadgenIndex));
+      if (batch !== null && batch.length > 0) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
       if (this.opts.onSecond) this.opts.onSecond(s, Date.now() - t0);
     }, SECOND_MS);
     const done = this.engine.run();
@@ -84,7 +84,7 @@ class Run {
     } finally {
       clearInterval(secondTimer);
     }
-    if (batch !== null && batch.length > 0) this.sink.push(batch.encode(roundId, loadgenIndex));
+    if (batch !== null && batch.length > 0) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
     return stats.summary();
   }
 

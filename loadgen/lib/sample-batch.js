@@ -1,8 +1,10 @@
 'use strict';
 // A batch of samples in preallocated typed arrays (one column each), and its
-// encoding as PostgreSQL COPY text for the `requests` table (results-schema.sql)
-// without a per-row object: digits, the correlation id and timestamps are written
-// byte by byte into one reusable scratch buffer, then copied out compactly.
+// encoding for COPY into the `requests` table (results-schema.sql) without a
+// per-row object: fields are written byte by byte into one reusable scratch buffer,
+// then copied out compactly. Runs use the binary COPY format (fixed-width fields,
+// nothing for PostgreSQL to parse); the text format is kept for comparison
+// (bench/ingest.sh) and as a readable cross-check in the tests.
 
 const { performance } = require('node:perf_hooks');
 const { writeUuidHex } = require('./uuidv7');
@@ -17,6 +19,9 @@ const TIME_ORIGIN_US = performance.timeOrigin * 1000;
 const OP_BUFS = OP_NAMES.map((n) => Buffer.from(n));
 const KIND_BUFS = ERROR_KINDS.map((k) => Buffer.from(k === null ? '\\N' : k));
 const NULL = Buffer.from('\\N');
+// Binary COPY: signature, flags, header extension length (PostgreSQL docs, "COPY", Binary Format).
+const BINARY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
+const PG_EPOCH_US = Date.UTC(2000, 0, 1) * 1000;
 
 /** performance.now() milliseconds -> Unix microseconds (integer). */
 function wallUs(ms) { return Math.round(TIME_ORIGIN_US + ms * 1000); }
@@ -88,15 +93,53 @@ class SampleBatch {
       out[o++] = 9;
       const vl = this.vcapLen[i];
       if (vl === 0) o += NULL.copy(out, o);
-      else {
-        const base = i * VCAP_MAX_BYTES;
-        for (let k = 0; k < vl; k++) {
-          const c = this.vcap[base + k];
-          out[o++] = c < 0x21 || c > 0x7e || c === 0x5c ? 0x3f : c; // COPY-safe: no escapes needed
-        }
-      }
+      else o = copyVcap(this.vcap, i * VCAP_MAX_BYTES, vl, out, o);
       out[o++] = 10;
     }
+    this.length = 0;
+    return Buffer.from(out.subarray(0, o));
+  }
+
+  /** Encodes all rows as binary COPY and empties the batch; returns a compact Buffer. */
+  encodeBinary(roundId, loadgenIndex) {
+    const out = this.scratch;
+    let o = BINARY_HEADER.copy(out, 0);
+    const round = BigInt(roundId);
+    for (let i = 0; i < this.length; i++) {
+      out.writeInt16BE(12, o); o += 2;
+      out.writeInt32BE(16, o); o += 4;
+      out.set(this.uuid.subarray(i * 16, i * 16 + 16), o); o += 16;
+      out.writeInt32BE(8, o); o += 4;
+      out.writeBigInt64BE(round, o); o += 8;
+      out.writeInt32BE(4, o); o += 4;
+      out.writeInt32BE(loadgenIndex, o); o += 4;
+      const opName = OP_BUFS[this.op[i]];
+      out.writeInt32BE(opName.length, o); o += 4;
+      o += opName.copy(out, o);
+      o = writeInt64Field(out, o, this.intendedUs[i] - PG_EPOCH_US);
+      o = writeInt64Field(out, o, this.startedUs[i] - PG_EPOCH_US);
+      o = writeInt64Field(out, o, Math.max(0, Math.round(this.latencyUs[i])));
+      out.writeInt32BE(2, o); o += 4;
+      out.writeInt16BE(this.status[i] > 32767 ? 32767 : this.status[i], o); o += 2;
+      const kind = this.kind[i];
+      if (kind === 0) { out.writeInt32BE(-1, o); o += 4; } else {
+        const k = KIND_BUFS[kind];
+        out.writeInt32BE(k.length, o); o += 4;
+        o += k.copy(out, o);
+      }
+      out.writeInt32BE(4, o); o += 4;
+      out.writeInt32BE(this.bytes[i], o); o += 4;
+      if (this.appInstance[i] < 0) { out.writeInt32BE(-1, o); o += 4; } else {
+        out.writeInt32BE(4, o); o += 4;
+        out.writeInt32BE(this.appInstance[i], o); o += 4;
+      }
+      const vl = this.vcapLen[i];
+      if (vl === 0) { out.writeInt32BE(-1, o); o += 4; } else {
+        out.writeInt32BE(vl, o); o += 4;
+        o = copyVcap(this.vcap, i * VCAP_MAX_BYTES, vl, out, o);
+      }
+    }
+    out.writeInt16BE(-1, o); o += 2;
     this.length = 0;
     return Buffer.from(out.subarray(0, o));
   }
@@ -119,6 +162,24 @@ class SampleBatch {
     out[o++] = 43; out[o++] = 48; out[o++] = 48; // +00
     return o;
   }
+}
+
+/** The router's request id, visible ASCII only ('?' otherwise): COPY-safe in both formats. */
+function copyVcap(src, base, len, out, o) {
+  for (let k = 0; k < len; k++) {
+    const c = src[base + k];
+    out[o++] = c < 0x21 || c > 0x7e || c === 0x5c ? 0x3f : c;
+  }
+  return o;
+}
+
+// int64 as two 32-bit halves: exact for |n| < 2^53, no BigInt per value.
+function writeInt64Field(out, o, n) {
+  out.writeInt32BE(8, o);
+  const hi = Math.floor(n / 4294967296);
+  out.writeInt32BE(hi, o + 4);
+  out.writeUInt32BE(n - hi * 4294967296, o + 8);
+  return o + 12;
 }
 
 const DIGITS = new Uint8Array(20);

@@ -1,6 +1,7 @@
 'use strict';
 // Streams encoded sample batches into `requests` with COPY (pg-copy-streams) while
-// the run goes on. At most MAX_QUEUED_BYTES wait in memory; past that, and whenever
+// the run goes on, in binary COPY format by default: PostgreSQL then parses no
+// text timestamps or uuids, which doubles what one server core ingests. At most MAX_QUEUED_BYTES wait in memory; past that, and whenever
 // the results database is unreachable, batches go to the local spool and the sink
 // retries with backoff. A spooled batch may already be in (a COPY whose answer was
 // lost), so it is replayed through a temporary table with
@@ -16,13 +17,16 @@ const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const CONNECT_TIMEOUT_MS = 5000;
 const COPY_TIMEOUT_MS = 30000;
-const COPY_SQL = `COPY requests (${COPY_COLUMNS}) FROM STDIN`;
 const REPLAY_TABLE = 'cfscale_loadgen_replay';
 
 class Sink {
-  /** opts: { url, spoolDir, log } */
+  /** opts: { url, spoolDir, log, format: 'binary' (default, what runs write) | 'text' } */
   constructor(opts) {
     this.url = opts.url;
+    const format = opts.format === 'text' ? 'text' : 'binary';
+    this.copySql = `COPY requests (${COPY_COLUMNS}) FROM STDIN (FORMAT ${format})`;
+    this.replaySql = `COPY ${REPLAY_TABLE} (${COPY_COLUMNS}) FROM STDIN (FORMAT ${format})`;
+    this.rowCounter = format === 'text' ? countTextRows : countBinaryRows;
     this.log = opts.log || (() => {});
     this.spool = new Spool(opts.spoolDir);
     this.queue = [];
@@ -79,14 +83,14 @@ class Sink {
       while (this.queue.length > 0) {
         const buf = this.queue[0];
         try {
-          await this.copy(client, COPY_SQL, buf);
+          await this.copy(client, this.copySql, buf);
         } catch (err) {
           // Outcome unknown: spool it, the replay path tolerates rows already in.
           if (this.unqueue(buf)) this.toSpool(buf);
           throw err;
         }
         this.unqueue(buf);
-        this.rowsLoaded += countRows(buf);
+        this.rowsLoaded += this.rowCounter(buf);
         this.batchesLoaded++;
       }
       this.backoffMs = BACKOFF_MIN_MS;
@@ -138,7 +142,7 @@ class Sink {
   async replay(client, buf) {
     await client.query('BEGIN');
     try {
-      await this.copy(client, `COPY ${REPLAY_TABLE} (${COPY_COLUMNS}) FROM STDIN`, buf);
+      await this.copy(client, this.replaySql, buf);
       const r = await client.query(`INSERT INTO requests SELECT * FROM ${REPLAY_TABLE} ON CONFLICT (correlation_id) DO NOTHING`);
       await client.query('COMMIT');
       this.rowsLoaded += r.rowCount;
@@ -202,11 +206,28 @@ class Sink {
   }
 }
 
-function countRows(buf) {
+/** Rows of a binary COPY batch: walks the tuples by their field lengths. */
+function countBinaryRows(buf) {
+  let n = 0;
+  let o = 19; // header
+  while (o + 2 <= buf.length) {
+    const fields = buf.readInt16BE(o);
+    o += 2;
+    if (fields < 0) break;
+    for (let f = 0; f < fields; f++) {
+      const len = buf.readInt32BE(o);
+      o += 4 + (len > 0 ? len : 0);
+    }
+    n++;
+  }
+  return n;
+}
+
+function countTextRows(buf) {
   let n = 0;
   let i = -1;
   while ((i = buf.indexOf(10, i + 1)) !== -1) n++;
   return n;
 }
 
-module.exports = { Sink, COPY_SQL };
+module.exports = { Sink };

@@ -34,7 +34,7 @@ test('sink: a batch replayed after it was loaded adds nothing (no duplicates)', 
     uuidv7Bytes(conn.uuid, 0);
     batch.add(conn, 0, 100 + i);
   }
-  const buf = batch.encode(id, 0);
+  const buf = batch.encodeBinary(id, 0);
   const sink = new Sink({ url: db, spoolDir: dir });
   sink.push(buf);
   sink.push(buf); // the COPY fails on the primary key: spooled, replayed with ON CONFLICT DO NOTHING
@@ -71,4 +71,39 @@ test('sink: results database outage mid-run is spooled and recovered, nothing lo
   assert.strictEqual(row.n, summary.requests.total, 'every sample is a row');
   assert.strictEqual(row.ids, row.n);
   assert.strictEqual(fs.readdirSync(dir).length, 0);
+});
+
+test('sink: binary and text COPY encodings load identical rows', async (t) => {
+  const db = await createDatabase(await testCluster());
+  const id = await newRound(db, 'http://x');
+  const dir = spoolDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const rows = [
+    { kind: 0, status: 200, bytes: 42, app: 3, vcap: 'ab-12', latency: 1234.4, op: 1, at: 1e6 + 0.001 },
+    { kind: 4, status: 503, bytes: 0, app: -1, vcap: '', latency: 7.6, op: 3, at: 2e6 + 59999.999 },
+    { kind: 1, status: 0, bytes: 0, app: 0, vcap: 'x\\y\tz', latency: 0, op: 2, at: 123.456789 },
+  ];
+  const encodings = {};
+  for (const format of ['binary', 'text']) {
+    const batch = new SampleBatch(10);
+    for (const r of rows) {
+      const parser = new ResponseParser();
+      Object.assign(parser, { status: r.status, bodyBytes: r.bytes, appInstance: r.app, vcapLen: parser.vcap.latin1Write(r.vcap, 0) });
+      const conn = { parser, uuid: Buffer.alloc(16), op: r.op, intendedMs: r.at, startedMs: r.at + 0.5 };
+      uuidv7Bytes(conn.uuid, 0);
+      batch.add(conn, r.kind, r.latency);
+    }
+    const sink = new Sink({ url: db, spoolDir: dir, format });
+    sink.push(format === 'binary' ? batch.encodeBinary(id, 7) : batch.encode(id, 7));
+    await sink.flush(10000);
+    await sink.close();
+    assert.strictEqual(sink.rowsLoaded, rows.length, format);
+    encodings[format] = await query(db, `SELECT round_id::int, loadgen_index, op, intended_at::text, started_at::text, latency_us::int,
+        status, error_kind, bytes, app_instance, vcap_request_id FROM requests WHERE round_id = $1 ORDER BY correlation_id`, [id]);
+    await query(db, 'DELETE FROM requests WHERE round_id = $1', [id]);
+  }
+  assert.strictEqual(encodings.binary.length, rows.length);
+  assert.deepStrictEqual(encodings.binary, encodings.text);
+  assert.strictEqual(encodings.binary[1].error_kind, 'status');
+  assert.strictEqual(encodings.binary[0].vcap_request_id, 'ab-12');
 });
