@@ -147,8 +147,20 @@ async function ensureDaemon(cfg) {
   throw new CliError(`the platform did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s, see ${logFile}`, 2);
 }
 
+// The running daemon's settings win over this client's environment: say so when they differ.
+function runningSettings(cfg, env = process.env) {
+  let d;
+  try { d = JSON.parse(fs.readFileSync(path.join(cfg.home, 'daemon.json'), 'utf8')); } catch { return null; }
+  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase']];
+  for (const [name, key] of pairs) {
+    if (env[name] && d[key] !== cfg[key]) process.stderr.write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
+  }
+  return d;
+}
+
 async function call(cfg, verb, args) {
   await ensureDaemon(cfg);
+  if (verb === 'up') runningSettings(cfg);
   const r = await request(cfg, verb, args);
   if (r.out) process.stdout.write(`${r.out}\n`);
   if (r.code !== 0) throw new CliError(r.err || 'failed', r.code);
@@ -221,7 +233,15 @@ async function main(argv) {
   const { verb, args } = parseArgs(argv);
   const cfg = loadConfig();
   switch (verb) {
-    case 'router-url': process.stdout.write(`http://127.0.0.1:${cfg.routerPort}\n`); return 0;
+    case 'router-url': {
+      const d = (await ping(cfg)) ? runningSettings(cfg) : null;
+      process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
+      return 0;
+    }
+    case 'status':
+      if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }
+      await call(cfg, verb, args);
+      return 0;
     case 'down':
       if (await ping(cfg)) {
         const r = await request(cfg, 'down');

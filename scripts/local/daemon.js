@@ -5,6 +5,7 @@
 
 const fs = require('node:fs');
 const http = require('node:http');
+const path = require('node:path');
 const { loadConfig } = require('./config');
 const { Platform, UsageError } = require('./platform');
 
@@ -48,6 +49,7 @@ async function main() {
       stopping = platform.shutdown().finally(() => {
         try { fs.unlinkSync(cfg.socketPath); } catch { /* gone */ }
         try { fs.unlinkSync(cfg.pidFile); } catch { /* gone */ }
+        try { fs.unlinkSync(path.join(cfg.home, 'daemon.json')); } catch { /* gone */ }
       });
     }
     return stopping;
@@ -98,6 +100,8 @@ async function main() {
   server.listen(cfg.socketPath, () => {
     fs.chmodSync(cfg.socketPath, 0o600);
     fs.writeFileSync(cfg.pidFile, `${process.pid}\n`);
+    // The settings in force, for clients started with another environment.
+    fs.writeFileSync(path.join(cfg.home, 'daemon.json'), `${JSON.stringify({ pid: process.pid, routerPort: cfg.routerPort, pgPort: cfg.pgPort, instancePortBase: cfg.instancePortBase })}\n`);
     log(`listening on ${cfg.socketPath}`);
   });
   for (const sig of ['SIGTERM', 'SIGINT']) {

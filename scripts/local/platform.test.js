@@ -243,9 +243,13 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     try {
-      await sleep(500);
-      const id = (await get('tiny.localhost', '/streamed')).headers['x-vcap-request-id'];
-      await until('streamed RTR line', async () => out.includes(`vcap_request_id:"${id}"`), 5000);
+      // The client needs a moment to start tailing: ask until one request shows up.
+      const ids = [];
+      await until('streamed RTR line', async () => {
+        ids.push((await get('tiny.localhost', '/streamed')).headers['x-vcap-request-id']);
+        await sleep(300);
+        return ids.some((id) => out.includes(`vcap_request_id:"${id}"`));
+      }, 15000);
       assert.match(out, /\[APP\/PROC\/WEB\/0\] OUT request GET \/streamed/);
     } finally { child.kill('SIGKILL'); }
   });
