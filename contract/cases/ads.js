@@ -64,6 +64,10 @@ const decoding = [
   ok('%2B is a plus', 'title=a%2Bb', { title: 'a+b' }),
   ok('%26 and %3D are data', 'title=a%26b%3Dc', { title: 'a&b=c' }),
   ok('lower-case hex digits', 'title=%c3%a9', { title: '\u00e9' }),
+  fails('a pair without = is a name with an empty value (title)', 'title', 'title is required'),
+  fails('a pair without = is a name with an empty value (price)', 'title=x&price', PRICE_MSG),
+  ok('names are percent-decoded', '%74itle=x', { title: 'x' }),
+  ok('an empty name is just another unknown field', '=x&title=y', { title: 'y' }),
   { name: 'POST /ads ignores its query string', req: { ...post('title=from+form'), path: '/ads?title=from+query&x=%zz' }, expect: created(stored({ title: 'from form' })) },
   { name: '415 comes before form decoding', req: post('title=%zz', 'text/plain'), expect: err(415, UNSUPPORTED) },
   ok('split on the first =', 'title=a=b', { title: 'a=b' }),
@@ -134,6 +138,9 @@ const pageOk = { status: 200, bodyMatch: PAGE_RE, headers: { 'X-Total-Count': /^
 const paging = [
   ...['', '?limit=1', '?limit=100', '?limit=001', '?offset=0', '?offset=000', '?limit=5&offset=1', '?limit=%31', '?limit=5&foo=bar']
     .map((q) => ({ name: `GET /ads${q}`, req: page(q), expect: pageOk })),
+  { name: 'GET /ads?limit=5&limit=0: the first value counts', req: page('?limit=5&limit=0'), expect: pageOk },
+  { name: 'GET /ads?limit=0&limit=5: the first value counts', req: page('?limit=0&limit=5'), expect: bad(LIMIT_MSG) },
+  { name: 'GET /ads?limit (no =) is an empty limit', req: page('?limit'), expect: bad(LIMIT_MSG) },
   { name: 'GET /ads?offset=1000000 is an empty page', req: page('?offset=1000000'), expect: { ...pageOk, body: '' } },
   ...['?limit=0', '?limit=101', '?limit=', '?limit=-1', '?limit=abc', '?limit=1.5', '?limit=+1', '?limit=99999999999999999999',
     '?limit=0&offset=-1', '?offset=-1&limit=0', '?offset=x&limit=101']

@@ -85,6 +85,7 @@ const timings = [
   { name: 'GET /timings ignores its query string', req: { path: '/timings?x=%zz' }, expect: { status: 200, bodyMatch: /^recording (on|off)\ncount \d+\ndropped \d+\ncapacity \d+\n$/ } },
   ...['', '?enabled=', '?enabled=ON', '?enabled=1', '?enabled=true', '?enabled=on%20', '?enabled=of', '?x=on']
     .map((q) => ({ name: `POST /timings/recording${q} → 400`, req: recording(q), expect: badEnabled() })),
+  { name: 'POST /timings/recording?enabled=on&enabled=off: the first value counts', req: recording('?enabled=on&enabled=off'), expect: { status: 200, body: 'recording on\n' } },
   { name: 'POST /timings/recording?enabled=%zz → malformed percent-encoding', req: recording('?enabled=%zz'), expect: err(400, 'malformed percent-encoding') },
   { name: 'POST /timings/recording?enabled=%FF → invalid UTF-8', req: recording('?enabled=%FF'), expect: err(400, 'invalid UTF-8') },
   ...['?round=', '?round=0', '?round=00', '?round=01', '?round=-1', '?round=abc', '?round=1.0', '?round=1e3', '?round=+1',
