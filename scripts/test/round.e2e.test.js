@@ -1,0 +1,204 @@
+'use strict';
+// round.e2e.test.js — whole rounds on the real local platform (scripts/cfl, HAProxy,
+// PostgreSQL, cgroups) with the real apps and loadgen: a short round against node-app and
+// against java-app (2 instances, 2 loadgens) must leave rows in rounds, requests,
+// server_timings, instance_stats and router_timings and print the summary; an app
+// instance SIGKILLed mid-round is restarted and the round completes with its errors
+// counted; an instance over its memory limit (fixtures/hog-app) is killed and reported;
+// teardown.sh leaves nothing running. Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports 465xx.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '../..');
+const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
+const ROUTER_PORT = 46500;
+// The instances inherit TMPDIR: the loadgen's spool (os.tmpdir()) stays inside this home,
+// so batches spooled by another platform's loadgens are never replayed here.
+fs.mkdirSync(path.join(HOME, 'tmp'));
+const ENV = {
+  ...process.env,
+  TMPDIR: path.join(HOME, 'tmp'),
+  PLATFORM: 'local',
+  CFSCALE_HOME: HOME,
+  CFSCALE_ROUTER_PORT: String(ROUTER_PORT),
+  CFSCALE_PG_PORT: '46501',
+  CFSCALE_INSTANCE_PORT_BASE: '46510',
+};
+const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
+const ROUND_TIMEOUT_MS = 240000;
+
+/** Run a script to its end; resolves {code, stdout, stderr}. */
+function runScript(script, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(path.join(ROOT, 'scripts', script), args, { env: { ...ENV, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function cfl(args) {
+  const r = spawnSync(path.join(ROOT, 'scripts/cfl'), args, { env: ENV, encoding: 'utf8' });
+  assert.equal(r.status, 0, `cfl ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+let db;
+async function results() {
+  if (!db) {
+    db = new Client({ connectionString: cfl(['service-url', 'results-db']) });
+    await db.connect();
+  }
+  return db;
+}
+
+async function count(table, roundId, where = 'true') {
+  const c = await results();
+  const { rows } = await c.query(`SELECT count(*)::int AS n FROM ${table} WHERE round_id = $1 AND ${where}`, [roundId]);
+  return rows[0].n;
+}
+
+/** The loadgen's own log lines (not router lines), for failure messages. */
+function loadgenLog() {
+  const r = spawnSync(path.join(ROOT, 'scripts/cfl'), ['logs', 'loadgen', '--recent'], { env: ENV, encoding: 'utf8' });
+  return (r.stdout || '').split('\n').filter((l) => l.includes('loadgen[')).slice(-20).join('\n');
+}
+
+function assertRoundRan(res, code = 0) {
+  assert.equal(res.code, code, `run-round exit ${res.code}:\n${res.stdout}\n${res.stderr.slice(-3000)}\nloadgen log:\n${loadgenLog()}`);
+}
+
+function roundIdOf(res) {
+  const m = /^round_id=(\d+)$/m.exec(res.stdout);
+  assert.ok(m, `no round_id line in stdout:\n${res.stdout}\nstderr:\n${res.stderr}`);
+  return Number(m[1]);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test.after(async () => {
+  if (db) await db.end().catch(() => {});
+  await runScript('teardown.sh', []);
+  fs.rmSync(HOME, { recursive: true, force: true });
+});
+
+for (const app of ['node-app', 'java-app']) {
+  test(`a short round against ${app}: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
+    const res = await runScript('run-round.sh', ['--app', app, '--instances', '2', '--loadgens', '2',
+      '--parallel', '4', '--duration', '4s', '--seed-ads', '50', '--label', `e2e-${app}`]);
+    assertRoundRan(res);
+    const id = roundIdOf(res);
+    assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, 2 instance`, 'm'));
+    assert.match(res.stdout, /^latency: p50 [0-9.]+ ms, p95 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$/m);
+    assert.match(res.stdout, /^verdict: ok$/m);
+    const c = await results();
+    const round = (await c.query('SELECT * FROM rounds WHERE id = $1', [id])).rows[0];
+    assert.equal(round.status, 'done');
+    assert.equal(round.app, app);
+    assert.equal(round.host_header, `${app}.localhost`);
+    assert.equal(await count('loadgen_runs', id, "status = 'done'"), 2);
+    for (const table of ['requests', 'server_timings', 'instance_stats', 'router_timings']) {
+      assert.ok(await count(table, id) > 0, `no ${table} rows for round ${id}`);
+    }
+    // Both app instances answered and were measured.
+    assert.ok(await count('requests', id, 'app_instance IN (0, 1)') > 0, 'no answers from an app instance');
+    const { rows } = await c.query('SELECT DISTINCT instance_index FROM instance_stats WHERE round_id = $1 ORDER BY 1', [id]);
+    assert.deepEqual(rows.map((r) => r.instance_index), [0, 1]);
+  });
+}
+
+test('an app instance SIGKILLed mid-round is restarted; the round completes, its errors counted', { timeout: ROUND_TIMEOUT_MS }, async () => {
+  const label = `e2e-kill-${Date.now()}`;
+  const running = runScript('run-round.sh', ['--app', 'node-app', '--instances', '2', '--loadgens', '2',
+    '--parallel', '4', '--duration', '6s', '--seed-ads', '50', '--max-error-rate', '1', '--label', label]);
+  const c = await results();
+  let killed = [];
+  for (let i = 0; i < 600 && killed.length === 0; i++) {
+    const { rows } = await c.query(
+      "SELECT id FROM rounds WHERE label = $1 AND now() > start_at + interval '1.5 s'", [label]);
+    if (rows.length === 1) {
+      const pids = fs.readFileSync(`${CGROUP}/node-app-1/cgroup.procs`, 'utf8').split('\n').filter(Boolean).map(Number);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      killed = pids;
+    } else {
+      await sleep(100);
+    }
+  }
+  assert.ok(killed.length > 0, 'the round never started');
+  const res = await running;
+  assertRoundRan(res);
+  const id = roundIdOf(res);
+  assert.ok(await count('instance_events', id, "instance_index = 1 AND kind = 'crash'") >= 1,
+    `no crash event for instance 1:\n${res.stdout}`);
+  assert.match(res.stdout, /^ {2}instance 1: crash/m);
+  // The errors the loadgens counted are the error rows in requests.
+  const { rows } = await c.query(
+    `SELECT (SELECT sum(errors)::int FROM loadgen_runs WHERE round_id = $1) AS counted,
+            (SELECT count(*)::int FROM requests WHERE round_id = $1 AND error_kind IS NOT NULL) AS stored`, [id]);
+  assert.equal(rows[0].counted, rows[0].stored);
+  // Restarted: both instances RUNNING again.
+  const guid = cfl(['app', 'node-app', '--guid']);
+  let states = [];
+  for (let i = 0; i < 60; i++) {
+    states = JSON.parse(cfl(['curl', `/v3/apps/${guid}/processes/web/stats`])).resources.map((r) => r.state);
+    if (states.length === 2 && states.every((s) => s === 'RUNNING')) break;
+    await sleep(500);
+  }
+  assert.deepEqual(states, ['RUNNING', 'RUNNING']);
+});
+
+test('an instance over its memory limit is killed and reported (fixtures/hog-app)', { timeout: ROUND_TIMEOUT_MS }, async () => {
+  const manifests = fs.mkdtempSync('/tmp/cfscale-e2e-manifests-');
+  fs.copyFileSync(path.join(ROOT, 'manifests/vars-local.yml'), path.join(manifests, 'vars-local.yml'));
+  fs.writeFileSync(path.join(manifests, 'loadgen.yml'), fs.readFileSync(path.join(ROOT, 'manifests/loadgen.yml'), 'utf8')
+    .replace('path: ../loadgen', `path: ${path.join(ROOT, 'loadgen')}`));
+  fs.writeFileSync(path.join(manifests, 'hog-app.yml'), `---
+applications:
+- name: hog-app
+  path: ${path.join(__dirname, 'fixtures/hog-app')}
+  memory: 64M
+  instances: 1
+  buildpacks:
+  - nodejs_buildpack
+  routes:
+  - route: hog-app.((domain))
+  health-check-type: http
+  health-check-http-endpoint: /health
+  env:
+    HOG_MB_PER_REQUEST: "2"
+`);
+  try {
+    const res = await runScript('run-round.sh', ['--app', 'hog-app', '--instances', '1', '--loadgens', '1',
+      '--parallel', '2', '--duration', '4s', '--seed-ads', '0', '--max-error-rate', '1', '--label', 'e2e-oom'],
+    { CFSCALE_MANIFEST_DIR: manifests });
+    assertRoundRan(res);
+    const id = roundIdOf(res);
+    assert.ok(await count('instance_events', id, "kind = 'oom'") >= 1, `no oom event:\n${res.stdout}`);
+    assert.match(res.stdout, /^ {2}instance 0: oom \(.*out of memory/m);
+  } finally {
+    spawnSync(path.join(ROOT, 'scripts/cfl'), ['delete', 'hog-app', '-f'], { env: ENV });
+    fs.rmSync(manifests, { recursive: true, force: true });
+  }
+});
+
+test('teardown.sh leaves nothing running', { timeout: 120000 }, async () => {
+  if (db) { await db.end(); db = null; }
+  const res = await runScript('teardown.sh', []);
+  assert.equal(res.code, 0, res.stderr);
+  assert.equal(fs.existsSync(CGROUP), false, `${CGROUP} still exists`);
+  const open = await new Promise((resolve) => {
+    const s = net.connect(ROUTER_PORT, '127.0.0.1', () => { s.destroy(); resolve(true); });
+    s.on('error', () => resolve(false));
+  });
+  assert.equal(open, false, `router port ${ROUTER_PORT} still open`);
+  const left = spawnSync('pgrep', ['-f', HOME], { encoding: 'utf8' }).stdout.trim();
+  assert.equal(left, '', `processes of ${HOME} left: ${left}`);
+});
