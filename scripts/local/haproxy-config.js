@@ -76,6 +76,8 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
     '  http-response capture res.hdr(Content-Length) id 0',
     '  http-request set-header X-Vcap-Request-Id %[unique-id]',
     '  http-request set-header X-Forwarded-Proto http if !{ req.hdr(X-Forwarded-Proto) -m found }',
+    // Gorouter adds X-Request-Start (ms since the epoch) when the request has none.
+    '  http-request set-header X-Request-Start %[date(0,ms)] if !{ req.hdr(X-Request-Start) -m found }',
     '  http-response set-header X-Vcap-Request-Id %[unique-id]',
     '  acl has_pin req.hdr(X-Cf-App-Instance) -m found',
   );
@@ -105,11 +107,13 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
   );
   for (const app of apps) {
     if (!app.routes.length) continue;
-    out.push(`backend ${backendName(app)}`, '  balance roundrobin', '  option redispatch 1');
+    // Gorouter sets X-CF-ApplicationID on every request to an app.
+    const appId = `  http-request set-header X-CF-ApplicationID ${app.guid}`;
+    out.push(`backend ${backendName(app)}`, '  balance roundrobin', '  option redispatch 1', appId);
     for (let i = 0; i < app.slots; i++) out.push(serverLine(`s${i}`, app.instances[i]));
     out.push('');
     for (let i = 0; i < app.slots; i++) {
-      out.push(`backend ${pinBackendName(app, i)}`, serverLine(`s${i}`, app.instances[i]), '');
+      out.push(`backend ${pinBackendName(app, i)}`, appId, serverLine(`s${i}`, app.instances[i]), '');
     }
   }
   return out.join('\n');

@@ -138,6 +138,11 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.deepEqual(new Set(seen), new Set(['0', '1']));
     for (let i = 1; i < seen.length; i++) assert.notEqual(seen[i], seen[i - 1], `alternating: ${seen}`);
     assert.equal((await get('nowhere.localhost', '/')).status, 404);
+    const seenHeaders = JSON.parse((await get('tiny.localhost', '/headers')).body);
+    assert.equal(seenHeaders['x-cf-applicationid'], guid);
+    assert.match(seenHeaders['x-request-start'], /^\d{13}$/);
+    assert.equal(seenHeaders['x-forwarded-proto'], 'http');
+    assert.equal(seenHeaders['x-forwarded-for'], '127.0.0.1');
   });
 
   await t.test('X-Cf-App-Instance pins a request to one instance', async () => {
