@@ -102,6 +102,8 @@ function normalise(verb, args) {
     args.cpu = n;
   }
   if (verb === 'scale' && args.instances === undefined && args.cpu === undefined) throw new CliError('scale needs -i N and/or --cpu CORES|none');
+  // Like cf push: without -f, ./manifest.yml when there is one.
+  if (verb === 'push' && !args.manifest && fs.existsSync('manifest.yml')) args.manifest = 'manifest.yml';
   if (args.manifest) args.manifest = path.resolve(args.manifest);
   if (args.varsFiles) args.varsFiles = args.varsFiles.map((f) => path.resolve(f));
   return args;
