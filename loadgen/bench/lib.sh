@@ -40,9 +40,14 @@ start_target() {
 # Not to be called in $(...): the cleanup list must reach the caller's shell.
 start_pg() {
   local port="$1" core="$2" pid
+  local attempt
   PG_DIR="$(mktemp -d /tmp/cfscale-loadgen-bench-pg-XXXXXX)"
   CLEANUP_DIRS+=("$PG_DIR")
-  "$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" >/dev/null
+  # The port may be taken for a moment (it lies in the kernel's ephemeral range): try a few.
+  for attempt in 0 1 2 3 4; do
+    "$PG_CLUSTER" start --dir "$PG_DIR" --port $((port + attempt * 17)) >/dev/null 2>&1 && break
+    [[ "$attempt" == 4 ]] && die "PostgreSQL did not start, see $PG_DIR/server.log"
+  done
   pid="$(head -1 "$PG_DIR/data/postmaster.pid")"
   taskset -a -c -p "$core" "$pid" >/dev/null
   DB_URL="$("$PG_CLUSTER" createdb --dir "$PG_DIR" bench)"
@@ -62,4 +67,19 @@ cpu_time() {
   /usr/bin/time -o "$tf" -f '%U %S' "$@" >"$CPU_OUT" 2>/dev/null || true
   CPU_SEC="$(awk 'END { printf "%.2f", $1 + $2 }' "$tf")"
   rm -f "$tf"
+}
+
+# pg_cpu_sec: CPU seconds used so far by the bench cluster (postmaster, live backends,
+# and reaped children), from /proc; a machine-load-independent cost measure.
+pg_cpu_sec() {
+  local pm p files=()
+  pm="$(head -1 "$PG_DIR/data/postmaster.pid")"
+  files=("/proc/$pm/stat")
+  for p in $(pgrep -P "$pm"); do
+    [[ -r "/proc/$p/stat" ]] && files+=("/proc/$p/stat")
+  done
+  awk -v hz="$(getconf CLK_TCK)" -v pm="/proc/$pm/stat" '{
+      sub(/^[0-9]+ \([^)]*\) /, "")            # fields now start at state (3rd)
+      t += $12 + $13; if (FILENAME == pm) t += $14 + $15
+    } END { printf "%.2f", t / hz }' "${files[@]}" 2>/dev/null
 }
