@@ -34,6 +34,7 @@ class Platform {
     this.staged = new Map();
     this.diskBytes = new Map();
     this.serverState = new Map();
+    this.slotHigh = new Map();
     this.routerKey = null;
     this.routerQueue = Promise.resolve();
     this.routerNext = null;
@@ -129,7 +130,9 @@ class Platform {
       const insts = this.cell.list(a.name);
       const instances = {};
       for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' };
-      const slots = slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1));
+      // Slots only grow while the app exists: shrinking would reload the router for nothing.
+      const slots = Math.max(this.slotHigh.get(a.guid) || 0, slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1)));
+      this.slotHigh.set(a.guid, slots);
       return { name: a.name, guid: a.guid, routes: a.routes, slots, instances };
     });
     return { apps, logPort: this.sink.port };
