@@ -110,8 +110,15 @@ prove_tunnel() {
   exit 2
 }
 
+# On any exit before report(): end what this run started, leave no orphan behind.
+cleanup_on_failure() {
+  [[ "${TUNNEL_UP:-0}" == 1 ]] && return 0
+  stop_tunnel 2>/dev/null || true
+}
+
 report() {
   local url="$1" via="$2"
+  TUNNEL_UP=1
   echo "$url" >"$STATE_DIR/url"
   log "tunnel up: 127.0.0.1:$LOCAL_PORT -> $via (psql SELECT 1 through it works); stop: scripts/tunnel.sh --stop"
   echo "psql $(shell_quote "$url")"
@@ -221,8 +228,9 @@ main() {
   if pid_alive "$STATE_DIR/client.pid"; then
     die "a tunnel is already running ($(sed -E 's#:[^:@/]*@#:****@#' "$STATE_DIR/url" 2>/dev/null || echo "$STATE_DIR")): scripts/tunnel.sh --stop first"
   fi
-  rm -rf "$STATE_DIR"
+  [[ -d "$STATE_DIR" ]] && stop_tunnel # leftovers of a run that died (a stale server pid, say)
   mkdir -p "$STATE_DIR"
+  trap cleanup_on_failure EXIT
   port_is_free "$LOCAL_PORT" || die "127.0.0.1:$LOCAL_PORT is in use: pick another with --local-port"
   command -v psql >/dev/null || die "psql is missing: run scripts/setup.sh"
   ensure_chisel

@@ -57,3 +57,27 @@ test('--dry-run for cf prints the exact commands and runs none', () => {
   assert.match(r.out, /chisel client --fingerprint FINGERPRINT --keepalive 25s https:\/\/ROUTE 127\.0\.0\.1:15999:DBHOST:DBPORT/);
   assert.doesNotMatch(r.out, /--auth/, 'the password never goes on the command line');
 });
+
+test('regression: a server left by a run that died is stopped by the next run', async () => {
+  const net = require('node:net');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-'));
+  const state = path.join(dir, 'tunnel');
+  fs.mkdirSync(state);
+  // an orphan (not our child: a zombie of ours would look alive to kill -0)
+  const stale = { pid: Number(spawnSync('sh', ['-c', 'sleep 60 >/dev/null 2>&1 & echo $!'], { encoding: 'utf8' }).stdout) };
+  fs.writeFileSync(path.join(state, 'server.pid'), String(stale.pid));
+  const busy = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((r) => busy.once('listening', r));
+  try {
+    const r = run(['--platform', 'local', '--local-port', String(busy.address().port)], { CFSCALE_TUNNEL_DIR: state });
+    assert.equal(r.code, 1);
+    assert.match(r.err, /is in use: pick another with --local-port/);
+    assert.match(r.err, new RegExp(`stopped pid ${stale.pid} \\(server\\)`));
+    assert.throws(() => process.kill(stale.pid, 0), /ESRCH/);
+    assert.ok(!fs.existsSync(state), 'state removed');
+  } finally {
+    busy.close();
+    try { process.kill(stale.pid); } catch { /* gone */ }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
