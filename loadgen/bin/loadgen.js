@@ -53,7 +53,7 @@ async function main(argv) {
     const f = await sink.flush(FLUSH_TIMEOUT_MS);
     await sink.close();
     result.persisted = { round: plan.round, rows_loaded: sink.rowsLoaded, spooled_batches: sink.batchesSpooled,
-      spool_pending: f.spoolPending, spool_dir: spoolDir };
+      spool_pending: f.spoolPending, rejected_batches: sink.batchesRejected, spool_dir: spoolDir };
   }
   const failed = verdict(result, plan.maxErrorRate);
   if (failed) result.failed = failed;

@@ -40,6 +40,7 @@ function verdict(r, maxErrorRate) {
   }
   if (maxErrorRate !== undefined && r.requests.total === 0) return 'no request completed';
   if (r.persisted && r.persisted.spool_pending > 0) return 'samples could not all be persisted (left in the spool)';
+  if (r.persisted && r.persisted.rejected_batches > 0) return 'sample batches rejected by the results database (kept in the spool dir)';
   return null;
 }
 

@@ -38,6 +38,7 @@ class Sink {
     this.rowsLoaded = 0;
     this.batchesLoaded = 0;
     this.batchesSpooled = 0;
+    this.batchesRejected = 0;
     this.lastError = null;
     this.idleWaiters = [];
   }
@@ -76,7 +77,17 @@ class Sink {
       const client = await this.connect();
       for (const name of this.spool.list()) {
         const buf = this.spool.read(name);
-        if (buf !== null) await this.replay(client, buf);
+        try {
+          if (buf !== null) await this.replay(client, buf);
+        } catch (err) {
+          if (!isRejection(err)) throw err;
+          // The database answered but refuses this batch (schema mismatch, bad data):
+          // keep it on disk for a human, and do not let it block the others.
+          this.spool.quarantine(name);
+          this.batchesRejected++;
+          this.log(`batch ${name} rejected by the database (${err.code} ${err.message}); kept in ${this.spool.dir}/rejected`);
+          continue;
+        }
         this.spool.remove(name);
         this.batchesLoaded++;
       }
@@ -204,6 +215,15 @@ class Sink {
     this.client = null;
     if (c !== null) await c.end().catch(() => {});
   }
+}
+
+/**
+ * A server-side refusal of the data itself (SQLSTATE classes 22 data exception,
+ * 23 integrity, 42 syntax/undefined column) rather than a lost connection,
+ * shutdown or resource shortage, which are worth retrying.
+ */
+function isRejection(err) {
+  return typeof err.code === 'string' && /^(22|23|42)/.test(err.code);
 }
 
 /** Rows of a binary COPY batch: walks the tuples by their field lengths. */

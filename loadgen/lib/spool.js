@@ -45,6 +45,13 @@ class Spool {
     }
   }
 
+  /** Moves a batch the database refuses to DIR/rejected, out of the replay queue. */
+  quarantine(name) {
+    const dir = path.join(this.dir, 'rejected');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.renameSync(path.join(this.dir, name), path.join(dir, name));
+  }
+
   remove(name) {
     fs.rmSync(path.join(this.dir, name), { force: true });
   }

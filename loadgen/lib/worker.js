@@ -112,6 +112,7 @@ class Worker {
     }
     const health = new Health().start();
     const spooledBefore = this.sink.batchesSpooled;
+    const rejectedBefore = this.sink.batchesRejected;
     const run = new Run(plan, {
       sink: this.sink, roundId: id, loadgenIndex: this.index, batchRows: this.config.batchRows,
       onSecond: (s, ms) => this.onSecond(id, run, s, ms),
@@ -135,6 +136,8 @@ class Worker {
     const flushMs = this.stopping ? this.deadline - Date.now() - SHUTDOWN_RESERVE_MS : ROUND_FLUSH_TIMEOUT_MS;
     const f = await this.sink.flush(Math.max(0, flushMs));
     if (f.spoolPending > 0) detail += `; ${f.spoolPending} batches still spooled in ${this.config.spoolDir}`;
+    const rejected = this.sink.batchesRejected - rejectedBefore;
+    if (rejected > 0) { status = 'failed'; detail += `; ${rejected} batches rejected by the database, kept in ${this.config.spoolDir}/rejected`; }
     await this.finishRow(id, {
       status, detail, sent: summary.requests.sent, ok: summary.requests.ok, errors: summary.requests.errors,
       errors_by_kind: summary.errors_by_kind, late: summary.late, spooled_batches: this.sink.batchesSpooled - spooledBefore, ...h,

@@ -2,6 +2,7 @@
 // The real binary: exit codes 0/1/2, the --json shape, persistence from the CLI.
 const test = require('node:test');
 const assert = require('node:assert');
+const fs = require('node:fs');
 const { startServer, spawnNode, testCluster, createDatabase, query, stopTestCluster } = require('./helpers');
 
 test.after(stopTestCluster);
@@ -71,7 +72,10 @@ test('cli: --results-db --round persists every sample', async (t) => {
   const db = await createDatabase(await testCluster());
   const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, requests)
     VALUES (now(), 'local', 'cli', $1, 1, 1, 'closed', 4, 2000) RETURNING id`, [srv.url]);
-  const r = await cli(['--url', srv.url, '-c', '4', '-n', '2000', '--json', '--results-db', db, '--round', String(id), '--loadgen-index', '3']);
+  const spool = fs.mkdtempSync('/tmp/cfscale-loadgen-test-clispool-');
+  t.after(() => fs.rmSync(spool, { recursive: true, force: true }));
+  const r = await cli(['--url', srv.url, '-c', '4', '-n', '2000', '--json', '--results-db', db, '--round', String(id),
+    '--loadgen-index', '3', '--spool-dir', spool]);
   assert.strictEqual(r.code, 0, r.stderr + r.stdout);
   const j = JSON.parse(r.stdout);
   assert.strictEqual(j.persisted.rows_loaded, 2000);

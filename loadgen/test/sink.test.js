@@ -107,3 +107,27 @@ test('sink: binary and text COPY encodings load identical rows', async (t) => {
   assert.strictEqual(encodings.binary[1].error_kind, 'status');
   assert.strictEqual(encodings.binary[0].vcap_request_id, 'ab-12');
 });
+
+test('sink: a batch the database refuses is set aside, the others still load', async (t) => {
+  const db = await createDatabase(await testCluster());
+  const id = await newRound(db, 'http://x');
+  const dir = spoolDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(`${dir}/0000-bad.copy`, Buffer.from('PGCOPY\n\xff\r\n\0garbage', 'latin1'));
+  const batch = new SampleBatch(10);
+  const parser = new ResponseParser();
+  for (let i = 0; i < 10; i++) {
+    const conn = { parser, uuid: Buffer.alloc(16), op: 1, intendedMs: i, startedMs: i };
+    uuidv7Bytes(conn.uuid, 0);
+    batch.add(conn, 0, 1);
+  }
+  const sink = new Sink({ url: db, spoolDir: dir });
+  sink.push(batch.encodeBinary(id, 0));
+  const f = await sink.flush(10000);
+  await sink.close();
+  assert.strictEqual(f.spoolPending, 0);
+  assert.strictEqual(sink.batchesRejected, 1);
+  assert.deepStrictEqual(fs.readdirSync(`${dir}/rejected`), ['0000-bad.copy']);
+  const [{ n }] = await query(db, 'SELECT count(*)::int AS n FROM requests WHERE round_id = $1', [id]);
+  assert.strictEqual(n, 10);
+});
