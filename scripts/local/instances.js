@@ -148,7 +148,8 @@ class Cell {
   // SIGTERM the group, SIGKILL after the grace period; resolves when the process is gone.
   async terminate(inst, child) {
     inst.state = inst.desired && inst.unhealthy ? 'CRASHED' : 'STOPPING';
-    this.hooks.onChange(inst);
+    // Out of the router before the signal, so no new request reaches a stopping process.
+    await this.hooks.onChange(inst);
     const pid = child.pid;
     killGroup(pid, 'SIGTERM');
     const until = Date.now() + this.cfg.gracefulShutdownSec * 1000;

@@ -15,7 +15,7 @@ const { Cgroups } = require('./cgroups');
 const { Events, RESULTS_SERVICE } = require('./events');
 const { Cell } = require('./instances');
 const { Router, readPid, killAndWait } = require('./haproxy');
-const { slotCount, backendName, pinBackendName } = require('./haproxy-config');
+const { RouterSync } = require('./router-sync');
 const { startSink, toRtrLine } = require('./rtr-log');
 const { Postgres } = require('./services');
 const { stage } = require('./start-command');
@@ -33,11 +33,6 @@ class Platform {
     this.queue = Promise.resolve();
     this.staged = new Map();
     this.diskBytes = new Map();
-    this.serverState = new Map();
-    this.slotHigh = new Map();
-    this.routerKey = null;
-    this.routerQueue = Promise.resolve();
-    this.routerNext = null;
   }
 
   // Serialise mutating verbs.
@@ -63,7 +58,7 @@ class Platform {
         services: () => this.state.services,
         staged: (n) => this.staged.get(n) || {},
         cpuCores: (a) => this.cpuCores(a),
-        onChange: () => { this.syncRouter(); this.writePids(); },
+        onChange: () => { this.writePids(); return this.routes.sync(); },
       },
     });
     await this.cleanLeftovers();
@@ -71,7 +66,12 @@ class Platform {
     await this.pg.start();
     this.sink = await startSink((rec) => this.routerLog(rec));
     this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log });
-    await this.syncRouter({ strict: true });
+    this.routes = new RouterSync({
+      router: this.router, log: this.log,
+      apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
+    });
+    this.routes.logPort = this.sink.port;
+    await this.routes.sync({ strict: true });
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
     for (const app of Object.values(this.state.apps)) {
       if (app.state !== 'STARTED') continue;
@@ -124,60 +124,11 @@ class Platform {
     await this.cell.waitRunning(app.name, indices, app.healthCheck.startTimeoutSec * 1000 + 5000);
   }
 
-  // ---------------------------------------------------------------- router
-  routerModel() {
-    const apps = Object.values(this.state.apps).filter((a) => a.routes.length).map((a) => {
-      const insts = this.cell.list(a.name);
-      const instances = {};
-      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' };
-      // Slots only grow while the app exists: shrinking would reload the router for nothing.
-      const slots = Math.max(this.slotHigh.get(a.guid) || 0, slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1)));
-      this.slotHigh.set(a.guid, slots);
-      return { name: a.name, guid: a.guid, routes: a.routes, slots, instances };
-    });
-    return { apps, logPort: this.sink.port };
-  }
-
-  // Reload when apps/routes/slots changed; else switch servers through the runtime API.
-  syncRouter({ strict = false } = {}) {
-    const run = async () => {
-      const model = this.routerModel();
-      const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.slots])]);
-      if (key !== this.routerKey || !this.router.isRunning()) {
-        await this.router.apply(model);
-        this.routerKey = key;
-        this.serverState = new Map();
-        for (const a of model.apps) for (let i = 0; i < a.slots; i++) this.serverState.set(`${a.name}/${i}`, JSON.stringify(a.instances[i] || null));
-        return;
-      }
-      for (const a of model.apps) {
-        for (let i = 0; i < a.slots; i++) {
-          const want = a.instances[i] || null;
-          const k = `${a.name}/${i}`;
-          if (this.serverState.get(k) === JSON.stringify(want)) continue;
-          await this.router.setServer(backendName(a), `s${i}`, want);
-          await this.router.setServer(pinBackendName(a, i), `s${i}`, want);
-          this.serverState.set(k, JSON.stringify(want));
-        }
-      }
-    };
-    // Coalesce: a run not yet begun will read the latest state anyway.
-    if (this.routerNext && !strict) return this.routerNext;
-    const done = this.routerQueue.then(() => { this.routerNext = null; return run(); });
-    this.routerQueue = done.catch((e) => this.log(`router: ${e.message}`));
-    if (!strict) this.routerNext = this.routerQueue;
-    return strict ? done : this.routerQueue;
-  }
-
   routerLog(rec) {
-    const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
-    const app = m && this.state.apps[m[1] || m[2]];
-    if (!app) return;
-    const sm = /^s(\d+)$/.exec(rec.s || '');
-    const index = sm ? Number(sm[1]) : null;
-    const inst = index !== null ? this.cell.list(app.name).find((i) => i.index === index) : null;
-    const line = toRtrLine(rec, { appGuid: app.guid, index: index === null ? '-' : index, instanceGuid: inst && inst.guid });
-    this.logs.write(app.name, 'RTR/0', 'OUT', line);
+    const t = this.routes.target(rec);
+    if (!t) return;
+    const line = toRtrLine(rec, { appGuid: t.app.guid, index: t.index === null ? '-' : t.index, instanceGuid: t.instance && t.instance.guid });
+    this.logs.write(t.app.name, 'RTR/0', 'OUT', line);
   }
 
   sampleAll() {
@@ -220,7 +171,7 @@ class Platform {
       if (old) await this.cell.removeApp(app.name);
       this.state.apps[app.name] = app;
       this.save();
-      await this.syncRouter();
+      await this.routes.sync();
       if (!noStart) {
         out.push('Waiting for app to start...');
         await this.startAndWait(app, range(app.instances));
@@ -240,12 +191,12 @@ class Platform {
       const before = app.instances;
       app.instances = instances;
       this.save();
-      await this.syncRouter();
+      await this.routes.sync();
       if (app.state === 'STARTED') {
         const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
         await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
         if (instances > before) await this.startAndWait(app, range(instances).slice(before));
-        await this.syncRouter();
+        await this.routes.sync();
       }
     }
     this.save();
@@ -289,7 +240,7 @@ class Platform {
     for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
     delete this.state.apps[app.name];
     this.save();
-    await this.syncRouter();
+    await this.routes.sync();
     return `Deleting app ${appName} in org local / space local as admin...\nOK`;
   }
 
@@ -406,8 +357,8 @@ class Platform {
   async shutdown() {
     clearInterval(this.sampler);
     if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
-    await this.routerQueue;
-    if (this.router) await this.router.stop();
+    if (this.routes) await this.routes.stop();
+    else if (this.router) await this.router.stop();
     if (this.sink) this.sink.close();
     if (this.pg) await this.pg.stop().catch((e) => this.log(`postgres stop: ${e.message}`));
     const left = this.cgroups ? this.cgroups.removeAll() : [];

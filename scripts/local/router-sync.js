@@ -1,0 +1,90 @@
+// router-sync.js — keeps HAProxy in step with the apps and their instances: a reload when
+// apps, routes or server slots change; otherwise each instance entering or leaving RUNNING
+// is switched on or off through the runtime API (so client keep-alive connections live on).
+// Also maps an access-log record back to its app and instance (for the RTR line).
+'use strict';
+
+const { slotCount, backendName, pinBackendName } = require('./haproxy-config');
+
+class RouterSync {
+  // apps() → app records; instances(name) → that app's instances.
+  constructor({ router, log, apps, instances }) {
+    this.router = router;
+    this.log = log;
+    this.apps = apps;
+    this.instances = instances;
+    this.logPort = null;
+    this.key = null;
+    this.serverState = new Map();
+    this.slotHigh = new Map();
+    this.queue = Promise.resolve();
+    this.next = null;
+  }
+
+  model() {
+    const apps = this.apps().filter((a) => a.routes.length).map((a) => {
+      const insts = this.instances(a.name);
+      const instances = {};
+      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' };
+      // Slots only grow while the app exists: shrinking would reload the router for nothing.
+      const want = slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1));
+      const slots = Math.max(this.slotHigh.get(a.guid) || 0, want);
+      this.slotHigh.set(a.guid, slots);
+      return { name: a.name, guid: a.guid, routes: a.routes, slots, instances };
+    });
+    return { apps, logPort: this.logPort };
+  }
+
+  async run() {
+    const model = this.model();
+    const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.slots])]);
+    if (key !== this.key || !this.router.isRunning()) {
+      await this.router.apply(model);
+      this.key = key;
+      this.serverState = new Map();
+      for (const a of model.apps) {
+        for (let i = 0; i < a.slots; i++) this.serverState.set(`${a.name}/${i}`, JSON.stringify(a.instances[i] || null));
+      }
+      return;
+    }
+    for (const a of model.apps) {
+      for (let i = 0; i < a.slots; i++) {
+        const want = a.instances[i] || null;
+        const k = `${a.name}/${i}`;
+        if (this.serverState.get(k) === JSON.stringify(want)) continue;
+        await this.router.setServer(backendName(a), `s${i}`, want);
+        await this.router.setServer(pinBackendName(a, i), `s${i}`, want);
+        this.serverState.set(k, JSON.stringify(want));
+      }
+    }
+  }
+
+  // Resolves when the router reflects the state as of this call. strict: reject on error.
+  sync({ strict = false } = {}) {
+    // Coalesce: a run not yet begun will read the latest state anyway.
+    if (this.next && !strict) return this.next;
+    const done = this.queue.then(() => { this.next = null; return this.run(); });
+    this.queue = done.catch((e) => this.log(`router: ${e.message}`));
+    if (!strict) this.next = this.queue;
+    return strict ? done : this.queue;
+  }
+
+  // {app, index, instance} of an access-log record (backend app_NAME / pin_NAME_I, server sI).
+  target(rec) {
+    const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
+    const name = m && (m[1] || m[2]);
+    const app = name && this.apps().find((a) => a.name === name);
+    if (!app) return null;
+    const sm = /^s(\d+)$/.exec(rec.s || '');
+    const index = sm ? Number(sm[1]) : null;
+    const instance = index !== null ? this.instances(app.name).find((i) => i.index === index) : null;
+    return { app, index, instance };
+  }
+
+  async stop() {
+    await this.queue;
+    await this.router.stop();
+  }
+}
+
+module.exports = { RouterSync };
