@@ -18,7 +18,8 @@
 # local results-db (`scripts/cfl service-url results-db`), with fresh random credentials.
 # Either way psql SELECT 1 through the tunnel must work before the script says so; then
 # it prints the psql command and `export RESULTS_DATABASE_URL=...` for run-round.sh
-# (stdout). State (pids, logs) in .state/tunnel (CFSCALE_TUNNEL_DIR).
+# (stdout). State (pids, logs) in .state/tunnel (CFSCALE_TUNNEL_DIR); the proof waits at most
+# CFSCALE_TUNNEL_TIMEOUT_SEC (20) seconds.
 # Exit: 0 ok, 1 usage/configuration, 2 the tunnel does not carry traffic. DEBUG=1 traces.
 set -euo pipefail
 
@@ -30,7 +31,7 @@ readonly SERVICE=results-db
 readonly DEFAULT_LOCAL_PORT=15432
 readonly STATE_DIR="${CFSCALE_TUNNEL_DIR:-.state/tunnel}"
 readonly BIN_DIR=.tools/bin # relative: scripts run from the repository root (lib/common.sh)
-readonly PROVE_TIMEOUT_SEC=20
+readonly PROVE_TIMEOUT_SEC="${CFSCALE_TUNNEL_TIMEOUT_SEC:-20}" # longest wait for psql through the tunnel
 # Gorouter drops idle WebSockets; a keepalive under its idle timeout keeps psql sessions
 # open (chisel's client flag; shared/reference/cloud-foundry-contracts.md §6).
 readonly KEEPALIVE=25s
@@ -97,8 +98,8 @@ start_client() {
 
 # prove_tunnel URL: psql SELECT 1 through the tunnel, retried; exit 2 with the client's log.
 prove_tunnel() {
-  local url="$1" _
-  for _ in $(seq 1 $((PROVE_TIMEOUT_SEC * 2))); do
+  local url="$1" deadline=$((SECONDS + PROVE_TIMEOUT_SEC))
+  while ((SECONDS < deadline)); do
     if [[ "$(PGCONNECT_TIMEOUT=3 psql "$url" -Atqc 'SELECT 1' 2>/dev/null)" == 1 ]]; then return 0; fi
     pid_alive "$STATE_DIR/client.pid" || break
     sleep 0.5

@@ -81,3 +81,50 @@ test('regression: a server left by a run that died is stopped by the next run', 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// A fake cf on PATH: answers the look-ups tunnel.sh makes and records every call. The
+// app starts absent and unbound, so the push and bind branches run; the route leads
+// nowhere, so the proof fails: exit 2, and nothing is left running.
+const FAKE_CF = `#!/usr/bin/env bash
+echo "cf $*" >>"$FAKE_DIR/calls"
+case "$1 $2" in
+  "oauth-token "*) echo bearer x ;;
+  "app chisel") [[ -f "$FAKE_DIR/pushed" ]] && echo 0d0e-guid || { echo "App 'chisel' not found." >&2; exit 1; } ;;
+  "push -f") touch "$FAKE_DIR/pushed" ;;
+  "bind-service chisel") touch "$FAKE_DIR/bound" ;;
+  "restart chisel") ;;
+  "curl /v3/apps/0d0e-guid/env")
+    vcap='{}'
+    [[ -f "$FAKE_DIR/bound" ]] && vcap='{"csb-postgres":[{"name":"results-db","credentials":{"uri":"postgres://u:p@db.example:5432/results"}}]}'
+    echo "{\\"environment_variables\\":{\\"CHISEL_AUTH\\":\\"tunnel:pw\\",\\"CHISEL_KEY\\":\\"seed\\"},\\"system_env_json\\":{\\"VCAP_SERVICES\\":$vcap}}" ;;
+  "curl /v3/apps/0d0e-guid/routes") echo '{"resources":[{"url":"127.0.0.1:1"}]}' ;;
+  *) echo "fake cf: unexpected: $*" >&2; exit 1 ;;
+esac
+`;
+
+test('cf: push when absent, bind when unbound, look-ups by cf curl, exit 2 when psql cannot pass', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-'));
+  fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF, { mode: 0o755 });
+  try {
+    const r = run(['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+      PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
+      CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '2',
+    });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /the tunnel does not carry traffic: psql SELECT 1 failed/);
+    assert.deepEqual(fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n'), [
+      'cf oauth-token',
+      'cf app chisel --guid',
+      'cf push -f manifests/chisel.yml --vars-file manifests/vars-example.yml',
+      'cf app chisel --guid',
+      'cf curl /v3/apps/0d0e-guid/env',
+      'cf bind-service chisel results-db',
+      'cf restart chisel',
+      'cf curl /v3/apps/0d0e-guid/env',
+      'cf curl /v3/apps/0d0e-guid/routes',
+    ]);
+    assert.ok(!fs.existsSync(path.join(dir, 'tunnel')), 'state removed, client stopped');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
