@@ -51,7 +51,8 @@ wait_running() {
   [[ "$DRY_RUN" == 1 ]] && return 0
   deadline=$((SECONDS + RUNNING_TIMEOUT_SEC))
   while :; do
-    states="$(instance_states "$guid")"
+    # A failed look-up right after a push or scale is retried until the deadline.
+    states="$(instance_states "$guid" 2>&1)" || states="look-up failed: $states"
     total="$(grep -c . <<<"$states" || true)"
     running="$(grep -cx RUNNING <<<"$states" || true)"
     [[ "$total" == "$want" && "$running" == "$want" ]] && return 0

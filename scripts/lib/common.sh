@@ -163,8 +163,9 @@ cf_curl_json() {
   local out
   out="$(cf_query curl "$1")" || die "cf curl $1 failed"
   if jq -e 'type == "object" and has("errors")' >/dev/null 2>&1 <<<"$out"; then
-    die "cf curl $1: $(jq -r '[.errors[].detail] | join("; ")' <<<"$out")"
+    die "cf curl $1: $(jq -c -r '[.errors[] | "\(.title // "error") \(.code // ""): \(.detail // "")"] | join("; ")' <<<"$out")"
   fi
+  jq -e . >/dev/null 2>&1 <<<"$out" || die "cf curl $1: not JSON: ${out:0:200}"
   echo "$out"
 }
 
