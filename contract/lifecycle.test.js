@@ -31,6 +31,7 @@ const EXIT_DEADLINE_MS = 10000; // CF kills after 10 s (shared/reference/cloud-f
 const IN_FLIGHT = 6;
 const STUCK_SHUTDOWN_MS = 2000;
 const SHORT_POOL_TIMEOUT_MS = 500;
+const LOCK_WAIT_MS = 5000;
 const EXIT_SLACK_MS = 1500;
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -123,7 +124,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const cids = Array.from({ length: IN_FLIGHT }, (_, i) => `sigterm-${VARIANT}-${Date.now()}-${i}`);
     const conns = cids.map(() => new RawConnection(url, { timeoutMs: EXIT_DEADLINE_MS }));
     const pending = conns.map((c, i) => c.request({ path: '/ads/1', close: false, headers: { 'X-Correlation-ID': cids[i] } }));
-    await new Promise((r) => setTimeout(r, 400));
+    await waitForLockWaiters(problems, locker, IN_FLIGHT);
 
     app.signal('SIGTERM');
     const t0 = Date.now();
@@ -162,7 +163,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
     const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForLockWaiters(problems, locker, 1);
     const { ms } = await expectAnswer(problems, url, { path: '/ads/1' }, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, 'GET /ads/1 while the pool is busy');
     if (ms > SHORT_POOL_TIMEOUT_MS + 1000) problems.push(`503 after ${ms} ms (want <= DB_POOL_TIMEOUT_MS ${SHORT_POOL_TIMEOUT_MS} + 1000)`);
     await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health while the pool is busy');
@@ -186,7 +187,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
     const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
     const pending = conn.request({ path: '/ads/1', close: false });
-    await new Promise((r) => setTimeout(r, 300));
+    await waitForLockWaiters(problems, locker, 1);
     app.signal('SIGTERM');
     const t0 = Date.now();
     const exit = await app.waitExit(STUCK_SHUTDOWN_MS + EXIT_SLACK_MS);
@@ -200,6 +201,21 @@ describe(`lifecycle of ${VARIANT}`, () => {
     report(problems);
   });
 });
+
+/** Wait until `n` statements of the app wait for the lock `locker` holds (so they are in flight). */
+async function waitForLockWaiters(problems, locker, n) {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let waiting = 0;
+  while (Date.now() < deadline) {
+    // The locker is inside a transaction: without this, pg_stat_activity stays its first snapshot.
+    await locker.query('SELECT pg_stat_clear_snapshot()');
+    const r = await locker.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    waiting = r.rows[0].n;
+    if (waiting >= n) return;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  problems.push(`only ${waiting} of ${n} requests reached the database within ${LOCK_WAIT_MS} ms`);
+}
 
 /** Start the outage cluster on a free port of our range, retrying when the port is taken meanwhile. */
 async function startOutageCluster() {
