@@ -249,7 +249,13 @@ SELECT r.id AS round_id,
                                    AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
                                                           AS mean_us,
        count(q.*) FILTER (WHERE q.intended_at < r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
-                                                          AS warmup_samples
+                                                          AS warmup_samples,
+       -- seconds between the first and the last sample after the warm-up: a generator that
+       -- joined late or stopped early covers less than duration - warm-up
+       extract(epoch FROM
+         max(q.started_at) FILTER (WHERE q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+         - min(q.started_at) FILTER (WHERE q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)))
+                                                          AS measured_s
 FROM rounds r
 LEFT JOIN requests q ON q.round_id = r.id
 GROUP BY r.id;
@@ -316,7 +322,7 @@ SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.pl
        u.mem_avg_bytes / nullif(s.throughput_rps, 0) AS mem_bytes_per_rps,
        s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
        v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
-       v.sent, v.late, v.late_fraction, v.instance_restarts
+       v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s
 FROM rounds r
 JOIN round_summary s ON s.round_id = r.id
 JOIN report_round_latency l ON l.round_id = r.id

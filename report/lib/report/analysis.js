@@ -1,5 +1,6 @@
 // analysis.js — from round rows to what the report states: groups of repeated rounds
-// (same experiment, app, variant, instances and load) with n and 95 % Student t
+// (same experiment, app, variant, instances and load; rounds with a 'bad' validity flag
+// excluded and counted) with n and 95 % Student t
 // intervals, comparisons of groups that differ in one thing only (app or variant) with
 // Welch's test and a "within noise" verdict, scaling efficiency with its interval, the
 // CPU utilisation table (study Table 7.1) and the latency split per group.
@@ -65,13 +66,15 @@ function cmp(a, b, keys) {
   return 0;
 }
 
-function groupOf(rs, splitByRound) {
-  const r0 = rs[0];
+// Rounds with a 'bad' validity flag are listed but left out of the statistics.
+function groupOf(all, splitByRound) {
+  const r0 = all[0];
+  const rs = all.filter((r) => r.trusted);
   const g = {
     experiment: r0.experiment, app: r0.app, variant: r0.variant, series: `${r0.app}${r0.variant === 'default' ? '' : ` ${r0.variant}`}`,
     app_instances: r0.app_instances, loadgens: r0.loadgens, model: r0.model, parallel: r0.parallel,
     rate: r0.rate, scenario: r0.scenario, kind: r0.repKind, load: offeredLoad(r0),
-    round_ids: rs.map((r) => r.round_id), flagged: rs.filter((r) => !r.trusted).length,
+    round_ids: rs.map((r) => r.round_id), excluded_ids: all.filter((r) => !r.trusted).map((r) => r.round_id),
     values: {}, stats: {},
   };
   for (const [name, read] of Object.entries(METRICS)) {

@@ -28,8 +28,8 @@ function groupsTable(a) {
     ['errors %', (r) => pct(r.error_rate, 2)],
     ['CPU % [CI]', (r) => ci(r.cpu_used_pct, r.cpu_used_pct_ci_low, r.cpu_used_pct_ci_high)],
     ['memory MiB', (r) => fmt(r.mem_mb)], ['KiB per req/s', (r) => fmt(r.mem_kb_per_rps)],
-    ['flagged rounds', (r) => (r.flagged_rounds ? `<span class="bad">${r.flagged_rounds}</span>` : '0')],
     ['rounds', (r) => esc(r.rounds)],
+    ['excluded (flagged)', (r) => (r.excluded_rounds ? `<span class="bad">${esc(r.excluded_rounds)}</span>` : '')],
   ], groupRows(a));
 }
 
@@ -72,6 +72,7 @@ ${bundles.map((b) => `<script>${b}</script>`).join('\n')}
 <h1>${esc(meta.title)}</h1>
 <p>Selection: ${esc(meta.selection)}. ${a.rounds.length} round(s), ${trustedN} without validity problems; ${a.groups.length} group(s). Generated ${esc(meta.generatedAt)}.</p>
 <p><b>Method.</b> A group is the set of repetitions of one configuration (experiment, app, variant, instances, load).
+Rounds with a validity problem (red in the rounds table) are left out of the groups and listed as excluded.
 Every figure is the mean over its n repetitions with a 95 % confidence interval from Student's t (n − 1 df);
 with n = 1 no interval exists (–). Two groups that differ in one thing only (the app or the variant) are compared
 with Welch's t-test; a difference counts as <span class="sig">significant</span> only when p &lt; 0.05 and the

@@ -9,7 +9,7 @@ export function groupRows(a) {
     const row = {
       experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances,
       loadgens: g.loadgens, parallel: g.parallel, rate: g.rate, load: g.load, kind: g.kind,
-      n: s.throughput_rps.n, flagged_rounds: g.flagged, rounds: g.round_ids.join(' '),
+      n: s.throughput_rps.n, rounds: g.round_ids.join(' '), excluded_rounds: g.excluded_ids.join(' '),
     };
     for (const m of ['throughput_rps', 'mean_ms', 'p95_ms', 'p99_ms', 'error_rate', 'cpu_used_pct', 'mem_mb', 'mem_kb_per_rps', 'rps_per_core']) {
       const d = m === 'error_rate' ? 5 : 2;

@@ -4,12 +4,22 @@ import { DEFAULTS } from '../experiment/plan.js';
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
+/** Fewer samples than this after the warm-up make a round's percentiles meaningless. */
+export const MIN_SAMPLES = 20;
+/** Samples must span at least this fraction of the measured part (duration − warm-up). */
+export const MIN_COVERAGE = 0.8;
+
 /** Flags of one report_round_overview row: [{code, severity: 'bad'|'warn'|'info', text}]. */
 export function roundFlags(r, limits = DEFAULTS.validity) {
   const f = [];
   const add = (code, severity, text) => f.push({ code, severity, text });
   if (r.status !== 'done') add('status', 'bad', `round ${r.status}`);
   if (!r.samples) add('no-samples', 'bad', 'no samples after the warm-up');
+  else if (r.samples < MIN_SAMPLES) add('few-samples', 'bad', `only ${r.samples} sample(s) after the warm-up`);
+  const expectedS = r.duration_ms ? (r.duration_ms - r.warmup_ms) / 1000 : null;
+  if (r.samples && expectedS > 0 && r.measured_s !== null && r.measured_s < MIN_COVERAGE * expectedS) {
+    add('short', 'bad', `samples cover ${r.measured_s.toFixed(1)} s of the ${expectedS.toFixed(1)} s measured (generator joined late or stopped early)`);
+  }
   if (r.loadgen_cpu_max !== null && r.loadgen_cpu_max > limits.loadgenCpuMax) {
     add('generator-saturated', 'bad', `generator saturated: loadgen CPU ${pct(r.loadgen_cpu_max)} of its run time`);
   }

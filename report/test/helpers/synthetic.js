@@ -7,7 +7,8 @@ let clock = Date.parse('2026-11-21T10:00:00Z');
 
 /**
  * Insert one finished round. p: {app, instances, loadgens, parallel|rate, label,
- * experiment, requests (after warm-up), latencyMs, errorEvery, cpuPerInstance,
+ * experiment, requests (after warm-up), coverage (fraction of the measured part the samples
+ * span, default 1), latencyMs, errorEvery, cpuPerInstance,
  * memMbPerInstance, loadgenCpu, late, restarts, status, warmupMs, durationMs}.
  * Returns the round id.
  */
@@ -28,7 +29,7 @@ export async function insertRound(client, p) {
       { node: 'v20.20.2', app: p.app }, { host_cpu: 'synthetic', cpu_per_gb: 1.0 }, p.settings ?? {}]);
   const id = rows[0].id;
   const n = p.requests ?? 200;
-  const measureMs = durationMs - warmupMs;
+  const measureMs = (durationMs - warmupMs) * (p.coverage ?? 1);
   // n requests spread over the measured span, plus 20 warm-up requests to be excluded.
   await client.query(
     `INSERT INTO requests (correlation_id, round_id, loadgen_index, op, intended_at, started_at, latency_us,
