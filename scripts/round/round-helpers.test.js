@@ -1,0 +1,184 @@
+'use strict';
+// round-helpers.test.js — the round helpers (create-round, wait-round, finish-round,
+// show-round, rounds-table) as CLIs against a real PostgreSQL with the real schema and
+// inserted rows: the verdict of each kind of failed round, the warm-up cut, the summary
+// text, the status written back, the progress wait and its deadline.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '../..');
+const OWN_PG_DIR = `/tmp/cfscale-scripts-pg-${process.pid}`;
+const OWN_PG_PORT = 46901;
+
+let adminUrl;
+let url;
+let db;
+
+function pgCluster(args) {
+  const r = spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), args, { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test.before(async () => {
+  adminUrl = process.env.CFSCALE_TEST_PG_URL || pgCluster(['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)]);
+  const name = `cfscale_scripts_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  db = new Client({ connectionString: url });
+  await db.connect();
+  await db.query(fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
+});
+
+test.after(async () => {
+  await db.end();
+  if (!process.env.CFSCALE_TEST_PG_URL) pgCluster(['stop', '--dir', OWN_PG_DIR]);
+  if (!process.env.CFSCALE_TEST_PG_URL) fs.rmSync(OWN_PG_DIR, { recursive: true, force: true });
+});
+
+function helper(name, args, input) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(__dirname, `${name}.js`), '--db', url, ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input ?? '');
+  });
+}
+
+const BASE_ROUND = {
+  platform: 'local', app: 'node-app', target_url: 'http://127.0.0.1:1', host_header: 'node-app.localhost',
+  app_instances: 2, loadgens: 2, model: 'closed', parallel: 4, duration_ms: 10000, warmup_ms: 0,
+  timeout_ms: 10000, keepalive: true, scenario: 'read', label: 'unit', versions: { node: 'v20' },
+  environment: { host_cpus: 2 }, settings: { DB_POOL_SIZE: '10' },
+};
+
+async function createRound(fields = {}) {
+  const res = await helper('create-round', ['--start-lead-ms', '0'], JSON.stringify({ ...BASE_ROUND, ...fields }));
+  assert.equal(res.code, 0, res.stderr);
+  return JSON.parse(res.stdout).id;
+}
+
+/** Loadgen rows [index, status, errors], requests (ok and failed, all 1 s after start). */
+async function fill(id, { loadgens = [[0, 'done'], [1, 'done']], ok = 90, failed = 10, earlyOk = 0 } = {}) {
+  for (const [index, status] of loadgens) {
+    await db.query(`INSERT INTO loadgen_runs (round_id, instance_index, status, sent, ok, errors, cpu_user_ms, cpu_system_ms,
+      eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes, started_at, finished_at)
+      VALUES ($1, $2, $3, 50, 45, 5, 300, 100, 2000, 5000, 60000000, now() - interval '10 s', now())`, [id, index, status]);
+  }
+  const insert = (n, offsetSec, kind, latencyUs) => db.query(`
+    INSERT INTO requests (correlation_id, round_id, loadgen_index, op, intended_at, started_at, latency_us, status, error_kind)
+    SELECT gen_random_uuid(), $1, g % 2, 'read', r.start_at + make_interval(secs => $3 + g / 1000.0),
+           r.start_at + make_interval(secs => $3 + g / 1000.0), $5 + g, CASE WHEN $4::text IS NULL THEN 200 ELSE 0 END, $4
+      FROM rounds r, generate_series(1, $2) g WHERE r.id = $1`, [id, n, offsetSec, kind, latencyUs]);
+  await insert(ok, 1, null, 1000);
+  if (failed > 0) await insert(failed, 1, 'timeout', 10000000);
+  if (earlyOk > 0) await insert(earlyOk, 0, null, 999999);
+  await db.query(`INSERT INTO instance_stats (round_id, platform, app, instance_index, sampled_at, cpu, mem_bytes, mem_quota_bytes, cpu_quota_cores, source)
+    VALUES ($1, 'local', 'node-app', 0, now(), 0.5, 50000000, 209715200, 0.2, 'local'),
+           ($1, 'local', 'node-app', 1, now(), 0.25, 40000000, 209715200, 0.2, 'local')`, [id]);
+}
+
+test('create-round: the id and start_at come from the database, every column stored', async () => {
+  const res = await helper('create-round', ['--start-lead-ms', '3000'], JSON.stringify(BASE_ROUND));
+  assert.equal(res.code, 0, res.stderr);
+  const out = JSON.parse(res.stdout);
+  const { rows } = await db.query(`SELECT *, extract(epoch FROM start_at - created_at) AS lead_s FROM rounds WHERE id = $1`, [out.id]);
+  const r = rows[0];
+  assert.ok(r.lead_s >= 2.9 && r.lead_s <= 3.5, `lead ${r.lead_s}`);
+  assert.equal(r.status, 'pending');
+  assert.equal(r.host_header, 'node-app.localhost');
+  assert.deepEqual(r.settings, { DB_POOL_SIZE: '10' });
+  assert.equal(new Date(out.start_at).getTime(), r.start_at.getTime());
+});
+
+test('create-round: bad input is one line and exit 1', async () => {
+  for (const [args, input, want] of [
+    [['--start-lead-ms', '0'], 'not json', /stdin is not a JSON round document/],
+    [[], '{}', /--start-lead-ms is required/],
+    [['--start-lead-ms', 'soon'], '{}', /--start-lead-ms must be a non-negative integer/],
+  ]) {
+    const res = await helper('create-round', args, input);
+    assert.equal(res.code, 1);
+    assert.match(res.stderr, want);
+    assert.equal(res.stderr.trim().split('\n').length, 1);
+  }
+});
+
+test('finish-round: the verdict, the status written back, the exit code', async (t) => {
+  const cases = [
+    { name: 'all done, errors under the limit', fill: { ok: 995, failed: 5 }, args: [], code: 0, status: 'done', want: /^verdict: ok$/m },
+    { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, args: ['--max-error-rate', '0.05'], code: 2, status: 'failed',
+      want: /verdict: FAILED: error rate 10\.00 % above --max-error-rate 5\.00 %/ },
+    { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 never started/ },
+    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
+    { name: 'no samples', fill: { ok: 0, failed: 0 }, args: [], code: 2, status: 'failed', want: /no samples/ },
+    { name: 'cancelled', fill: { failed: 0 }, args: ['--cancel'], code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async () => {
+      const id = await createRound();
+      await fill(id, c.fill);
+      const res = await helper('finish-round', ['--round', String(id), ...c.args]);
+      assert.equal(res.code, c.code, res.stdout + res.stderr);
+      assert.match(res.stdout, c.want);
+      const { rows } = await db.query('SELECT status, finished_at FROM rounds WHERE id = $1', [id]);
+      assert.equal(rows[0].status, c.status);
+      assert.ok(rows[0].finished_at);
+    });
+  }
+});
+
+test('finish-round: the summary leaves warm-up samples out and shows instances, events and loadgens', async () => {
+  const id = await createRound({ warmup_ms: 500 });
+  await fill(id, { ok: 100, failed: 0, earlyOk: 50 });
+  await db.query(`INSERT INTO instance_events (round_id, platform, app, instance_index, kind, detail)
+    VALUES ($1, 'local', 'node-app', 1, 'oom', 'APP/PROC/WEB: Exited with status 137 (out of memory)')`, [id]);
+  const res = await helper('finish-round', ['--round', String(id)]);
+  assert.equal(res.code, 0, res.stderr);
+  const out = res.stdout;
+  assert.match(out, /^requests: 100 after warm-up, 100 ok, 0 errors \(0\.00 %\)$/m);
+  assert.match(out, /^latency: p50 1\.05 ms, p95 1\.10 ms, p99 1\.10 ms, max 1\.10 ms$/m);
+  assert.match(out, /^ {2}0 +50\.0 % +50\.0 % +0\.20 cores +47\.7 MB/m);
+  assert.match(out, /^ {2}instance 1: oom \(APP\/PROC\/WEB: Exited with status 137 \(out of memory\)\)/m);
+  assert.match(out, /^ {2}1 +done +50 +45 +5 +0 +4\.0 % +2\.00 ms +5\.00 ms +57\.2 MB$/m);
+  assert.match(out, /^traced: 0 server timings, 0 router records, 2 stats samples$/m);
+  const shown = await helper('show-round', ['--round', String(id)]);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.equal(shown.stdout, out);
+});
+
+test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline', async () => {
+  const done = await createRound();
+  await fill(done, { failed: 0 });
+  let res = await helper('wait-round', ['--round', String(done), '--deadline-ms', '60000']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stderr, new RegExp(`round ${done}: .*loadgens done 2/2`));
+  const stuck = await createRound();
+  await fill(stuck, { loadgens: [[0, 'done'], [1, 'running']], failed: 0 });
+  res = await helper('wait-round', ['--round', String(stuck), '--deadline-ms', '300', '--poll-ms', '50']);
+  assert.equal(res.code, 2);
+  assert.match(res.stderr, /deadline reached .* 1 of 2 loadgens finished/);
+});
+
+test('rounds-table: newest first, filtered by app', async () => {
+  const java = await createRound({ app: 'java-app', label: 'java-one' });
+  let res = await helper('rounds-table', ['--last', '2']);
+  assert.equal(res.code, 0, res.stderr);
+  const lines = res.stdout.trim().split('\n');
+  assert.match(lines[0], /^id +created \(UTC\) +app +platform +status/);
+  assert.equal(lines.length, 3);
+  assert.match(lines[1], new RegExp(`^${java} .* java-app +local +pending +2 +2xp4 +10s .*java-one$`));
+  res = await helper('rounds-table', ['--app', 'node-app']);
+  assert.ok(!res.stdout.includes('java-app'));
+});
