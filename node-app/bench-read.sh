@@ -3,7 +3,7 @@
 # by side in one run (a benchmark that prints figures, not a test).
 #
 # Usage: DATABASE_URL=postgres://... node-app/bench-read.sh [DURATION_SEC] [CONNECTIONS] [REPEATS]
-#   Starts each variant in turn on port 41900 against DATABASE_URL (one ad is posted if
+#   Starts each variant in turn on a free port against DATABASE_URL (one ad is posted if
 #   the table is empty), runs `npx autocannon` for DURATION_SEC (default 10) with
 #   CONNECTIONS (default 32) keep-alive connections on GET /ads/{newest id}, prints req/s,
 #   the app's CPU time per request (all its processes; steadier than req/s on a busy
@@ -16,7 +16,6 @@ set -euo pipefail
 
 APP_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly APP_DIR
-readonly PORT=41900
 readonly AUTOCANNON=autocannon@8.0.0
 readonly VARIANTS=(
   "raw|APP_FRAMEWORK=raw"
@@ -33,7 +32,7 @@ wait_healthy() {
     curl -fs "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && return 0
     sleep 0.1
   done
-  die "app did not become healthy on port $PORT"
+  return 1
 }
 
 # CPU ticks (user + system) used so far by process $1 and its children (cluster workers).
@@ -53,7 +52,7 @@ run_variant() {
   env "${env_words[@]}" DATABASE_URL="$DATABASE_URL" PORT="$PORT" TIMINGS_CAPACITY=2000000 \
     node "$APP_DIR/server.js" >/dev/null 2>&1 &
   pid=$!
-  wait_healthy
+  wait_healthy || { kill "$pid"; die "app did not become healthy on port $PORT"; }
   id="$(curl -fs "http://127.0.0.1:$PORT/ads?limit=1" | cut -f1)"
   [[ -n "$id" ]] || id="$(curl -fs -d 'title=Bike&body=Almost+new.&price=120' "http://127.0.0.1:$PORT/ads")"
   ticks0="$(cpu_ticks "$pid")"
@@ -81,6 +80,7 @@ main() {
   CONNECTIONS="${2:-32}"
   REPEATS="${3:-1}"
   [[ -n "${DATABASE_URL:-}" ]] || die "DATABASE_URL is required"
+  PORT="$(node -e 'const s=require("net").createServer().listen(0,()=>{console.log(s.address().port);s.close()})')"
   [[ "$DURATION_SEC" =~ ^[1-9][0-9]*$ && "$CONNECTIONS" =~ ^[1-9][0-9]*$ && "$REPEATS" =~ ^[1-9][0-9]*$ ]] \
     || die "DURATION_SEC, CONNECTIONS and REPEATS must be positive integers"
   local i v name rps_base="" cpu_base="" out rps cpu

@@ -1,7 +1,8 @@
 'use strict'
 // primary.js — the cluster primary when WEB_CONCURRENCY > 1: forks the workers (they
-// share the listening port), serves the /timings* fan-out, replaces a crashed worker,
-// and on SIGTERM/SIGINT forwards SIGTERM to every worker and exits once they are gone.
+// share the listening port), serves the /timings* fan-out, replaces a crashed worker
+// (but exits 1 when one fails before it ever listened), and on SIGTERM/SIGINT forwards
+// SIGTERM to every worker and exits once they are gone.
 
 const cluster = require('node:cluster')
 const { serveClusterTimings } = require('./cluster-timings')
@@ -13,13 +14,25 @@ const PRIMARY_GRACE_MS = 1000
 
 function startPrimary(config) {
   let stopping = false
+  let exitCode = 0
   serveClusterTimings(cluster)
 
+  // A worker that exits before it ever listened (port taken, bad setup) would fail again:
+  // stop like a single process does, with exit 1, instead of restarting it forever.
+  const listened = new Set()
+  cluster.on('listening', (worker) => listened.add(worker.id))
+
   cluster.on('exit', (worker, code, signal) => {
+    if (!stopping && !listened.has(worker.id)) {
+      logError(`worker ${worker.id} exited (${signal || `code ${code}`}) before listening; stopping`)
+      stop('worker failure', 1)
+      return
+    }
+    listened.delete(worker.id)
     if (stopping) {
       if (Object.keys(cluster.workers).length === 0) {
         log('all workers stopped')
-        process.exit(0)
+        process.exit(exitCode)
       }
       return
     }
@@ -27,16 +40,17 @@ function startPrimary(config) {
     setTimeout(() => stopping || cluster.fork(), RESTART_DELAY_MS)
   })
 
-  function stop(signal) {
+  function stop(reason, code = 0) {
     if (stopping) return
     stopping = true
-    log(`${signal}: stopping ${Object.keys(cluster.workers).length} workers`)
+    exitCode = code
+    log(`${reason}: stopping ${Object.keys(cluster.workers).length} workers`)
     setTimeout(() => {
       logError('workers did not stop in time; exiting')
       process.exit(1)
     }, config.shutdownTimeoutMs + PRIMARY_GRACE_MS)
     for (const w of Object.values(cluster.workers)) w.process.kill('SIGTERM')
-    if (Object.keys(cluster.workers).length === 0) process.exit(0)
+    if (Object.keys(cluster.workers).length === 0) process.exit(exitCode)
   }
   process.on('SIGTERM', () => stop('SIGTERM'))
   process.on('SIGINT', () => stop('SIGINT'))

@@ -210,3 +210,22 @@ test('database down at start: /health serves, 503 meanwhile, the table is create
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('cluster: a worker that cannot listen stops the app with exit 1 instead of a restart loop', async () => {
+  const { spawn } = require('node:child_process')
+  const path = require('node:path')
+  const blocker = net.createServer().listen(0)
+  await new Promise((resolve) => blocker.once('listening', resolve))
+  try {
+    const proc = spawn(process.execPath, [path.join(__dirname, 'server.js')], {
+      env: { PATH: process.env.PATH, ...appEnv({ WEB_CONCURRENCY: '2', PORT: String(blocker.address().port) }) },
+      stdio: 'ignore',
+    })
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 10000)
+    const code = await new Promise((resolve) => proc.on('exit', (c) => resolve(c)))
+    clearTimeout(timer)
+    assert.equal(code, 1)
+  } finally {
+    blocker.close()
+  }
+})
