@@ -53,6 +53,7 @@ async function freePortInRange(from, to) {
 }
 
 let dbSeq = 0;
+const created = [];
 /** A fresh database with results-schema.sql applied, in the shared test cluster or our own. */
 async function createDatabase(clusterUrl) {
   const name = `cfscale_loadgen_${process.pid}_${dbSeq++}`;
@@ -61,6 +62,7 @@ async function createDatabase(clusterUrl) {
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  created.push({ clusterUrl, name });
   const u = new URL(clusterUrl);
   u.pathname = '/' + name;
   const url = u.toString();
@@ -94,7 +96,12 @@ async function testCluster() {
   return shared.url;
 }
 
-function stopTestCluster() {
+/** Drops the databases this file created in the shared cluster; stops our own cluster. */
+async function stopTestCluster() {
+  for (const { clusterUrl, name } of created.splice(0)) {
+    if (clusterUrl !== process.env.CFSCALE_TEST_PG_URL) continue;
+    await query(clusterUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+  }
   if (shared !== null) shared.destroy();
   shared = null;
 }
