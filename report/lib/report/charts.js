@@ -4,6 +4,9 @@
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
+// Lower interval ends drawn no lower than 0: every charted quantity is non-negative (the
+// tables and CSV keep the interval as computed).
+const low = (x) => (num(x) === null ? null : Math.max(0, x));
 
 function base(title, description, values, layers, extra = {}) {
   return { $schema: SCHEMA, title: { text: title, subtitle: description }, width: 420, height: 260,
@@ -23,7 +26,7 @@ function meanWithCi(x, y, color, extraEnc = {}) {
 function rowsOf(groups, metric, pick) {
   return groups.filter((g) => g.kind === 'rep' && g.stats[metric].n).map((g) => ({
     ...pick(g), series: g.series, instances: g.app_instances, n: g.stats[metric].n,
-    mean: num(g.stats[metric].mean), lo: num(g.stats[metric].ciLow), hi: num(g.stats[metric].ciHigh),
+    mean: num(g.stats[metric].mean), lo: low(g.stats[metric].ciLow), hi: num(g.stats[metric].ciHigh),
   }));
 }
 
@@ -46,7 +49,7 @@ export function latencySplitVsLoad(a) {
     for (const [part, title] of [['loadgen', 'end-to-end (loadgen)'], ['router', 'router'], ['app', 'app'], ['db', 'database']]) {
       const s = g.split[part];
       if (!s.n) continue;
-      v.push({ load: g.load, series: `${g.series} ×${g.app_instances}`, part: title, mean: num(s.mean), lo: num(s.ciLow), hi: num(s.ciHigh) });
+      v.push({ load: g.load, series: `${g.series} ×${g.app_instances}`, part: title, mean: num(s.mean), lo: low(s.ciLow), hi: num(s.ciHigh) });
     }
   }
   if (!v.some((x) => x.part === 'database')) return null;
@@ -58,8 +61,8 @@ export function latencySplitVsLoad(a) {
 function cpuRows(groups, filter = () => true) {
   return groups.filter((g) => g.kind === 'rep' && g.stats.cpu_used_pct.n && g.stats.throughput_rps.n && filter(g)).map((g) => ({
     series: g.series, instances: g.app_instances, load: g.load,
-    throughput: num(g.stats.throughput_rps.mean), tlo: num(g.stats.throughput_rps.ciLow), thi: num(g.stats.throughput_rps.ciHigh),
-    cpu: num(g.stats.cpu_used_pct.mean), clo: num(g.stats.cpu_used_pct.ciLow), chi: num(g.stats.cpu_used_pct.ciHigh),
+    throughput: num(g.stats.throughput_rps.mean), tlo: low(g.stats.throughput_rps.ciLow), thi: num(g.stats.throughput_rps.ciHigh),
+    cpu: num(g.stats.cpu_used_pct.mean), clo: low(g.stats.cpu_used_pct.ciLow), chi: num(g.stats.cpu_used_pct.ciHigh),
   }));
 }
 
@@ -95,7 +98,7 @@ export function throughputVsCpu(a) {
 export function memoryVsThroughput(a) {
   const v = a.groups.filter((g) => g.kind === 'rep' && g.stats.mem_mb.n && g.stats.throughput_rps.n).map((g) => ({
     series: g.series, instances: g.app_instances, load: g.load, throughput: num(g.stats.throughput_rps.mean),
-    mem: num(g.stats.mem_mb.mean), lo: num(g.stats.mem_mb.ciLow), hi: num(g.stats.mem_mb.ciHigh),
+    mem: num(g.stats.mem_mb.mean), lo: low(g.stats.mem_mb.ciLow), hi: num(g.stats.mem_mb.ciHigh),
   }));
   if (!v.length) return null;
   const x = { field: 'throughput', type: 'quantitative', title: 'throughput (req/s)' };
@@ -109,7 +112,7 @@ export function memoryVsThroughput(a) {
 
 /** Scaling efficiency X(k) / (k · X(1)). */
 export function scalingEfficiency(a) {
-  const v = a.efficiency.map((e) => ({ series: e.series, instances: e.instances, mean: num(e.value), lo: num(e.ciLow), hi: num(e.ciHigh) }));
+  const v = a.efficiency.map((e) => ({ series: e.series, instances: e.instances, mean: num(e.value), lo: low(e.ciLow), hi: num(e.ciHigh) }));
   if (!v.some((e) => e.instances > 1)) return null;
   return base('Scaling efficiency X(k) / (k · X(1))', '1.0 = linear; X = best mean throughput at k instances; bars: 95 % CI (delta method)', v,
     [...meanWithCi({ field: 'instances', type: 'quantitative', title: 'app instances', axis: { tickMinStep: 1 }, scale: { zero: false } }, 'efficiency', { field: 'series', type: 'nominal', title: 'app / variant' }),
