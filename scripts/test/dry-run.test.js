@@ -13,9 +13,13 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '../..');
 const FAKE_CF = path.join(__dirname, 'fixtures/fake-cf.js');
 
+const worlds = [];
+test.after(() => { for (const w of worlds) fs.rmSync(w, { recursive: true, force: true }); });
+
 /** A world for the fake cf: a temp dir with bin/cf, state, log, cf config, vars file. */
 function makeWorld(state, { plugin = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-scripts-'));
+  worlds.push(dir);
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({
@@ -98,6 +102,23 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       ],
     },
     {
+      name: 'run-round: app at another count is scaled, enough loadgens stay',
+      state: { apps: { 'java-app': { instances: 3 }, loadgen: { instances: 2 } } },
+      script: 'run-round.sh',
+      args: ['--app', 'java-app', '--instances', '1', '--loadgens', '2', '--duration', '1m', '--stats-source', 'v3', '--dry-run'],
+      want: () => {
+        const JAVA = guidOf('java-app');
+        return [
+          'cf scale java-app -i 1',
+          `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://java-app.apps.example.com/timings/clear`,
+          `cf curl /v3/apps/${JAVA}/processes/web/stats`,
+          'cf logs java-app',
+          `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
+          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        ];
+      },
+    },
+    {
       name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
       state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
       script: 'run-round.sh',
@@ -123,7 +144,6 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       assert.deepEqual(got, c.want(world));
       const mutating = res.calls.filter((a) => !READ_ONLY.has(a[0]));
       assert.deepEqual(mutating, [], 'no mutating cf call under --dry-run');
-      fs.rmSync(world, { recursive: true, force: true });
     });
   }
 });
@@ -174,7 +194,6 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
       assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
     });
   }
-  fs.rmSync(world, { recursive: true, force: true });
 });
 
 test('cf preflight names each missing piece with the command that fixes it', async (t) => {
@@ -191,7 +210,6 @@ test('cf preflight names each missing piece with the command that fixes it', asy
       assert.equal(res.code, 1, res.stderr);
       assert.match(res.stderr, c.want);
       assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
-      fs.rmSync(world, { recursive: true, force: true });
     });
   }
 });
@@ -207,7 +225,6 @@ test('default platform is local unless cf is installed and `cf target` succeeds'
       const res = run(world, 'teardown.sh', ['--dry-run'], { PLATFORM: '' });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, c.want);
-      fs.rmSync(world, { recursive: true, force: true });
     });
   }
 });
