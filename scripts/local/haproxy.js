@@ -96,10 +96,12 @@ class Router {
     });
   }
 
-  async setServer(backend, server, inst) {
+  // Switch one server on or off; its address changes only when the port did (an address
+  // change drops the server's connections, requests in flight on them included).
+  async setServer(backend, server, inst, prevPort) {
     if (!this.isRunning()) return;
     const cmds = [];
-    if (inst && inst.port) cmds.push(`set server ${backend}/${server} addr 127.0.0.1 port ${inst.port}`);
+    if (inst && inst.port && inst.port !== prevPort) cmds.push(`set server ${backend}/${server} addr 127.0.0.1 port ${inst.port}`);
     // maint: no new requests; requests in flight finish (Gorouter unregisters the route
     // before the instance gets SIGTERM).
     cmds.push(`set server ${backend}/${server} state ${inst && inst.ready ? 'ready' : 'maint'}`);

@@ -43,7 +43,10 @@ class RouterSync {
       this.key = key;
       this.serverState = new Map();
       for (const a of model.apps) {
-        for (let i = 0; i < a.slots; i++) this.serverState.set(`${a.name}/${i}`, JSON.stringify(a.instances[i] || null));
+        for (let i = 0; i < a.slots; i++) {
+          const inst = a.instances[i];
+          this.serverState.set(`${a.name}/${i}`, { port: inst && inst.port ? inst.port : 1, ready: Boolean(inst && inst.ready) });
+        }
       }
       return;
     }
@@ -51,10 +54,14 @@ class RouterSync {
       for (let i = 0; i < a.slots; i++) {
         const want = a.instances[i] || null;
         const k = `${a.name}/${i}`;
-        if (this.serverState.get(k) === JSON.stringify(want)) continue;
-        await this.router.setServer(backendName(a), `s${i}`, want);
-        await this.router.setServer(pinBackendName(a, i), `s${i}`, want);
-        this.serverState.set(k, JSON.stringify(want));
+        // A slot without an instance has port 1 in the config (haproxy-config.js serverLine).
+        const cur = this.serverState.get(k) || { port: 1, ready: false };
+        const ready = Boolean(want && want.ready);
+        const port = want && want.port ? want.port : cur.port;
+        if (cur.ready === ready && cur.port === port) continue;
+        await this.router.setServer(backendName(a), `s${i}`, want, cur.port);
+        await this.router.setServer(pinBackendName(a, i), `s${i}`, want, cur.port);
+        this.serverState.set(k, { port, ready });
       }
     }
   }
