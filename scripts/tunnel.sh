@@ -80,7 +80,7 @@ free_port() {
   local p _
   for _ in $(seq 1 100); do
     p=$((SERVER_PORT_MIN + RANDOM % SERVER_PORT_SPAN))
-    port_is_free "$p" && { echo "$p"; return; }
+    [[ "$p" != "$LOCAL_PORT" ]] && port_is_free "$p" && { echo "$p"; return; }
   done
   die "no free port in $SERVER_PORT_MIN-$((SERVER_PORT_MIN + SERVER_PORT_SPAN - 1))"
 }
