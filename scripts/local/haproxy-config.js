@@ -32,7 +32,7 @@ function logFormat() {
     ['v', '%[capture.req.ver,json(utf8s)]'], ['st', '%ST'], ['bin', cap(6)], ['bout', '%B'],
     ['rcl', '%[capture.res.hdr(0),json(utf8s)]'],
     ['host', cap(0)], ['ref', cap(1)], ['ua', cap(2)], ['xff', cap(3)], ['cid', cap(4)], ['xfp', cap(5)],
-    ['ci', '%ci'], ['cp', '%cp'], ['si', '%si'], ['sp', '%sp'], ['id', '%ID'], ['ta', '%Ta'], ['tr', '%Tr'],
+    ['ci', '%ci'], ['cp', '%cp'], ['si', '%si'], ['sp', '%sp'], ['id', '%ID'], ['ta', '%Ta'], ['tr', '%Tr'], ['tsc', '%tsc'],
   ];
   return `{${fields.map(([k, v]) => `"${k}":"${v}"`).join(',')}}`;
 }

@@ -26,6 +26,14 @@ function seconds(ms) {
   return (Math.max(0, ms) / 1000).toFixed(6);
 }
 
+// Gorouter's x_cf_routererror for answers the router made itself: HAProxy's termination
+// state (%tsc) is not "--" when the session ended abnormally.
+function routerError(rec) {
+  const st = num(rec.st);
+  if (![502, 503, 504].includes(st) || !rec.tsc || rec.tsc.startsWith('-')) return '-';
+  return rec.s === '<NOSRV>' ? 'no_endpoints' : 'endpoint_failure';
+}
+
 // rec: parsed JSON record; lookup(backend, server) → {appGuid, index, instanceGuid} | null.
 function toRtrLine(rec, target) {
   const ta = num(rec.ta, 0);
@@ -44,7 +52,7 @@ function toRtrLine(rec, target) {
     `response_time:${seconds(ta)} gorouter_time:${seconds(tr >= 0 ? ta - tr : ta)}`,
     `app_id:"${target ? target.appGuid : '-'}" app_index:"${target ? target.index : '-'}"`,
     `instance_id:"${target && target.instanceGuid ? target.instanceGuid : '-'}"`,
-    'x_cf_routererror:"-"',
+    `x_cf_routererror:"${routerError(rec)}"`,
     `x_correlation_id:"${dash(rec.cid)}"`,
   ].join(' ');
 }

@@ -143,6 +143,9 @@ test('rtr: HAProxy record → Gorouter access-log line', () => {
     + '"127.0.0.1:50000" "127.0.0.1:45902" x_forwarded_for:"127.0.0.1" x_forwarded_proto:"http" '
     + 'vcap_request_id:"aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee" response_time:0.012000 gorouter_time:0.003000 '
     + 'app_id:"G" app_index:"1" instance_id:"I" x_cf_routererror:"-" x_correlation_id:"0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"');
+  assert.match(toRtrLine({ ...rec, st: '502', tsc: 'SH--' }, null), / x_cf_routererror:"endpoint_failure" /);
+  assert.match(toRtrLine({ ...rec, st: '503', s: '<NOSRV>', tsc: 'SC--' }, null), / x_cf_routererror:"no_endpoints" /);
+  assert.match(toRtrLine({ ...rec, st: '503', tsc: '----' }, null), / x_cf_routererror:"-" /, 'an app answering 503 is no router error');
   const noServer = toRtrLine({ ...rec, tr: '-1', si: '-', sp: '-', rcl: '-', bin: '-' }, null);
   assert.match(noServer, /"127\.0\.0\.1:50000" "-" /);
   assert.match(noServer, / 201 0 300 /);
