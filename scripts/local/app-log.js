@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_BYTES = 256 * 1024 * 1024;
 const RECENT_LINES = 1000;
 const FLUSH_MS = 100;
 const FLUSH_LINES = 500; // cf logs --recent fetches about 1000 lines (§5)
