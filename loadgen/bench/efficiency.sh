@@ -2,11 +2,13 @@
 # efficiency.sh — requests per generator CPU-second: loadgen vs autocannon.
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
-#                                    [--target-core C] [--port P] [--no-pg]
+#                                    [--target-core C] [--pg-core C] [--port P] [--no-pg]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
 #   --gen-core     CPU core of the generator under test (default 0)
 #   --target-core  CPU core of the target server and PostgreSQL (default 1)
+#   --pg-core      CPU core of PostgreSQL (default: the generator's core, so the target keeps
+#                  its core to itself; PostgreSQL's CPU is not the generator's and is not counted)
 #   --no-pg        skip the run that persists every sample into PostgreSQL
 #
 # Same target (bench/target.js, a minimal node:http server), same connections and
@@ -41,7 +43,7 @@ report_line() {
 
 main() {
   CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1
-  local port=44700 pg=1
+  local port=44700 pg=1 pg_core=
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --connections) CONNECTIONS="$2"; shift ;;
@@ -49,6 +51,7 @@ main() {
       --gen-core) GEN_CORE="$2"; shift ;;
       --target-core) TARGET_CORE="$2"; shift ;;
       --port) port="$2"; shift ;;
+      --pg-core) pg_core="$2"; shift ;;
       --no-pg) pg=0 ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
@@ -70,7 +73,7 @@ main() {
   local pg_reqs="" pg_cpu="" rows=""
   if [[ "$pg" == 1 ]]; then
     local db round
-    start_pg $((port + 1)) "$TARGET_CORE"
+    start_pg $((port + 1)) "${pg_core:-$GEN_CORE}"
     db="$DB_URL"
     round="$(new_round "$db" "$TARGET_URL")"
     run_loadgen --results-db "$db" --round "$round"
