@@ -75,7 +75,10 @@ class Platform {
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
     for (const app of Object.values(this.state.apps)) {
       if (app.state !== 'STARTED') continue;
-      try { this.stageApp(app); this.startIndices(app, range(app.instances)); } catch (e) { this.log(`cannot restart ${app.name}: ${e.message}`); }
+      try {
+        await this.stageApp(app);
+        this.startIndices(app, range(app.instances)).catch((e) => this.log(`cannot restart ${app.name}: ${e.message}`));
+      } catch (e) { this.log(`cannot restart ${app.name}: ${e.message}`); }
     }
     this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
   }
@@ -110,8 +113,8 @@ class Platform {
 
   appByGuid(guid) { return Object.values(this.state.apps).find((a) => a.guid === guid) || null; }
 
-  stageApp(app) {
-    this.staged.set(app.name, stage(app, path.join(this.cfg.home, 'droplets', app.name)));
+  async stageApp(app) {
+    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', app.name)));
     execFile('du', ['-sb', app.path], (err, out) => {
       if (!err) this.diskBytes.set(app.name, Number(String(out).split('\t')[0]) || 0);
     });
@@ -166,7 +169,7 @@ class Platform {
         svc.bindings = svc.bindings || {};
         svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
       }
-      try { this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
+      try { await this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
       out.push(`Pushing app ${app.name} to org local / space local as admin...`);
       if (old) await this.cell.removeApp(app.name);
       this.state.apps[app.name] = app;
@@ -207,7 +210,7 @@ class Platform {
     const app = this.app(appName);
     app.state = 'STARTED';
     this.save();
-    this.stageApp(app);
+    await this.stageApp(app);
     await this.startAndWait(app, range(app.instances));
     return `Starting app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
   }

@@ -6,7 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const { memoryOptions, countJarClasses } = require('./java-memory');
 
 function shellQuote(s) { return `'${String(s).replace(/'/g, `'\\''`)}'`; }
@@ -14,8 +14,18 @@ function shellQuote(s) { return `'${String(s).replace(/'/g, `'\\''`)}'`; }
 function isJava(app) { return /java/.test(app.buildpack); }
 function isGo(app) { return /^go/.test(app.buildpack); }
 
-// Work done once per push (CF's staging): class count of a jar, go build.
-function stage(app, dropletDir) {
+function goBuild(dir, out) {
+  return new Promise((resolve, reject) => {
+    execFile('go', ['build', '-o', out, '.'], { cwd: dir, encoding: 'utf8' }, (err, _stdout, stderr) => {
+      if (err) reject(new Error(`go build failed: ${String(stderr || err.message).trim().split('\n').slice(-2).join(' ')}`));
+      else resolve();
+    });
+  });
+}
+
+// Work done once per push (CF's staging): class count of a jar, go build (not blocking the
+// daemon, which keeps sampling and logging meanwhile).
+async function stage(app, dropletDir) {
   const staged = {};
   if (isJava(app)) {
     if (!fs.statSync(app.path).isFile()) throw new Error(`java app path must be a jar, got ${app.path} (build it first: mvn -q package)`);
@@ -23,11 +33,7 @@ function stage(app, dropletDir) {
   } else if (isGo(app) && !app.command) {
     fs.mkdirSync(dropletDir, { recursive: true });
     staged.binary = path.join(dropletDir, app.name);
-    try {
-      execFileSync('go', ['build', '-o', staged.binary, '.'], { cwd: app.path, stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (e) {
-      throw new Error(`go build failed: ${String(e.stderr || e.message).trim().split('\n').slice(-2).join(' ')}`);
-    }
+    await goBuild(app.path, staged.binary);
   }
   return staged;
 }
