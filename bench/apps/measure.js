@@ -2,8 +2,9 @@
 // measure.js — throughput of one running app with timing recording ON and OFF, measured in
 // the same run and interleaved (on, off, on, off, ...), for GET /ads/{id} and POST /ads.
 // Called by throughput.sh; prints one TSV line per operation on stdout:
-//   app  op  on_req_s  off_req_s  off/on  runs
-// (medians over the repetitions) and every single run on stderr.
+//   app  op  on_req_s  off_req_s  off/on  pair_off/on  pair_range  reps
+// (medians over the repetitions; pair_* = the ratio within each back-to-back on/off pair,
+// its median and range, a measure of the noise) and every single run on stderr.
 //
 // Usage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3]
 //          [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]
@@ -101,7 +102,10 @@ async function main() {
     }
     const on = median(rps.on);
     const off = median(rps.off);
-    console.log([opts.app, spec.op, on.toFixed(0), off.toFixed(0), (off / on).toFixed(3), opts.reps].join('\t'));
+    // Each on/off pair ran back to back: their ratios show how much noise the figures carry.
+    const pairs = rps.on.map((x, i) => rps.off[i] / x);
+    const spread = `${Math.min(...pairs).toFixed(2)}-${Math.max(...pairs).toFixed(2)}`;
+    console.log([opts.app, spec.op, on.toFixed(0), off.toFixed(0), (off / on).toFixed(3), median(pairs).toFixed(3), spread, opts.reps].join('\t'));
   }
   await post(opts.url, '/timings/recording?enabled=on');
 }

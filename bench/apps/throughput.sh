@@ -138,7 +138,7 @@ main() {
     stop_app
   done
   {
-    printf 'app\toperation\ton req/s\toff req/s\toff/on\treps\n'
+    printf 'app\toperation\ton req/s\toff req/s\toff/on\tpairs off/on\tpair range\treps\n'
     printf '%s\n' "${rows[@]}"
   } | column -t -s $'\t'
 }
