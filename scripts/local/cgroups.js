@@ -31,7 +31,8 @@ class Cgroups {
     try {
       for (const c of CONTROLLERS) {
         const dir = path.join(this.root, c, this.group);
-        fs.mkdirSync(dir, { recursive: true });
+        // Only our group dir: the controller's mount point must exist already.
+        try { fs.mkdirSync(dir); } catch (e) { if (e.code !== 'EEXIST') throw e; }
         fs.accessSync(path.join(dir, 'cgroup.procs'), fs.constants.W_OK);
       }
       return true;

@@ -193,3 +193,23 @@ test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
   const bad = [['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['app'], ['push', '-f'], ['apps', '--nope']];
   for (const argv of bad) assert.throws(() => parseArgs(argv), (e) => e.code === 1, argv.join(' '));
 });
+
+test('without writable cgroups: unconstrained, said once, stats from /proc', async () => {
+  const { Cgroups } = require('./cgroups');
+  const { procUsage } = require('./stats');
+  const said = [];
+  const cg = new Cgroups(path.join(tmp, 'no-cgroups'), 'abcd1234', (m) => said.push(m));
+  assert.equal(fs.existsSync(path.join(tmp, 'no-cgroups')), false, 'nothing created');
+  assert.equal(cg.available, false);
+  assert.equal(said.length, 1);
+  assert.match(said[0], /WITHOUT memory limits or CPU quotas/);
+  assert.equal(cg.prepare('a-0', { memoryBytes: 1, cpuCores: 1 }), null);
+  assert.equal(cg.enterScript('a-0'), '');
+  const child = require('node:child_process').spawn(process.execPath, ['-e', 'const a = Buffer.alloc(32 << 20, 1); for (;;) {}'], { detached: true, stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 700));
+    const u = procUsage(child.pid);
+    assert.ok(u.cpuNs > 1e8, `cpu ${u.cpuNs}`);
+    assert.ok(u.memBytes > 32 << 20, `mem ${u.memBytes}`);
+  } finally { child.kill('SIGKILL'); }
+});
