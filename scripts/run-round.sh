@@ -155,15 +155,15 @@ each_instance() {
 round_json() {
   local model=closed settings versions environment cli_version="" cf_api="" cpu_model
   [[ -n "$RATE" ]] && model=open
-  settings="$(cf_query curl "/v3/apps/$GUID/environment_variables" 2>/dev/null | jq -c '.var // {}' 2>/dev/null || echo '{}')"
-  [[ -n "$settings" ]] || settings='{}'
+  # The app's environment (its settings); the local platform does not serve this endpoint.
+  settings='{}'
   if [[ "$PLATFORM" == cf ]]; then
+    settings="$(cf_curl_json "/v3/apps/$GUID/environment_variables" | jq -c '.var // {}')"
     cli_version="$(cf version 2>/dev/null | head -n1 || true)"
     cf_api="$(cf_curl_json /v3/info | jq -r '.links.self.href // empty' | sed 's|/v3/info$||')"
   fi
   cpu_model="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)"
-  versions="$(jq -nc --arg node "$(node --version)" --arg cli "$cli_version" \
-    '{workstation_node: $node} + (if $cli != "" then {cf_cli: $cli} else {} end)')"
+  versions="$(jq -nc --arg cli "$cli_version" 'if $cli != "" then {cf_cli: $cli} else {} end')"
   environment="$(jq -nc --arg cpu "$CPU" --arg model "$cpu_model" --arg cpus "$(nproc)" \
     --arg api "$cf_api" --arg stats "$STATS_SOURCE" --arg platform "$PLATFORM" '
     {host_cpu_model: $model, host_cpus: ($cpus | tonumber), stats_source: $stats}
@@ -210,16 +210,18 @@ stop_collectors() {
   STATS_PID="" LOGS_PID=""
 }
 
-# Crash events of the app since the round was created → instance_events.
+# Crash events of the app since the round was created → instance_events (in the
+# background: EVENTS_PID; printed under --dry-run).
 ingest_events() {
   local path="/v3/audit_events?target_guids=$GUID&types=audit.app.process.crash&created_ats[gt]=$CREATED_AT&per_page=5000"
   if [[ "$DRY_RUN" == 1 ]]; then
     print_cmd "${CF[@]}" curl "$path"
     return 0
   fi
-  cf_curl_json "$path" | node scripts/parsers/ingest-events.js --db "$DB_URL" --round "$ROUND_ID" \
-    --app "$APP" --platform "$PLATFORM" --since "$CREATED_AT" \
-    || log "crash events not ingested (scripts/parsers/ingest-events.js failed)"
+  { cf_curl_json "$path" | node scripts/parsers/ingest-events.js --db "$DB_URL" --round "$ROUND_ID" \
+      --app "$APP" --platform "$PLATFORM" --since "$CREATED_AT" \
+      || log "crash events not ingested (scripts/parsers/ingest-events.js failed)"; } &
+  EVENTS_PID=$!
 }
 
 # Interrupted: stop collecting, mark the round cancelled.
@@ -251,12 +253,15 @@ main() {
       MAX_WAIT_MS="$(duration_ms "$DEFAULT_REQUESTS_MAX_WAIT" --max-wait)"
     fi
   fi
+  # On CF a missing URL must stop the round before anything changes; locally the
+  # results-db service exists once the apps are pushed.
   DB_URL=""
-  [[ "$DRY_RUN" == 1 ]] || DB_URL="$(results_db_url)"
+  [[ "$DRY_RUN" == 1 || "$PLATFORM" == local ]] || DB_URL="$(results_db_url)"
 
   ensure_app "$APP" "$INSTANCES" "$CPU"
   GUID="${ENSURED_GUID:-<$APP-guid>}"
   ensure_app loadgen "$LOADGENS" "$loadgen_cpu" at-least
+  [[ "$DRY_RUN" == 1 || -n "$DB_URL" ]] || DB_URL="$(results_db_url)"
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
   each_instance POST /timings/clear || die "could not clear the app timings"
@@ -275,9 +280,10 @@ main() {
     node scripts/round/wait-round.js --db "$DB_URL" --round "$ROUND_ID" --deadline-ms "$MAX_WAIT_MS" || true
   fi
   each_instance POST "/timings/flush?round=$ROUND_ID" || log "some app timings were not flushed"
+  ingest_events
   [[ "$DRY_RUN" == 1 ]] || sleep "$drain_sec"
   stop_collectors
-  ingest_events
+  [[ -z "${EVENTS_PID:-}" ]] || wait "$EVENTS_PID" || true
   trap - INT TERM
   [[ "$DRY_RUN" == 1 ]] && return 0
   local rc=0

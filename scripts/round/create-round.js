@@ -49,6 +49,8 @@ async function main() {
     process.stderr.write(`${PROG}: stdin is not a JSON round document: ${err.message}\n`);
     process.exit(1);
   }
+  // The Node.js that ran the round helpers, beside whatever versions the caller knew.
+  round.versions = { workstation_node: process.version, ...round.versions };
   await withClient(args.db, PROG, async (client) => {
     const { rows } = await client.query(insertStatement(round, args.startLeadMs));
     const r = rows[0];

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+'use strict';
+// round-overhead.bench.js — how long run-round.sh takes beyond the round itself, on the
+// local platform with everything already up (issue target: a 10 s round returns within
+// 25 s of launch). Run on demand, not in tests:
+//   node scripts/test/round-overhead.bench.js [--rounds 3] [--duration 10]
+// Own CFSCALE_HOME (/tmp/cfscale-e2e-bench-*), ports 466xx; tears the platform down.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { parseArgs } = require('../round/cli-args');
+
+const ROOT = path.resolve(__dirname, '../..');
+const args = parseArgs(process.argv.slice(2), {
+  rounds: { type: 'int', default: 3 },
+  duration: { type: 'int', default: 10 },
+}, 'round-overhead');
+const home = fs.mkdtempSync('/tmp/cfscale-e2e-bench-');
+fs.mkdirSync(path.join(home, 'tmp'));
+const env = {
+  ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
+  CFSCALE_ROUTER_PORT: '46600', CFSCALE_PG_PORT: '46601', CFSCALE_INSTANCE_PORT_BASE: '46610',
+};
+
+function round(durationSec) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(path.join(ROOT, 'scripts/run-round.sh'), ['--app', 'node-app', '--instances', '2',
+    '--loadgens', '2', '--parallel', '4', '--duration', `${durationSec}s`, '--seed-ads', '100'], { env, encoding: 'utf8' });
+  const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (r.status !== 0) process.stderr.write(`round-overhead: run-round exit ${r.status}\n${r.stdout}${r.stderr.slice(-2000)}\n`);
+  return sec;
+}
+
+try {
+  const first = round(2);
+  console.log(`first round (platform up, pushes, seeding), 2 s round: ${first.toFixed(1)} s`);
+  const walls = [];
+  for (let i = 0; i < args.rounds; i++) walls.push(round(args.duration));
+  for (const w of walls) {
+    console.log(`${args.duration} s round: ${w.toFixed(1)} s from launch to exit, overhead ${(w - args.duration).toFixed(1)} s`);
+  }
+  const worst = Math.max(...walls);
+  console.log(`worst ${worst.toFixed(1)} s (target for a 10 s round: 25 s); load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+} finally {
+  spawnSync(path.join(ROOT, 'scripts/teardown.sh'), [], { env, stdio: 'ignore' });
+  fs.rmSync(home, { recursive: true, force: true });
+}
