@@ -13,6 +13,9 @@ const { recentLines } = require('./app-log');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
 const STATS_POLL_MS = 1000;
+const PING_TIMEOUT_MS = 5000;
+// Every instance gets SIGTERM at once; the grace period plus PostgreSQL's shutdown.
+const DOWN_TIMEOUT_MS = 120000;
 
 const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local/README.md)
 
@@ -110,20 +113,21 @@ function normalise(verb, args) {
 }
 
 // ---------------------------------------------------------------- daemon client
-function request(cfg, verb, args = {}) {
+function request(cfg, verb, args = {}, timeoutMs = 0) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath: cfg.socketPath, method: 'POST', path: '/' }, (res) => {
+    const req = http.request({ socketPath: cfg.socketPath, method: 'POST', path: '/', timeout: timeoutMs }, (res) => {
       let body = '';
       res.on('data', (d) => { body += d; });
       res.on('end', () => { try { resolve(JSON.parse(body)); } catch (e) { reject(e); } });
     });
     req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`no answer from the daemon within ${timeoutMs / 1000}s`)));
     req.end(JSON.stringify({ verb, args }));
   });
 }
 
 async function ping(cfg) {
-  try { return (await request(cfg, 'ping')).code === 0; } catch { return false; }
+  try { return (await request(cfg, 'ping', {}, PING_TIMEOUT_MS)).code === 0; } catch { return false; }
 }
 
 async function ensureDaemon(cfg) {
@@ -246,7 +250,16 @@ async function main(argv) {
       return 0;
     case 'down':
       if (await ping(cfg)) {
-        const r = await request(cfg, 'down');
+        let r;
+        try {
+          r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
+        } catch (e) {
+          // A daemon that does not finish: kill it and clean up after it.
+          process.stderr.write(`cfl: ${e.message}; killing it\n`);
+          try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
+          offlineDown(cfg);
+          r = { code: 0 };
+        }
         for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
         if (r.code !== 0) throw new CliError(r.err, r.code);
       } else {

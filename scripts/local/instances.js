@@ -6,6 +6,7 @@
 'use strict';
 
 const crypto = require('node:crypto');
+const os = require('node:os');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
 const { check, isPortFree } = require('./health-check');
@@ -171,7 +172,7 @@ class Cell {
     if (inst.child !== child) return;
     inst.child = null;
     inst.pid = null;
-    const status = code !== null ? code : 128 + (require('node:os').constants.signals[signal] || 0);
+    const status = code !== null ? code : 128 + (os.constants.signals[signal] || 0);
     if (!inst.desired || !app) {
       inst.state = 'DOWN';
       this.hooks.onChange(inst);
