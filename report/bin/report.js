@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import { loadPlan } from '../lib/experiment/plan.js';
 import { analyse } from '../lib/report/analysis.js';
 import { loadReportData, parseRoundList } from '../lib/report/data.js';
-import { writeReport } from '../lib/report/render.js';
 
 const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--out DIR] [--db URL] [--platform local|cf]
   --rounds IDS        round ids and ranges, e.g. 3,5,10-12
@@ -54,6 +53,8 @@ async function main() {
     const limits = planFile && fs.existsSync(planFile) ? loadPlan(planFile).validity : undefined;
     const analysis = analyse(data, { limits });
     const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
+    // Vega is loaded only now: usage errors answer without its start-up cost.
+    const { writeReport } = await import('../lib/report/render.js');
     const files = await writeReport(outDir, analysis, data, {
       title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(),
     });
