@@ -156,6 +156,21 @@ run_tests() {
   return 1
 }
 
+# The apps' logs (settings are logged at start, errors later) never show the database password.
+check_logs() {
+  local password v ok=0
+  password="${PG_URL#*://*:}"
+  password="${password%%@*}"
+  for v in "${VARIANTS[@]}"; do
+    [[ -f "$WORK/$v.app.log" ]] || continue
+    if grep -qF -- "$password" "$WORK/$v.app.log"; then
+      log "FAIL $v: its log contains the database password"
+      ok=1
+    fi
+  done
+  return "$ok"
+}
+
 check_prerequisites() {
   [[ -d "$CONTRACT/node_modules/pg" ]] || die "contract deps missing: run scripts/setup.sh (npm ci in contract)"
   local v
@@ -214,6 +229,7 @@ main() {
     fi
   done
   for v in "${!PIDS[@]}"; do stop_variant "$v"; done
+  check_logs || failed+=("logs")
   if [[ "$lifecycle" == 1 ]]; then
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
