@@ -4,6 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
+const { ROOT } = require('./helpers');
+const { spawn } = require('node:child_process');
 const { startServer, spawnNode, testCluster, stopTestCluster, createDatabase, query, waitFor } = require('./helpers');
 
 test.after(stopTestCluster);
@@ -86,4 +88,21 @@ test('worker: a bad setting stops it with exit 1 naming the variable', async () 
   const r = await spawnNode('bin/worker.js', [], { CF_INSTANCE_INDEX: 'two', RESULTS_DATABASE_URL: 'postgres://x@127.0.0.1/x' }).done;
   assert.strictEqual(r.code, 1);
   assert.match(r.stderr, /CF_INSTANCE_INDEX must be an integer/);
+});
+
+test('worker: SIGTERM to `npm start` reaches the worker (regression: `sh -c` swallowed it, orphaning the worker)', async (t) => {
+  const db = await createDatabase(await testCluster());
+  const spool = fs.mkdtempSync('/tmp/cfscale-loadgen-test-wspool-');
+  const npm = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT, env: { ...process.env, RESULTS_DATABASE_URL: db, CF_INSTANCE_INDEX: '0', LOADGEN_SPOOL_DIR: spool, VCAP_SERVICES: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  npm.stdout.on('data', (d) => { out += d; });
+  const exited = new Promise((resolve) => npm.on('close', resolve));
+  t.after(() => { npm.kill('SIGKILL'); fs.rmSync(spool, { recursive: true, force: true }); });
+  await waitFor(() => /waiting for rounds/.test(out), 10000, 'worker up');
+  npm.kill('SIGTERM');
+  await exited;
+  assert.match(out, /stopping: SIGTERM/);
 });
