@@ -10,7 +10,8 @@
 #
 # local: starts the platform (scripts/cfl up), creates the services node-db, java-db and
 # results-db when missing, builds the java-app jar when missing or stale, then
-# `cfl push APP -f manifests/APP.yml --vars-file manifests/vars-local.yml [-i N]`.
+# `cfl push APP -f manifests/APP.yml --vars-file manifests/vars-local.yml [-i N]` (for the
+# loadgen then `cfl scale loadgen --cpu none`: the instrument gets no CPU quota).
 # cf: checks the cf CLI, login, target and services first, then
 # `cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]`.
 # Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.

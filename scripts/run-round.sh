@@ -34,8 +34,9 @@
 #   -h, --help           this help
 #
 # Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). Locally the loadgen instances
-# get no CPU quota (`cfl scale loadgen --cpu none`): they are the instrument, not the subject,
-# and must not be throttled. On CF they get what their manifest memory buys.
+# get no CPU quota (`cfl scale loadgen --cpu none` with every push and scale, also by
+# push.sh and scale.sh): they are the instrument, not the subject, and must not be
+# throttled. On CF they get what their manifest memory buys.
 # Results database: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL (open it with
 # scripts/tunnel.sh). The last line on stdout is `round_id=N`. Exit: 0 round done, 1 usage or configuration error, 2 the round failed
 # (errors above --max-error-rate, a loadgen that did not finish, no samples). DEBUG=1 traces.
@@ -196,6 +197,7 @@ start_collectors() {
     return 0
   fi
   common+=(--db "$DB_URL")
+  trap stop_collectors EXIT
   scripts/collect-stats.sh "${common[@]}" --source "$STATS_SOURCE" &
   STATS_PID=$!
   scripts/collect-logs.sh "${common[@]}" &
@@ -228,8 +230,11 @@ ingest_events() {
 on_interrupt() {
   trap - INT TERM
   log "interrupted: cancelling round ${ROUND_ID:-}"
+  [[ -z "${WAIT_PID:-}" ]] || kill -TERM "$WAIT_PID" 2>/dev/null || true
   stop_collectors
-  [[ -n "${ROUND_ID:-}" && "$DRY_RUN" != 1 ]] && node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --cancel >/dev/null 2>&1
+  if [[ "${ROUND_ID:-<round>}" != "<round>" ]]; then
+    node scripts/round/finish-round.js --db "$DB_URL" --round "$ROUND_ID" --cancel >/dev/null 2>&1 || true
+  fi
   exit 130
 }
 
@@ -238,9 +243,9 @@ main() {
   validate_args
   select_platform
   [[ -z "$CPU" || "$PLATFORM" == local ]] || usage_error "--cpu is local only (on CF, CPU follows memory)"
-  local lead_ms margin_ms drain_sec loadgen_cpu=""
+  local lead_ms margin_ms drain_sec
   if [[ "$PLATFORM" == local ]]; then
-    lead_ms=$START_LEAD_MS_LOCAL margin_ms=$MARGIN_MS_LOCAL drain_sec=$LOG_DRAIN_SEC_LOCAL loadgen_cpu=none
+    lead_ms=$START_LEAD_MS_LOCAL margin_ms=$MARGIN_MS_LOCAL drain_sec=$LOG_DRAIN_SEC_LOCAL
     local_platform_up
   else
     lead_ms=$START_LEAD_MS_CF margin_ms=$MARGIN_MS_CF drain_sec=$LOG_DRAIN_SEC_CF
@@ -260,7 +265,7 @@ main() {
 
   ensure_app "$APP" "$INSTANCES" "$CPU"
   GUID="${ENSURED_GUID:-<$APP-guid>}"
-  ensure_app loadgen "$LOADGENS" "$loadgen_cpu" at-least
+  ensure_app loadgen "$LOADGENS" "" at-least
   [[ "$DRY_RUN" == 1 || -n "$DB_URL" ]] || DB_URL="$(results_db_url)"
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
@@ -277,7 +282,11 @@ main() {
   fi
   start_collectors
   if [[ "$DRY_RUN" != 1 ]]; then
-    node scripts/round/wait-round.js --db "$DB_URL" --round "$ROUND_ID" --deadline-ms "$MAX_WAIT_MS" || true
+    # In the background: a trapped SIGTERM/SIGINT interrupts `wait`, not a foreground child.
+    node scripts/round/wait-round.js --db "$DB_URL" --round "$ROUND_ID" --deadline-ms "$MAX_WAIT_MS" &
+    WAIT_PID=$!
+    wait "$WAIT_PID" || true
+    WAIT_PID=""
   fi
   each_instance POST "/timings/flush?round=$ROUND_ID" || log "some app timings were not flushed"
   ingest_events

@@ -6,7 +6,8 @@
 #   -i N           instances (required)
 #   --cpu CORES    local only: per-instance CPU quota in cores (e.g. 0.5, 2), or none for
 #                  no quota (default: unchanged; the local platform starts apps with
-#                  manifest memory in GB x CFSCALE_CPU_PER_GB cores, as CF shares CPU by memory)
+#                  manifest memory in GB x CFSCALE_CPU_PER_GB cores, as CF shares CPU by
+#                  memory; the loadgen: none, it is the instrument, not the subject)
 #   --platform P   local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
 #   --dry-run      print each command, shell-quoted, one per line; run none (also DRY_RUN=1)
 #   -h, --help     this help

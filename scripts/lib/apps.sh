@@ -28,6 +28,10 @@ build_java_if_stale() {
   run_cmd mvn -q -B -f "$JAVA_DIR/pom.xml" -DskipTests package
 }
 
+# Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
+# and a throttled generator would measure itself (a quota given explicitly still wins).
+readonly LOADGEN_LOCAL_CPU=none
+
 # push_app APP [INSTANCES] — cf push from the app's manifest with the platform's vars.
 push_app() {
   local app="$1" instances="${2:-}"
@@ -35,11 +39,15 @@ push_app() {
   local args=(push "$app" -f "$MANIFEST_DIR/$app.yml" --vars-file "$VARS_FILE")
   [[ -n "$instances" ]] && args+=(-i "$instances")
   cf_run "${args[@]}"
+  if [[ "$PLATFORM" == local && "$app" == loadgen ]]; then
+    cf_run scale "$app" --cpu "$LOADGEN_LOCAL_CPU"
+  fi
 }
 
 # scale_app APP INSTANCES [CPU] — CPU (cores or none) is a local-platform quota.
 scale_app() {
   local app="$1" instances="$2" cpu="${3:-}"
+  [[ -z "$cpu" && "$PLATFORM" == local && "$app" == loadgen ]] && cpu="$LOADGEN_LOCAL_CPU"
   local args=(scale "$app" -i "$instances")
   [[ -n "$cpu" ]] && args+=(--cpu "$cpu")
   cf_run "${args[@]}"
@@ -64,8 +72,8 @@ wait_running() {
 
 # ensure_app APP INSTANCES [CPU] [MODE] — push when absent, else start/scale. MODE exact
 # (default): exactly INSTANCES, and CPU (cores|none, local) applied every time; at-least:
-# scale up only when fewer run, CPU applied only with a push or scale. Waits until all are
-# RUNNING; sets ENSURED_GUID. The usual case (already right) costs two look-ups.
+# scale up only when fewer run. Waits until all are RUNNING; sets ENSURED_GUID. The usual
+# case (already right) costs two look-ups.
 ensure_app() {
   local app="$1" want="$2" cpu="${3:-}" mode="${4:-exact}" guid states have
   # shellcheck disable=SC2034 # read by the sourcing script
