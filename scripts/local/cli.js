@@ -198,6 +198,8 @@ async function logs(cfg, args) {
   const r = await request(cfg, 'log-file', args);
   if (r.code !== 0) throw new CliError(r.err, r.code);
   const file = r.out;
+  // The cf CLI's header line (parsers skip it on both platforms).
+  process.stdout.write(`Retrieving logs for app ${args.appName} in org local / space local as admin...\n\n`);
   if (args.recent) {
     for (const l of recentLines(file)) process.stdout.write(`${l}\n`);
     return;
