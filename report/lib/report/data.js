@@ -16,23 +16,31 @@ export function parseRoundList(text) {
   return ids;
 }
 
-function where(sel) {
-  if (sel.rounds) return { sql: 'round_id = ANY($1::bigint[])', params: [sel.rounds] };
-  if (sel.experiment) return { sql: 'experiment = $1', params: [sel.experiment] };
-  return { sql: 'true', params: [] };
+/** Round ids of a selection, ascending. */
+async function selectedIds(client, sel) {
+  if (sel.rounds) {
+    return (await client.query('SELECT id FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id', [sel.rounds])).rows.map((r) => r.id);
+  }
+  if (sel.experiment) {
+    return (await client.query(
+      `SELECT id FROM rounds
+        WHERE experiment = $1 OR (experiment IS NULL AND label LIKE 'exp:%' AND split_part(label, ':', 2) = $1)
+        ORDER BY id`, [sel.experiment])).rows.map((r) => r.id);
+  }
+  return (await client.query('SELECT id FROM rounds ORDER BY id')).rows.map((r) => r.id);
 }
 
-/** Everything the report needs, as plain rows. */
+/**
+ * Everything the report needs, as plain rows. The views are asked one round at a time:
+ * PostgreSQL pushes `round_id = <value>` into their per-round aggregates (index scans),
+ * where a list or an experiment filter would aggregate every round in the database.
+ */
 export async function loadReportData(client, sel) {
-  const w = where(sel);
-  const overview = (await client.query(
-    `SELECT * FROM report_round_overview WHERE ${w.sql} ORDER BY round_id`, w.params)).rows;
-  const ids = overview.map((r) => r.round_id);
-  const split = (await client.query(
-    'SELECT * FROM report_round_latency_split WHERE round_id = ANY($1::bigint[]) ORDER BY round_id', [ids])).rows;
-  const experiments = [...new Set(overview.map((r) => r.experiment).filter(Boolean))];
-  const efficiency = (await client.query(
-    'SELECT * FROM report_scaling_efficiency WHERE experiment = ANY($1::text[]) ORDER BY experiment, app, variant, app_instances',
-    [experiments])).rows;
-  return { overview, split, efficiency };
+  const overview = [];
+  const split = [];
+  for (const id of await selectedIds(client, sel)) {
+    overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows);
+    split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
+  }
+  return { overview, split };
 }
