@@ -159,3 +159,14 @@ test('usage and configuration errors exit 1 with one line', () => {
     assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
   }
 });
+
+test('cpuReference {app}: the highest CPU the reference app used in the experiment', async () => {
+  const { maxCpuOfApp } = await import('../lib/experiment/results.js');
+  // cpuPerInstance 0.4 × 2 instances, and a failed round with more that must not count.
+  await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i2:l1:p1:rep1', cpuPerInstance: 0.4 });
+  await insertRound(db.client, { app: 'java-app', instances: 1, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i1:l1:p1:rep1', cpuPerInstance: 0.3 });
+  await insertRound(db.client, { app: 'java-app', instances: 3, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i3:l1:p1:rep1', cpuPerInstance: 0.9, status: 'failed' });
+  const c = await maxCpuOfApp(db.client, 'cpuref', 'java-app');
+  assert.ok(Math.abs(c - 2 * 0.4 * 0.995) < 0.01, `${c}`);
+  assert.equal(await maxCpuOfApp(db.client, 'cpuref', 'node-app'), null);
+});

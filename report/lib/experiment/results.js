@@ -29,7 +29,15 @@ export async function roundMetrics(client, roundId) {
 /** Highest CPU (cores, summed over instances) of an app's done rounds in an experiment. */
 export async function maxCpuOfApp(client, experiment, app) {
   const { rows } = await client.query(
-    `SELECT max(cpu_used_cores) AS c FROM report_round_overview
-      WHERE experiment = $1 AND app = $2 AND status = 'done'`, [experiment, app]);
-  return rows[0]?.c ?? null;
+    `SELECT id FROM rounds WHERE app = $2 AND status = 'done'
+        AND (experiment = $1 OR (experiment IS NULL AND label LIKE 'exp:%' AND split_part(label, ':', 2) = $1))`,
+    [experiment, app]);
+  let max = null;
+  for (const { id } of rows) {
+    // One round at a time: the view's aggregate is then computed for that round only.
+    const r = await client.query('SELECT cpu_used_cores AS c FROM report_round_resources WHERE round_id = $1', [id]);
+    const c = r.rows[0]?.c;
+    if (c !== null && c !== undefined && (max === null || c > max)) max = c;
+  }
+  return max;
 }
