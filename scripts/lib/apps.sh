@@ -39,9 +39,15 @@ push_app() {
   local args=(push "$app" -f "$MANIFEST_DIR/$app.yml" --vars-file "$VARS_FILE")
   [[ -n "$instances" ]] && args+=(-i "$instances")
   cf_run "${args[@]}"
-  if [[ "$PLATFORM" == local && "$app" == loadgen ]]; then
-    cf_run scale "$app" --cpu "$LOADGEN_LOCAL_CPU"
-  fi
+  [[ "$PLATFORM" == local && "$app" == loadgen ]] && local_cpu_quota "$app" "$LOADGEN_LOCAL_CPU"
+  return 0
+}
+
+# local_cpu_quota APP CORES|none — `cfl scale APP --cpu C`: scripts/cfl only, cf has no
+# such flag (CPU follows memory there, shared/reference/cloud-foundry-contracts.md §7).
+local_cpu_quota() {
+  local args=(scale "$1" --cpu "$2")
+  cf_run "${args[@]}"
 }
 
 # scale_app APP INSTANCES [CPU] — CPU (cores or none) is a local-platform quota.
