@@ -10,6 +10,17 @@ const path = require('node:path');
 const CONTROLLERS = ['memory', 'cpu', 'cpuacct'];
 const CFS_PERIOD_US = 100000;
 const MIN_QUOTA_US = 1000; // the kernel's lower bound for cfs_quota_us
+// CF's CPU weight (cloud-foundry-contracts.md §7): 100 × clamp(memory MB, 128, 8192) / 8192
+// in integer math, shares = 1024 × weight / 100.
+const CPU_WEIGHT_MIN_MB = 128;
+const CPU_WEIGHT_MAX_MB = 8192;
+const MAX_CPU_SHARES = 1024;
+const MIN_CPU_SHARES = 2; // the kernel's lower bound
+
+function cfCpuShares(memoryMb) {
+  const weight = Math.floor((100 * Math.min(Math.max(memoryMb, CPU_WEIGHT_MIN_MB), CPU_WEIGHT_MAX_MB)) / CPU_WEIGHT_MAX_MB);
+  return Math.max(MIN_CPU_SHARES, Math.floor((MAX_CPU_SHARES * weight) / 100));
+}
 
 function readText(file) {
   try { return fs.readFileSync(file, 'utf8'); } catch { return null; }
@@ -49,7 +60,7 @@ class Cgroups {
   }
 
   // Create (or reset) the instance's cgroups; returns their paths or null.
-  prepare(name, { memoryBytes, cpuCores }) {
+  prepare(name, { memoryBytes, cpuCores, cpuShares }) {
     if (!this.available) return null;
     const d = this.dirs(name);
     for (const dir of Object.values(d)) fs.mkdirSync(dir, { recursive: true });
@@ -66,13 +77,15 @@ class Cgroups {
       writeText(path.join(d.memory, 'memory.limit_in_bytes'), memoryBytes);
       if (hasMemsw) writeText(memsw, memoryBytes);
     }
-    this.setCpu(name, cpuCores);
+    this.setCpu(name, cpuCores, cpuShares);
     return { ...d, oomKillsAtStart: this.oomKills(name) };
   }
 
-  setCpu(name, cpuCores) {
+  // cpuCores: a CFS quota (null: none); cpuShares: cpu.shares (default 1024, the kernel's).
+  setCpu(name, cpuCores, cpuShares = MAX_CPU_SHARES) {
     if (!this.available) return;
     const d = this.dirs(name);
+    writeText(path.join(d.cpu, 'cpu.shares'), cpuShares);
     writeText(path.join(d.cpu, 'cpu.cfs_period_us'), CFS_PERIOD_US);
     const quota = cpuCores === null ? -1 : Math.max(MIN_QUOTA_US, Math.round(cpuCores * CFS_PERIOD_US));
     writeText(path.join(d.cpu, 'cpu.cfs_quota_us'), quota);
@@ -132,4 +145,4 @@ class Cgroups {
   }
 }
 
-module.exports = { Cgroups, CFS_PERIOD_US };
+module.exports = { Cgroups, CFS_PERIOD_US, cfCpuShares };

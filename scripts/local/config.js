@@ -16,6 +16,8 @@ const DEFAULTS = {
   // CF hands out CPU shares in proportion to memory (cloud-foundry-contracts.md §7);
   // locally the default quota is memory GB × this, in cores.
   CFSCALE_CPU_PER_GB: [1.0, 'number'],
+  // quota: a hard CFS quota per instance (default); shares: CF's cpu.shares, no quota.
+  CFSCALE_CPU_MODE: ['quota', 'string'],
   // Diego waits 10 s between SIGTERM and SIGKILL (cloud-foundry-contracts.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
   CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
@@ -43,6 +45,7 @@ function loadConfig(env = process.env) {
     pgPort: readValue(env, 'CFSCALE_PG_PORT'),
     instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
     cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),
+    cpuMode: readValue(env, 'CFSCALE_CPU_MODE'),
     gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
     statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
     cgroupRoot: readValue(env, 'CFSCALE_CGROUP_ROOT'),
@@ -51,6 +54,7 @@ function loadConfig(env = process.env) {
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
   };
   if (cfg.statsIntervalMs < 100) throw new Error(`CFSCALE_STATS_INTERVAL_MS must be >= 100, got ${cfg.statsIntervalMs}`);
+  if (!['quota', 'shares'].includes(cfg.cpuMode)) throw new Error(`CFSCALE_CPU_MODE must be quota or shares, got "${cfg.cpuMode}"`);
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');

@@ -32,7 +32,7 @@ function backoffMs(crashCount) {
 }
 
 class Cell {
-  // hooks: {appOf(name), services(), staged(name), cpuCores(app), onChange(inst), log}
+  // hooks: {appOf(name), services(), staged(name), cpuCores(app), cpuShares(app), onChange(inst)}
   constructor({ cfg, cgroups, logs, events, hooks }) {
     this.cfg = cfg;
     this.cgroups = cgroups;
@@ -84,7 +84,7 @@ class Cell {
     try {
       spec = startCommand(app, this.hooks.staged(app.name));
       this.killLeftovers(inst);
-      cg = this.cgroups.prepare(inst.cgName, { memoryBytes: app.memoryMb * MB, cpuCores: this.hooks.cpuCores(app) });
+      cg = this.cgroups.prepare(inst.cgName, { memoryBytes: app.memoryMb * MB, cpuCores: this.hooks.cpuCores(app), cpuShares: this.hooks.cpuShares(app) });
     } catch (e) {
       this.logs.write(app.name, `APP/PROC/WEB/${inst.index}`, 'ERR', `cannot start: ${e.message}`);
       return this.crashed(inst, `APP/PROC/WEB: ${e.message}`, false);

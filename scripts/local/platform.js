@@ -11,7 +11,7 @@ const { execFile } = require('node:child_process');
 const { loadState, saveState } = require('./state');
 const { readManifest } = require('./manifest');
 const { AppLogs } = require('./app-log');
-const { Cgroups } = require('./cgroups');
+const { Cgroups, cfCpuShares } = require('./cgroups');
 const { Events, RESULTS_SERVICE } = require('./events');
 const { Cell } = require('./instances');
 const { Router, readPid, killAndWait } = require('./haproxy');
@@ -58,6 +58,7 @@ class Platform {
         services: () => this.state.services,
         staged: (n) => this.staged.get(n) || {},
         cpuCores: (a) => this.cpuCores(a),
+        cpuShares: (a) => this.cpuShares(a),
         onChange: () => { this.writePids(); return this.routes.sync(); },
       },
     });
@@ -102,7 +103,12 @@ class Platform {
   cpuCores(app) {
     if (app.cpuQuota === 'none') return null;
     if (typeof app.cpuQuota === 'number') return app.cpuQuota;
+    if (this.cfg.cpuMode === 'shares') return null;
     return (app.memoryMb / 1024) * this.cfg.cpuPerGb;
+  }
+
+  cpuShares(app) {
+    return this.cfg.cpuMode === 'shares' ? cfCpuShares(app.memoryMb) : undefined;
   }
 
   app(name) {
@@ -188,7 +194,7 @@ class Platform {
     const app = this.app(appName);
     if (cpu !== undefined) {
       app.cpuQuota = cpu;
-      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app));
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
     }
     if (instances !== undefined) {
       const before = app.instances;
@@ -340,7 +346,7 @@ class Platform {
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
-      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash})` : 'OFF: instances unconstrained'}`,
+      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cfg.cpuMode}` : 'OFF: instances unconstrained'}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
       '',
     ];

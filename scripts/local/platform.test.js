@@ -16,15 +16,8 @@ const { loadConfig } = require('./config');
 const CFL = path.join(__dirname, '..', 'cfl');
 const FIXTURE = path.join(__dirname, 'fixtures', 'tiny-app', 'manifest.yml');
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-it-'));
-const ENV = {
-  ...process.env,
-  CFSCALE_HOME: HOME,
-  CFSCALE_ROUTER_PORT: '45580',
-  CFSCALE_PG_PORT: '45532',
-  CFSCALE_INSTANCE_PORT_BASE: '45600',
-  CFSCALE_GRACEFUL_SHUTDOWN_SEC: '2',
-};
-const CFG = loadConfig(ENV);
+let ENV;
+let CFG;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function cfl(...args) {
@@ -102,6 +95,25 @@ function portFree(port) {
     s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
+
+// Ports of this suite's range (45000-45999) that are free now: the kernel's ephemeral range
+// covers it, so a fixed port can be taken by some client's connection.
+async function freePort(from, to) {
+  for (let p = from; p <= to; p++) if (await portFree(p)) return p;
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+test.before(async () => {
+  ENV = {
+    ...process.env,
+    CFSCALE_HOME: HOME,
+    CFSCALE_ROUTER_PORT: String(await freePort(45500, 45549)),
+    CFSCALE_PG_PORT: String(await freePort(45550, 45599)),
+    CFSCALE_INSTANCE_PORT_BASE: '45600',
+    CFSCALE_GRACEFUL_SHUTDOWN_SEC: '2',
+  };
+  CFG = loadConfig(ENV);
+});
 
 test.after(async () => {
   agent.destroy();
