@@ -276,6 +276,8 @@ async function main(argv) {
 }
 
 if (require.main === module) {
+  // A reader that went away (`cfl statistics ... | head -1`) ends a stream quietly.
+  process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : 2));
   main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
     process.stderr.write(`cfl: ${e.message}\n`);
     process.exit(e instanceof CliError ? e.code : 2);
