@@ -78,7 +78,8 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
     '  http-request set-header X-Forwarded-Proto http if !{ req.hdr(X-Forwarded-Proto) -m found }',
     // Gorouter adds X-Request-Start (ms since the epoch) when the request has none.
     '  http-request set-header X-Request-Start %[date(0,ms)] if !{ req.hdr(X-Request-Start) -m found }',
-    '  http-response set-header X-Vcap-Request-Id %[unique-id]',
+    // Gorouter copies its id into the response only when the app set none (§5).
+    '  http-response set-header X-Vcap-Request-Id %[unique-id] if !{ res.hdr(X-Vcap-Request-Id) -m found }',
     '  acl has_pin req.hdr(X-Cf-App-Instance) -m found',
   );
   const pins = [];
