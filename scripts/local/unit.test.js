@@ -219,3 +219,19 @@ test('CF CPU shares from memory (cloud-foundry-contracts.md §7)', () => {
   const cases = [[64, 10], [128, 10], [200, 20], [512, 61], [800, 92], [1024, 122], [8192, 1024], [16384, 1024]];
   for (const [mb, shares] of cases) assert.equal(cfCpuShares(mb), shares, `${mb}M`);
 });
+
+test('start command per buildpack, as the buildpacks decide', async () => {
+  const { stage, startCommand } = require('./start-command');
+  const jar = path.join(tmp, 'app.jar');
+  fs.writeFileSync(jar, Buffer.alloc(4096));
+  const base = { name: 'a', memoryMb: 800, env: {}, command: null };
+  const java = { ...base, buildpack: 'java_buildpack', path: jar };
+  const javaCmd = startCommand(java, await stage(java, tmp));
+  assert.equal(javaCmd.cwd, tmp);
+  assert.match(javaCmd.command, /^exec java -XX:MaxDirectMemorySize=10M -Xmx\d+K -XX:MaxMetaspaceSize=\d+K -XX:ReservedCodeCacheSize=240M -Xss1024K \$JAVA_OPTS -jar '.*app\.jar'$/);
+  const node = { ...base, buildpack: 'nodejs_buildpack', path: tmp };
+  assert.deepEqual(startCommand(node), { cwd: tmp, command: 'npm start' });
+  assert.deepEqual(startCommand({ ...node, command: 'exec node x.js' }), { cwd: tmp, command: 'exec node x.js' });
+  assert.throws(() => startCommand({ ...node, buildpack: 'php_buildpack' }), /not supported locally/);
+  await assert.rejects(stage({ ...java, path: tmp }, tmp), /must be a jar/);
+});
