@@ -9,6 +9,8 @@
 #   --target-core  CPU core of the target server and PostgreSQL (default 1)
 #   --pg-core      CPU core of PostgreSQL (default: the generator's core, so the target keeps
 #                  its core to itself; PostgreSQL's CPU is not the generator's and is not counted)
+#   --port         port of the throw-away PostgreSQL cluster (default 44700; the target
+#                  takes a free port)
 #   --no-pg        skip the run that persists every sample into PostgreSQL
 #
 # Same target (bench/target.js, a minimal node:http server), same connections and
@@ -61,8 +63,8 @@ main() {
   trap cleanup EXIT
   CPU_OUT="$(mktemp /tmp/cfscale-loadgen-bench-out-XXXXXX)"
   CLEANUP_DIRS+=("$CPU_OUT")
-  TARGET_URL="http://127.0.0.1:$port/"
-  start_target "$port" "$TARGET_CORE"
+  start_target "$TARGET_CORE"
+  TARGET_URL="http://127.0.0.1:$TARGET_PORT/"
   log "target on core $TARGET_CORE, generators on core $GEN_CORE, $CONNECTIONS connections, ${DURATION}s each"
 
   run_autocannon
@@ -73,7 +75,7 @@ main() {
   local pg_reqs="" pg_cpu="" rows=""
   if [[ "$pg" == 1 ]]; then
     local db round
-    start_pg $((port + 1)) "${pg_core:-$GEN_CORE}"
+    start_pg "$port" "${pg_core:-$GEN_CORE}"
     db="$DB_URL"
     round="$(new_round "$db" "$TARGET_URL")"
     run_loadgen --results-db "$db" --round "$round"

@@ -23,17 +23,20 @@ cleanup() {
   for dir in "${CLEANUP_DIRS[@]}"; do rm -rf "$dir"; done
 }
 
-# start_target PORT CORE: the minimal node:http target pinned to CORE.
+# start_target CORE: the minimal node:http target pinned to CORE, on a free port the
+# kernel picks (fixed ports collide with other users of the ephemeral range); sets TARGET_PORT.
 start_target() {
-  local port="$1" core="$2"
-  taskset -c "$core" node "$BENCH_DIR/target.js" "$port" >/dev/null &
+  local core="$1" portfile _
+  portfile="$(mktemp /tmp/cfscale-loadgen-bench-port-XXXXXX)"
+  CLEANUP_DIRS+=("$portfile")
+  taskset -c "$core" node "$BENCH_DIR/target.js" 0 >"$portfile" &
   CLEANUP_PIDS+=("$!")
-  local _
   for _ in $(seq 50); do
-    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    TARGET_PORT="$(head -1 "$portfile")"
+    [[ -n "$TARGET_PORT" ]] && return 0
     sleep 0.1
   done
-  die "target did not start on port $port"
+  die "target did not start"
 }
 
 # start_pg PORT CORE: a throw-away cluster pinned to CORE; sets DB_URL (a db with the schema).

@@ -5,6 +5,7 @@
 # Usage: loadgen/bench/memory.sh [--duration SEC] [--connections N] [--port P] [--no-pg]
 #   --duration     length of the full-speed run in seconds (default 300)
 #   --connections  keep-alive connections (default 32)
+#   --port         port of the throw-away PostgreSQL cluster (default 44730)
 #   --no-pg        run without persistence (samples are then only counted)
 #
 # The run persists every sample into a throw-away PostgreSQL cluster (as a worker
@@ -34,10 +35,11 @@ main() {
     shift
   done
   trap cleanup EXIT
-  local target_url="http://127.0.0.1:$port/" persist=() db=""
-  start_target "$port" 1
+  local target_url persist=() db=""
+  start_target 1
+  target_url="http://127.0.0.1:$TARGET_PORT/"
   if [[ "$pg" == 1 ]]; then
-    start_pg $((port + 1)) 1
+    start_pg "$port" 1
     db="$DB_URL"
     persist=(--results-db "$db" --round "$(new_round "$db" "$target_url")")
   fi
