@@ -33,6 +33,7 @@ test('durations, the load grid shorthand, settings as strings', () => {
   assert.deepEqual(p.load, [{ loadgens: 1, rate: 10 }, { loadgens: 1, rate: 20 }, { loadgens: 2, rate: 10 }, { loadgens: 2, rate: 20 }]);
   assert.deepEqual(p.settings, { DB_POOL_SIZE: '60' });
   assert.equal(p.slo.thresholdMs, 20);
+  for (const w of [0, '0s', '0ms']) assert.equal(validatePlan({ ...ok, warmup: w }, 'w.yml').warmupMs, 0, `warmup ${w}`);
 });
 
 test('every shipped plan in experiments/ is valid', () => {

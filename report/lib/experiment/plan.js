@@ -245,7 +245,7 @@ export function validatePlan(raw, source = 'plan') {
     load,
     durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
-    warmupMs: raw.warmup === 0 ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
+    warmupMs: /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup)) ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
     timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
     scenario: raw.scenario ?? DEFAULTS.scenario,
     repetitions: c.int(raw, 'repetitions', 1, DEFAULTS.repetitions, 100),
