@@ -16,6 +16,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly TEST_PG_PORT="${CFSCALE_TEST_PG_PORT:-55433}"
+# Fixed ports the suites and the local platform use (router, PostgreSQL, instances). They lie
+# inside Linux's ephemeral range (32768-60999), so any outgoing connection could take one;
+# reserving them keeps the kernel from handing them out while still letting us bind them.
+readonly RESERVED_PORTS="41000-48999,54320-55499,61000-61999"
 
 # name|command, in the order they run (cheap and fundamental first).
 readonly SUITES=(
@@ -33,6 +37,15 @@ readonly SUITES=(
 log() { echo "test: $*" >&2; }
 
 suite_names() { local s; for s in "${SUITES[@]}"; do echo "${s%%|*}"; done; }
+
+reserve_ports() {
+  local f=/proc/sys/net/ipv4/ip_local_reserved_ports
+  if [[ -w "$f" ]] && echo "$RESERVED_PORTS" > "$f" 2>/dev/null; then
+    log "reserved ports $RESERVED_PORTS (not handed out as ephemeral ports)"
+  else
+    log "cannot reserve ports $RESERVED_PORTS: a fixed port may now and then be taken"
+  fi
+}
 
 start_pg() {
   export CFSCALE_TEST_PG_DIR="${CFSCALE_TEST_PG_DIR:-/tmp/cfscale-test-pg}"
@@ -60,6 +73,7 @@ main() {
   cd "$ROOT"
   [[ "$setup" == 1 ]] && "$ROOT/scripts/setup.sh" --with-browser
   export PATH="$ROOT/.tools/bin:$PATH"
+  reserve_ports
   start_pg
   trap stop_pg EXIT
 
