@@ -111,7 +111,7 @@ validate_args() {
   [[ -z "$PARALLEL" || -z "$RATE" ]] || usage_error "--parallel and --rate exclude each other"
   [[ -n "$PARALLEL" || -n "$RATE" ]] || PARALLEL=1
   [[ -z "$PARALLEL" ]] || require_positive_int "$PARALLEL" --parallel
-  [[ -z "$RATE" || "$RATE" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$RATE" =~ ^0+(\.0+)?$ ]] \
+  [[ -z "$RATE" ]] || is_positive_number "$RATE" \
     || usage_error "--rate must be a positive number of requests/s, got \"$RATE\""
   [[ -z "$DURATION" || -z "$REQUESTS" ]] || usage_error "--duration and --requests exclude each other"
   [[ -n "$DURATION" || -n "$REQUESTS" ]] || usage_error "one of --duration or --requests is required"
@@ -124,8 +124,7 @@ validate_args() {
   TIMEOUT_MS="$(duration_ms "$TIMEOUT" --timeout)"
   [[ "$TIMEOUT_MS" -gt 0 ]] || usage_error "--timeout must be above 0"
   [[ " ${SCENARIOS[*]} " == *" $SCENARIO "* ]] || usage_error "--scenario must be one of ${SCENARIOS[*]}, got \"$SCENARIO\""
-  [[ -z "$CPU" || "$CPU" == none || "$CPU" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$CPU" =~ ^0+(\.0+)?$ ]] \
-    || usage_error "--cpu must be a positive number of cores or none, got \"$CPU\""
+  [[ -z "$CPU" ]] || require_cpu "$CPU"
   [[ "$MAX_ERROR_RATE" =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] \
     || usage_error "--max-error-rate must be a fraction from 0 to 1, got \"$MAX_ERROR_RATE\""
   [[ "$SEED_ADS" =~ ^[0-9]+$ ]] || usage_error "--seed-ads must be a non-negative integer, got \"$SEED_ADS\""

@@ -23,12 +23,6 @@ source "$CFSCALE_ROOT/scripts/lib/apps.sh"
 
 usage() { usage_from_header; }
 
-# A CPU quota: a positive number of cores, or none.
-require_cpu() {
-  [[ "$1" == none || "$1" =~ ^([0-9]+(\.[0-9]+)?)$ && ! "$1" =~ ^0+(\.0+)?$ ]] \
-    || usage_error "--cpu must be a positive number of cores or none, got \"$1\""
-}
-
 main() {
   local app="" instances="" cpu=""
   while [[ $# -gt 0 ]]; do

@@ -129,6 +129,15 @@ require_positive_int() {
   [[ "$1" =~ ^[1-9][0-9]*$ ]] || usage_error "$2 must be a positive integer, got \"$1\""
 }
 
+# A positive decimal number (10, 0.5; not 0, not 1e3).
+is_positive_number() { [[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ && ! "$1" =~ ^0+(\.0+)?$ ]]; }
+
+# A local CPU quota flag: a positive number of cores, or none.
+require_cpu() {
+  [[ "$1" == none ]] || is_positive_number "$1" \
+    || usage_error "--cpu must be a positive number of cores or none, got \"$1\""
+}
+
 # Check a flag has a value: require_value FLAG "$#".
 require_value() { [[ "$2" -ge 2 ]] || usage_error "$1 needs a value"; }
 

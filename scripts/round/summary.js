@@ -14,32 +14,23 @@ async function loadSummary(client, roundId) {
     `SELECT r.*, s.samples, s.ok, s.errors, s.throughput_rps, s.p50_us, s.p95_us, s.p99_us, s.max_us
        FROM rounds r JOIN round_summary s ON s.round_id = r.id WHERE r.id = $1`, [roundId])).rows[0];
   if (!round) return null;
-  // One connection runs one query at a time: the queries run in turn.
+  // One connection runs one query at a time.
   const q = (text) => client.query(text, [roundId]).then((r) => r.rows);
-  const [errorKinds, instances, events, loadgens, traced] = await inTurn([
-    () => q(`SELECT q.error_kind AS kind, count(*)::int AS n FROM requests q JOIN rounds r ON r.id = q.round_id
+  const errorKinds = await q(`SELECT q.error_kind AS kind, count(*)::int AS n FROM requests q JOIN rounds r ON r.id = q.round_id
         WHERE q.round_id = $1 AND q.error_kind IS NOT NULL
           AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
-        GROUP BY 1 ORDER BY 2 DESC`),
-    () => q(`SELECT u.* FROM round_instance_usage u JOIN rounds r ON r.id = u.round_id AND r.app = u.app
-        WHERE u.round_id = $1 ORDER BY u.instance_index`),
-    () => q('SELECT instance_index, at, kind, detail FROM instance_events WHERE round_id = $1 ORDER BY at, id'),
-    () => q(`SELECT instance_index, status, sent, ok, errors, late, detail,
+        GROUP BY 1 ORDER BY 2 DESC`);
+  const instances = await q(`SELECT u.* FROM round_instance_usage u JOIN rounds r ON r.id = u.round_id AND r.app = u.app
+        WHERE u.round_id = $1 ORDER BY u.instance_index`);
+  const events = await q('SELECT instance_index, at, kind, detail FROM instance_events WHERE round_id = $1 ORDER BY at, id');
+  const loadgens = await q(`SELECT instance_index, status, sent, ok, errors, late, detail,
               cpu_user_ms, cpu_system_ms, eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes,
               extract(epoch FROM coalesce(finished_at, now()) - started_at) * 1000 AS wall_ms
-         FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`),
-    () => q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
+         FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`);
+  const traced = await q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
               (SELECT count(*) FROM router_timings WHERE round_id = $1)::int AS router_timings,
-              (SELECT count(*) FROM instance_stats WHERE round_id = $1)::int AS instance_stats`),
-  ]);
+              (SELECT count(*) FROM instance_stats WHERE round_id = $1)::int AS instance_stats`);
   return { round, errorKinds, instances, events, loadgens, traced: traced[0] };
-}
-
-/** Run query thunks one after another; resolves with their results in order. */
-async function inTurn(thunks) {
-  const results = [];
-  for (const thunk of thunks) results.push(await thunk());
-  return results;
 }
 
 /** Why the round failed its own criteria: [] when it passed. */
