@@ -14,6 +14,8 @@ const { ResponseParser } = require('./response-parser');
 const { uuidv7Bytes } = require('./uuidv7');
 const { KIND } = require('./stats');
 
+const READ_BUFFER_BYTES = 16384;
+
 class Connection {
   /** target: { host, port, tls, servername }; engine: complete(conn, kind) */
   constructor(engine, target, scenario, keepalive) {
@@ -27,6 +29,7 @@ class Connection {
     this.parser = new ResponseParser();
     this.reqBuf = Buffer.alloc(scenario.maxRequestBytes);
     this.uuid = Buffer.alloc(16);
+    this.readBuf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     this.op = 0;
     this.intendedMs = 0;
     this.startedMs = 0;
@@ -50,18 +53,31 @@ class Connection {
 
   open() {
     const t = this.target;
-    const socket = t.tls
-      ? tls.connect({ host: t.host, port: t.port, servername: t.servername })
-      : net.connect({ host: t.host, port: t.port });
+    let socket;
+    if (t.tls) {
+      socket = tls.connect({ host: t.host, port: t.port, servername: t.servername });
+      socket.on('data', (chunk) => {
+        if (socket === this.socket) this.onData(chunk);
+      });
+    } else {
+      // onread: reads land in this connection's own buffer and reach us without the
+      // stream machinery or a Buffer per read (the parser copies what it keeps).
+      socket = net.connect({
+        host: t.host, port: t.port,
+        onread: {
+          buffer: this.readBuf,
+          callback: (n, buf) => {
+            if (socket === this.socket) this.onData(buf.subarray(0, n));
+          },
+        },
+      });
+    }
     this.socket = socket;
     this.connected = false;
     socket.setNoDelay(true);
     let lastError = null;
     socket.on(t.tls ? 'secureConnect' : 'connect', () => {
       if (socket === this.socket) this.connected = true;
-    });
-    socket.on('data', (chunk) => {
-      if (socket === this.socket) this.onData(chunk);
     });
     socket.on('error', (err) => { lastError = err; });
     socket.on('close', () => {
