@@ -90,10 +90,11 @@ test.after(async () => {
   fs.rmSync(HOME, { recursive: true, force: true });
 });
 
-for (const app of ['node-app', 'java-app']) {
+// Stats both ways: the plugin's JSON lines (`cfl statistics`) and the polled v3 endpoint.
+for (const [app, statsSource, source] of [['node-app', 'auto', 'local'], ['java-app', 'v3', 'v3']]) {
   test(`a short round against ${app}: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
     const res = await runScript('run-round.sh', ['--app', app, '--instances', '2', '--loadgens', '2',
-      '--parallel', '4', '--duration', '4s', '--seed-ads', '50', '--label', `e2e-${app}`]);
+      '--parallel', '4', '--duration', '4s', '--seed-ads', '50', '--stats-source', statsSource, '--label', `e2e-${app}`]);
     assertRoundRan(res);
     const id = roundIdOf(res);
     assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, 2 instance`, 'm'));
@@ -110,10 +111,24 @@ for (const app of ['node-app', 'java-app']) {
     }
     // Both app instances answered and were measured.
     assert.ok(await count('requests', id, 'app_instance IN (0, 1)') > 0, 'no answers from an app instance');
-    const { rows } = await c.query('SELECT DISTINCT instance_index FROM instance_stats WHERE round_id = $1 ORDER BY 1', [id]);
-    assert.deepEqual(rows.map((r) => r.instance_index), [0, 1]);
+    const { rows } = await c.query('SELECT DISTINCT instance_index, source FROM instance_stats WHERE round_id = $1 ORDER BY 1', [id]);
+    assert.deepEqual(rows, [{ instance_index: 0, source }, { instance_index: 1, source }]);
   });
 }
+
+test('rounds.sh lists the rounds and shows one', { timeout: 60000 }, async () => {
+  let res = await runScript('rounds.sh', ['--last', '5']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^id +created \(UTC\) +app/);
+  assert.match(res.stdout, /^\d+ .* java-app +local +done +2 +2xp4 +4s .* e2e-java-app$/m);
+  res = await runScript('rounds.sh', ['--app', 'java-app']);
+  assert.ok(!/node-app/.test(res.stdout), res.stdout);
+  const id = /^(\d+) /m.exec(res.stdout.split('\n')[1])[1];
+  res = await runScript('rounds.sh', ['--round', id]);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, new RegExp(`^round ${id}: java-app on local`));
+  assert.match(res.stdout, /^verdict: ok$/m);
+});
 
 test('an app instance SIGKILLed mid-round is restarted; the round completes, its errors counted', { timeout: ROUND_TIMEOUT_MS }, async () => {
   const label = `e2e-kill-${Date.now()}`;
