@@ -2,9 +2,10 @@
 # efficiency.sh — requests per generator CPU-second: loadgen vs autocannon.
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
-#                                    [--target-core C] [--pg-core C] [--port P] [--no-pg]
+#                                    [--repeat N] [--target-core C] [--pg-core C] [--port P] [--no-pg]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
+#   --repeat       interleaved repeats; medians are compared (default 3)
 #   --gen-core     CPU core of the generator under test (default 0)
 #   --target-core  CPU core of the target server and PostgreSQL (default 1)
 #   --pg-core      CPU core of PostgreSQL (default: the generator's core, so the target keeps
@@ -35,17 +36,34 @@ run_loadgen() {
   REQS="$(jq '.requests.total' "$CPU_OUT")"
 }
 
-report_line() {
-  local name="$1" reqs="$2" cpu="$3" base="$4"
-  awk -v n="$name" -v r="$reqs" -v c="$cpu" -v d="$DURATION" -v b="$base" 'BEGIN {
-    eff = (c > 0) ? r / c : 0
-    printf "%-28s %10d %12.0f %8.2f %14.0f %8s\n", n, r, r / d, c, eff, (b > 0) ? sprintf("%.2fx", eff / b) : "1.00x"
-  }'
+# record NAME: appends this run's requests and CPU seconds to the results file.
+record() { echo "$1 $REQS $CPU_SEC" >>"$RESULTS"; }
+
+# summary: per tool the median of req/cpu_s over the repeats, and the ratio to autocannon's.
+summary() {
+  awk -v d="$DURATION" '
+    { n[$1]++; r[$1, n[$1]] = $2; c[$1, n[$1]] = $3; e[$1, n[$1]] = ($3 > 0) ? $2 / $3 : 0
+      if (!($1 in seen)) { seen[$1] = 1; order[++tools] = $1 } }
+    function median(t,   i, j, k, v, m) {
+      m = n[t]; for (i = 1; i <= m; i++) v[i] = e[t, i]
+      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { k = v[i]; v[i] = v[j]; v[j] = k }
+      return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+    }
+    END {
+      base = median("autocannon")
+      printf "%-22s %12s %14s %8s   %s\n", "tool", "req/s(wall)", "req/cpu_s(med)", "ratio", "req/cpu_s of each run"
+      for (t = 1; t <= tools; t++) {
+        name = order[t]; runs = ""; wall = 0
+        for (i = 1; i <= n[name]; i++) { runs = runs sprintf(" %.0f", e[name, i]); wall += r[name, i] / d }
+        printf "%-22s %12.0f %14.0f %7.2fx  %s\n", name, wall / n[name], median(name), median(name) / base, runs
+      }
+    }' "$RESULTS"
 }
 
 main() {
   CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1
   local port=44700 pg=1 pg_core=
+  REPEAT=3
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --connections) CONNECTIONS="$2"; shift ;;
@@ -53,6 +71,7 @@ main() {
       --gen-core) GEN_CORE="$2"; shift ;;
       --target-core) TARGET_CORE="$2"; shift ;;
       --port) port="$2"; shift ;;
+      --repeat) REPEAT="$2"; shift ;;
       --pg-core) pg_core="$2"; shift ;;
       --no-pg) pg=0 ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
@@ -67,28 +86,27 @@ main() {
   TARGET_URL="http://127.0.0.1:$TARGET_PORT/"
   log "target on core $TARGET_CORE, generators on core $GEN_CORE, $CONNECTIONS connections, ${DURATION}s each"
 
-  run_autocannon
-  local ac_reqs="$REQS" ac_cpu="$CPU_SEC" ac_eff
-  ac_eff="$(awk -v r="$ac_reqs" -v c="$ac_cpu" 'BEGIN { print (c > 0) ? r / c : 0 }')"
-  run_loadgen
-  local lg_reqs="$REQS" lg_cpu="$CPU_SEC"
-  local pg_reqs="" pg_cpu="" rows=""
+  local db="" round="" rep
   if [[ "$pg" == 1 ]]; then
-    local db round
     start_pg "$port" "${pg_core:-$GEN_CORE}"
     db="$DB_URL"
     round="$(new_round "$db" "$TARGET_URL")"
-    run_loadgen --results-db "$db" --round "$round"
-    pg_reqs="$REQS" pg_cpu="$CPU_SEC"
-    rows="$(psql "$db" -Atq -c "SELECT count(*) FROM requests WHERE round_id = $round")"
   fi
-
-  printf "%-28s %10s %12s %8s %14s %8s\n" tool requests "req/s(wall)" cpu_s "req/cpu_s" ratio
-  report_line "autocannon" "$ac_reqs" "$ac_cpu" 0
-  report_line "loadgen" "$lg_reqs" "$lg_cpu" "$ac_eff"
+  RESULTS="$(mktemp /tmp/cfscale-loadgen-bench-res-XXXXXX)"
+  CLEANUP_DIRS+=("$RESULTS")
+  # Interleaved repeats: a shared machine's load drifts; the median of each tool is compared.
+  for rep in $(seq "$REPEAT"); do
+    log "repeat $rep of $REPEAT"
+    run_autocannon && record autocannon
+    run_loadgen && record loadgen
+    if [[ "$pg" == 1 ]]; then
+      run_loadgen --results-db "$db" --round "$round" && record loadgen+persist
+    fi
+  done
+  summary
   if [[ "$pg" == 1 ]]; then
-    report_line "loadgen + persist (COPY)" "$pg_reqs" "$pg_cpu" "$ac_eff"
-    echo "rows in requests: $rows of $pg_reqs sent"
+    echo "rows in requests: $(psql "$db" -Atq -c "SELECT count(*) FROM requests WHERE round_id = $round")" \
+      "of $(awk '$1 == "loadgen+persist" { s += $2 } END { print s + 0 }' "$RESULTS") sent with persistence"
   fi
 }
 
