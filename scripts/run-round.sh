@@ -153,12 +153,16 @@ each_instance() {
 
 # The round document for create-round.js.
 round_json() {
+  # The host's CPU is only known here for the local platform (on CF the apps run on cells).
   local model=closed settings versions environment cli_version="" cf_api="" cpu_model
   [[ -n "$RATE" ]] && model=open
-  # The app's environment (its settings); the local platform does not serve this endpoint.
-  settings='{}'
+  # The app's environment variables are its settings (pool size, threads, framework...).
+  # Until the local platform serves this v3 endpoint, local rounds record {}.
+  if ! settings="$(cf_curl_json "/v3/apps/$GUID/environment_variables" 2>/dev/null | jq -c '.var // {}')"; then
+    settings='{}'
+    [[ "$PLATFORM" == local ]] || log "could not read the app's environment variables; settings recorded as {}"
+  fi
   if [[ "$PLATFORM" == cf ]]; then
-    settings="$(cf_curl_json "/v3/apps/$GUID/environment_variables" | jq -c '.var // {}')"
     cli_version="$(cf version 2>/dev/null | head -n1 || true)"
     cf_api="$(cf_curl_json /v3/info | jq -r '.links.self.href // empty' | sed 's|/v3/info$||')"
   fi
@@ -166,8 +170,9 @@ round_json() {
   versions="$(jq -nc --arg cli "$cli_version" 'if $cli != "" then {cf_cli: $cli} else {} end')"
   environment="$(jq -nc --arg cpu "$CPU" --arg model "$cpu_model" --arg cpus "$(nproc)" \
     --arg api "$cf_api" --arg stats "$STATS_SOURCE" --arg platform "$PLATFORM" '
-    {host_cpu_model: $model, host_cpus: ($cpus | tonumber), stats_source: $stats}
-    + (if $platform == "local" then {app_cpu_quota_cores: (if $cpu == "" then "default" else $cpu end),
+    {stats_source: $stats}
+    + (if $platform == "local" then {host_cpu_model: $model, host_cpus: ($cpus | tonumber),
+                                     app_cpu_quota_cores: (if $cpu == "" then "default" else $cpu end),
                                      loadgen_cpu_quota_cores: "none"} else {} end)
     + (if $api != "" then {cf_api: $api} else {} end)')"
   jq -nc --arg platform "$PLATFORM" --arg app "$APP" --arg url "$BASE_URL" --arg host "$HOST_HEADER" \
