@@ -42,6 +42,7 @@ class SampleBatch {
     this.vcap = new Uint8Array(capacity * VCAP_MAX_BYTES);
     this.vcapLen = new Uint8Array(capacity);
     this.scratch = Buffer.allocUnsafe(capacity * MAX_ROW_BYTES);
+    this.view = new DataView(this.scratch.buffer, this.scratch.byteOffset, this.scratch.byteLength);
     this.tsMinuteStartUs = -1;
     this.tsPrefix = Buffer.alloc(17);
   }
@@ -103,43 +104,55 @@ class SampleBatch {
   /** Encodes all rows as binary COPY and empties the batch; returns a compact Buffer. */
   encodeBinary(roundId, loadgenIndex) {
     const out = this.scratch;
+    const dv = this.view;
     let o = BINARY_HEADER.copy(out, 0);
-    const round = BigInt(roundId);
+    const roundHi = Math.floor(roundId / 4294967296);
+    const roundLo = roundId - roundHi * 4294967296;
     for (let i = 0; i < this.length; i++) {
-      out.writeInt16BE(12, o); o += 2;
-      out.writeInt32BE(16, o); o += 4;
-      out.set(this.uuid.subarray(i * 16, i * 16 + 16), o); o += 16;
-      out.writeInt32BE(8, o); o += 4;
-      out.writeBigInt64BE(round, o); o += 8;
-      out.writeInt32BE(4, o); o += 4;
-      out.writeInt32BE(loadgenIndex, o); o += 4;
+      dv.setInt16(o, 12);
+      dv.setInt32(o + 2, 16);
+      o += 6;
+      const u = i * 16;
+      for (let k = 0; k < 16; k++) out[o + k] = this.uuid[u + k];
+      dv.setInt32(o + 16, 8);
+      dv.setInt32(o + 20, roundHi);
+      dv.setUint32(o + 24, roundLo);
+      dv.setInt32(o + 28, 4);
+      dv.setInt32(o + 32, loadgenIndex);
+      o += 36;
       const opName = OP_BUFS[this.op[i]];
-      out.writeInt32BE(opName.length, o); o += 4;
-      o += opName.copy(out, o);
-      o = writeInt64Field(out, o, this.intendedUs[i] - PG_EPOCH_US);
-      o = writeInt64Field(out, o, this.startedUs[i] - PG_EPOCH_US);
-      o = writeInt64Field(out, o, Math.max(0, Math.round(this.latencyUs[i])));
-      out.writeInt32BE(2, o); o += 4;
-      out.writeInt16BE(this.status[i] > 32767 ? 32767 : this.status[i], o); o += 2;
+      dv.setInt32(o, opName.length);
+      o += 4;
+      for (let k = 0; k < opName.length; k++) out[o++] = opName[k];
+      o = int64(dv, o, this.intendedUs[i] - PG_EPOCH_US);
+      o = int64(dv, o, this.startedUs[i] - PG_EPOCH_US);
+      o = int64(dv, o, Math.max(0, Math.round(this.latencyUs[i])));
+      dv.setInt32(o, 2);
+      dv.setInt16(o + 4, this.status[i] > 32767 ? 32767 : this.status[i]);
+      o += 6;
       const kind = this.kind[i];
-      if (kind === 0) { out.writeInt32BE(-1, o); o += 4; } else {
+      if (kind === 0) { dv.setInt32(o, -1); o += 4; } else {
         const k = KIND_BUFS[kind];
-        out.writeInt32BE(k.length, o); o += 4;
-        o += k.copy(out, o);
+        dv.setInt32(o, k.length);
+        o += 4;
+        for (let c = 0; c < k.length; c++) out[o++] = k[c];
       }
-      out.writeInt32BE(4, o); o += 4;
-      out.writeInt32BE(this.bytes[i], o); o += 4;
-      if (this.appInstance[i] < 0) { out.writeInt32BE(-1, o); o += 4; } else {
-        out.writeInt32BE(4, o); o += 4;
-        out.writeInt32BE(this.appInstance[i], o); o += 4;
+      dv.setInt32(o, 4);
+      dv.setInt32(o + 4, this.bytes[i]);
+      o += 8;
+      if (this.appInstance[i] < 0) { dv.setInt32(o, -1); o += 4; } else {
+        dv.setInt32(o, 4);
+        dv.setInt32(o + 4, this.appInstance[i]);
+        o += 8;
       }
       const vl = this.vcapLen[i];
-      if (vl === 0) { out.writeInt32BE(-1, o); o += 4; } else {
-        out.writeInt32BE(vl, o); o += 4;
-        o = copyVcap(this.vcap, i * VCAP_MAX_BYTES, vl, out, o);
+      if (vl === 0) { dv.setInt32(o, -1); o += 4; } else {
+        dv.setInt32(o, vl);
+        o = copyVcap(this.vcap, i * VCAP_MAX_BYTES, vl, out, o + 4);
       }
     }
-    out.writeInt16BE(-1, o); o += 2;
+    dv.setInt16(o, -1);
+    o += 2;
     this.length = 0;
     return Buffer.from(out.subarray(0, o));
   }
@@ -173,12 +186,13 @@ function copyVcap(src, base, len, out, o) {
   return o;
 }
 
-// int64 as two 32-bit halves: exact for |n| < 2^53, no BigInt per value.
-function writeInt64Field(out, o, n) {
-  out.writeInt32BE(8, o);
+// A binary int64 field (length 8, value) as two 32-bit halves: exact for |n| < 2^53,
+// no BigInt per value.
+function int64(dv, o, n) {
   const hi = Math.floor(n / 4294967296);
-  out.writeInt32BE(hi, o + 4);
-  out.writeUInt32BE(n - hi * 4294967296, o + 8);
+  dv.setInt32(o, 8);
+  dv.setInt32(o + 4, hi);
+  dv.setUint32(o + 8, n - hi * 4294967296);
   return o + 12;
 }
 
