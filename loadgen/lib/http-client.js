@@ -30,6 +30,7 @@ class Connection {
     this.reqBuf = Buffer.alloc(scenario.maxRequestBytes);
     this.uuid = Buffer.alloc(16);
     this.readBuf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    this.views = [];
     this.op = 0;
     this.intendedMs = 0;
     this.startedMs = 0;
@@ -48,7 +49,10 @@ class Connection {
     this.intendedMs = intendedMs || now;
     this.startedMs = now;
     this.deadlineMs = now + timeoutMs;
-    this.socket.write(this.reqBuf.subarray(0, len));
+    // One view per request length, made once: the bytes live in reqBuf.
+    let view = this.views[len];
+    if (view === undefined) view = this.views[len] = this.reqBuf.subarray(0, len);
+    this.socket.write(view);
   }
 
   open() {
@@ -67,7 +71,7 @@ class Connection {
         onread: {
           buffer: this.readBuf,
           callback: (n, buf) => {
-            if (socket === this.socket) this.onData(buf.subarray(0, n));
+            if (socket === this.socket) this.onData(buf, n);
           },
         },
       });
@@ -85,10 +89,10 @@ class Connection {
     });
   }
 
-  onData(chunk) {
+  onData(chunk, len) {
     if (!this.busy) return; // nothing asked: ignore stray bytes
     const parser = this.parser;
-    const complete = parser.execute(chunk);
+    const complete = parser.execute(chunk, len === undefined ? chunk.length : len);
     if (parser.error !== null) {
       this.drop();
       this.finish(KIND.parse);

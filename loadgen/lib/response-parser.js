@@ -7,6 +7,16 @@
 // header block string.
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+const HTTP1 = Buffer.from('HTTP/1.');
+// Header names in lower case; a name matches when its bytes, lower-cased, are equal.
+const H_CONTENT_LENGTH = Buffer.from('content-length');
+const H_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
+const H_CONNECTION = Buffer.from('connection');
+const H_INSTANCE_INDEX = Buffer.from('x-instance-index');
+const H_VCAP_REQUEST_ID = Buffer.from('x-vcap-request-id');
+const V_CHUNKED = Buffer.from('chunked');
+const V_CLOSE = Buffer.from('close');
+const V_KEEP_ALIVE = Buffer.from('keep-alive');
 const MAX_HEAD_BYTES = 65536;
 const VCAP_MAX_BYTES = 64;
 
@@ -43,24 +53,30 @@ class ResponseParser {
   get done() { return this.state === S_DONE; }
   get untilClose() { return this.state === S_UNTIL_CLOSE; }
 
-  /** Feeds bytes; returns true when the response is complete. Sets `error` on garbage. */
-  execute(buf) {
+  /**
+   * Feeds bytes `buf[0..len)` (len defaults to buf.length; the buffer may be reused
+   * by the caller afterwards); returns true when the response is complete. Sets
+   * `error` on garbage.
+   */
+  execute(buf, len = buf.length) {
     let pos = 0;
     if (this.state === S_HEAD) {
       if (this.pending !== null) {
-        buf = Buffer.concat([this.pending, buf]);
+        buf = Buffer.concat([this.pending, buf.subarray(0, len)]);
+        len = buf.length;
         this.pending = null;
       }
-      const end = buf.indexOf(CRLFCRLF);
+      let end = buf.indexOf(CRLFCRLF);
+      if (end + 4 > len) end = -1; // a match in stale bytes past len does not count
       if (end === -1) {
-        if (buf.length > MAX_HEAD_BYTES) return this.fail('response head over 64 KiB');
-        this.pending = buf.length > 0 ? Buffer.from(buf) : null;
+        if (len > MAX_HEAD_BYTES) return this.fail('response head over 64 KiB');
+        this.pending = len > 0 ? Buffer.from(buf.subarray(0, len)) : null;
         return false;
       }
-      if (!this.parseHead(buf.latin1Slice(0, end))) return false;
+      if (!this.parseHead(buf, end)) return false;
       pos = end + 4;
     }
-    return this.parseBody(buf, pos);
+    return this.parseBody(buf, pos, len);
   }
 
   /** The peer closed: a body framed by close is complete now. */
@@ -75,50 +91,54 @@ class ResponseParser {
     return false;
   }
 
-  parseHead(head) {
+  /** Parses the head `b[0..end)` byte by byte: no strings on the common path. */
+  parseHead(b, end) {
     // "HTTP/1.1 200 OK"
-    if (head.length < 12 || !head.startsWith('HTTP/1.')) return this.fail('bad status line');
-    const status = (head.charCodeAt(9) - 48) * 100 + (head.charCodeAt(10) - 48) * 10 + (head.charCodeAt(11) - 48);
+    if (end < 12 || b.compare(HTTP1, 0, 7, 0, 7) !== 0) return this.fail('bad status line');
+    const status = (b[9] - 48) * 100 + (b[10] - 48) * 10 + (b[11] - 48);
     if (!(status >= 100 && status <= 999)) return this.fail('bad status line');
     this.status = status;
-    if (head.charCodeAt(7) === 48) this.keepAlive = false; // HTTP/1.0 unless it says keep-alive
+    if (b[7] === 48) this.keepAlive = false; // HTTP/1.0 unless it says keep-alive
     let contentLength = -1;
     let chunked = false;
-    let lineStart = head.indexOf('\r\n');
-    while (lineStart !== -1) {
-      lineStart += 2;
-      let lineEnd = head.indexOf('\r\n', lineStart);
-      if (lineEnd === -1) lineEnd = head.length;
-      const colon = head.indexOf(':', lineStart);
-      if (colon !== -1 && colon < lineEnd) {
-        const nameLen = colon - lineStart;
-        if (nameLen === 14 || nameLen === 17 || nameLen === 10 || nameLen === 16) {
-          const name = head.slice(lineStart, colon).toLowerCase();
-          const value = head.slice(colon + 1, lineEnd).trim();
-          if (name === 'content-length') contentLength = Number(value);
-          else if (name === 'transfer-encoding') chunked = value.toLowerCase().endsWith('chunked');
-          else if (name === 'connection') {
-            const v = value.toLowerCase();
-            if (v === 'close') this.keepAlive = false;
-            else if (v === 'keep-alive') this.keepAlive = true;
-          } else if (name === 'x-instance-index') {
-            const n = Number(value);
-            this.appInstance = Number.isInteger(n) && n >= 0 && n < 2147483648 ? n : -1;
-          } else if (name === 'x-vcap-request-id') {
-            this.vcapLen = this.vcap.latin1Write(value.slice(0, VCAP_MAX_BYTES), 0);
-          }
+    let ls = b.indexOf(10) + 1; // first header line
+    while (ls > 0 && ls < end) {
+      let le = b.indexOf(10, ls);
+      if (le === -1 || le > end) le = end;
+      const lineEnd = b[le - 1] === 13 ? le - 1 : le;
+      let colon = ls;
+      while (colon < lineEnd && b[colon] !== 58) colon++;
+      const nameLen = colon - ls;
+      if (colon < lineEnd && (nameLen === 14 || nameLen === 17 || nameLen === 10 || nameLen === 16)) {
+        let vs = colon + 1;
+        while (vs < lineEnd && (b[vs] === 32 || b[vs] === 9)) vs++;
+        let ve = lineEnd;
+        while (ve > vs && (b[ve - 1] === 32 || b[ve - 1] === 9)) ve--;
+        if (nameIs(b, ls, H_CONTENT_LENGTH)) contentLength = parseDecimal(b, vs, ve);
+        else if (nameIs(b, ls, H_TRANSFER_ENCODING)) chunked = endsWithLower(b, vs, ve, V_CHUNKED);
+        else if (nameIs(b, ls, H_CONNECTION)) {
+          if (equalsLower(b, vs, ve, V_CLOSE)) this.keepAlive = false;
+          else if (equalsLower(b, vs, ve, V_KEEP_ALIVE)) this.keepAlive = true;
+        } else if (nameIs(b, ls, H_INSTANCE_INDEX)) {
+          const n = parseDecimal(b, vs, ve);
+          this.appInstance = n >= 0 && n < 2147483648 ? n : -1;
+        } else if (nameIs(b, ls, H_VCAP_REQUEST_ID)) {
+          const n = Math.min(ve - vs, VCAP_MAX_BYTES);
+          b.copy(this.vcap, 0, vs, vs + n);
+          this.vcapLen = n;
         }
       }
-      lineStart = lineEnd < head.length ? lineEnd : -1;
+      ls = le + 1;
     }
     if (status === 204 || status === 304 || status < 200) {
       this.state = S_DONE; // no body by definition (1xx other than 101 is not expected here)
     } else if (chunked) {
       this.state = S_CHUNK_SIZE;
     } else if (contentLength >= 0) {
-      if (!Number.isSafeInteger(contentLength)) return this.fail('bad Content-Length');
       this.remaining = contentLength;
       this.state = contentLength === 0 ? S_DONE : S_LENGTH;
+    } else if (contentLength === -2) {
+      return this.fail('bad Content-Length');
     } else {
       this.keepAlive = false;
       this.state = S_UNTIL_CLOSE;
@@ -126,8 +146,7 @@ class ResponseParser {
     return true;
   }
 
-  parseBody(buf, pos) {
-    const len = buf.length;
+  parseBody(buf, pos, len) {
     while (pos < len) {
       switch (this.state) {
         case S_LENGTH:
@@ -182,6 +201,41 @@ class ResponseParser {
     }
     return this.state === S_DONE;
   }
+}
+
+/** b[at..] starts with the lower-case name `lower` followed by ':' (ASCII case-insensitive). */
+function nameIs(b, at, lower) {
+  if (b[at + lower.length] !== 58) return false;
+  return equalsLowerAt(b, at, lower);
+}
+
+function equalsLowerAt(b, at, lower) {
+  for (let i = 0; i < lower.length; i++) {
+    let c = b[at + i];
+    if (c >= 65 && c <= 90) c += 32;
+    if (c !== lower[i]) return false;
+  }
+  return true;
+}
+
+function equalsLower(b, from, to, lower) {
+  return to - from === lower.length && equalsLowerAt(b, from, lower);
+}
+
+function endsWithLower(b, from, to, lower) {
+  return to - from >= lower.length && equalsLowerAt(b, to - lower.length, lower);
+}
+
+/** A non-negative decimal in b[from..to), -2 when it is not one. */
+function parseDecimal(b, from, to) {
+  if (to <= from || to - from > 15) return -2;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = b[i] - 48;
+    if (d < 0 || d > 9) return -2;
+    n = n * 10 + d;
+  }
+  return n;
 }
 
 function hexValue(c) {

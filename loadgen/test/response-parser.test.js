@@ -55,3 +55,26 @@ for (const [name, raw] of [
     assert.ok(p.error);
   });
 }
+
+test('response parser: bytes past len in a reused read buffer are ignored (regression guard for onread)', () => {
+  const raw = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+  const reused = Buffer.alloc(256, 0x41);
+  Buffer.from('\r\n\r\n').copy(reused, 30); // stale end-of-head right after the first 20 bytes
+  const p = new ResponseParser();
+  raw.copy(reused, 0, 0, 20);
+  assert.strictEqual(p.execute(reused, 20), false);
+  assert.strictEqual(p.error, null);
+  reused.fill(0x41);
+  raw.copy(reused, 0, 20);
+  assert.strictEqual(p.execute(reused, raw.length - 20), true);
+  assert.deepStrictEqual([p.status, p.bodyBytes, p.error], [200, 2, null]);
+});
+
+test('response parser: bad Content-Length and X-Instance-Index values', () => {
+  const p = new ResponseParser();
+  p.execute(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n'));
+  assert.ok(p.error);
+  const q = new ResponseParser();
+  assert.strictEqual(q.execute(Buffer.from('HTTP/1.1 200 OK\r\nX-Instance-Index: -1\r\nContent-Length: 0\r\n\r\n')), true);
+  assert.strictEqual(q.appInstance, -1);
+});
