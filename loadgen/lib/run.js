@@ -59,6 +59,8 @@ class Run {
     const batch = this.batch;
     const roundId = this.opts.roundId || 0;
     const loadgenIndex = this.opts.loadgenIndex || 0;
+    const release = batch !== null ? (buf) => batch.release(buf) : null;
+    const flushBatch = () => this.sink.push(batch.encodeBinary(roundId, loadgenIndex), release);
     this.engine = new Engine({
       target, scenario, model: p.model, parallel: p.parallel, rate: p.rate, durationMs: p.durationMs,
       requests: p.requests, timeoutMs: p.timeoutMs, keepalive: p.keepalive,
@@ -66,13 +68,13 @@ class Run {
         const latencyUs = (endMs - conn.intendedMs) * 1000;
         const pr = conn.parser;
         stats.record(kind, pr.status, latencyUs, pr.bodyBytes, late, conn.startedMs, endMs);
-        if (batch !== null && batch.add(conn, kind, latencyUs)) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
+        if (batch !== null && batch.add(conn, kind, latencyUs)) flushBatch();
       },
     });
     const t0 = Date.now();
     const secondTimer = setInterval(() => {
       const s = stats.rollSecond();
-      if (batch !== null && batch.length > 0) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
+      if (batch !== null && batch.length > 0) flushBatch();
       if (this.opts.onSecond) this.opts.onSecond(s, Date.now() - t0);
     }, SECOND_MS);
     const done = this.engine.run();
@@ -84,7 +86,7 @@ class Run {
     } finally {
       clearInterval(secondTimer);
     }
-    if (batch !== null && batch.length > 0) this.sink.push(batch.encodeBinary(roundId, loadgenIndex));
+    if (batch !== null && batch.length > 0) flushBatch();
     return stats.summary();
   }
 

@@ -41,11 +41,16 @@ class Sink {
     this.batchesRejected = 0;
     this.lastError = null;
     this.idleWaiters = [];
+    this.releases = new Map();
   }
 
-  /** Hands over one encoded batch. Never blocks, never throws. */
-  push(buf) {
-    if (buf.length === 0) return;
+  /**
+   * Hands over one encoded batch. Never blocks, never throws. `release(buf)`, when
+   * given, is called once the sink no longer needs the bytes (loaded or spooled).
+   */
+  push(buf, release) {
+    if (release) this.releases.set(buf, release);
+    if (buf.length === 0) { this.done(buf); return; }
     if (this.queuedBytes + buf.length > MAX_QUEUED_BYTES || this.retryTimer !== null) this.toSpool(buf);
     else {
       this.queue.push(buf);
@@ -57,6 +62,14 @@ class Sink {
   toSpool(buf) {
     this.spool.write(buf);
     this.batchesSpooled++;
+    this.done(buf);
+  }
+
+  done(buf) {
+    const release = this.releases.get(buf);
+    if (release === undefined) return;
+    this.releases.delete(buf);
+    release(buf);
   }
 
   /** True when nothing waits in memory or in the spool. */
@@ -100,8 +113,8 @@ class Sink {
           if (this.unqueue(buf)) this.toSpool(buf);
           throw err;
         }
-        this.unqueue(buf);
         this.rowsLoaded += this.rowCounter(buf);
+        if (this.unqueue(buf)) this.done(buf);
         this.batchesLoaded++;
       }
       this.backoffMs = BACKOFF_MIN_MS;
