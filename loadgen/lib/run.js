@@ -60,7 +60,7 @@ class Run {
     const roundId = this.opts.roundId || 0;
     const loadgenIndex = this.opts.loadgenIndex || 0;
     const release = batch !== null ? (buf) => batch.release(buf) : null;
-    const flushBatch = () => this.sink.push(batch.encodeBinary(roundId, loadgenIndex), release);
+    const flushBatch = () => this.sink.push(batch.encodeBinary(roundId, loadgenIndex), release, batch.lastRows);
     this.engine = new Engine({
       target, scenario, model: p.model, parallel: p.parallel, rate: p.rate, durationMs: p.durationMs,
       requests: p.requests, timeoutMs: p.timeoutMs, keepalive: p.keepalive,

@@ -55,7 +55,9 @@ class SampleBatch {
   add(conn, kind, latencyUs) {
     const i = this.length++;
     const p = conn.parser;
-    this.uuid.set(conn.uuid, i * 16);
+    const u = conn.uuid;
+    const uo = i * 16;
+    for (let k = 0; k < 16; k++) this.uuid[uo + k] = u[k];
     this.op[i] = conn.op;
     this.kind[i] = kind;
     this.status[i] = p.status;
@@ -66,7 +68,8 @@ class SampleBatch {
     this.appInstance[i] = p.appInstance;
     const vl = p.vcapLen;
     this.vcapLen[i] = vl;
-    if (vl > 0) this.vcap.set(p.vcap.subarray(0, vl), i * VCAP_MAX_BYTES);
+    const base = i * VCAP_MAX_BYTES;
+    for (let k = 0; k < vl; k++) this.vcap[base + k] = p.vcap[k];
     return this.length >= this.capacity;
   }
 
@@ -110,6 +113,7 @@ class SampleBatch {
    * (a few MB per second at full speed would otherwise inflate the RSS).
    */
   encodeBinary(roundId, loadgenIndex) {
+    this.lastRows = this.length;
     const out = this.scratch;
     const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
     let o = BINARY_HEADER.copy(out, 0);

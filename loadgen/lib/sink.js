@@ -42,14 +42,17 @@ class Sink {
     this.lastError = null;
     this.idleWaiters = [];
     this.releases = new Map();
+    this.rows = new Map();
   }
 
   /**
-   * Hands over one encoded batch. Never blocks, never throws. `release(buf)`, when
-   * given, is called once the sink no longer needs the bytes (loaded or spooled).
+   * Hands over one encoded batch of `rows` rows (counted from the bytes when not
+   * given). Never blocks, never throws. `release(buf)`, when given, is called once the
+   * sink no longer needs the bytes (loaded or spooled).
    */
-  push(buf, release) {
+  push(buf, release, rows) {
     if (release) this.releases.set(buf, release);
+    if (rows !== undefined) this.rows.set(buf, rows);
     if (buf.length === 0) { this.done(buf); return; }
     if (this.queuedBytes + buf.length > MAX_QUEUED_BYTES || this.retryTimer !== null) this.toSpool(buf);
     else {
@@ -66,6 +69,7 @@ class Sink {
   }
 
   done(buf) {
+    this.rows.delete(buf);
     const release = this.releases.get(buf);
     if (release === undefined) return;
     this.releases.delete(buf);
@@ -113,7 +117,8 @@ class Sink {
           if (this.unqueue(buf)) this.toSpool(buf);
           throw err;
         }
-        this.rowsLoaded += this.rowCounter(buf);
+        const rows = this.rows.get(buf);
+        this.rowsLoaded += rows !== undefined ? rows : this.rowCounter(buf);
         if (this.unqueue(buf)) this.done(buf);
         this.batchesLoaded++;
       }

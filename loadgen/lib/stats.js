@@ -33,7 +33,7 @@ class Stats {
     this.unsent = 0;
     this.bytes = 0;
     this.byKind = new Float64Array(ERROR_KINDS.length);
-    this.byStatus = new Map();
+    this.byStatus = new Float64Array(1000); // counts by HTTP status (0-999)
     this.secondCount = 0;
     this.secondErrors = 0;
     this.lastSecond = { count: 0, errors: 0, p50: 0, p99: 0, max: 0 };
@@ -47,7 +47,7 @@ class Stats {
     if (kind === 0) this.ok++; else { this.errors++; this.byKind[kind]++; }
     if (late) this.late++;
     this.bytes += bytes;
-    if (status !== 0) this.byStatus.set(status, (this.byStatus.get(status) || 0) + 1);
+    if (status !== 0) this.byStatus[status]++;
     this.second.recordValue(latencyUs < 1 ? 1 : latencyUs > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : latencyUs);
     this.secondCount++;
     if (kind !== 0) this.secondErrors++;
@@ -86,7 +86,7 @@ class Stats {
     const elapsedMs = this.lastEndMs > this.firstStartMs ? this.lastEndMs - this.firstStartMs : 0;
     const pct = (p) => (n ? Math.round(h.getValueAtPercentile(p)) : 0);
     const statusCodes = {};
-    for (const [k, v] of [...this.byStatus].sort((a, b) => a[0] - b[0])) statusCodes[k] = v;
+    for (let k = 1; k < this.byStatus.length; k++) if (this.byStatus[k] > 0) statusCodes[k] = this.byStatus[k];
     return {
       ...extra,
       duration_ms: Math.round(elapsedMs),
