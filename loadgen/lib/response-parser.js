@@ -7,7 +7,6 @@
 // header block string.
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
-const HTTP1 = Buffer.from('HTTP/1.');
 // Header names in lower case; a name matches when its bytes, lower-cased, are equal.
 const H_CONTENT_LENGTH = Buffer.from('content-length');
 const H_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
@@ -94,7 +93,7 @@ class ResponseParser {
   /** Parses the head `b[0..end)` byte by byte: no strings on the common path. */
   parseHead(b, end) {
     // "HTTP/1.1 200 OK"
-    if (end < 12 || b.compare(HTTP1, 0, 7, 0, 7) !== 0) return this.fail('bad status line');
+    if (end < 12 || !startsWithHttp1(b)) return this.fail('bad status line');
     const status = (b[9] - 48) * 100 + (b[10] - 48) * 10 + (b[11] - 48);
     if (!(status >= 100 && status <= 999)) return this.fail('bad status line');
     this.status = status;
@@ -201,6 +200,11 @@ class ResponseParser {
     }
     return this.state === S_DONE;
   }
+}
+
+/** "HTTP/1." */
+function startsWithHttp1(b) {
+  return b[0] === 72 && b[1] === 84 && b[2] === 84 && b[3] === 80 && b[4] === 47 && b[5] === 49 && b[6] === 46;
 }
 
 /** b[at..] starts with the lower-case name `lower` followed by ':' (ASCII case-insensitive). */
