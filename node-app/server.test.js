@@ -191,7 +191,7 @@ test('database down at start: /health serves, 503 meanwhile, the table is create
   const fs = require('node:fs')
   const { execFileSync } = require('node:child_process')
   const dir = fs.mkdtempSync('/tmp/cfscale-node-app-late-pg-')
-  const port = await t.freePort()
+  const port = await t.freePortInRange()
   const password = 'late-start-pw'
   fs.writeFileSync(`${dir}/password`, password, { mode: 0o600 })
   const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`

@@ -75,6 +75,25 @@ function freePort() {
 }
 
 /**
+ * A free port in node-app's own range (41000-41999, reserved by scripts/test.sh), for a
+ * server that starts later while clients already connect to it: in the kernel's ephemeral
+ * range such a client can connect to itself (TCP simultaneous open) and take the port.
+ */
+async function freePortInRange(from = 41000, to = 41999) {
+  for (let i = 0; i < 50; i++) {
+    const port = from + Math.floor(Math.random() * (to - from + 1))
+    const ok = await new Promise((resolve) => {
+      const s = net.createServer()
+      s.unref()
+      s.on('error', () => resolve(false))
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)))
+    })
+    if (ok) return port
+  }
+  throw new Error(`no free port in ${from}-${to}`)
+}
+
+/**
  * Start server.js with env (on top of PATH only) and wait until `workers` processes listen.
  * Returns { base, proc, output(), stop(signal) → exit code }.
  */
@@ -136,6 +155,7 @@ module.exports = {
   startApp,
   request,
   freePort,
+  freePortInRange,
   FORM,
   PG_CLUSTER,
 }
