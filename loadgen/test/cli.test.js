@@ -3,7 +3,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const { startServer, spawnNode, testCluster, createDatabase, query, stopTestCluster } = require('./helpers');
+const { spawn } = require('node:child_process');
+const { startServer, spawnNode, testCluster, createDatabase, query, stopTestCluster, ROOT } = require('./helpers');
 
 test.after(stopTestCluster);
 
@@ -84,4 +85,20 @@ test('cli: --results-db --round persists every sample', async (t) => {
       count(*) FILTER (WHERE vcap_request_id = 'vcap-' || correlation_id::text)::int AS vcap
     FROM requests WHERE round_id = $1`, [id]);
   assert.deepStrictEqual(row, { n: 2000, ids: 2000, lo: 3, hi: 3, vcap: 2000 });
+});
+
+test('cli: on a TTY a live progress line goes to stderr', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  // script(1) gives the CLI a terminal; its output is the terminal's.
+  const cmd = `${process.execPath} ${ROOT}/bin/loadgen.js --url ${srv.url} --duration 2200ms -c 2`;
+  const r = await new Promise((resolve) => {
+    const child = spawn('script', ['-qec', cmd, '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.on('close', (code) => resolve({ code, out }));
+  });
+  assert.strictEqual(r.code, 0, r.out);
+  assert.match(r.out, /\r +\d+s +\d+ req\/s +p50 /);
+  assert.match(r.out, /Rate: +[\d.]+ req\/s/);
 });

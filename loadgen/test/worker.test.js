@@ -106,3 +106,19 @@ test('worker: SIGTERM to `npm start` reaches the worker (regression: `sh -c` swa
   await exited;
   assert.match(out, /stopping: SIGTERM/);
 });
+
+test('worker: finds a round by polling when no NOTIFY comes', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  await query(db, 'ALTER TABLE rounds DISABLE TRIGGER rounds_notify');
+  const w = startWorker(db, 0, { LOADGEN_POLL_MS: '300' });
+  t.after(() => w.cleanup());
+  await waitFor(() => /waiting for rounds/.test(w.output()), 10000, 'worker up');
+  const id = await insertRound(db, { url: srv.url, start_in_ms: 1000, duration_ms: 300 });
+  const [run] = await waitFor(async () => {
+    const rows = await query(db, "SELECT sent::int FROM loadgen_runs WHERE round_id = $1 AND status = 'done'", [id]);
+    return rows.length === 1 && rows;
+  }, 10000, 'round run after polling');
+  assert.ok(run.sent > 0);
+});
