@@ -43,6 +43,7 @@ class Sink {
     this.idleWaiters = [];
     this.releases = new Map();
     this.rows = new Map();
+    this.held = [];
   }
 
   /**
@@ -63,7 +64,14 @@ class Sink {
   }
 
   toSpool(buf) {
-    this.spool.write(buf);
+    try {
+      this.spool.write(buf);
+    } catch (err) {
+      // No disk either: hold the batch in memory and replay it like a spooled one.
+      if (this.held.length === 0) this.log(`cannot spool to ${this.spool.dir} (${err.message}); holding batches in memory`);
+      this.held.push(buf);
+      return;
+    }
     this.batchesSpooled++;
     this.done(buf);
   }
@@ -77,14 +85,16 @@ class Sink {
   }
 
   /** True when nothing waits in memory or in the spool. */
-  get idle() { return !this.working && this.queue.length === 0 && this.spool.list().length === 0; }
+  get idle() {
+    return !this.working && this.queue.length === 0 && this.held.length === 0 && this.spool.list().length === 0;
+  }
 
   kick() {
     if (this.working || this.retryTimer !== null) return;
     this.working = true;
     this.work().finally(() => {
       this.working = false;
-      if (this.retryTimer === null && (this.queue.length > 0 || this.spool.list().length > 0)) this.kick();
+      if (this.retryTimer === null && (this.queue.length > 0 || this.held.length > 0 || this.spool.list().length > 0)) this.kick();
       else if (this.retryTimer === null) this.notifyIdle();
     });
   }
@@ -92,6 +102,11 @@ class Sink {
   async work() {
     try {
       const client = await this.connect();
+      while (this.held.length > 0) {
+        await this.replay(client, this.held[0]);
+        this.done(this.held.shift());
+        this.batchesLoaded++;
+      }
       for (const name of this.spool.list()) {
         const buf = this.spool.read(name);
         try {
@@ -222,7 +237,7 @@ class Sink {
     }
     while (this.queue.length > 0) this.toSpool(this.queue.shift());
     this.queuedBytes = 0;
-    const spoolPending = this.spool.list().length;
+    const spoolPending = this.spool.list().length + this.held.length;
     return { loaded: spoolPending === 0 && this.queue.length === 0 && !this.working, spoolPending };
   }
 

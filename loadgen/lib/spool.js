@@ -20,6 +20,7 @@ class Spool {
   write(buf) {
     const name = `${Date.now()}-${process.pid}-${String(this.seq++).padStart(6, '0')}${SUFFIX}`;
     const tmp = path.join(this.dir, '.' + name + '.tmp');
+    fs.mkdirSync(this.dir, { recursive: true }); // cheap; survives a cleaned-up /tmp
     fs.writeFileSync(tmp, buf);
     fs.renameSync(tmp, path.join(this.dir, name));
     return name;
