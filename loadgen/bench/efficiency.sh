@@ -100,7 +100,7 @@ main() {
     run_autocannon && record autocannon
     run_loadgen && record loadgen
     if [[ "$pg" == 1 ]]; then
-      run_loadgen --results-db "$db" --round "$round" && record loadgen+persist
+      run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool" && record loadgen+persist
     fi
   done
   summary

@@ -41,7 +41,7 @@ main() {
   if [[ "$pg" == 1 ]]; then
     start_pg "$port" 1
     db="$DB_URL"
-    persist=(--results-db "$db" --round "$(new_round "$db" "$target_url")")
+    persist=(--results-db "$db" --round "$(new_round "$db" "$target_url")" --spool-dir "$PG_DIR/spool")
   fi
   local warmup=$((duration / 10))
   ((warmup < 5)) && warmup=5
