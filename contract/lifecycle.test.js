@@ -36,7 +36,38 @@ const EXIT_SLACK_MS = 1500;
 const FORM = 'application/x-www-form-urlencoded';
 
 const started = [];
-after(async () => { await Promise.all(started.map((a) => a.stop())); });
+// Lock-holding clients: ended after the tests even when one fails midway, or their open
+// connections would keep this file's process (and node --test) alive for ever.
+const lockers = [];
+after(async () => {
+  await Promise.all(lockers.map((c) => c.end().catch(() => {})));
+  await Promise.all(started.map((a) => a.stop()));
+});
+
+/** A connected client of db, remembered for the after() hook. */
+async function lockerFor(db) {
+  const { Client } = require('pg');
+  const c = new Client({ connectionString: db });
+  lockers.push(c);
+  await c.connect();
+  return c;
+}
+
+/**
+ * Wait until GET /ads answers 200: the app has reached its database and created its table.
+ * Until then a 503 is within the contract (e.g. with DB_POOL_SIZE=1 the one connection is
+ * busy creating the table on a loaded machine).
+ */
+async function waitDatabaseReady(problems, url, deadlineMs = 15000) {
+  const end = Date.now() + deadlineMs;
+  let last;
+  while (Date.now() < end) {
+    last = await send(url, { path: '/ads?limit=1' }, { timeoutMs: 5000 });
+    if (last.status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  problems.push(`GET /ads never answered 200 within ${deadlineMs} ms (last: ${last.status ?? last.error})`);
+}
 
 async function startApp(env) {
   const port = await freePort();
@@ -116,9 +147,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
 
     // Hold the ads table so the reads below are in flight (waiting in the database) when SIGTERM comes.
-    const { Client } = require('pg');
-    const locker = new Client({ connectionString: appDb });
-    await locker.connect();
+    const locker = await lockerFor(appDb);
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
     const cids = Array.from({ length: IN_FLIGHT }, (_, i) => `sigterm-${VARIANT}-${Date.now()}-${i}`);
@@ -156,10 +185,9 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const problems = [];
     const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_pool_app`);
     const { url } = await startApp({ DATABASE_URL: appDb, DB_POOL_SIZE: '1', DB_POOL_TIMEOUT_MS: String(SHORT_POOL_TIMEOUT_MS) });
+    await waitDatabaseReady(problems, url);
     await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=pooled' }, { status: 201, body: '1\n' });
-    const { Client } = require('pg');
-    const locker = new Client({ connectionString: appDb });
-    await locker.connect();
+    const locker = await lockerFor(appDb);
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
     const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
@@ -180,9 +208,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
     const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
     await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
-    const { Client } = require('pg');
-    const locker = new Client({ connectionString: appDb });
-    await locker.connect();
+    const locker = await lockerFor(appDb);
     await locker.query('BEGIN');
     await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
     const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
