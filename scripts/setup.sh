@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # setup.sh — install everything cfscale needs on a fresh Debian machine, idempotently.
 #
-# Usage: scripts/setup.sh [--no-apt] [--with-browser]
+# Usage: scripts/setup.sh [--no-apt] [--with-browser] [--no-tools]
 #   --no-apt        skip Debian packages (for machines where they are known present)
 #   --with-browser  also install Debian's chromium (report tests)
+#   --no-tools      skip the Go tools (cf CLI, chisel): a local round needs neither
 #
 # Installs: Debian packages (PostgreSQL server, HAProxy, libpq-dev, jq, shellcheck),
 # the npm dependencies of every Node part (pg-native compiled against libpq with the
@@ -66,11 +67,12 @@ build_go_tools() {
 
 main() {
   WITH_BROWSER=0
-  local apt=1
+  local apt=1 tools=1
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --no-apt) apt=0 ;;
       --with-browser) WITH_BROWSER=1 ;;
+      --no-tools) tools=0 ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
     esac
@@ -79,7 +81,7 @@ main() {
   [[ "$apt" == 1 ]] && install_apt
   install_node_parts
   build_java
-  build_go_tools
+  [[ "$tools" == 1 ]] && build_go_tools
   log "done"
 }
 

@@ -8,8 +8,26 @@ readonly JAVA_JAR="$JAVA_DIR/target/java-app.jar"
 readonly RUNNING_TIMEOUT_SEC="${CFSCALE_RUNNING_TIMEOUT_SEC:-180}"
 readonly RUNNING_POLL_SEC=0.5
 
-# The local platform up (idempotent `cfl up`).
-local_platform_up() { cf_run up; }
+# What a local round needs that a fresh clone lacks: the Debian packages (HAProxy,
+# PostgreSQL server) and the npm dependencies of the apps, the loadgen and the scripts.
+local_install_needed() {
+  command -v haproxy >/dev/null 2>&1 || return 0
+  compgen -G "/usr/lib/postgresql/*/bin/pg_ctl" >/dev/null || return 0
+  local part
+  for part in node-app loadgen scripts; do
+    [[ -d "$CFSCALE_ROOT/$part/node_modules" ]] || return 0
+  done
+  return 1
+}
+
+# The local platform up (idempotent `cfl up`), installing on first use.
+local_platform_up() {
+  if local_install_needed; then
+    log "first local run on this machine: installing what it needs (scripts/setup.sh --no-tools)"
+    run_cmd scripts/setup.sh --no-tools
+  fi
+  cf_run up
+}
 
 # The services every manifest binds, created when missing (idempotent `cfl create-service`).
 local_services() {
