@@ -41,10 +41,7 @@ main() {
     esac
     shift
   done
-  [[ -n "$APP" ]] || usage_error "--app is required"
-  require_known_app "$APP"
-  [[ -n "$round" ]] || usage_error "--round is required"
-  [[ "$DRY_RUN" == 1 ]] || require_positive_int "$round" --round
+  require_collector_args "$round"
   select_platform
   if [[ "$DRY_RUN" == 1 ]]; then
     print_cmd "${CF[@]}" logs "$APP"

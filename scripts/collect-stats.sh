@@ -65,10 +65,7 @@ main() {
     esac
     shift
   done
-  [[ -n "$APP" ]] || usage_error "--app is required"
-  require_known_app "$APP"
-  [[ -n "$round" ]] || usage_error "--round is required"
-  [[ "$DRY_RUN" == 1 ]] || require_positive_int "$round" --round
+  require_collector_args "$round"
   [[ "$source" =~ ^(plugin|v3|auto)$ ]] || usage_error "--source must be plugin, v3 or auto, got \"$source\""
   require_positive_int "$INTERVAL" --interval
   select_platform

@@ -4,6 +4,15 @@
 # or a sleeping poll included), the ingest CLI reads to end of input, flushes its rows
 # and the collector exits with the ingest CLI's status (0 when all rows were written).
 
+# require_collector_args ROUND — the checks every collector makes of its common flags
+# (--app is in APP; --round ROUND is a positive integer unless this is a dry run).
+require_collector_args() {
+  [[ -n "$APP" ]] || usage_error "--app is required"
+  require_known_app "$APP"
+  [[ -n "$1" ]] || usage_error "--round is required"
+  [[ "$DRY_RUN" == 1 ]] || require_positive_int "$1" --round
+}
+
 # pipe_until_term PRODUCER_FN -- CONSUMER... (sourced after common.sh)
 pipe_until_term() {
   local producer="$1"
