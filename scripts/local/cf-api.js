@@ -1,6 +1,6 @@
 // cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
-// one app, its web process, process stats (cloud-foundry-contracts.md §2) and crash
-// audit events. Unknown paths answer like CC: a CF-NotFound error body.
+// one app, its web process, process stats (cloud-foundry-contracts.md §2), its user-provided
+// environment variables and crash audit events. Unknown paths answer like CC: a CF-NotFound error body.
 'use strict';
 
 function appResource(app) {
@@ -25,6 +25,15 @@ function processResource(app) {
     disk_in_mb: app.diskMb,
     health_check: { type: app.healthCheck.type, data: { timeout: app.healthCheck.startTimeoutSec, endpoint: app.healthCheck.type === 'http' ? app.healthCheck.endpoint : null } },
     relationships: { app: { data: { guid: app.guid } } },
+  };
+}
+
+// GET /v3/apps/:guid/environment_variables: only the user-provided variables (manifest env
+// + set-env), never VCAP_* or the other platform variables.
+function environmentVariables(app) {
+  return {
+    var: { ...app.env },
+    links: { self: { href: `/v3/apps/${app.guid}/environment_variables` }, app: { href: `/v3/apps/${app.guid}` } },
   };
 }
 
@@ -53,6 +62,11 @@ function curl(platform, rawPath, { v3Stats }) {
     if (m[3]) return v3Stats(app, platform.cell.list(app.name), platform.cpuCores(app));
     return processResource(app);
   }
+  m = /^\/v3\/apps\/([^/]+)\/environment_variables$/.exec(p);
+  if (m) {
+    const app = platform.appByGuid(m[1]);
+    return app ? environmentVariables(app) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+  }
   m = /^\/v3\/apps\/([^/]+)$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1]);
@@ -61,4 +75,4 @@ function curl(platform, rawPath, { v3Stats }) {
   return notFound();
 }
 
-module.exports = { curl };
+module.exports = { curl, environmentVariables };

@@ -1,6 +1,8 @@
 // cf-env.js — the environment of one app instance, shaped like a Diego container's
 // (cloud-foundry-contracts.md §4): PORT, CF_INSTANCE_*, MEMORY_LIMIT, VCAP_APPLICATION,
-// VCAP_SERVICES, DATABASE_URL, plus the app's own env (which cannot override those).
+// VCAP_SERVICES, DATABASE_URL, TMPDIR/TMP/TEMP (the instance's own temp dir, as a container
+// has its own /tmp), plus the app's own env (which cannot override the CF variables, but
+// may set TMPDIR).
 'use strict';
 
 const FDS_QUOTA = 16384;
@@ -8,7 +10,8 @@ const LOCAL_ORG = 'local';
 const LOCAL_SPACE = 'local';
 const LOCAL_GUID = '00000000-0000-4000-8000-00000000c0de'; // org/space stand-in
 // What a container gets from the host besides the CF variables.
-const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TZ', 'JAVA_HOME', 'TMPDIR'];
+// Not TMPDIR: each instance has its own (instance.tmpDir).
+const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TZ', 'JAVA_HOME'];
 
 // VCAP_SERVICES: keyed by label, each binding as a CF broker would present it.
 function vcapServices(app, services) {
@@ -59,10 +62,12 @@ function vcapApplication(app, instance) {
   };
 }
 
-// The full environment of one instance. `hostEnv` supplies PATH and friends.
+// The full environment of one instance. `hostEnv` supplies PATH and friends;
+// `instance.tmpDir`, when set, becomes TMPDIR, TMP and TEMP (the app's env still wins).
 function instanceEnv(app, instance, services, hostEnv = process.env) {
   const env = {};
   for (const k of PASSED_THROUGH) if (hostEnv[k] !== undefined) env[k] = hostEnv[k];
+  if (instance.tmpDir) for (const k of ['TMPDIR', 'TMP', 'TEMP']) env[k] = instance.tmpDir;
   Object.assign(env, app.env);
   const vs = vcapServices(app, services);
   const firstUri = Object.values(vs).flat().map((b) => b.credentials && b.credentials.uri).find(Boolean);

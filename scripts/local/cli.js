@@ -189,6 +189,7 @@ function offlineDown(cfg) {
   let left = cg.removeAll();
   while (left.length && Date.now() < deadline) { execFileSync('sleep', ['0.1']); left = cg.removeAll(); }
   for (const f of [cfg.socketPath, cfg.pidFile, path.join(cfg.home, 'instances.pids')]) { try { fs.unlinkSync(f); } catch { /* gone */ } }
+  fs.rmSync(cfg.instancesDir, { recursive: true, force: true });
   if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
 }
 

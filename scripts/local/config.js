@@ -62,6 +62,8 @@ function loadConfig(env = process.env) {
   cfg.logDir = path.join(home, 'logs');
   cfg.pgDir = path.join(home, 'pg');
   cfg.haproxyDir = path.join(home, 'haproxy');
+  // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
+  cfg.instancesDir = path.join(home, 'instances');
   return cfg;
 }
 

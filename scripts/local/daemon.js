@@ -44,9 +44,9 @@ async function main() {
   const platform = new Platform(cfg, log);
   let stopping = null;
 
-  const shutdown = () => {
+  const shutdown = (opts) => {
     if (!stopping) {
-      stopping = platform.shutdown().finally(() => {
+      stopping = platform.shutdown(opts).finally(() => {
         try { fs.unlinkSync(cfg.socketPath); } catch { /* gone */ }
         try { fs.unlinkSync(cfg.pidFile); } catch { /* gone */ }
         try { fs.unlinkSync(path.join(cfg.home, 'daemon.json')); } catch { /* gone */ }
@@ -67,7 +67,7 @@ async function main() {
       try { msg = JSON.parse(body); } catch { return reply(1, '', 'bad request'); }
       if (msg.verb === 'ping') return reply(0, String(process.pid));
       if (msg.verb === 'down') {
-        const left = await shutdown();
+        const left = await shutdown({ discard: true });
         reply(left.length ? 2 : 0, 'OK', left.length ? `cgroups left behind: ${left.join(', ')}` : undefined);
         server.close();
         setTimeout(() => process.exit(0), 100);

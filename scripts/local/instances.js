@@ -2,10 +2,15 @@
 // per app instance, started under `sh -c` that enters the cgroups before it execs
 // `bash -c COMMAND` (so npm → node children are inside too), stdout/stderr into the app's
 // log, health checks, crash detection (OOM from the memory cgroup's oom_kill counter),
-// CF-like restart backoff, and graceful stop (SIGTERM, 10 s, SIGKILL).
+// CF-like restart backoff, and graceful stop (SIGTERM, 10 s, SIGKILL). Each instance has
+// its own temp dir, $CFSCALE_HOME/instances/<app>/<index>/tmp (TMPDIR): it survives a
+// restart of the same index (crash, restart-app-instance, stop/start, push) and goes with
+// discardDisks (delete, scale-down of the index, down).
 'use strict';
 
 const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const os = require('node:os');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
@@ -42,6 +47,22 @@ class Cell {
     this.byApp = new Map(); // app name → Map(index → instance)
   }
 
+  appDir(appName) { return path.join(this.cfg.instancesDir, encodeURIComponent(appName)); }
+  instanceDir(appName, index) { return path.join(this.appDir(appName), String(index)); }
+
+  // Remove the per-instance disks (temp dirs) of app's indices >= fromIndex that have no
+  // instance now; fromIndex 0 with no instance left removes the app's directory.
+  discardDisks(appName, fromIndex = 0) {
+    const live = this.byApp.get(appName) || new Map();
+    if (fromIndex === 0 && !live.size) { fs.rmSync(this.appDir(appName), { recursive: true, force: true }); return; }
+    let names = [];
+    try { names = fs.readdirSync(this.appDir(appName)); } catch { return; }
+    for (const n of names) {
+      const i = Number(n);
+      if (String(i) === n && i >= fromIndex && !live.has(i)) fs.rmSync(path.join(this.appDir(appName), n), { recursive: true, force: true });
+    }
+  }
+
   list(appName) { return [...(this.byApp.get(appName) || new Map()).values()].sort((a, b) => a.index - b.index); }
   all() { return [...this.byApp.values()].flatMap((m) => [...m.values()]); }
 
@@ -62,7 +83,7 @@ class Cell {
     inst = {
       app: app.name, index, guid: crypto.randomUUID(), port: await this.allocatePort(),
       state: 'DOWN', pid: null, since: Date.now(), crashCount: 0, desired: true,
-      cgName: `${app.name}-${index}`, usage: null,
+      cgName: `${app.name}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
     };
     m.set(index, inst);
     this.spawn(inst);
@@ -84,6 +105,7 @@ class Cell {
     try {
       spec = startCommand(app, this.hooks.staged(app.name));
       this.killLeftovers(inst);
+      fs.mkdirSync(inst.tmpDir, { recursive: true });
       cg = this.cgroups.prepare(inst.cgName, { memoryBytes: app.memoryMb * MB, cpuCores: this.hooks.cpuCores(app), cpuShares: this.hooks.cpuShares(app) });
     } catch (e) {
       this.logs.write(app.name, `APP/PROC/WEB/${inst.index}`, 'ERR', `cannot start: ${e.message}`);

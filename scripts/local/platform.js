@@ -178,6 +178,7 @@ class Platform {
       try { await this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
       out.push(`Pushing app ${app.name} to org local / space local as admin...`);
       if (old) await this.cell.removeApp(app.name);
+      this.cell.discardDisks(app.name, app.instances); // indices the new count drops
       this.state.apps[app.name] = app;
       this.save();
       await this.routes.sync();
@@ -207,6 +208,7 @@ class Platform {
         if (instances > before) await this.startAndWait(app, range(instances).slice(before));
         await this.routes.sync();
       }
+      this.cell.discardDisks(app.name, instances);
     }
     this.save();
     return `Scaling app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
@@ -246,6 +248,7 @@ class Platform {
     const app = this.state.apps[appName];
     if (!app) return `App '${appName}' does not exist.\nOK`;
     await this.cell.removeApp(app.name);
+    this.cell.discardDisks(app.name);
     for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
     delete this.state.apps[app.name];
     this.save();
@@ -362,10 +365,12 @@ class Platform {
     return lines.join('\n') + tables.table(rows);
   }
 
-  // Teardown: every instance, the router, PostgreSQL, the cgroups.
-  async shutdown() {
+  // Teardown: every instance, the router, PostgreSQL, the cgroups; with `discard` (cfl down)
+  // also the instances' temp dirs (kept when the daemon just stops, e.g. a failed boot).
+  async shutdown({ discard = false } = {}) {
     clearInterval(this.sampler);
     if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
+    if (discard) fs.rmSync(this.cfg.instancesDir, { recursive: true, force: true });
     if (this.routes) await this.routes.stop();
     else if (this.router) await this.router.stop();
     if (this.sink) this.sink.close();

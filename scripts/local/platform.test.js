@@ -165,8 +165,13 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.equal((await get('tiny.localhost', '/', { 'X-Cf-App-Instance': 'nope:0' })).status, 400);
   });
 
+  const tmpOf = (i) => path.join(HOME, 'instances', 'tiny', String(i), 'tmp');
   await t.test('instances get the CF environment', async () => {
     const env = JSON.parse((await get('tiny.localhost', '/env', { 'X-Cf-App-Instance': `${guid}:0` })).body);
+    const env1 = JSON.parse((await get('tiny.localhost', '/env', { 'X-Cf-App-Instance': `${guid}:1` })).body);
+    assert.deepEqual([env.TMPDIR, env.TMP, env.TEMP], [tmpOf(0), tmpOf(0), tmpOf(0)], 'own temp dir');
+    assert.equal(env1.TMPDIR, tmpOf(1));
+    assert.ok(fs.statSync(env.TMPDIR).isDirectory() && fs.statSync(env1.TMPDIR).isDirectory());
     assert.equal(env.CF_INSTANCE_INDEX, '0');
     assert.equal(env.MEMORY_LIMIT, '96m');
     const binding = JSON.parse(env.VCAP_SERVICES).postgres[0];
@@ -210,6 +215,7 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     await ok('scale', 'tiny', '-i', '1');
     v3 = await curlJson(`/v3/apps/${guid}/processes/web/stats`);
     assert.deepEqual(v3.resources.map((r) => r.state), ['RUNNING']);
+    assert.deepEqual(fs.readdirSync(path.join(HOME, 'instances', 'tiny')), ['0'], 'temp dirs of scaled-down indices removed');
     for (let i = 0; i < 4; i++) assert.equal((await get('tiny.localhost', '/')).headers['x-instance-index'], '0');
     assert.equal((await get('tiny.localhost', '/')).localPort, conn, 'same client connection (no router reload)');
   });
@@ -217,6 +223,7 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
   await t.test('SIGKILL of an instance: restarted, crash event recorded', async () => {
     const [{ pid }] = pidsOf(await ok('status'), 'tiny');
     const before = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0].instance_guid;
+    fs.writeFileSync(path.join(tmpOf(0), 'spooled'), 'x');
     process.kill(pid, 'SIGKILL');
     const ev = await until('crash event', async () => (await curlJson(`/v3/audit_events?target_guids=${guid}`)).resources[0]);
     assert.equal(ev.type, 'audit.app.process.crash');
@@ -228,6 +235,7 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
       return r.state === 'RUNNING' && r.instance_guid !== before;
     });
     assert.equal((await get('tiny.localhost', '/')).status, 200);
+    assert.equal(fs.readFileSync(path.join(tmpOf(0), 'spooled'), 'utf8'), 'x', 'temp dir kept across the restart');
   });
 
   await t.test('beyond its memory limit an instance is OOM-killed and says so', async () => {
@@ -277,6 +285,11 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     const env = JSON.parse((await get('tiny.localhost', '/env', { 'X-Cf-App-Instance': `${guid}:0` })).body);
     assert.equal(env.FOO, 'bar baz');
     assert.match(await ok('env', 'tiny'), /"VCAP_SERVICES"[\s\S]*User-Provided:\nBUSY: 0\nFOO: bar baz/);
+    assert.deepEqual(await curlJson(`/v3/apps/${guid}/environment_variables`), {
+      var: { BUSY: '0', FOO: 'bar baz' },
+      links: { self: { href: `/v3/apps/${guid}/environment_variables` }, app: { href: `/v3/apps/${guid}` } },
+    });
+    assert.equal((await curlJson('/v3/apps/nope/environment_variables')).errors[0].title, 'CF-ResourceNotFound');
     await ok('stop', 'tiny');
     assert.deepEqual((await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources, []);
     assert.equal((await curlJson(`/v3/apps/${guid}`)).state, 'STOPPED');
@@ -284,7 +297,9 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     await ok('start', 'tiny');
     assert.equal((await get('tiny.localhost', '/')).status, 200);
     assert.equal((await cfl('delete-service', 'results-db', '-f')).code, 1, 'bound services cannot go');
+    assert.ok(fs.existsSync(path.join(HOME, 'instances', 'busy', '0', 'tmp')));
     await ok('delete', 'busy', '-f');
+    assert.equal(fs.existsSync(path.join(HOME, 'instances', 'busy')), false, 'delete removes the temp dirs');
     const gone = await cfl('app', 'busy', '--guid');
     assert.equal(gone.code, 1);
     assert.equal(gone.stderr, "cfl: App 'busy' not found.\n");
@@ -301,6 +316,7 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.ok(all.every(alive), 'all alive before down');
     await ok('down');
     await until('processes gone', async () => all.every((p) => !alive(p)), 5000);
+    assert.equal(fs.existsSync(path.join(HOME, 'instances')), false, 'temp dirs removed');
     for (const c of ['memory', 'cpu', 'cpuacct']) assert.equal(fs.existsSync(`/sys/fs/cgroup/${c}/cfscale-${CFG.homeHash}`), false, c);
     for (const port of [CFG.routerPort, CFG.pgPort, ...pids.map((p) => p.port)]) assert.ok(await portFree(port), `port ${port}`);
   });

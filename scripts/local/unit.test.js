@@ -15,6 +15,7 @@ const { buildConfig } = require('./haproxy-config');
 const { toRtrLine } = require('./rtr-log');
 const { pluginLines, v3Stats } = require('./stats');
 const { parseArgs } = require('./cli');
+const { environmentVariables } = require('./cf-api');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-unit-'));
@@ -95,6 +96,24 @@ test('env: VCAP_SERVICES and VCAP_APPLICATION in the CF shape', () => {
   }
   assert.deepEqual(va.limits, { disk: 1024, fds: 16384, mem: 200 });
   assert.equal(va.application_id, 'g-1');
+  assert.equal(env.TMPDIR, undefined, 'no host TMPDIR: instances have their own');
+});
+
+test('env: TMPDIR, TMP, TEMP = the instance temp dir; the app env TMPDIR wins', () => {
+  const app = { name: 'a', guid: 'g', version: 'v', routes: [], memoryMb: 64, diskMb: 1024, env: {}, services: [] };
+  const env = instanceEnv(app, { index: 0, guid: 'i', port: 1, tmpDir: '/h/instances/a/0/tmp' }, {}, { TMPDIR: '/tmp' });
+  assert.deepEqual([env.TMPDIR, env.TMP, env.TEMP], ['/h/instances/a/0/tmp', '/h/instances/a/0/tmp', '/h/instances/a/0/tmp']);
+  const own = instanceEnv({ ...app, env: { TMPDIR: '/mine' } }, { index: 0, guid: 'i', port: 1, tmpDir: '/h/t' }, {}, {});
+  assert.equal(own.TMPDIR, '/mine');
+  assert.equal(own.TMP, '/h/t');
+});
+
+test('cf-api: environment_variables in the v3 shape, user-provided only', () => {
+  const doc = environmentVariables({ guid: 'g-1', env: { BUSY: '0', FOO: 'bar' } });
+  assert.deepEqual(doc, {
+    var: { BUSY: '0', FOO: 'bar' },
+    links: { self: { href: '/v3/apps/g-1/environment_variables' }, app: { href: '/v3/apps/g-1' } },
+  });
 });
 
 test('java memory calculator: 800M gives a JVM that fits; too small fails', () => {
