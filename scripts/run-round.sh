@@ -18,9 +18,10 @@
 #   --no-keepalive       a new connection per request (default: keep-alive)
 #   --cpu CORES|none     local only: per-instance CPU quota of the app (default: the local
 #                        platform's, manifest memory in GB x CFSCALE_CPU_PER_GB cores)
-#   --seed-ads N         ads the app database holds before the start; the first loadgen
-#                        posts the missing ones and reads pick ids among the newest N
-#                        (default 1000; 0 = no seeding, reads then all ask for id 1)
+#   --seed-ads N         ads the app database holds before the start: posted from here
+#                        before the round is created (`loadgen.js --seed N --seed-only`);
+#                        reads pick ids among the newest N (default 1000; 0 = no
+#                        seeding, reads then all ask for id 1)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
@@ -38,8 +39,11 @@
 # push.sh and scale.sh): they are the instrument, not the subject, and must not be
 # throttled. On CF they get what their manifest memory buys.
 # Results database: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL (open it with
-# scripts/tunnel.sh). The last line on stdout is `round_id=N`. Exit: 0 round done, 1 usage or configuration error, 2 the round failed
-# (errors above --max-error-rate, a loadgen that did not finish, no samples). DEBUG=1 traces.
+# scripts/tunnel.sh). The round is created once every loadgen taking part is connected
+# and idle (create-round.js --wait-loadgens). The last line on stdout is `round_id=N`.
+# Exit: 0 round done, 1 usage or configuration error, 2 the round failed (errors above
+# --max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding
+# failed, loadgens not ready in time). DEBUG=1 traces.
 set -euo pipefail
 
 # shellcheck source=lib/common.sh
@@ -56,6 +60,11 @@ readonly DEFAULT_REQUESTS_MAX_WAIT=10m
 # prepared by then. A NOTIFY is instant locally; CF adds network and the polling fallback.
 readonly START_LEAD_MS_LOCAL=1500
 readonly START_LEAD_MS_CF=5000
+# How long to wait for every loadgen to be connected and idle before creating the round:
+# just pushed or restarted instances need to start (CF: staging is done, but starting a
+# container and connecting through the tunnel take longer).
+readonly READY_TIMEOUT_MS_LOCAL=60000
+readonly READY_TIMEOUT_MS_CF=120000
 readonly MARGIN_MS_LOCAL=15000
 readonly MARGIN_MS_CF=30000
 # Gorouter access lines reach `cf logs` with a delay; give them time before stopping.
@@ -149,6 +158,19 @@ each_instance() {
   done
   for i in "${pids[@]}"; do wait "$i" || failed=1; done
   return "$failed"
+}
+
+# Make sure the app holds --seed-ads ads, with the loadgen's own seeding code, before the
+# round is created: seeding inside the start lead would make the loadgens start late.
+# The loadgens still look (one GET) and read among the newest N ids.
+seed_app() {
+  [[ "$SEED_ADS" -gt 0 ]] || return 0
+  local args=(node loadgen/bin/loadgen.js --url "$BASE_URL" --seed "$SEED_ADS" --seed-only)
+  [[ -z "$HOST_HEADER" ]] || args+=(--host "$HOST_HEADER")
+  if ! run_cmd "${args[@]}"; then
+    log "could not seed $SEED_ADS ads into $APP"
+    exit 2
+  fi
 }
 
 # The round document for create-round.js.
@@ -247,12 +269,14 @@ main() {
   validate_args
   select_platform
   [[ -z "$CPU" || "$PLATFORM" == local ]] || usage_error "--cpu is local only (on CF, CPU follows memory)"
-  local lead_ms margin_ms drain_sec
+  local lead_ms ready_ms margin_ms drain_sec
   if [[ "$PLATFORM" == local ]]; then
-    lead_ms=$START_LEAD_MS_LOCAL margin_ms=$MARGIN_MS_LOCAL drain_sec=$LOG_DRAIN_SEC_LOCAL
+    lead_ms=$START_LEAD_MS_LOCAL ready_ms=$READY_TIMEOUT_MS_LOCAL margin_ms=$MARGIN_MS_LOCAL
+    drain_sec=$LOG_DRAIN_SEC_LOCAL
     local_platform_up
   else
-    lead_ms=$START_LEAD_MS_CF margin_ms=$MARGIN_MS_CF drain_sec=$LOG_DRAIN_SEC_CF
+    lead_ms=$START_LEAD_MS_CF ready_ms=$READY_TIMEOUT_MS_CF margin_ms=$MARGIN_MS_CF
+    drain_sec=$LOG_DRAIN_SEC_CF
     cf_preflight
   fi
   if [[ -z "$MAX_WAIT_MS" ]]; then
@@ -273,13 +297,15 @@ main() {
   [[ "$DRY_RUN" == 1 || -n "$DB_URL" ]] || DB_URL="$(results_db_url)"
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
+  seed_app
   each_instance POST /timings/clear || die "could not clear the app timings"
 
   ROUND_ID="<round>" CREATED_AT="<created-at>"
   trap on_interrupt INT TERM
   if [[ "$DRY_RUN" != 1 ]]; then
     local created
-    created="$(round_json | node scripts/round/create-round.js --db "$DB_URL" --start-lead-ms "$lead_ms")"
+    created="$(round_json | node scripts/round/create-round.js --db "$DB_URL" --start-lead-ms "$lead_ms" \
+      --wait-loadgens "$LOADGENS" --ready-timeout-ms "$ready_ms")"
     ROUND_ID="$(jq -r .id <<<"$created")"
     CREATED_AT="$(jq -r .created_at <<<"$created")"
     log "round $ROUND_ID: $APP x$INSTANCES, $LOADGENS loadgen(s), starts at $(jq -r .start_at <<<"$created")"

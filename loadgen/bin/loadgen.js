@@ -3,6 +3,8 @@
 // loadgen — the one-off CLI: `loadgen --url URL --parallel 32 --duration 10s`.
 // Parses and validates flags, hands the plan to lib/run.js, prints the summary
 // (or --json), exits 0 ok, 1 usage, 2 when the run failed its own criteria.
+// `--seed N --seed-only` only makes sure N ads exist and prints their id range
+// (scripts/run-round.sh seeds the app this way before it creates a round).
 
 const os = require('node:os');
 const path = require('node:path');
@@ -29,6 +31,12 @@ async function main(argv) {
   if (plan.seedAds !== undefined) {
     const s = await seedAds(plan.url, plan.seedAds, { host: plan.host });
     Object.assign(plan, { idMin: s.idMin, idMax: s.idMax });
+    if (plan.seedOnly) {
+      process.stdout.write(plan.json
+        ? JSON.stringify({ url: plan.url, seeded: s.created, total: s.total, id_min: s.idMin, id_max: s.idMax }) + '\n'
+        : `seeded ${s.created} ads, ${s.total} in all; ids ${s.idMin}-${s.idMax}\n`);
+      return 0;
+    }
     if (!plan.json) process.stderr.write(`loadgen: seeded ${s.created} ads, ${s.total} in all; reads use ids ${s.idMin}-${s.idMax}\n`);
   }
 

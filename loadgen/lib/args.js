@@ -33,6 +33,7 @@ const OPTIONS = [
   ['--weights', 'weights', 'str', 'read=8,browse=1,publish=1', 'mix weights'],
   ['--ids', 'ids', 'str', '1-1', 'id range MIN-MAX for read (overridden by --seed)'],
   ['--seed', 'seedAds', 'count', '-', 'first make sure N ads exist (X-Total-Count, else POST the missing); reads use their ids'],
+  ['--seed-only', 'seedOnly', 'bool', 'off', 'with --seed N: only make sure the N ads exist, print their id range, send no load'],
   ['--random-seed', 'randomSeed', 'int', DEFAULTS.randomSeed, 'seed of the id/offset/weight random sequence'],
   ['--page-limit', 'pageLimit', 'int', DEFAULTS.pageLimit, 'browse: limit per page (1-100)'],
   ['--offset-max', 'offsetMax', 'int', DEFAULTS.offsetMax, 'browse: random offset from 0 to this'],
@@ -63,7 +64,8 @@ function help() {
   return 'Usage: loadgen --url URL [options]\n\n' +
     'HTTP/1.1 load generator of cfscale (closed model by default, open model with --rate).\n' +
     'Units: durations 500ms|10s|2m|1h (bare number = seconds), counts 1k|2.5k|1m.\n' +
-    'Exit: 0 ok, 1 usage, 2 the run failed its criteria (--max-error-rate, samples not persisted).\n\n' +
+    'Exit: 0 ok, 1 usage, 2 the run failed its criteria (--max-error-rate, samples not persisted)\n' +
+    'or, with --seed-only, the seeding failed.\n\n' +
     rows.map((r) => r[0].padEnd(width) + r[1]).join('\n') + '\n';
 }
 
@@ -112,7 +114,7 @@ function buildPlan(argv) {
     requests: a.requests, durationMs: a.durationMs !== undefined ? a.durationMs : (a.requests ? undefined : DEFAULTS.durationMs),
     timeoutMs: a.timeoutMs !== undefined ? a.timeoutMs : DEFAULTS.timeoutMs, keepalive: !a.noKeepalive,
     scenario: a.scenario || DEFAULTS.scenario, weights: undefined, idMin: 1, idMax: 1,
-    seedAds: a.seedAds, randomSeed: a.randomSeed !== undefined ? a.randomSeed : DEFAULTS.randomSeed,
+    seedAds: a.seedAds, seedOnly: Boolean(a.seedOnly), randomSeed: a.randomSeed !== undefined ? a.randomSeed : DEFAULTS.randomSeed,
     pageLimit: a.pageLimit !== undefined ? a.pageLimit : DEFAULTS.pageLimit, offsetMax: a.offsetMax || DEFAULTS.offsetMax,
     method: a.method || DEFAULTS.method, body: a.body, headers: a.headers,
     maxErrorRate: a.maxErrorRate, json: Boolean(a.json), progress: !a.noProgress,
@@ -140,6 +142,7 @@ function buildPlan(argv) {
   if (/[\r\n]/.test(plan.method + (plan.host || ''))) throw new UsageError('--method and --host must be one line');
   if ((plan.resultsDb === undefined) !== (plan.round === undefined)) throw new UsageError('--results-db and --round go together');
   if (plan.round !== undefined && !(plan.round >= 1)) throw new UsageError('--round must be a positive integer');
+  if (plan.seedOnly && !(plan.seedAds >= 1)) throw new UsageError('--seed-only needs --seed N with N >= 1');
   return plan;
 }
 

@@ -4,24 +4,37 @@
 // this instance index has to run, claim one by inserting its loadgen_runs row, and
 // write the row's final figures. Every query tolerates the database going away:
 // the caller retries, and polling covers notifications missed while disconnected.
+// The connection advertises the worker's state in application_name,
+// `cfscale-loadgen:<index>:<state>` (idle: LISTENing and waiting for rounds; busy:
+// running one), so scripts/round/create-round.js can wait in pg_stat_activity until
+// every loadgen is ready before it inserts a round.
 
 const pg = require('pg');
 
 const CHANNEL = 'cfscale_rounds';
 const CONNECT_TIMEOUT_MS = 5000;
+const APP_NAME_PREFIX = 'cfscale-loadgen';
+
+/** The application_name of an instance's control connection in a state. */
+function appName(index, state) {
+  return `${APP_NAME_PREFIX}:${index}:${state}`;
+}
 
 class ControlPlane {
-  constructor(url, log) {
+  constructor(url, log, index = 0) {
     this.url = url;
     this.log = log;
+    this.index = index;
+    this.state = 'idle';
     this.client = null;
     this.onNotify = () => {};
   }
 
   async connect() {
     if (this.client !== null) return this.client;
+    // 'connecting' until LISTEN is on: a round inserted before then could miss its NOTIFY.
     const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      keepAlive: true, application_name: 'cfscale-loadgen-control' });
+      keepAlive: true, application_name: appName(this.index, 'connecting') });
     client.on('error', (err) => {
       if (this.client === client) {
         this.log(`control connection lost: ${err.message}`);
@@ -30,10 +43,30 @@ class ControlPlane {
     });
     client.on('end', () => { if (this.client === client) this.client = null; });
     client.on('notification', (n) => { if (n.channel === CHANNEL) this.onNotify(n.payload); });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    let sent;
+    try {
+      await client.connect();
+      sent = this.state;
+      await client.query(`LISTEN ${CHANNEL}; ${setAppName(this.index, sent)}`);
+    } catch (err) {
+      client.end().catch(() => {});
+      throw err;
+    }
     this.client = client;
+    if (this.state !== sent) client.query(setAppName(this.index, this.state)).catch(() => {}); // changed meanwhile
     return client;
+  }
+
+  /**
+   * Advertises a state ('idle', 'busy', 'stopping') in application_name: one SET on
+   * the open connection, none when unchanged; a connection opened later starts with it.
+   * Never throws: a lost connection gets the state when it is opened again.
+   */
+  async setState(state) {
+    if (state === this.state) return;
+    this.state = state;
+    if (this.client === null) return;
+    await this.query(setAppName(this.index, state)).catch(() => {});
   }
 
   async query(sql, params) {
@@ -110,4 +143,8 @@ class ControlPlane {
   }
 }
 
-module.exports = { ControlPlane, CHANNEL };
+function setAppName(index, state) {
+  return `SET application_name = '${appName(index, state)}'`; // an integer and a fixed word: nothing to escape
+}
+
+module.exports = { ControlPlane, CHANNEL, appName };

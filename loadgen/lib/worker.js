@@ -4,7 +4,9 @@
 // rounds.loadgens), streams samples through one long-lived sink, writes its
 // loadgen_runs row, and waits for the next round. Stateless: any instance index
 // can come and go (`cf scale loadgen -i 96`); a round already run by this index is
-// skipped, so is one whose start is long past. SIGTERM: stop sending, let
+// skipped, so is one whose start is long past. Its control connection tells
+// whether it is idle or busy (application_name, see control-plane.js). A round set
+// to failed or cancelled while it runs is stopped. SIGTERM: stop sending, let
 // in-flight requests finish briefly, flush or spool everything, exit in time.
 
 const { performance } = require('node:perf_hooks');
@@ -21,7 +23,8 @@ const FINISH_RETRY_MS = 1000;
 const STOP_GRACE_MAX_MS = 3000;    // share of the shutdown budget for in-flight requests
 const SHUTDOWN_RESERVE_MS = 1500;  // kept for the final row update and exit
 const PROGRESS_LOG_EVERY_S = 10;
-const CANCEL_CHECK_EVERY_S = 5;
+const STATUS_CHECK_EVERY_S = 5;     // how often a running round's status is read
+const STOP_ON_STATUS = new Set(['failed', 'cancelled']);
 const SPIN_BEFORE_START_MS = 20;   // last stretch before start_at is waited actively
 
 class Worker {
@@ -29,7 +32,7 @@ class Worker {
     this.config = config;
     this.log = log;
     this.index = config.instanceIndex;
-    this.cp = new ControlPlane(config.resultsUrl, log);
+    this.cp = new ControlPlane(config.resultsUrl, log, this.index);
     this.sink = new Sink({ url: config.resultsUrl, spoolDir: config.spoolDir, log });
     this.checking = false;
     this.again = false;
@@ -77,9 +80,14 @@ class Worker {
         continue;
       }
       if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid))) continue;
-      const clockOffsetMs = await this.cp.clockOffsetMs();
-      this.roundDone = this.runRound(row, clockOffsetMs);
-      await this.roundDone;
+      await this.cp.setState('busy');
+      try {
+        const clockOffsetMs = await this.cp.clockOffsetMs();
+        this.roundDone = this.runRound(row, clockOffsetMs);
+        await this.roundDone;
+      } finally {
+        if (!this.stopping) await this.cp.setState('idle');
+      }
       this.again = true; // look for the next round at once
       return;
     }
@@ -132,7 +140,7 @@ class Worker {
     this.current = null;
     const h = health.stop();
     if (this.stopping && status === 'done') status = 'stopped';
-    if (run.cancelled) { status = 'stopped'; detail += '; round cancelled'; }
+    if (run.roundEnded) { status = 'stopped'; detail += `; round ${run.roundEnded}`; }
     const flushMs = this.stopping ? this.deadline - Date.now() - SHUTDOWN_RESERVE_MS : ROUND_FLUSH_TIMEOUT_MS;
     const f = await this.sink.flush(Math.max(0, flushMs));
     if (f.spoolPending > 0) detail += `; ${f.spoolPending} batches still spooled in ${this.config.spoolDir}`;
@@ -153,11 +161,11 @@ class Worker {
     if (sec % PROGRESS_LOG_EVERY_S === 0) {
       this.log(`round ${id}: ${sec}s ${s.count} req/s p50 ${fmtUs(s.p50)} p99 ${fmtUs(s.p99)} errors ${s.errors}`);
     }
-    if (sec % CANCEL_CHECK_EVERY_S === 0) {
+    if (sec % STATUS_CHECK_EVERY_S === 0) {
       this.cp.roundStatus(id).then((st) => {
-        if (st === 'cancelled' && !run.cancelled) {
-          this.log(`round ${id}: cancelled, stopping`);
-          run.cancelled = true;
+        if (STOP_ON_STATUS.has(st) && !run.roundEnded) {
+          this.log(`round ${id}: ${st}, stopping`);
+          run.roundEnded = st;
           run.stop(STOP_GRACE_MAX_MS);
         }
       }, () => {});
@@ -211,6 +219,7 @@ class Worker {
     this.deadline = Date.now() + this.config.shutdownMs;
     clearInterval(this.pollTimer);
     this.log('stopping: SIGTERM');
+    this.cp.setState('stopping');
     if (this.wakeSleep) this.wakeSleep();
     if (this.current) this.current.stop(Math.min(this.current.plan.timeoutMs, STOP_GRACE_MAX_MS));
     if (this.checking && this.roundDone) await this.roundDone;

@@ -40,6 +40,7 @@ const USAGE = [
   [['--parallel', '3'], /--url is required/],
   [['--url', 'http://127.0.0.1:1', '--duration', 'soon'], /--duration/],
   [['--url', 'http://127.0.0.1:1', '--nope'], /--nope/],
+  [['--url', 'http://127.0.0.1:1', '--seed-only'], /--seed-only needs --seed N/],
 ];
 for (const [args, re] of USAGE) {
   test(`cli: usage error exits 1 with one line: ${args.join(' ')}`, async () => {
@@ -59,6 +60,36 @@ test('cli: error rate above --max-error-rate exits 2', async (t) => {
   assert.strictEqual(JSON.parse(over.stdout).errors_by_kind.status, 50);
   const under = await cli(['--url', srv.url, '-n', '100', '--max-error-rate', '0.6', '--json']);
   assert.strictEqual(under.code, 0);
+});
+
+test('cli: --seed N --seed-only posts only the missing ads, prints the id range, sends no load; exit 2 when seeding fails', async (t) => {
+  const board = { ads: 3, posts: 0, hosts: new Set(), other: 0, failPosts: false };
+  const srv = await startServer((req, res) => {
+    board.hosts.add(req.headers.host);
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/ads') {
+        if (board.failPosts) { res.statusCode = 500; return res.end('database down\n'); }
+        board.ads++; board.posts++; res.statusCode = 201; return res.end(`${board.ads}\n`);
+      }
+      if (req.method === 'GET' && req.url.startsWith('/ads?')) {
+        res.setHeader('X-Total-Count', String(board.ads));
+        return res.end(board.ads ? `${board.ads}\t1.00\tnewest\n` : '');
+      }
+      board.other++; res.statusCode = 404; res.end();
+    });
+  });
+  t.after(srv.close);
+  const r = await cli(['--url', srv.url, '--host', 'board.local', '--seed', '20', '--seed-only']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.strictEqual(r.stdout, 'seeded 17 ads, 20 in all; ids 1-20\n');
+  assert.deepStrictEqual([board.posts, board.other, [...board.hosts]], [17, 0, ['board.local']]);
+  const again = await cli(['--url', srv.url, '--seed', '10', '--seed-only', '--json']);
+  assert.deepStrictEqual(JSON.parse(again.stdout), { url: srv.url, seeded: 0, total: 20, id_min: 11, id_max: 20 });
+  board.failPosts = true;
+  const failed = await cli(['--url', srv.url, '--seed', '25', '--seed-only']);
+  assert.strictEqual(failed.code, 2);
+  assert.strictEqual(failed.stderr, 'loadgen: seed: POST /ads answered 500: database down\n');
 });
 
 test('cli: --help exits 0 and lists options', async () => {

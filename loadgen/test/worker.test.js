@@ -122,3 +122,26 @@ test('worker: finds a round by polling when no NOTIFY comes', async (t) => {
   }, 10000, 'round run after polling');
   assert.ok(run.sent > 0);
 });
+
+test('worker: application_name tells idle/busy; a round set to failed stops it (regression: only cancelled did, so a failed round kept it from the next)', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 2));
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  const w = startWorker(db, 1);
+  t.after(() => w.cleanup());
+  const names = async () => (await query(db, `SELECT application_name AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND application_name LIKE 'cfscale-loadgen:%'`)).map((r) => r.n);
+  await waitFor(async () => (await names()).includes('cfscale-loadgen:1:idle'), 10000, 'idle advertised');
+  const id = await insertRound(db, { url: srv.url, loadgens: 2, start_in_ms: 300, duration_ms: 30000 });
+  await waitFor(async () => (await names()).includes('cfscale-loadgen:1:busy'), 5000, 'busy advertised');
+  await waitFor(async () => (await query(db, 'SELECT 1 FROM requests WHERE round_id = $1 LIMIT 1', [id])).length, 5000, 'samples flowing');
+  await query(db, "UPDATE rounds SET status = 'failed' WHERE id = $1", [id]);
+  const [run] = await waitFor(async () => {
+    const rows = await query(db, "SELECT status, detail FROM loadgen_runs WHERE round_id = $1 AND status <> 'running'", [id]);
+    return rows.length === 1 && rows;
+  }, 10000, 'loadgen_runs final');
+  assert.strictEqual(run.status, 'stopped');
+  assert.match(run.detail, /round failed/);
+  assert.match(w.output(), new RegExp(`round ${id}: failed, stopping`));
+  await waitFor(async () => (await names()).join() === 'cfscale-loadgen:1:idle', 5000, 'idle again');
+});

@@ -3,16 +3,27 @@
 // create-round.js — insert one round into `rounds` (the control plane: every idle loadgen
 // wakes on the insert's NOTIFY) and print {"id","start_at","created_at"} as JSON.
 //
-// Usage: node scripts/round/create-round.js --db URL --start-lead-ms N < round.json
+// Usage: node scripts/round/create-round.js --db URL --start-lead-ms N
+//          [--wait-loadgens N --ready-timeout-ms MS] < round.json
 // round.json holds the `rounds` columns (platform, app, target_url, host_header,
 // app_instances, loadgens, model, parallel, rate, duration_ms, requests, warmup_ms,
 // timeout_ms, keepalive, scenario, plan, label, experiment, git_rev, versions, environment,
 // settings). The id comes from the database; start_at = the database's now() + the lead,
 // so every loadgen has time to get ready and all share one clock.
-const { parseArgs } = require('./cli-args');
+// --wait-loadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
+// Each worker's control connection says so in its application_name,
+// `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/control-plane.js), which
+// pg_stat_activity shows to any role. Not ready within --ready-timeout-ms (default 60 s):
+// exit 2 with one line naming each missing index, e.g.
+// `create-round: loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
+const { parseArgs, fail } = require('./cli-args');
 const { withClient } = require('./db');
 
 const PROG = 'create-round';
+const READY_POLL_MS = 100;
+const DEFAULT_READY_TIMEOUT_MS = 60000;
+const READY_LOG_EVERY_MS = 10000;
+const LOADGEN_APP_NAME = /^cfscale-loadgen:(\d+):([a-z]+)$/;
 const COLUMNS = [
   'platform', 'app', 'target_url', 'host_header', 'app_instances', 'loadgens', 'model',
   'parallel', 'rate', 'duration_ms', 'requests', 'warmup_ms', 'timeout_ms', 'keepalive',
@@ -37,11 +48,60 @@ function insertStatement(round, startLeadMs) {
   return { text, values: [startLeadMs, ...values] };
 }
 
+/**
+ * The loadgen indexes 0..n-1 that are not ready, as [index, state] with state 'absent'
+ * or the advertised one ('busy', 'connecting'...); an index is ready when any of its
+ * connections is idle. appNames: application_name of every session of the database.
+ */
+function notReady(appNames, n) {
+  const states = new Map(); // index -> its connections' states
+  for (const name of appNames) {
+    const m = LOADGEN_APP_NAME.exec(name || '');
+    if (m) states.set(Number(m[1]), new Set([...(states.get(Number(m[1])) || []), m[2]]));
+  }
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const s = states.get(i);
+    if (!s) out.push([i, 'absent']);
+    else if (!s.has('idle')) out.push([i, s.has('busy') ? 'busy' : [...s][0]]);
+  }
+  return out;
+}
+
+const describe = (missing) => missing.map(([i, state]) => `${i} (${state})`).join(', ');
+const seconds = (ms) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
+
+/** Waits until loadgens 0..n-1 are idle; exits 2 with one line at the timeout. */
+async function waitForLoadgens(client, n, timeoutMs) {
+  const t0 = Date.now();
+  let lastLogMs = t0;
+  for (;;) {
+    const { rows } = await client.query(
+      "SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'cfscale-loadgen:%'");
+    const missing = notReady(rows.map((r) => r.application_name), n);
+    if (missing.length === 0) return;
+    const now = Date.now();
+    if (now - t0 >= timeoutMs) {
+      process.stderr.write(`${PROG}: loadgen instances not ready after ${seconds(timeoutMs)}: ${describe(missing)}\n`);
+      await client.end().catch(() => {});
+      process.exit(2);
+    }
+    if (now - lastLogMs >= READY_LOG_EVERY_MS) {
+      process.stderr.write(`${PROG}: waiting for loadgen instances: ${describe(missing)}\n`);
+      lastLogMs = now;
+    }
+    await new Promise((r) => setTimeout(r, Math.min(READY_POLL_MS, Math.max(1, t0 + timeoutMs - now))));
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2), {
     db: { required: true },
     'start-lead-ms': { type: 'int', required: true },
+    'wait-loadgens': { type: 'int' },
+    'ready-timeout-ms': { type: 'int', default: DEFAULT_READY_TIMEOUT_MS },
   }, PROG);
+  if (args.waitLoadgens === 0) fail(PROG, '--wait-loadgens must be at least 1');
   let round;
   try {
     round = JSON.parse(await readStdin());
@@ -52,6 +112,7 @@ async function main() {
   // The Node.js that ran the round helpers, beside whatever versions the caller knew.
   round.versions = { workstation_node: process.version, ...round.versions };
   await withClient(args.db, PROG, async (client) => {
+    if (args.waitLoadgens) await waitForLoadgens(client, args.waitLoadgens, args.readyTimeoutMs);
     const { rows } = await client.query(insertStatement(round, args.startLeadMs));
     const r = rows[0];
     process.stdout.write(`${JSON.stringify({
@@ -62,4 +123,4 @@ async function main() {
 
 if (require.main === module) main();
 
-module.exports = { insertStatement };
+module.exports = { insertStatement, notReady };

@@ -1,8 +1,9 @@
 'use strict';
 // round-helpers.test.js — the round helpers (create-round, wait-round, finish-round,
 // show-round, rounds-table) as CLIs against a real PostgreSQL with the real schema and
-// inserted rows: the verdict of each kind of failed round, the warm-up cut, the summary
-// text, the status written back, the progress wait and its deadline.
+// inserted rows: create-round waiting for idle loadgens (plain connections named like
+// them), the verdict of each kind of failed round, the warm-up cut, the summary text,
+// the status written back, the progress wait and its deadline.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -113,6 +114,40 @@ test('create-round: bad input is one line and exit 1', async () => {
     assert.match(res.stderr, want);
     assert.equal(res.stderr.trim().split('\n').length, 1);
   }
+});
+
+/** A plain connection that looks like loadgen `index` in `state` (its application_name). */
+async function fakeLoadgen(index, state, dbUrl = url) {
+  const c = new Client({ connectionString: dbUrl, application_name: `cfscale-loadgen:${index}:${state}` });
+  await c.connect();
+  return c;
+}
+
+test('create-round --wait-loadgens: inserts once instances 0..N-1 are idle, exit 2 naming the absent and busy ones', async (t) => {
+  const conns = [];
+  t.after(() => Promise.all(conns.map((c) => c.end())));
+  const round = (label) => JSON.stringify({ ...BASE_ROUND, label });
+  const inserted = async (label) => (await db.query('SELECT count(*)::int AS n FROM rounds WHERE label = $1', [label])).rows[0].n;
+  // Not ready: 1 is idle only in another database, 2 is busy.
+  conns.push(await fakeLoadgen(0, 'idle'), await fakeLoadgen(1, 'idle', adminUrl), await fakeLoadgen(2, 'busy'));
+  let res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '1000'], round('not-ready'));
+  assert.equal(res.code, 2, res.stderr);
+  assert.equal(res.stderr, 'create-round: loadgen instances not ready after 1s: 1 (absent), 2 (busy)\n');
+  assert.equal(res.stdout, '');
+  assert.equal(await inserted('not-ready'), 0);
+  // Ready while waiting: 1 connects, 2 turns idle 300 ms later; the round comes after that.
+  conns.push(await fakeLoadgen(1, 'idle'));
+  const waiting = helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '10000'], round('ready'));
+  await new Promise((r) => setTimeout(r, 300));
+  const idleAt = Date.now();
+  await conns[2].query("SET application_name = 'cfscale-loadgen:2:idle'");
+  res = await waiting;
+  assert.equal(res.code, 0, res.stderr);
+  assert.ok(new Date(JSON.parse(res.stdout).created_at).getTime() >= idleAt - 50, 'inserted before every loadgen was idle');
+  assert.equal(await inserted('ready'), 1);
+  res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '0'], round('zero'));
+  assert.equal(res.code, 1);
+  assert.match(res.stderr, /--wait-loadgens must be at least 1/);
 });
 
 test('finish-round: the verdict, the status written back, the exit code', async (t) => {

@@ -94,6 +94,8 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       args: ['--app', 'node-app', '--instances', '2', '--loadgens', '3', '--parallel', '4', '--duration', '10s', '--dry-run'],
       want: () => [
         'cf scale loadgen -i 3',
+        // The app is seeded (default --seed-ads 1000) before the round is created.
+        'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only',
         ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
@@ -102,10 +104,10 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       ],
     },
     {
-      name: 'run-round: app at another count is scaled, enough loadgens stay',
+      name: 'run-round: app at another count is scaled, enough loadgens stay, no seeding',
       state: { apps: { 'java-app': { instances: 3 }, loadgen: { instances: 2 } } },
       script: 'run-round.sh',
-      args: ['--app', 'java-app', '--instances', '1', '--loadgens', '2', '--duration', '1m', '--stats-source', 'v3', '--dry-run'],
+      args: ['--app', 'java-app', '--instances', '1', '--loadgens', '2', '--duration', '1m', '--stats-source', 'v3', '--seed-ads', '0', '--dry-run'],
       want: () => {
         const JAVA = guidOf('java-app');
         return [
@@ -122,10 +124,11 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
       state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
       script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--dry-run'],
+      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20', '--dry-run'],
       want: (w) => [
         `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 3`,
         // Not pushed under --dry-run: guid and route show as placeholders.
+        "node loadgen/bin/loadgen.js --url 'https://<node-app-route>' --seed 20 --seed-only",
         ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
         'cf statistics node-app --debug --full',
         'cf logs node-app',

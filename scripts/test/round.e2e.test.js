@@ -106,6 +106,13 @@ for (const [app, statsSource, source] of [['node-app', 'auto', 'local'], ['java-
     assert.equal(round.app, app);
     assert.equal(round.host_header, `${app}.localhost`);
     assert.equal(await count('loadgen_runs', id, "status = 'done'"), 2);
+    // Regression: on a fresh platform the loadgens joined late (not yet connected, or
+    // the first one seeding inside the start lead); now run-round seeds first and waits.
+    assert.match(res.stderr, /seeded \d+ ads, \d+ in all; ids \d+-50/);
+    const firsts = (await c.query(`SELECT q.loadgen_index, extract(epoch FROM min(q.started_at) - r.start_at) * 1000 AS ms
+      FROM requests q JOIN rounds r ON r.id = q.round_id WHERE q.round_id = $1 GROUP BY 1, r.start_at ORDER BY 1`, [id])).rows;
+    assert.deepEqual(firsts.map((f) => f.loadgen_index), [0, 1]);
+    for (const f of firsts) assert.ok(f.ms < 1000, `loadgen ${f.loadgen_index} started ${Math.round(f.ms)} ms after start_at`);
     for (const table of ['requests', 'server_timings', 'instance_stats', 'router_timings']) {
       assert.ok(await count(table, id) > 0, `no ${table} rows for round ${id}`);
     }
