@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const CONTROLLERS = ['memory', 'cpu', 'cpuacct'];
-const CFS_PERIOD_US = 100000;
+const CFS_PERIOD_US = 100000; // the kernel's default; CFSCALE_CPU_PERIOD_US overrides
 const MIN_QUOTA_US = 1000; // the kernel's lower bound for cfs_quota_us
 // CF's CPU weight (cloud-foundry-contracts.md §7): 100 × clamp(memory MB, 128, 8192) / 8192
 // in integer math, shares = 1024 × weight / 100.
@@ -31,8 +31,9 @@ function writeText(file, value) {
 }
 
 class Cgroups {
-  constructor(root, homeHash, log) {
+  constructor(root, homeHash, log, periodUs = CFS_PERIOD_US) {
     this.root = root;
+    this.periodUs = periodUs;
     this.group = `cfscale-${homeHash}`;
     this.log = log;
     this.available = this.probe();
@@ -86,8 +87,15 @@ class Cgroups {
     if (!this.available) return;
     const d = this.dirs(name);
     writeText(path.join(d.cpu, 'cpu.shares'), cpuShares);
-    writeText(path.join(d.cpu, 'cpu.cfs_period_us'), CFS_PERIOD_US);
-    const quota = cpuCores === null ? -1 : Math.max(MIN_QUOTA_US, Math.round(cpuCores * CFS_PERIOD_US));
+    const quota = cpuCores === null ? -1 : Math.round(cpuCores * this.periodUs);
+    // Never raised silently: a round run with another quota than asked for would be a lie.
+    if (quota !== -1 && quota < MIN_QUOTA_US) {
+      throw new Error(`a CPU quota of ${cpuCores} cores is ${quota} µs per ${this.periodUs} µs period, below the kernel's ` +
+        `minimum of ${MIN_QUOTA_US} µs: ask for at least ${MIN_QUOTA_US / this.periodUs} cores or raise CFSCALE_CPU_PERIOD_US`);
+    }
+    // No quota while the period changes: the kernel refuses a period below the current quota.
+    writeText(path.join(d.cpu, 'cpu.cfs_quota_us'), -1);
+    writeText(path.join(d.cpu, 'cpu.cfs_period_us'), this.periodUs);
     writeText(path.join(d.cpu, 'cpu.cfs_quota_us'), quota);
   }
 

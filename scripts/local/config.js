@@ -18,6 +18,10 @@ const DEFAULTS = {
   CFSCALE_CPU_PER_GB: [1.0, 'number'],
   // quota: a hard CFS quota per instance (default); shares: CF's cpu.shares, no quota.
   CFSCALE_CPU_MODE: ['quota', 'string'],
+  // CFS period of the quota: the kernel's 100 ms by default. A small quota over a long
+  // period means long stalls (0.05 core = 5 ms of CPU, then 95 ms throttled); a shorter
+  // period enforces the same share more smoothly.
+  CFSCALE_CPU_PERIOD_US: [100000, 'number'],
   // Diego waits 10 s between SIGTERM and SIGKILL (cloud-foundry-contracts.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
   CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
@@ -46,6 +50,7 @@ function loadConfig(env = process.env) {
     instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
     cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),
     cpuMode: readValue(env, 'CFSCALE_CPU_MODE'),
+    cpuPeriodUs: readValue(env, 'CFSCALE_CPU_PERIOD_US'),
     gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
     statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
     cgroupRoot: readValue(env, 'CFSCALE_CGROUP_ROOT'),
@@ -55,6 +60,9 @@ function loadConfig(env = process.env) {
   };
   if (cfg.statsIntervalMs < 100) throw new Error(`CFSCALE_STATS_INTERVAL_MS must be >= 100, got ${cfg.statsIntervalMs}`);
   if (!['quota', 'shares'].includes(cfg.cpuMode)) throw new Error(`CFSCALE_CPU_MODE must be quota or shares, got "${cfg.cpuMode}"`);
+  if (!Number.isInteger(cfg.cpuPeriodUs) || cfg.cpuPeriodUs < 1000 || cfg.cpuPeriodUs > 1000000) {
+    throw new Error(`CFSCALE_CPU_PERIOD_US must be an integer from 1000 to 1000000, got ${cfg.cpuPeriodUs}`);
+  }
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');

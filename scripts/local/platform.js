@@ -49,7 +49,7 @@ class Platform {
     if (process.getuid && process.getuid() === 0) fs.chmodSync(cfg.home, 0o711);
     this.state = loadState(cfg.stateFile);
     this.logs = new AppLogs(cfg.logDir);
-    this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log);
+    this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log, cfg.cpuPeriodUs);
     this.events = new Events({ log: this.log, resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
@@ -194,8 +194,15 @@ class Platform {
   async scale({ appName, instances, cpu }) {
     const app = this.app(appName);
     if (cpu !== undefined) {
+      const before = app.cpuQuota;
       app.cpuQuota = cpu;
-      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+      try {
+        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+      } catch (e) {
+        app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
+        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+        throw e;
+      }
     }
     if (instances !== undefined) {
       const before = app.instances;

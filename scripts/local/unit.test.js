@@ -254,3 +254,30 @@ test('start command per buildpack, as the buildpacks decide', async () => {
   assert.throws(() => startCommand({ ...node, buildpack: 'php_buildpack' }), /not supported locally/);
   await assert.rejects(stage({ ...java, path: tmp }, tmp), /must be a jar/);
 });
+
+test('CFSCALE_CPU_PERIOD_US: validated, and the quota is cores x that period', () => {
+  const { loadConfig } = require('./config');
+  const { Cgroups } = require('./cgroups');
+  assert.equal(loadConfig({ CFSCALE_CPU_PERIOD_US: '10000' }).cpuPeriodUs, 10000);
+  assert.equal(loadConfig({}).cpuPeriodUs, 100000);
+  for (const bad of ['500', '2000000', '1500.5', 'x']) {
+    assert.throws(() => loadConfig({ CFSCALE_CPU_PERIOD_US: bad }), /CFSCALE_CPU_PERIOD_US/, bad);
+  }
+  // A fake cgroup v1 tree: the controllers' mount points and our group's cgroup.procs.
+  const root = path.join(tmp, 'fake-cgroups');
+  for (const c of ['memory', 'cpu', 'cpuacct']) {
+    fs.mkdirSync(path.join(root, c, 'cfscale-feed0001'), { recursive: true });
+    fs.writeFileSync(path.join(root, c, 'cfscale-feed0001', 'cgroup.procs'), '');
+  }
+  const cg = new Cgroups(root, 'feed0001', () => {}, 10000);
+  assert.equal(cg.available, true);
+  const d = cg.dirs('a-0');
+  fs.mkdirSync(d.cpu, { recursive: true });
+  const read = (f) => fs.readFileSync(path.join(d.cpu, f), 'utf8');
+  // 0.05 core of 10 ms is 0.5 ms, below the kernel's 1 ms: refused, never raised silently.
+  assert.throws(() => cg.setCpu('a-0', 0.05), /below the kernel's minimum of 1000 µs: ask for at least 0.1 cores or raise CFSCALE_CPU_PERIOD_US/);
+  cg.setCpu('a-0', 0.5);
+  assert.deepEqual([read('cpu.cfs_period_us'), read('cpu.cfs_quota_us')], ['10000', '5000']);
+  cg.setCpu('a-0', null);
+  assert.equal(read('cpu.cfs_quota_us'), '-1');
+});
