@@ -22,6 +22,10 @@
 #                        before the round is created (`loadgen.js --seed N --seed-only`);
 #                        reads pick ids among the newest N (default 1000; 0 = no
 #                        seeding, reads then all ask for id 1)
+#   --prewarm N          requests sent to each app instance before the round, pinned with
+#                        X-Cf-App-Instance (default 0 = none): a freshly started instance is
+#                        cold (JIT, pool connections) and under a small CPU quota stays slow for
+#                        seconds; round-robin then holds every instance to its pace
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
@@ -54,6 +58,7 @@ source "$CFSCALE_ROOT/scripts/lib/apps.sh"
 readonly SCENARIOS=(read browse publish mix)
 readonly DEFAULT_TIMEOUT=10s
 readonly DEFAULT_SEED_ADS=1000
+readonly PREWARM_PARALLEL=8
 readonly DEFAULT_MAX_ERROR_RATE=0.01
 readonly DEFAULT_REQUESTS_MAX_WAIT=10m
 # Lead between inserting the round and its start_at: every loadgen must have woken and
@@ -77,7 +82,7 @@ parse_args() {
   APP="" INSTANCES=1 LOADGENS=1 PARALLEL="" RATE="" DURATION="" REQUESTS="" WARMUP=0s
   SCENARIO=read TIMEOUT="$DEFAULT_TIMEOUT" KEEPALIVE=true CPU="" LABEL=""
   MAX_ERROR_RATE="$DEFAULT_MAX_ERROR_RATE" MAX_WAIT="" STATS_SOURCE=auto
-  SEED_ADS="$DEFAULT_SEED_ADS" EXPERIMENT=""
+  SEED_ADS="$DEFAULT_SEED_ADS" EXPERIMENT="" PREWARM=0
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --no-keepalive) KEEPALIVE=false; shift; continue ;;
@@ -100,6 +105,7 @@ parse_args() {
       --cpu) CPU="$2" ;;
       --label) LABEL="$2" ;;
       --seed-ads) SEED_ADS="$2" ;;
+      --prewarm) PREWARM="$2" ;;
       --experiment) EXPERIMENT="$2" ;;
       --max-error-rate) MAX_ERROR_RATE="$2" ;;
       --max-wait) MAX_WAIT="$2" ;;
@@ -137,6 +143,7 @@ validate_args() {
   [[ "$MAX_ERROR_RATE" =~ ^(0(\.[0-9]+)?|1(\.0+)?)$ ]] \
     || usage_error "--max-error-rate must be a fraction from 0 to 1, got \"$MAX_ERROR_RATE\""
   [[ "$SEED_ADS" =~ ^[0-9]+$ ]] || usage_error "--seed-ads must be a non-negative integer, got \"$SEED_ADS\""
+  [[ "$PREWARM" =~ ^[0-9]+$ ]] || usage_error "--prewarm must be a non-negative integer, got \"$PREWARM\""
   [[ "$STATS_SOURCE" =~ ^(plugin|v3|auto)$ ]] || usage_error "--stats-source must be plugin, v3 or auto, got \"$STATS_SOURCE\""
   MAX_WAIT_MS=""
   [[ -z "$MAX_WAIT" ]] || MAX_WAIT_MS="$(duration_ms "$MAX_WAIT" --max-wait)"
@@ -158,6 +165,28 @@ each_instance() {
   done
   for i in "${pids[@]}"; do wait "$i" || failed=1; done
   return "$failed"
+}
+
+# prewarm_instances — --prewarm requests to each instance, pinned (X-Cf-App-Instance), with
+# the loadgen CLI: reads among the seeded ads, else /health. Before the timings are cleared.
+prewarm_instances() {
+  [[ "$PREWARM" -gt 0 ]] || return 0
+  local i args
+  for ((i = 0; i < INSTANCES; i++)); do
+    args=(node loadgen/bin/loadgen.js --requests "$PREWARM" --parallel "$PREWARM_PARALLEL" --no-progress
+      --max-error-rate 0 -H "X-Cf-App-Instance: $GUID:$i")
+    [[ -n "$HOST_HEADER" ]] && args+=(--host "$HOST_HEADER")
+    if [[ "$SEED_ADS" -gt 0 ]]; then
+      args+=(--url "$BASE_URL" --scenario read --seed "$SEED_ADS")
+    else
+      args+=(--url "$BASE_URL/health")
+    fi
+    if [[ "$DRY_RUN" == 1 ]]; then
+      print_cmd "${args[@]}"
+    else
+      "${args[@]}" >/dev/null || die "prewarming $APP instance $i failed"
+    fi
+  done
 }
 
 # Make sure the app holds --seed-ads ads, with the loadgen's own seeding code, before the
@@ -298,6 +327,7 @@ main() {
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
   seed_app
+  prewarm_instances
   each_instance POST /timings/clear || die "could not clear the app timings"
 
   ROUND_ID="<round>" CREATED_AT="<created-at>"

@@ -113,3 +113,18 @@ test('unreadable and malformed files', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('prewarm: requests per instance, 0 by default, passed to run-round as --prewarm', async () => {
+  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
+  const { roundSpec } = await import('../lib/experiment/order.js');
+  assert.equal(validatePlan(ok, 'mini.yml').prewarm, 0);
+  const p = validatePlan({ ...ok, prewarm: 300 }, 'warm.yml');
+  assert.equal(p.prewarm, 300);
+  assert.throws(() => validatePlan({ ...ok, prewarm: -1 }, 'warm.yml'), /prewarm/);
+  assert.throws(() => validatePlan({ ...ok, prewarm: 'lots' }, 'warm.yml'), /prewarm/);
+  const cfg = { app: 'node-app', variant: 'default', settings: {} };
+  const args = runRoundArgs(roundSpec(p, cfg, 2, p.load[0], 'rep1'), { prewarm: true });
+  assert.deepEqual(args.slice(args.indexOf('--prewarm'), args.indexOf('--prewarm') + 2), ['--prewarm', '300']);
+  const none = runRoundArgs(roundSpec(validatePlan(ok, 'mini.yml'), cfg, 1, p.load[0], 'rep1'), { prewarm: true });
+  assert.equal(none.includes('--prewarm'), false);
+});

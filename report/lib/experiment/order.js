@@ -58,6 +58,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     durationMs: plan.durationMs,
     requests: plan.requests,
     warmupMs: plan.warmupMs,
+    prewarm: plan.prewarm ?? 0,
     timeoutMs: plan.timeoutMs,
     scenario: plan.scenario,
     cpu: plan.cpu,

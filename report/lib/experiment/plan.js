@@ -156,7 +156,7 @@ export function validatePlan(raw, source = 'plan') {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
-    'load', 'duration', 'requests', 'warmup', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
+    'load', 'duration', 'requests', 'warmup', 'prewarm', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
     'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
@@ -246,6 +246,7 @@ export function validatePlan(raw, source = 'plan') {
     durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
     warmupMs: /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup)) ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
+    prewarm: c.int(raw, 'prewarm', 0, 0),
     timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
     scenario: raw.scenario ?? DEFAULTS.scenario,
     repetitions: c.int(raw, 'repetitions', 1, DEFAULTS.repetitions, 100),

@@ -23,6 +23,7 @@ export function runRoundFeatures(runRound) {
     experiment: /--experiment\b/.test(help),
     setting: /--setting\b/.test(help),
     cpu: /--cpu\b/.test(help),
+    prewarm: /--prewarm\b/.test(help),
     maxErrorRate: /--max-error-rate\b/.test(help),
   };
 }
@@ -39,6 +40,7 @@ export function runRoundArgs(spec, features = {}) {
   a.push('--warmup', ms(spec.warmupMs), '--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario,
     '--label', spec.label, '--platform', spec.platform);
   if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
+  if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));
   if (features.experiment) a.push('--experiment', spec.experiment);
   if (features.maxErrorRate) a.push('--max-error-rate', String(spec.maxErrorRate));
   if (features.setting) for (const [k, v] of Object.entries(spec.settings)) a.push('--setting', `${k}=${v}`);
