@@ -69,6 +69,12 @@ async function main(argv) {
   return failed ? 2 : 0;
 }
 
+// A reader that went away (`loadgen ... | head -1`) is not a failure of the run: the
+// output is lost, the exit code still tells how the run went.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+});
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err) => {

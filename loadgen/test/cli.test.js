@@ -98,6 +98,16 @@ test('cli: --help exits 0 and lists options', async () => {
   assert.match(r.stdout, /--parallel N .*\[default: 10\]/);
 });
 
+test('cli: a closed stdout (a reader that went away) is no crash; the exit code stays', async (t) => {
+  const srv = await startServer((req, res) => res.end('ok\n'));
+  t.after(srv.close);
+  const child = spawnNode('bin/loadgen.js', ['--url', srv.url, '-c', '2', '-n', '50', '--json']);
+  child.stdout.destroy(); // closed long before the child has booted and written
+  const r = await child.done;
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /EPIPE|Unhandled/);
+});
+
 test('cli: --results-db --round persists every sample', async (t) => {
   const srv = await startServer((req, res) => { res.setHeader('X-Vcap-Request-Id', 'vcap-' + req.headers['x-correlation-id']); res.end('ok\n'); });
   t.after(srv.close);
