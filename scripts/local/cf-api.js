@@ -1,7 +1,9 @@
 // cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
 // one app, its web process, process stats (cloud-foundry-contracts.md §2), its user-provided
-// environment variables and crash audit events. Unknown paths answer like CC: a CF-NotFound error body.
+// environment variables, its routes (with their options) and crash audit events. Unknown paths answer like CC: a CF-NotFound error body.
 'use strict';
+
+const crypto = require('node:crypto');
 
 function appResource(app) {
   return {
@@ -37,6 +39,23 @@ function environmentVariables(app) {
   };
 }
 
+// GET /v3/apps/:guid/routes: the v3 route resource; `options` holds what was set
+// (manifest options.loadbalancing, update-route -o), as CC returns it.
+function routeResource(app, url) {
+  const h = crypto.createHash('sha1').update(`${app.guid} ${url}`).digest('hex');
+  const dot = url.indexOf('.');
+  return {
+    guid: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+    protocol: 'http',
+    host: dot > 0 ? url.slice(0, dot) : '',
+    path: '',
+    port: null,
+    url,
+    options: { ...(app.routeOptions?.[url] || {}) },
+    destinations: [{ app: { guid: app.guid, process: { type: 'web' } }, port: 8080, protocol: 'http1' }],
+  };
+}
+
 function list(resources) {
   return { pagination: { total_results: resources.length, total_pages: 1, next: null, previous: null }, resources };
 }
@@ -67,6 +86,11 @@ function curl(platform, rawPath, { v3Stats }) {
     const app = platform.appByGuid(m[1]);
     return app ? environmentVariables(app) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
   }
+  m = /^\/v3\/apps\/([^/]+)\/routes$/.exec(p);
+  if (m) {
+    const app = platform.appByGuid(m[1]);
+    return app ? list(app.routes.map((r) => routeResource(app, r))) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+  }
   m = /^\/v3\/apps\/([^/]+)$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1]);
@@ -75,4 +99,4 @@ function curl(platform, rawPath, { v3Stats }) {
   return notFound();
 }
 
-module.exports = { curl, environmentVariables };
+module.exports = { curl, environmentVariables, routeResource };

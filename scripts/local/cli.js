@@ -24,6 +24,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl scale APP [-i N] [--cpu CORES|none]
   cfl start|stop|restart APP          cfl restart-app-instance APP INDEX
   cfl delete APP [-f]                 cfl apps | app APP [--guid] | env APP
+  cfl update-route DOMAIN [--hostname HOST] (-o loadbalancing=round-robin|least-connection | -r loadbalancing)
   cfl set-env APP NAME VALUE          cfl logs APP [--recent]
   cfl statistics APP --debug [--full] cfl curl PATH
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
@@ -47,6 +48,10 @@ const SPECS = {
   start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
   'restart-app-instance': { pos: ['appName', 'index'] },
   delete: { pos: ['appName'], bool: { '-f': 'force' } },
+  'update-route': {
+    pos: ['domain'], val: { '--hostname': 'hostname', '-n': 'hostname', '--path': 'path' },
+    multi: { '-o': 'options', '--option': 'options', '-r': 'removeOptions', '--remove-option': 'removeOptions' },
+  },
   app: { pos: ['appName'], bool: { '--guid': 'guid' } },
   env: { pos: ['appName'] },
   'set-env': { pos: ['appName', 'name', 'value'] },

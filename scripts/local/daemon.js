@@ -18,6 +18,7 @@ const VERBS = {
   restart: ['restart', true],
   'restart-app-instance': ['restartInstance', true],
   delete: ['deleteApp', true],
+  'update-route': ['updateRoute', true],
   apps: ['apps', false],
   app: ['appInfo', false],
   env: ['env', false],

@@ -1,5 +1,6 @@
 // haproxy-config.js — the router's configuration, generated from the apps (Gorouter's job
-// on CF, cloud-foundry-contracts.md §5): route by Host, round-robin, keep-alive both sides,
+// on CF, cloud-foundry-contracts.md §5): route by Host, round-robin or least-connection per
+// app (route-options.js), keep-alive both sides,
 // `X-Cf-App-Instance: GUID:INDEX` pins a request to one instance, X-Vcap-Request-Id set on
 // request and response, access log as JSON over syslog to the daemon (rtr-log.js).
 // Instances changing state are applied through the runtime API (haproxy.js) without a
@@ -42,7 +43,8 @@ function serverLine(name, inst) {
   return `  server ${name} 127.0.0.1:${port}${inst && inst.ready ? '' : ' disabled'}`;
 }
 
-// apps: [{name, guid, routes[], slots, instances: {index: {port, ready}}}]
+// apps: [{name, guid, routes[], balance (roundrobin|leastconn, default roundrobin), slots,
+//         instances: {index: {port, ready}}}]
 function buildConfig({ routerPort, logPort, adminSocket, apps }) {
   const out = [];
   out.push(
@@ -110,7 +112,7 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
     if (!app.routes.length) continue;
     // Gorouter sets X-CF-ApplicationID on every request to an app.
     const appId = `  http-request set-header X-CF-ApplicationID ${app.guid}`;
-    out.push(`backend ${backendName(app)}`, '  balance roundrobin', '  option redispatch 1', appId);
+    out.push(`backend ${backendName(app)}`, `  balance ${app.balance || 'roundrobin'}`, '  option redispatch 1', appId);
     for (let i = 0; i < app.slots; i++) out.push(serverLine(`s${i}`, app.instances[i]));
     out.push('');
     for (let i = 0; i < app.slots; i++) {

@@ -1,5 +1,6 @@
 // haproxy.js — run Debian's HAProxy as the router: master-worker mode (-W), graceful
-// reload with SIGUSR2 after `haproxy -c` validated the new file, and the runtime API
+// reload with SIGUSR2 after `haproxy -c` validated the new file (returning once the old
+// worker has finished), and the runtime API
 // (stats socket) to switch servers on and off without a reload.
 'use strict';
 
@@ -10,6 +11,7 @@ const { spawn, execFile } = require('node:child_process');
 const { buildConfig } = require('./haproxy-config');
 
 const HAPROXY_BIN = 'haproxy';
+const OLD_WORKER_WAIT_MS = 5000;
 
 function execFileP(cmd, args) {
   return new Promise((resolve, reject) => {
@@ -45,9 +47,11 @@ class Router {
   async apply(model) {
     await this.writeConfig(model);
     if (this.isRunning()) {
+      const oldWorker = await this.workerPid().catch(() => null);
       process.kill(this.masterPid, 'SIGUSR2');
       this.log(`router reloaded (${this.cfgFile})`);
-      await this.waitForSocket();
+      await this.waitForSocket(10000, oldWorker);
+      await this.waitOldWorker(oldWorker);
       return;
     }
     const out = fs.openSync(path.join(this.dir, 'haproxy.out'), 'a');
@@ -72,15 +76,37 @@ class Router {
     try { process.kill(this.masterPid, 0); return true; } catch { return false; }
   }
 
-  async waitForSocket(timeoutMs = 10000) {
+  // The pid of the worker answering on the runtime API.
+  async workerPid() {
+    const m = /^Pid: (\d+)$/m.exec(await this.command('show info'));
+    return m ? Number(m[1]) : null;
+  }
+
+  // Until the runtime API answers (from a worker other than notPid, after a reload).
+  async waitForSocket(timeoutMs = 10000, notPid = null) {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      try { await this.command('show info'); return; } catch (e) {
+      try {
+        const pid = await this.workerPid();
+        if (!notPid || (pid && pid !== notPid)) return;
+        throw new Error(`worker ${notPid} still answers`);
+      } catch (e) {
         if (!this.isRunning()) throw new Error(`router exited at start; see ${path.join(this.dir, 'haproxy.out')}`);
         if (Date.now() > until) throw new Error(`router did not come up: ${e.message}; see ${path.join(this.dir, 'haproxy.out')}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     }
+  }
+
+  // After a reload the previous worker accepts new connections until the master tells it
+  // to stop, then finishes the requests it has (idle keep-alive connections are closed).
+  // Until it is gone a new connection may still meet the old configuration (e.g. the old
+  // load-balancing algorithm), so wait for it, at most OLD_WORKER_WAIT_MS.
+  async waitOldWorker(pid) {
+    if (!pid) return;
+    const until = Date.now() + OLD_WORKER_WAIT_MS;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    if (alive(pid)) this.log(`router: the previous worker (pid ${pid}) still serves requests in flight after ${OLD_WORKER_WAIT_MS} ms`);
   }
 
   // One runtime-API command; resolves with its answer.

@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
+const { manifestRouteOptions, appLoadbalancing } = require('./route-options');
 
 const VAR_RE = /\(\(([-\w.]+)\)\)/g;
 const WHOLE_VAR_RE = /^\(\(([-\w.]+)\)\)$/;
@@ -77,11 +78,22 @@ function detectBuildpack(appPath) {
   throw new Error(`no buildpack detects ${appPath} (no package.json, go.mod or .jar)`);
 }
 
-function routeHosts(app) {
-  if (app['no-route'] === true) return [];
-  const routes = Array.isArray(app.routes) ? app.routes : [];
-  // The path part of a route is not routed locally (README: not faithful).
-  return routes.map((r) => String(r.route || '').split('/')[0].toLowerCase()).filter(Boolean);
+// {routes: [host], routeOptions: {host: {loadbalancing}}} (options only where set).
+function readRoutes(app) {
+  if (app['no-route'] === true) return { routes: [], routeOptions: {} };
+  const list = Array.isArray(app.routes) ? app.routes : [];
+  const routes = [];
+  const routeOptions = {};
+  list.forEach((r, i) => {
+    // The path part of a route is not routed locally (README: not faithful).
+    const host = String((r && r.route) || '').split('/')[0].toLowerCase();
+    if (!host) return;
+    routes.push(host);
+    const options = manifestRouteOptions(r.options, `routes[${i}]`);
+    if (Object.keys(options).length) routeOptions[host] = options;
+  });
+  appLoadbalancing({ name: app.name, routes, routeOptions }); // one algorithm per app
+  return { routes, routeOptions };
 }
 
 // One application entry → the normalised spec the platform runs.
@@ -112,7 +124,7 @@ function normaliseApp(app, manifestDir) {
     instances,
     env,
     services,
-    routes: routeHosts(app),
+    ...readRoutes(app),
     healthCheck: {
       type: hcType,
       endpoint: app['health-check-http-endpoint'] || '/',

@@ -23,6 +23,7 @@ const { sample, pluginLines, v3Stats } = require('./stats');
 const { vcapServices, vcapApplication } = require('./cf-env');
 const tables = require('./tables');
 const { curl } = require('./cf-api');
+const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 
 class UsageError extends Error {}
 
@@ -160,8 +161,11 @@ class Platform {
     for (const spec of specs) {
       for (const s of spec.services) if (!this.state.services[s]) throw new UsageError(`Service instance ${s} not found`);
       const old = this.state.apps[spec.name];
+      let routeOptions;
+      try { routeOptions = pushedRouteOptions(old, spec); } catch (e) { throw new UsageError(e.message); }
       const app = {
         ...spec,
+        routeOptions,
         guid: old ? old.guid : crypto.randomUUID(),
         env: { ...(old ? old.env : {}), ...spec.env },
         instances: instances !== undefined ? instances : spec.instances,
@@ -219,6 +223,24 @@ class Platform {
     }
     this.save();
     return `Scaling app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
+  }
+
+  // The route's options (load balancing), applied with a graceful router reload.
+  async updateRoute(args) {
+    let plan;
+    try { plan = planRouteUpdate(Object.values(this.state.apps), args); } catch (e) { throw new UsageError(e.message); }
+    const { app, url, routeOptions } = plan;
+    const before = app.routeOptions;
+    app.routeOptions = routeOptions;
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      app.routeOptions = before;
+      await this.routes.sync();
+      throw e;
+    }
+    this.save();
+    return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
   }
 
   async start({ appName }) {

@@ -1,10 +1,11 @@
 // router-sync.js — keeps HAProxy in step with the apps and their instances: a reload when
-// apps, routes or server slots change; otherwise each instance entering or leaving RUNNING
+// apps, routes, their load balancing or server slots change; otherwise each instance entering or leaving RUNNING
 // is switched on or off through the runtime API (so client keep-alive connections live on).
 // Also maps an access-log record back to its app and instance (for the RTR line).
 'use strict';
 
 const { slotCount, backendName, pinBackendName } = require('./haproxy-config');
+const { appLoadbalancing, haproxyBalance } = require('./route-options');
 
 class RouterSync {
   // apps() → app records; instances(name) → that app's instances.
@@ -30,14 +31,14 @@ class RouterSync {
       const want = slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1));
       const slots = Math.max(this.slotHigh.get(a.guid) || 0, want);
       this.slotHigh.set(a.guid, slots);
-      return { name: a.name, guid: a.guid, routes: a.routes, slots, instances };
+      return { name: a.name, guid: a.guid, routes: a.routes, balance: haproxyBalance(appLoadbalancing(a)), slots, instances };
     });
     return { apps, logPort: this.logPort };
   }
 
   async run() {
     const model = this.model();
-    const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.slots])]);
+    const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.balance, a.slots])]);
     if (key !== this.key || !this.router.isRunning()) {
       await this.router.apply(model);
       this.key = key;

@@ -2,6 +2,8 @@
 // laid out like the cf CLI's tables (scripts must use `app --guid` and `curl`, never these).
 'use strict';
 
+const { appLoadbalancing, DEFAULT_LOADBALANCING } = require('./route-options');
+
 const MB = 1024 * 1024;
 
 function table(rows) {
@@ -26,12 +28,28 @@ function appsTable(apps, instancesOf) {
   return `Getting apps in org local / space local as admin...\n\n${table(rows)}`;
 }
 
+// Each route with its options the way `cf routes` prints them: `host {loadbalancing=...}`.
+function routesText(app) {
+  return app.routes.map((r) => {
+    const o = Object.entries(app.routeOptions?.[r] || {}).map(([k, v]) => `${k}=${v}`);
+    return o.length ? `${r} {${o.join(', ')}}` : r;
+  }).join(', ');
+}
+
+// The algorithm the router uses for the app's routes.
+function loadbalancingText(app) {
+  if (!app.routes.length) return '-';
+  const algo = appLoadbalancing(app);
+  const set = app.routes.some((r) => app.routeOptions?.[r]?.loadbalancing);
+  return set || algo !== DEFAULT_LOADBALANCING ? algo : `${algo} (router default)`;
+}
+
 function appSummary(app, instances, cpuQuota) {
   const head = [
     `Showing health and status for app ${app.name} in org local / space local as admin...`, '',
     table([
-      ['name:', app.name], ['requested state:', app.state.toLowerCase()], ['routes:', app.routes.join(', ')],
-      ['buildpacks:', app.buildpack], ['guid:', app.guid],
+      ['name:', app.name], ['requested state:', app.state.toLowerCase()], ['routes:', routesText(app)],
+      ['load balancing:', loadbalancingText(app)], ['buildpacks:', app.buildpack], ['guid:', app.guid],
     ]), '',
     table([
       ['type:', 'web'], ['instances:', `${running(instances)}/${app.instances}`], ['memory usage:', `${app.memoryMb}M`],
