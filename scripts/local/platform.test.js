@@ -130,6 +130,12 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
   assert.match(bad.stderr, /^cfl: Expected to find variables: busy, domain, instances, memory, name, services\n$/);
   assert.match((await cfl('push', '-f', FIXTURE, '--vars-file', varsFile('x', { name: 'x', domain: 'localhost', services: ['nope'], busy: '0', instances: 1, memory: '96M' }))).stderr, /Service instance nope not found/);
 
+  const hashManifest = path.join(HOME, 'hash.yml');
+  fs.writeFileSync(hashManifest, `applications:\n- name: h\n  path: ${path.dirname(FIXTURE)}\n  command: x\n  routes:\n  - route: h.localhost\n    options:\n      loadbalancing: hash\n`);
+  const hashPush = await cfl('push', '-f', hashManifest);
+  assert.equal(hashPush.code, 1);
+  assert.match(hashPush.stderr, /^cfl: routes\[0\]\.options\.loadbalancing: hash is not supported by the local platform \(round-robin or least-connection\)\n$/);
+
   await Promise.all([
     push('tiny', { instances: 2, services: ['results-db'] }),
     push('hog', { memory: '64M', services: ['results-db'] }),
@@ -163,6 +169,27 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
       assert.equal(r.headers['x-instance-index'], '1');
     }
     assert.equal((await get('tiny.localhost', '/', { 'X-Cf-App-Instance': 'nope:0' })).status, 400);
+  });
+
+  await t.test('update-route: least-connection by a graceful reload, shown by app and curl; pins unaffected', async () => {
+    const cfgFile = path.join(CFG.haproxyDir, 'haproxy.cfg');
+    const backendOf = (text) => /^backend app_tiny\n {2}balance (\w+)$/m.exec(text)[1];
+    assert.equal(backendOf(fs.readFileSync(cfgFile, 'utf8')), 'roundrobin');
+    assert.match(await ok('app', 'tiny'), /^load balancing: +round-robin \(router default\)$/m);
+    assert.match(await ok('update-route', 'localhost', '--hostname', 'tiny', '-o', 'loadbalancing=least-connection'), /^Route tiny\.localhost has been updated\nOK$/m);
+    assert.equal(backendOf(fs.readFileSync(cfgFile, 'utf8')), 'leastconn');
+    assert.match(await ok('app', 'tiny'), /^routes: +tiny\.localhost \{loadbalancing=least-connection\}\nload balancing: +least-connection$/m);
+    const routes = await curlJson(`/v3/apps/${guid}/routes`);
+    assert.deepEqual(routes.resources.map((r) => [r.host, r.url, r.options]), [['tiny', 'tiny.localhost', { loadbalancing: 'least-connection' }]]);
+    assert.equal(JSON.parse(fs.readFileSync(CFG.stateFile, 'utf8')).apps.tiny.routeOptions['tiny.localhost'].loadbalancing, 'least-connection', 'kept in the state');
+    for (const i of [0, 1]) assert.equal((await get('tiny.localhost', '/', { 'X-Cf-App-Instance': `${guid}:${i}` })).headers['x-instance-index'], String(i));
+    const hash = await cfl('update-route', 'localhost', '-n', 'tiny', '-o', 'loadbalancing=hash');
+    assert.equal(hash.code, 1);
+    assert.match(hash.stderr, /^cfl: -o loadbalancing: hash is not supported by the local platform/);
+    assert.equal((await cfl('update-route', 'localhost', '-n', 'nope', '-r', 'loadbalancing')).code, 1);
+    await ok('update-route', 'localhost', '-n', 'tiny', '-r', 'loadbalancing');
+    assert.equal(backendOf(fs.readFileSync(cfgFile, 'utf8')), 'roundrobin');
+    assert.equal((await get('tiny.localhost', '/')).status, 200);
   });
 
   const tmpOf = (i) => path.join(HOME, 'instances', 'tiny', String(i), 'tmp');
