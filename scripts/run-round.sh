@@ -26,6 +26,11 @@
 #                        X-Cf-App-Instance (default 0 = none): a freshly started instance is
 #                        cold (JIT, pool connections) and under a small CPU quota stays slow for
 #                        seconds; round-robin then holds every instance to its pace
+#   --loadbalancing ALGO round-robin | least-connection: Gorouter's algorithm for the app's
+#                        route, set before seeding with `cf update-route DOMAIN --hostname
+#                        HOST -o loadbalancing=ALGO` (scripts/cfl alike; default: the route
+#                        is left as it is). The route's option is recorded in rounds.plan
+#                        (loadbalancing; absent = the router's default, round-robin)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
@@ -82,7 +87,7 @@ parse_args() {
   APP="" INSTANCES=1 LOADGENS=1 PARALLEL="" RATE="" DURATION="" REQUESTS="" WARMUP=0s
   SCENARIO=read TIMEOUT="$DEFAULT_TIMEOUT" KEEPALIVE=true CPU="" LABEL=""
   MAX_ERROR_RATE="$DEFAULT_MAX_ERROR_RATE" MAX_WAIT="" STATS_SOURCE=auto
-  SEED_ADS="$DEFAULT_SEED_ADS" EXPERIMENT="" PREWARM=0
+  SEED_ADS="$DEFAULT_SEED_ADS" EXPERIMENT="" PREWARM=0 LOADBALANCING=""
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --no-keepalive) KEEPALIVE=false; shift; continue ;;
@@ -106,6 +111,7 @@ parse_args() {
       --label) LABEL="$2" ;;
       --seed-ads) SEED_ADS="$2" ;;
       --prewarm) PREWARM="$2" ;;
+      --loadbalancing) LOADBALANCING="$2" ;;
       --experiment) EXPERIMENT="$2" ;;
       --max-error-rate) MAX_ERROR_RATE="$2" ;;
       --max-wait) MAX_WAIT="$2" ;;
@@ -144,6 +150,8 @@ validate_args() {
     || usage_error "--max-error-rate must be a fraction from 0 to 1, got \"$MAX_ERROR_RATE\""
   [[ "$SEED_ADS" =~ ^[0-9]+$ ]] || usage_error "--seed-ads must be a non-negative integer, got \"$SEED_ADS\""
   [[ "$PREWARM" =~ ^[0-9]+$ ]] || usage_error "--prewarm must be a non-negative integer, got \"$PREWARM\""
+  [[ "$LOADBALANCING" =~ ^(|round-robin|least-connection)$ ]] \
+    || usage_error "--loadbalancing must be round-robin or least-connection, got \"$LOADBALANCING\""
   [[ "$STATS_SOURCE" =~ ^(plugin|v3|auto)$ ]] || usage_error "--stats-source must be plugin, v3 or auto, got \"$STATS_SOURCE\""
   MAX_WAIT_MS=""
   [[ -z "$MAX_WAIT" ]] || MAX_WAIT_MS="$(duration_ms "$MAX_WAIT" --max-wait)"
@@ -189,6 +197,20 @@ prewarm_instances() {
   done
 }
 
+# --loadbalancing on the app's route (locally APP.localhost; on CF host and domain from
+# the route's v3 resource): per-route option of Gorouter (cloud-foundry-contracts.md §3).
+set_route_loadbalancing() {
+  [[ -n "$LOADBALANCING" ]] || return 0
+  local host="$APP" domain="$LOCAL_DOMAIN"
+  if [[ "$PLATFORM" == cf && "$GUID" == "<"* ]]; then
+    host="<$APP-host>" domain="<$APP-domain>"
+  elif [[ "$PLATFORM" == cf ]]; then
+    IFS=$'\t' read -r host domain < <(cf_curl_json "/v3/apps/$GUID/routes" \
+      | jq -r '.resources[0] | .host as $h | [$h, (.url | split("/")[0] | ltrimstr($h + "."))] | @tsv')
+  fi
+  cf_run update-route "$domain" --hostname "$host" -o "loadbalancing=$LOADBALANCING"
+}
+
 # Make sure the app holds --seed-ads ads, with the loadgen's own seeding code, before the
 # round is created: seeding inside the start lead would make the loadgens start late.
 # The loadgens still look (one GET) and read among the newest N ids.
@@ -205,7 +227,7 @@ seed_app() {
 # The round document for create-round.js.
 round_json() {
   # The host's CPU is only known here for the local platform (on CF the apps run on cells).
-  local model=closed settings versions environment cli_version="" cf_api="" cpu_model
+  local model=closed settings versions environment cli_version="" cf_api="" cpu_model route_lb
   [[ -n "$RATE" ]] && model=open
   # The app's environment variables are its settings (pool size, threads, framework...).
   # Until the local platform serves this v3 endpoint, local rounds record {}.
@@ -217,6 +239,9 @@ round_json() {
     cli_version="$(cf version 2>/dev/null | head -n1 || true)"
     cf_api="$(cf_curl_json /v3/info | jq -r '.links.self.href // empty' | sed 's|/v3/info$||')"
   fi
+  # The route's algorithm as the platform reports it (else what --loadbalancing asked).
+  route_lb="$(cf_curl_json "/v3/apps/$GUID/routes" 2>/dev/null | jq -r '.resources[0].options.loadbalancing // empty' || true)"
+  route_lb="${route_lb:-$LOADBALANCING}"
   cpu_model="$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)"
   versions="$(jq -nc --arg cli "$cli_version" 'if $cli != "" then {cf_cli: $cli} else {} end')"
   environment="$(jq -nc --arg cpu "$CPU" --arg model "$cpu_model" --arg cpus "$(nproc)" \
@@ -230,7 +255,7 @@ round_json() {
     --argjson instances "$INSTANCES" --argjson loadgens "$LOADGENS" --arg model "$model" \
     --arg parallel "$PARALLEL" --arg rate "$RATE" --arg duration "$DURATION_MS" --arg requests "$REQUESTS" \
     --argjson warmup "$WARMUP_MS" --argjson timeout "$TIMEOUT_MS" --argjson keepalive "$KEEPALIVE" \
-    --arg scenario "$SCENARIO" --arg lbl "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
+    --arg scenario "$SCENARIO" --arg lbl "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg lb "$route_lb" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
     --argjson versions "$versions" --argjson environment "$environment" --argjson settings "$settings" '
     def num: if . == "" then null else tonumber end;
     def str: if . == "" then null else . end;
@@ -238,7 +263,7 @@ round_json() {
      app_instances: $instances, loadgens: $loadgens, model: $model, parallel: ($parallel | num),
      rate: ($rate | num), duration_ms: ($duration | num), requests: ($requests | num),
      warmup_ms: $warmup, timeout_ms: $timeout, keepalive: $keepalive, scenario: $scenario,
-     plan: (if $seed > 0 then {seed_ads: $seed} else {} end),
+     plan: ((if $seed > 0 then {seed_ads: $seed} else {} end) + (if $lb != "" then {loadbalancing: $lb} else {} end)),
      label: ($lbl | str), experiment: ($experiment | str), git_rev: ($rev | str), versions: $versions,
      environment: $environment, settings: $settings}'
 }
@@ -326,6 +351,7 @@ main() {
   [[ "$DRY_RUN" == 1 || -n "$DB_URL" ]] || DB_URL="$(results_db_url)"
   BASE_URL="$(app_base_url "$APP" "$GUID")"
   HOST_HEADER="$(app_host_header "$APP")"
+  set_route_loadbalancing
   seed_app
   prewarm_instances
   each_instance POST /timings/clear || die "could not clear the app timings"

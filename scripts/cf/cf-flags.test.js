@@ -29,6 +29,7 @@ const TABLE = [
   'cf push -f manifests/chisel.yml --vars-file manifests/vars.yml',
   'cf push node-app -f manifests/node-app.yml --vars-file manifests/vars.yml --var node-memory=400M --strategy rolling --no-start',
   'cf scale node-app -i 4',
+  'cf update-route apps.example.com --hostname node-app -o loadbalancing=least-connection',
   'cf app node-app --guid',
   'cf curl /v3/apps/GUID/processes/web/stats',
   'cf curl /v3/apps/GUID/env',

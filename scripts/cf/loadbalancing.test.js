@@ -1,0 +1,122 @@
+'use strict';
+// run-round --loadbalancing on CF: the exact command sequence under --dry-run against the
+// fake cf of the dry-run tests (scripts/test/fixtures/fake-cf.js: v3 shapes, route
+// node-app.apps.example.com), the usage error, and the printed `cf update-route` checked
+// against the REAL cf CLI's `cf update-route --help` (skipped when .tools/bin/cf is not built).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
+const REAL_CF = path.join(ROOT, '.tools', 'bin', 'cf');
+const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version']);
+
+const dirs = [];
+test.after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+
+function tmpDir() {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-lb-'));
+  dirs.push(d);
+  return d;
+}
+
+/** run-round.sh on PLATFORM=cf with the fake cf holding `apps`. */
+function runRound(apps, args, { plugin = false } = {}) {
+  const w = tmpDir();
+  fs.mkdirSync(path.join(w, 'bin'));
+  fs.writeFileSync(path.join(w, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(w, 'state.json'), JSON.stringify({ apps, services: ['node-db', 'java-db', 'results-db'], loggedIn: true }));
+  fs.mkdirSync(path.join(w, 'home/.cf/plugins'), { recursive: true });
+  fs.writeFileSync(path.join(w, 'home/.cf/config.json'), JSON.stringify({ Target: 'https://api.example.com', SpaceFields: { GUID: 'space-guid-1', Name: 'dev' } }));
+  // A not yet pushed app has no guid for v3 stats: the statistics plugin is used then.
+  if (plugin) fs.writeFileSync(path.join(w, 'home/.cf/plugins/config.json'), JSON.stringify({ Plugins: { Statistics: { Location: '/x/statistics', Version: { Major: 1 } } } }));
+  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(w, 'vars.yml'));
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts/run-round.sh'), ...args], {
+    encoding: 'utf8',
+    env: {
+      PATH: `${path.join(w, 'bin')}:${process.env.PATH}`, HOME: path.join(w, 'home'), PLATFORM: 'cf',
+      FAKE_CF_STATE: path.join(w, 'state.json'), FAKE_CF_LOG: path.join(w, 'cf.log'), CFSCALE_VARS_FILE: path.join(w, 'vars.yml'),
+    },
+  });
+  const log = fs.existsSync(path.join(w, 'cf.log')) ? fs.readFileSync(path.join(w, 'cf.log'), 'utf8') : '';
+  const calls = log.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return { ...res, world: w, lines: res.stdout.split('\n').filter(Boolean), mutating: calls.filter((a) => !READ_ONLY.has(a[0])) };
+}
+
+const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
+const NODE = guidOf('node-app');
+const RR = ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'];
+
+test('run-round --loadbalancing: cf update-route on the app\'s route before the round', async (t) => {
+  const cases = [
+    {
+      name: 'app present: host and domain from its v3 route',
+      apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } },
+      args: [...RR, '--loadbalancing', 'least-connection'],
+      want: () => [
+        'cf update-route apps.example.com --hostname node-app -o loadbalancing=least-connection',
+        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
+        `cf curl /v3/apps/${NODE}/processes/web/stats`,
+        'cf logs node-app',
+        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+      ],
+    },
+    {
+      name: 'app absent: pushed first, the route shows as placeholders',
+      apps: { loadgen: { instances: 1 } }, plugin: true,
+      args: [...RR, '--loadbalancing', 'round-robin'],
+      want: (w) => [
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 1`,
+        "cf update-route '<node-app-domain>' --hostname '<node-app-host>' -o loadbalancing=round-robin",
+      ],
+      prefix: true,
+    },
+    {
+      name: 'without --loadbalancing the route is left alone',
+      apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } },
+      args: RR,
+      none: true,
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const r = runRound(c.apps, c.args, { plugin: c.plugin });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(r.mutating, [], 'no mutating cf call under --dry-run');
+      if (c.none) assert.equal(r.lines.filter((l) => l.includes('update-route')).length, 0, r.stdout);
+      else if (c.prefix) assert.deepEqual(r.lines.slice(0, c.want(r.world).length), c.want(r.world));
+      else assert.deepEqual(r.lines, c.want(r.world));
+    });
+  }
+});
+
+test('run-round --loadbalancing hash (or anything else): one line, exit 1, nothing run', async (t) => {
+  for (const algo of ['hash', 'least-conn', 'Round-Robin']) {
+    await t.test(JSON.stringify(algo), () => {
+      const r = runRound({ 'node-app': { instances: 1 }, loadgen: { instances: 1 } }, [...RR, '--loadbalancing', algo]);
+      assert.equal(r.status, 1);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `run-round: --loadbalancing must be round-robin or least-connection, got "${algo}" (see --help)\n`);
+    });
+  }
+});
+
+test('the printed cf update-route is accepted by the real cf CLI', { skip: !fs.existsSync(REAL_CF) && 'cf not built (scripts/setup.sh builds .tools/bin/cf)' }, () => {
+  const r = runRound({ 'node-app': { instances: 1 }, loadgen: { instances: 1 } }, [...RR, '--loadbalancing', 'least-connection']);
+  const line = r.lines.find((l) => l.startsWith('cf update-route '));
+  const help = spawnSync(REAL_CF, ['update-route', '--help'], { encoding: 'utf8', env: { ...process.env, CF_HOME: tmpDir(), CF_COLOR: 'false' } });
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /cf update-route DOMAIN \[--hostname HOSTNAME\] \[--path PATH\] \[--option OPTION=VALUE\] \[--remove-option OPTION\]/);
+  const known = new Set([...help.stdout.split(/^OPTIONS:$/m)[1].matchAll(/^\s+(--[\w-]+)(?:, (-\w))?/gm)].flatMap((m) => [m[1], m[2]]).filter(Boolean));
+  const words = line.split(' ');
+  const flags = words.filter((w) => w.startsWith('-'));
+  assert.deepEqual(flags, ['--hostname', '-o']);
+  for (const f of flags) assert.ok(known.has(f), `cf update-route has no ${f} (knows ${[...known].join(' ')})`);
+  assert.match(help.stdout, /-o loadbalancing=least-connection/, 'the option syntax of the help\'s examples');
+  assert.equal(words[words.indexOf('-o') + 1], 'loadbalancing=least-connection');
+});
