@@ -128,3 +128,21 @@ test('prewarm: requests per instance, 0 by default, passed to run-round as --pre
   const none = runRoundArgs(roundSpec(validatePlan(ok, 'mini.yml'), cfg, 1, p.load[0], 'rep1'), { prewarm: true });
   assert.equal(none.includes('--prewarm'), false);
 });
+
+test('loadbalancing: none by default, round-robin | least-connection, passed to run-round as --loadbalancing', async () => {
+  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
+  const { roundSpec } = await import('../lib/experiment/order.js');
+  const cfg = { app: 'node-app', variant: 'default', settings: {} };
+  const argsOf = (plan, features = { loadbalancing: true }) => runRoundArgs(roundSpec(plan, cfg, 2, plan.load[0], 'rep1'), features);
+  const none = validatePlan(ok, 'mini.yml');
+  assert.equal(none.loadbalancing, null);
+  assert.equal(argsOf(none).includes('--loadbalancing'), false, 'without the field the route is left as it is');
+  for (const algo of ['round-robin', 'least-connection']) {
+    const args = argsOf(validatePlan({ ...ok, loadbalancing: algo }, 'lb.yml'));
+    assert.deepEqual(args.slice(args.indexOf('--loadbalancing'), args.indexOf('--loadbalancing') + 2), ['--loadbalancing', algo]);
+  }
+  for (const bad of ['hash', 'least-conn', ['round-robin'], 1]) {
+    assert.throws(() => validatePlan({ ...ok, loadbalancing: bad }, 'lb.yml'),
+      /plan lb\.yml: loadbalancing must be one of round-robin, least-connection, got /, JSON.stringify(bad));
+  }
+});

@@ -59,6 +59,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     requests: plan.requests,
     warmupMs: plan.warmupMs,
     prewarm: plan.prewarm ?? 0,
+    loadbalancing: plan.loadbalancing ?? null,
     timeoutMs: plan.timeoutMs,
     scenario: plan.scenario,
     cpu: plan.cpu,

@@ -9,6 +9,9 @@ import YAML from 'yaml';
 export const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 export const ORDERS = ['interleaved', 'sequential', 'random'];
 export const SLO_METRICS = ['p50', 'p95', 'p99', 'mean'];
+// Gorouter's per-route algorithms run-round.sh sets (`--loadbalancing`; CF's `hash` needs a
+// header and is not supported by the local platform).
+export const LOADBALANCING = ['round-robin', 'least-connection'];
 
 export const DEFAULTS = Object.freeze({
   kind: 'grid',
@@ -156,7 +159,7 @@ export function validatePlan(raw, source = 'plan') {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
-    'load', 'duration', 'requests', 'warmup', 'prewarm', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
+    'load', 'duration', 'requests', 'warmup', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
     'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
@@ -247,6 +250,7 @@ export function validatePlan(raw, source = 'plan') {
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
     warmupMs: /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup)) ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
     prewarm: c.int(raw, 'prewarm', 0, 0),
+    loadbalancing: c.oneOf(raw, 'loadbalancing', LOADBALANCING, null),
     timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
     scenario: raw.scenario ?? DEFAULTS.scenario,
     repetitions: c.int(raw, 'repetitions', 1, DEFAULTS.repetitions, 100),

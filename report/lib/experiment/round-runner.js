@@ -24,6 +24,7 @@ export function runRoundFeatures(runRound) {
     setting: /--setting\b/.test(help),
     cpu: /--cpu\b/.test(help),
     prewarm: /--prewarm\b/.test(help),
+    loadbalancing: /--loadbalancing\b/.test(help),
     maxErrorRate: /--max-error-rate\b/.test(help),
   };
 }
@@ -41,6 +42,7 @@ export function runRoundArgs(spec, features = {}) {
     '--label', spec.label, '--platform', spec.platform);
   if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
   if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));
+  if (spec.loadbalancing && features.loadbalancing !== false) a.push('--loadbalancing', spec.loadbalancing);
   if (features.experiment) a.push('--experiment', spec.experiment);
   if (features.maxErrorRate) a.push('--max-error-rate', String(spec.maxErrorRate));
   if (features.setting) for (const [k, v] of Object.entries(spec.settings)) a.push('--setting', `${k}=${v}`);
