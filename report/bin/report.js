@@ -5,19 +5,22 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect, REPO_ROOT, resultsUrl } from '../lib/db.js';
 import fs from 'node:fs';
-import { loadPlan } from '../lib/experiment/plan.js';
+import { loadPlan, PlanError } from '../lib/experiment/plan.js';
 import { analyse } from '../lib/report/analysis.js';
-import { loadReportData, parseRoundList } from '../lib/report/data.js';
+import { loadReportData, parseRoundList, staleLine } from '../lib/report/data.js';
 
-const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--out DIR] [--db URL] [--platform local|cf]
+const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--plan FILE] [--out DIR] [--db URL] [--platform local|cf]
   --rounds IDS        round ids and ranges, e.g. 3,5,10-12
   --experiment NAME   every round of an experiment (plan name); default: every round
+  --plan FILE         the experiment's plan (default: experiments/NAME.yml when it exists):
+                      its rounds recorded under other parameters than it gives now are
+                      left out and counted (stale); its validity thresholds apply
   --out DIR           output directory (default: report/out/<experiment|rounds|all>)
   --db URL            results database (default: CFSCALE_RESULTS_URL, else
                       RESULTS_DATABASE_URL, else on local \`scripts/cfl service-url results-db\`)
   --platform P        where to look for the results database when --db is not given (default local)
   -h, --help          this help
-Validity thresholds: those of experiments/NAME.yml when it exists, else the defaults.
+Without a plan, no round is left out as stale and the default validity thresholds apply.
 Writes DIR/index.html (self-contained, opens offline), DIR/charts/*.svg, DIR/csv/*.csv.
 Exit: 0 ok, 1 usage or configuration (also: no rounds selected), 2 failure while rendering.`;
 
@@ -30,7 +33,7 @@ async function main() {
   let args;
   try {
     args = parseArgs({ options: {
-      rounds: { type: 'string' }, experiment: { type: 'string' }, out: { type: 'string' },
+      rounds: { type: 'string' }, experiment: { type: 'string' }, plan: { type: 'string' }, out: { type: 'string' },
       db: { type: 'string' }, platform: { type: 'string' }, help: { type: 'boolean', short: 'h' },
     } });
   } catch (e) { die(`${e.message} (see --help)`); }
@@ -40,6 +43,12 @@ async function main() {
   const sel = {};
   if (o.rounds) { try { sel.rounds = parseRoundList(o.rounds); } catch (e) { die(e.message); } }
   if (o.experiment) sel.experiment = o.experiment;
+  // The plan: its stale rounds are left out, its validity thresholds apply.
+  const planFile = o.plan || (o.experiment && path.join(REPO_ROOT, 'experiments', `${o.experiment}.yml`));
+  if (o.plan || (planFile && fs.existsSync(planFile))) {
+    try { sel.plan = loadPlan(planFile); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+    if (o.experiment && sel.plan.name !== o.experiment) die(`--plan ${o.plan} is plan ${sel.plan.name}, not --experiment ${o.experiment}`);
+  }
   const url = resultsUrl({ db: o.db, platform: o.platform || 'local' });
   if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
@@ -47,18 +56,17 @@ async function main() {
   try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
   try {
     const data = await loadReportData(client, sel);
-    if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}`);
-    // The plan's validity thresholds when the experiment's plan file is in experiments/.
-    const planFile = o.experiment && path.join(REPO_ROOT, 'experiments', `${o.experiment}.yml`);
-    const limits = planFile && fs.existsSync(planFile) ? loadPlan(planFile).validity : undefined;
-    const analysis = analyse(data, { limits });
+    const staleNote = staleLine(sel.plan, data.stale);
+    if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}${data.stale.length ? ` (${staleNote})` : ''}`);
+    const analysis = analyse(data, { limits: sel.plan?.validity });
     const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
     // Vega is loaded only now: usage errors answer without its start-up cost.
     const { writeReport } = await import('../lib/report/render.js');
     const files = await writeReport(outDir, analysis, data, {
-      title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(),
+      title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(), staleNote,
     });
     process.stderr.write(`report: ${data.overview.length} round(s), ${analysis.groups.length} group(s), ${files.length} file(s)\n`);
+    if (staleNote) process.stderr.write(`report: ${staleNote}\n`);
     process.stdout.write(`${path.join(outDir, 'index.html')}\n`);
     return 0;
   } finally {

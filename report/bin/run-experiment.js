@@ -17,7 +17,8 @@ const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform loc
                    local platform and creating results-db first when needed)
   --run-round P    the round runner (default: scripts/run-round.sh; env CFSCALE_RUN_ROUND)
   -h, --help       this help
-Finished rounds (same label, status done) are skipped, so running a plan again resumes it.
+Finished rounds (same label, status done, recorded under the parameters the plan gives
+now: report/README.md "Resume") are skipped, so running a plan again resumes it.
 Exit: 0 every round done, 1 usage or configuration, 2 some round failed.`;
 
 function die(msg, code = 1) {
@@ -72,8 +73,9 @@ async function main() {
       applySettings: makeSettingsApplier({ platform: plan.platform, log }),
       execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
     });
-    if (dryRun) log(`dry run: ${tally.planned} round(s) to run, ${tally.skipped} done before`);
-    else log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed`);
+    const stale = tally.stale ? `, ${tally.stale} done before under other parameters (not reused)` : '';
+    if (dryRun) log(`dry run: ${tally.planned} round(s) to run, ${tally.skipped} done before${stale}`);
+    else log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed${stale}`);
     return tally.failed > 0 ? 2 : 0;
   } catch (e) {
     if (e instanceof UsageError) die(e.message);

@@ -51,10 +51,12 @@ repetitions: 2
 test('resume: rounds done before are skipped, failed ones run again', async () => {
   const plan = writePlan('resume', GRID);
   const label = (app, l, r) => `exp:resume:${app}:default:i1:l${l}:p1:rep${r}`;
+  // Recorded under the plan's duration 4 s and warm-up 1 s: still done for it.
+  const same = { durationMs: 4000, warmupMs: 1000 };
   for (const l of [label('node-app', 1, 1), label('java-app', 1, 1), label('java-app', 2, 2)]) {
-    await insertRound(db.client, { app: l.split(':')[2], instances: 1, loadgens: 1, parallel: 1, label: l });
+    await insertRound(db.client, { app: l.split(':')[2], instances: 1, loadgens: Number(l.split(':')[5].slice(1)), parallel: 1, label: l, ...same });
   }
-  await insertRound(db.client, { app: 'node-app', instances: 1, loadgens: 2, parallel: 1, label: label('node-app', 2, 1), status: 'failed' });
+  await insertRound(db.client, { app: 'node-app', instances: 1, loadgens: 2, parallel: 1, label: label('node-app', 2, 1), status: 'failed', ...same });
 
   const dry = run(plan, ['--dry-run']);
   assert.equal(dry.code, 0, dry.stderr);
@@ -162,11 +164,18 @@ test('usage and configuration errors exit 1 with one line', () => {
 
 test('cpuReference {app}: the highest CPU the reference app used in the experiment', async () => {
   const { maxCpuOfApp } = await import('../lib/experiment/results.js');
-  // cpuPerInstance 0.4 × 2 instances, and a failed round with more that must not count.
+  const { validatePlan } = await import('../lib/experiment/plan.js');
+  const raw = { name: 'cpuref', kind: 'scale-until-slo', apps: ['java-app', 'node-app'], duration: '10s', warmup: '2s' };
+  const plan = validatePlan(raw);
+  // cpuPerInstance 0.4 × 2 instances, and a failed round with more that must not count,
+  // nor a done one recorded under another warm-up than the plan's (stale).
   await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i2:l1:p1:rep1', cpuPerInstance: 0.4 });
   await insertRound(db.client, { app: 'java-app', instances: 1, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i1:l1:p1:rep1', cpuPerInstance: 0.3 });
   await insertRound(db.client, { app: 'java-app', instances: 3, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i3:l1:p1:rep1', cpuPerInstance: 0.9, status: 'failed' });
-  const c = await maxCpuOfApp(db.client, 'cpuref', 'java-app');
+  await insertRound(db.client, { app: 'java-app', instances: 3, loadgens: 1, parallel: 1, label: 'exp:cpuref:java-app:default:i3:l1:p1:rep2', cpuPerInstance: 0.9, warmupMs: 3000 });
+  const c = await maxCpuOfApp(db.client, plan, 'java-app');
   assert.ok(Math.abs(c - 2 * 0.4 * 0.995) < 0.01, `${c}`);
-  assert.equal(await maxCpuOfApp(db.client, 'cpuref', 'node-app'), null);
+  assert.equal(await maxCpuOfApp(db.client, plan, 'node-app'), null);
+  const c3 = await maxCpuOfApp(db.client, validatePlan({ ...raw, warmup: '3s' }), 'java-app');
+  assert.ok(c3 > 2.5, `the 3 s warm-up round counts for a plan with that warm-up: ${c3}`);
 });

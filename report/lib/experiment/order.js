@@ -61,6 +61,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     prewarm: plan.prewarm ?? 0,
     loadbalancing: plan.loadbalancing ?? null,
     timeoutMs: plan.timeoutMs,
+    keepalive: true, // run-round's default; plans have no field for it
     scenario: plan.scenario,
     cpu: plan.cpu,
     maxErrorRate: plan.slo.maxErrorRate,

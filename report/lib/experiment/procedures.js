@@ -88,6 +88,13 @@ export function capacityPass(m, plan) {
     && m.errorRate <= plan.slo.maxErrorRate && m.lateFraction <= plan.capacity.maxLateFraction;
 }
 
+/** Round spec overrides of a capacity round kind (probe, soak): its own duration. */
+export function capacityOverrides(plan, kind) {
+  if (kind === 'probe') return { durationMs: plan.capacity.probeDurationMs, requests: null };
+  if (kind === 'soak') return { durationMs: plan.capacity.soakDurationMs, requests: null };
+  return {};
+}
+
 /**
  * Capacity search at k instances: bisection on the total open-model rate between
  * capacity.rateMin and rateMax (req/s over all loadgens) for the highest rate whose probe
@@ -103,12 +110,12 @@ export function* capacitySearch(plan, cfg, k) {
   for (let probe = 1; probe <= c.maxProbes && (hi - lo) / hi > c.tolerance; probe++) {
     const rate = perLoadgen(best === null && probe === 1 ? hi : (lo + hi) / 2);
     const step = { loadgens: c.loadgens, rate };
-    const spec = roundSpec(plan, cfg, k, step, `probe${probe}`, { durationMs: c.probeDurationMs, requests: null });
+    const spec = roundSpec(plan, cfg, k, step, `probe${probe}`, capacityOverrides(plan, 'probe'));
     const m = aggregate(yield [spec], 'p99');
     if (capacityPass(m, plan)) { lo = rate * c.loadgens; best = rate; if (probe === 1) break; } else hi = rate * c.loadgens;
   }
   if (best === null) return { instances: k, capacityRps: null, confirmed: false, reason: `no rate from ${c.rateMin} req/s passed` };
-  const soak = roundSpec(plan, cfg, k, { loadgens: c.loadgens, rate: best }, 'soak1', { durationMs: c.soakDurationMs, requests: null });
+  const soak = roundSpec(plan, cfg, k, { loadgens: c.loadgens, rate: best }, 'soak1', capacityOverrides(plan, 'soak'));
   const m = aggregate(yield [soak], 'p99');
   const confirmed = capacityPass(m, plan);
   return { instances: k, capacityRps: best * c.loadgens, confirmed, reason: confirmed ? 'soak confirmed' : 'soak failed the criteria' };

@@ -1,12 +1,31 @@
 // results.js — what the experiment runner reads back from the results database: the
-// finished round behind a label (resume) and the measured figures of a round (the
-// decisions of scale-until-SLO and the capacity search). Reads the report views.
+// finished round that still stands for a step of the plan (resume; spec-match.js decides),
+// and the measured figures of a round (the decisions of scale-until-SLO and the capacity
+// search). Reads the report views.
+import { judgeRounds, ROUND_COLUMNS, roundMismatches } from './spec-match.js';
 
-/** The newest round with this label: {id, status} or null. */
+/** The newest round with this label, whatever its status: {id, status} or null. */
 export async function roundByLabel(client, label) {
-  const { rows } = await client.query(
-    'SELECT id, status FROM rounds WHERE label = $1 ORDER BY (status = \'done\') DESC, id DESC LIMIT 1', [label]);
+  const { rows } = await client.query('SELECT id, status FROM rounds WHERE label = $1 ORDER BY id DESC LIMIT 1', [label]);
   return rows[0] ?? null;
+}
+
+/**
+ * The newest done round of the spec's label that matches the spec (spec-match.js), and the
+ * done rounds of that label recorded under other parameters: {round: {id, status} | null,
+ * stale: [{id, mismatches}]}.
+ */
+export async function doneRoundFor(client, spec) {
+  const { rows } = await client.query(
+    `SELECT ${ROUND_COLUMNS} FROM rounds WHERE label = $1 AND status = 'done' ORDER BY id DESC`, [spec.label]);
+  let round = null;
+  const stale = [];
+  for (const row of rows) {
+    const mismatches = roundMismatches(row, spec);
+    if (mismatches.length) stale.push({ id: row.id, mismatches });
+    else if (!round) round = { id: row.id, status: row.status };
+  }
+  return { round, stale };
 }
 
 /** Figures of one round, latencies in ms, cpu in cores. */
@@ -26,14 +45,17 @@ export async function roundMetrics(client, roundId) {
   };
 }
 
-/** Highest CPU (cores, summed over instances) of an app's done rounds in an experiment. */
-export async function maxCpuOfApp(client, experiment, app) {
+/**
+ * Highest CPU (cores, summed over instances) of an app's done rounds in the plan's
+ * experiment, counting only rounds that match the plan now (judgeRounds).
+ */
+export async function maxCpuOfApp(client, plan, app) {
   const { rows } = await client.query(
-    `SELECT id FROM rounds WHERE app = $2 AND status = 'done'
+    `SELECT ${ROUND_COLUMNS} FROM rounds WHERE app = $2 AND status = 'done'
         AND (experiment = $1 OR (experiment IS NULL AND label LIKE 'exp:%' AND split_part(label, ':', 2) = $1))`,
-    [experiment, app]);
+    [plan.name, app]);
   let max = null;
-  for (const { id } of rows) {
+  for (const { id } of judgeRounds(rows, plan).current) {
     // One round at a time: the view's aggregate is then computed for that round only.
     const r = await client.query('SELECT cpu_used_cores AS c FROM report_round_resources WHERE round_id = $1', [id]);
     const c = r.rows[0]?.c;

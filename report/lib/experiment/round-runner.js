@@ -40,6 +40,7 @@ export function runRoundArgs(spec, features = {}) {
   else a.push('--duration', ms(spec.durationMs));
   a.push('--warmup', ms(spec.warmupMs), '--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario,
     '--label', spec.label, '--platform', spec.platform);
+  if (spec.keepalive === false) a.push('--no-keepalive');
   if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
   if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));
   if (spec.loadbalancing && features.loadbalancing !== false) a.push('--loadbalancing', spec.loadbalancing);

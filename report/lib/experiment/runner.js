@@ -1,10 +1,11 @@
 // runner.js — run an experiment plan unattended: every round through run-round.sh,
-// finished rounds (same label, status done) skipped so an interrupted run resumes,
+// finished rounds (same label, status done, recorded under the parameters the plan gives
+// now: spec-match.js) skipped so an interrupted run resumes,
 // progress on stderr, --dry-run lists the rounds instead of running them.
 import path from 'node:path';
 import { configurations, gridRounds } from './order.js';
 import { capacitySearch, scaleUntilSlo } from './procedures.js';
-import { maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
+import { doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
 import { EXIT_USAGE, runRoundArgs } from './round-runner.js';
 
 export class UsageError extends Error {}
@@ -26,7 +27,7 @@ function fmt(m) {
  */
 export async function runExperiment(plan, opts) {
   const { client, dryRun, log, print } = opts;
-  const tally = { ran: 0, skipped: 0, failed: 0, planned: 0 };
+  const tally = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0 };
   let count = 0;
   let ranMs = 0;
   const total = plan.kind === 'grid' ? gridRounds(plan).length : null;
@@ -42,8 +43,13 @@ export async function runExperiment(plan, opts) {
     const tag = `[${count}${total ? `/${total}` : ''}] ${spec.label}`;
     const args = runRoundArgs(spec, opts.features);
     if (client) {
-      const prev = await roundByLabel(client, spec.label);
-      if (prev?.status === 'done') {
+      // Only a done round recorded under the parameters the plan gives now is reused.
+      const { round: prev, stale } = await doneRoundFor(client, spec);
+      if (stale.length) {
+        tally.stale += stale.length;
+        log(`${tag}: round ${stale.map((s) => s.id).join(', ')} ran under other parameters (${stale[0].mismatches.join('; ')}), not reused`);
+      }
+      if (prev) {
         tally.skipped += 1;
         const m = await roundMetrics(client, prev.id);
         if (dryRun) print(`skip  ${spec.label}  (round ${prev.id} done)`);
@@ -85,7 +91,7 @@ export async function runExperiment(plan, opts) {
     const phases = refApp ? [cfgs.filter((c) => c.app === refApp), cfgs.filter((c) => c.app !== refApp)] : [cfgs];
     for (const phase of phases) {
       let cpuReferenceCores = plan.scale.cpuReference?.cores ?? null;
-      if (refApp && phase[0]?.app !== refApp && client) cpuReferenceCores = await maxCpuOfApp(client, plan.name, refApp);
+      if (refApp && phase[0]?.app !== refApp && client) cpuReferenceCores = await maxCpuOfApp(client, plan, refApp);
       const gens = phase.map((cfg) => ({ name: `${cfg.app}/${cfg.variant}`, gen: scaleUntilSlo(plan, cfg, { cpuReferenceCores }) }));
       outcomes.push(...await interleave(gens, runOne));
     }

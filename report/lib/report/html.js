@@ -60,7 +60,7 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.ci{color:#7
 .warn{color:#a66a00}.ok{color:#2a7d2a}.sig{color:#b00020;font-weight:600}.noise{color:#777}.chart{display:inline-block;margin:8px 16px 16px 0;vertical-align:top}
 .none{color:#777}code{font-size:11px}`;
 
-/** The whole page. meta: {title, selection, generatedAt, outFiles}. */
+/** The whole page. meta: {title, selection, generatedAt, staleNote (data.js staleLine)}. */
 export function htmlPage(a, charts, meta, bundles) {
   const specs = JSON.stringify(charts.map((c) => ({ name: c.name, spec: c.spec }))).replace(/</g, '\\u003c');
   const chartDivs = charts.map((c) => `<div class="chart"><div id="chart-${c.name}"></div><a href="charts/${c.name}.svg">SVG</a></div>`).join('\n');
@@ -71,6 +71,7 @@ ${bundles.map((b) => `<script>${b}</script>`).join('\n')}
 </head><body>
 <h1>${esc(meta.title)}</h1>
 <p>Selection: ${esc(meta.selection)}. ${a.rounds.length} round(s), ${trustedN} without validity problems; ${a.groups.length} group(s). Generated ${esc(meta.generatedAt)}.</p>
+<p class="stale">${meta.staleNote ? `Plan check: ${esc(meta.staleNote)}.` : 'Plan check: none (no plan file for this selection): rounds run under other plan parameters are not told apart.'}</p>
 <p><b>Method.</b> A group is the set of repetitions of one configuration (experiment, app, variant, instances, load).
 Rounds with a validity problem (red in the rounds table) are left out of the groups and listed as excluded.
 Every figure is the mean over its n repetitions with a 95 % confidence interval from Student's t (n − 1 df);

@@ -2,7 +2,9 @@
 // fake-run-round.js (test helper) — stands in for scripts/run-round.sh in the runner
 // tests: same flags and exit codes, writes a synthetic finished round (synthetic.js)
 // into CFSCALE_RESULTS_URL and prints round_id=N. Model: each app instance serves
-// 100 req/s; latency grows past 80 % utilisation. Every call is appended as a JSON line to
+// 100 req/s; latency grows past 80 % utilisation. Records the round's parameters as
+// run-round.sh does (duration/requests, warm-up, timeout, scenario, keep-alive, the CPU quota
+// in environment, the load balancing in plan). Every call is appended as a JSON line to
 // FAKE_RUN_ROUND_LOG; labels listed in FAKE_RUN_ROUND_FAIL (comma-separated) fail (exit 2).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,15 +12,18 @@ import pg from 'pg';
 import { insertRound } from './synthetic.js';
 
 const HELP = `Usage: scripts/run-round.sh --app APP --instances N --loadgens N (--parallel N | --rate R)
-  (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L]
-  [--platform P] [--cpu C] [--experiment NAME] [--max-error-rate F] [--dry-run]`;
+  (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L] [--no-keepalive]
+  [--platform P] [--cpu C] [--loadbalancing ALGO] [--experiment NAME] [--max-error-rate F] [--dry-run]`;
 
 const { values: o } = parseArgs({ options: Object.fromEntries(['app', 'instances', 'loadgens', 'parallel', 'rate', 'duration',
-  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'experiment', 'max-error-rate'].map((k) => [k, { type: 'string' }])
-  .concat([['help', { type: 'boolean' }], ['dry-run', { type: 'boolean' }]])) });
+  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'loadbalancing', 'experiment', 'max-error-rate']
+  .map((k) => [k, { type: 'string' }])
+  .concat([['help', { type: 'boolean' }], ['dry-run', { type: 'boolean' }], ['no-keepalive', { type: 'boolean' }]])) });
 if (o.help) { console.log(HELP); process.exit(0); }
 if (!o.app || !o.instances || !o.loadgens || (!o.parallel && !o.rate)) { console.error('run-round: missing flags'); process.exit(1); }
 if (process.env.FAKE_RUN_ROUND_LOG) fs.appendFileSync(process.env.FAKE_RUN_ROUND_LOG, `${JSON.stringify(o)}\n`);
+// The runner passes durations as "<n>ms".
+const ms = (v, dflt) => (v === undefined ? dflt : Number(/^(\d+)ms$/.exec(v)?.[1] ?? NaN));
 const instances = Number(o.instances);
 const loadgens = Number(o.loadgens);
 const offered = o.rate ? Number(o.rate) * loadgens : loadgens * Number(o.parallel) * 20;
@@ -30,9 +35,17 @@ await client.connect();
 const id = await insertRound(client, {
   app: o.app, instances, loadgens, label: o.label, experiment: o.experiment ?? null,
   ...(o.rate ? { rate: Number(o.rate) } : { parallel: Number(o.parallel) }),
-  requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)), durationMs: 4000, warmupMs: 1000,
+  requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)),
+  // A --requests round still needs a span for the synthetic samples: 4 s.
+  durationMs: o.requests ? 4000 : ms(o.duration), warmupMs: ms(o.warmup, 0),
   latencyMs: util < 0.8 ? 5 : 5 + 100 * (util - 0.8), cpuPerInstance: Math.min(1, util),
   status: failed ? 'failed' : 'done',
+  columns: {
+    ...(o.requests ? { requests: Number(o.requests), duration_ms: null } : {}),
+    timeout_ms: ms(o.timeout, 10_000), scenario: o.scenario ?? 'read', keepalive: !o['no-keepalive'],
+    environment: { stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default' },
+    plan: { seed_ads: 1000, ...(o.loadbalancing ? { loadbalancing: o.loadbalancing } : {}) },
+  },
 });
 await client.end();
 console.log(`round_id=${id}`);

@@ -9,7 +9,8 @@ let clock = Date.parse('2026-11-21T10:00:00Z');
  * Insert one finished round. p: {app, instances, loadgens, parallel|rate, label,
  * experiment, requests (after warm-up), coverage (fraction of the measured part the samples
  * span, default 1), latencyMs, errorEvery, cpuPerInstance,
- * memMbPerInstance, loadgenCpu, late, restarts, status, warmupMs, durationMs}.
+ * memMbPerInstance, loadgenCpu, late, restarts, status, warmupMs, durationMs, columns (other
+ * rounds columns to set, e.g. {timeout_ms: 5000, plan: {loadbalancing: 'least-connection'}})}.
  * Returns the round id.
  */
 export async function insertRound(client, p) {
@@ -28,6 +29,11 @@ export async function insertRound(client, p) {
       open ? null : p.parallel, open ? p.rate : null, durationMs, warmupMs, p.label ?? null, p.experiment ?? null,
       { node: 'v20.20.2', app: p.app }, { host_cpu: 'synthetic', cpu_per_gb: 1.0 }, p.settings ?? {}]);
   const id = rows[0].id;
+  // Other recorded parameters, as run-round.sh writes them (timeout_ms, plan, environment...).
+  for (const [col, v] of Object.entries(p.columns ?? {})) {
+    if (!/^[a-z_]+$/.test(col)) throw new Error(`insertRound: bad column ${col}`);
+    await client.query(`UPDATE rounds SET ${col} = $2 WHERE id = $1`, [id, v]);
+  }
   const n = p.requests ?? 200;
   const measureMs = (durationMs - warmupMs) * (p.coverage ?? 1);
   // n requests spread over the measured span, plus 20 warm-up requests to be excluded.

@@ -1,0 +1,117 @@
+// spec-match.js — is a recorded round what the current plan asks for? A round label
+// (order.js) names the step, not the duration, warm-up, CPU quota, load balancing...: a
+// plan edited after its rounds ran would otherwise get its old rounds back. So a round is
+// reused on resume, and counted by the report and the adaptive procedures, only when every
+// parameter it recorded equals the plan's spec for its label. One rule, used by the runner
+// (resume, cpuReference) and the report; report/README.md "Resume" states it.
+import { configurations, parseLabel, roundSpec } from './order.js';
+import { capacityOverrides } from './procedures.js';
+
+/** The `rounds` columns roundMismatches reads: a SELECT list. */
+export const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
+  duration_ms, requests, warmup_ms, timeout_ms, keepalive, scenario, plan, environment, settings`;
+
+// A route without options.loadbalancing runs the platform's default algorithm: round-robin
+// on Gorouter (router.balancing_algorithm) and on the local platform (HAProxy `balance
+// roundrobin`, scripts/local/haproxy-config.js). run-round.sh records nothing then.
+export const DEFAULT_LOADBALANCING = 'round-robin';
+// What run-round.sh records as the app's CPU quota without --cpu (environment.app_cpu_quota_cores).
+export const DEFAULT_CPU_QUOTA = 'default';
+
+const NOT_COMPARED = undefined;
+const num = (v) => (v === null || v === undefined || v === '' ? null : Number(v));
+const isOpen = (s) => s.rate !== null && s.rate !== undefined;
+
+function cpuRecorded(env) {
+  const q = env?.app_cpu_quota_cores;
+  if (q === undefined || q === null) return NOT_COMPARED; // CF rounds, rounds older than the field
+  return q === DEFAULT_CPU_QUOTA ? q : num(q);
+}
+
+// [what, recorded value (NOT_COMPARED when the round did not record it), the plan's value
+// (NOT_COMPARED when the plan leaves it to the platform)].
+const FIELDS = [
+  ['app', (r) => r.app, (s) => s.app],
+  ['app_instances', (r) => r.app_instances, (s) => s.instances],
+  ['loadgens', (r) => r.loadgens, (s) => s.loadgens],
+  ['model', (r) => r.model, (s) => (isOpen(s) ? 'open' : 'closed')],
+  ['parallel', (r) => num(r.parallel), (s) => (isOpen(s) ? null : num(s.parallel))],
+  ['rate', (r) => num(r.rate), (s) => num(s.rate)],
+  ['duration_ms', (r) => num(r.duration_ms), (s) => (s.requests ? null : num(s.durationMs))],
+  ['requests', (r) => num(r.requests), (s) => (s.requests ? num(s.requests) : null)],
+  ['warmup_ms', (r) => num(r.warmup_ms), (s) => num(s.warmupMs)],
+  ['timeout_ms', (r) => num(r.timeout_ms), (s) => num(s.timeoutMs)],
+  ['keepalive', (r) => r.keepalive, (s) => s.keepalive ?? true],
+  ['scenario', (r) => r.scenario, (s) => s.scenario],
+  // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
+  ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
+  // Unset loadbalancing leaves the route as it is: whatever the round recorded matches.
+  ['loadbalancing', (r) => r.plan?.loadbalancing ?? DEFAULT_LOADBALANCING, (s) => s.loadbalancing ?? NOT_COMPARED],
+  // run-round.sh does not record --prewarm yet; compared once it does (rounds.plan.prewarm).
+  ['prewarm', (r) => (r.plan?.prewarm === undefined ? NOT_COMPARED : num(r.plan.prewarm)), (s) => num(s.prewarm ?? 0)],
+];
+
+function same(a, b) {
+  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  return a === b;
+}
+
+const show = (v) => (v === null ? 'none' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * What differs between a `rounds` row (ROUND_COLUMNS) and a round spec (order.js
+ * roundSpec): ["warmup_ms: round 1000, plan 2000", ...]; empty when the round matches.
+ * Settings: each variable the spec sets, compared when the round recorded any settings
+ * (a local round before the platform served them recorded {}).
+ */
+export function roundMismatches(row, spec) {
+  const out = [];
+  for (const [name, recorded, wanted] of FIELDS) {
+    const w = wanted(spec);
+    const r = recorded(row);
+    if (w === NOT_COMPARED || r === NOT_COMPARED || same(r, w)) continue;
+    out.push(`${name}: round ${show(r)}, plan ${show(w)}`);
+  }
+  const settings = row.settings && typeof row.settings === 'object' ? row.settings : {};
+  if (spec.settings && Object.keys(settings).length > 0) {
+    for (const [k, v] of Object.entries(spec.settings)) {
+      const r = settings[k] === undefined || settings[k] === null ? null : String(settings[k]);
+      if (r !== String(v)) out.push(`settings.${k}: round ${show(r)}, plan ${String(v)}`);
+    }
+  }
+  return out;
+}
+
+export function matchesSpec(row, spec) {
+  return roundMismatches(row, spec).length === 0;
+}
+
+/**
+ * The spec the plan gives a label now (what runExperiment would pass run-round.sh), or null
+ * when the label is not a round of this plan. A variant the plan no longer has: its
+ * settings are unknown and not compared; the plan-wide parameters still are.
+ */
+export function specForLabel(plan, label) {
+  const p = parseLabel(label);
+  if (!p || p.experiment !== plan.name) return null;
+  const cfg = configurations(plan).find((c) => c.app === p.app && c.variant === p.variant)
+    ?? { app: p.app, variant: p.variant, settings: null };
+  const step = p.rate !== null ? { loadgens: p.loadgens, rate: p.rate } : { loadgens: p.loadgens, parallel: p.parallel };
+  return roundSpec(plan, cfg, p.instances, step, `${p.kind}${p.rep ?? ''}`, capacityOverrides(plan, p.kind));
+}
+
+/**
+ * Split rounds rows (ROUND_COLUMNS) into those the plan still stands behind and the stale
+ * ones (a round of this plan recorded under other parameters): {current, stale:
+ * [{row, mismatches}]}. Rows that are not rounds of this plan are current (not judged).
+ */
+export function judgeRounds(rows, plan) {
+  const current = [];
+  const stale = [];
+  for (const row of rows) {
+    const spec = specForLabel(plan, row.label);
+    const mismatches = spec ? roundMismatches(row, spec) : [];
+    if (mismatches.length) stale.push({ row, mismatches }); else current.push(row);
+  }
+  return { current, stale };
+}
