@@ -47,7 +47,7 @@ export async function runExperiment(plan, opts) {
       const { round: prev, stale } = await doneRoundFor(client, spec);
       if (stale.length) {
         tally.stale += stale.length;
-        log(`${tag}: round ${stale.map((s) => s.id).join(', ')} ran under other parameters (${stale[0].mismatches.join('; ')}), not reused`);
+        log(`${tag}: done before under other parameters as round ${stale.map((s) => s.id).join(', ')} (${stale[0].mismatches.join('; ')}), not reused`);
       }
       if (prev) {
         tally.skipped += 1;
