@@ -5,7 +5,8 @@
 // buffer (only the variable path part and the correlation id change), the answer
 // is parsed incrementally and counted, never kept. Failures become an error kind
 // handed to the engine — never an exception. Timeouts are enforced by the engine's
-// single shared timer, not a setTimeout per request.
+// single shared timer, not a setTimeout per request. Plain TCP goes straight on
+// libuv's handle (raw-tcp.js) where node allows it, else through net.Socket.
 
 const net = require('node:net');
 const tls = require('node:tls');
@@ -13,6 +14,7 @@ const { performance } = require('node:perf_hooks');
 const { ResponseParser } = require('./response-parser');
 const { uuidv7Bytes } = require('./uuidv7');
 const { KIND } = require('./stats');
+const rawTcp = require('./raw-tcp');
 
 const READ_BUFFER_BYTES = 16384;
 
@@ -57,6 +59,12 @@ class Connection {
 
   open() {
     const t = this.target;
+    if (!t.tls && rawTcp.available) {
+      // Callbacks come only from the current socket: a dropped one is silent.
+      this.socket = new rawTcp.RawTcp(t.host, t.port, this.readBuf, this);
+      this.connected = false;
+      return;
+    }
     let socket;
     if (t.tls) {
       socket = tls.connect({ host: t.host, port: t.port, servername: t.servername });
@@ -87,6 +95,10 @@ class Connection {
     socket.on('close', () => {
       if (socket === this.socket) this.onClose(lastError);
     });
+  }
+
+  onConnect() {
+    this.connected = true;
   }
 
   onData(chunk, len) {
