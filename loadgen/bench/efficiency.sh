@@ -3,6 +3,7 @@
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
 #                                    [--repeat N] [--target-core C] [--pg-core C] [--port P] [--no-pg]
+#                                    [--target node|go] [--net]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
 #   --repeat       interleaved repeats; medians are compared (default 3)
@@ -13,6 +14,11 @@
 #   --port         port of the throw-away PostgreSQL cluster (default 44700; the target
 #                  takes a free port)
 #   --no-pg        skip the run that persists every sample into PostgreSQL
+#   --target T     node (bench/target.js, node:http; default) or go (bench/gotarget, Go
+#                  net/http: faster per request, so the generators rather than the target
+#                  set the pace and both run at full CPU)
+#   --net          also run loadgen on net.Socket (CFSCALE_LOADGEN_SOCKETS=net) instead of
+#                  its raw libuv sockets (lib/raw-tcp.js), to show what those save
 #
 # Same target (bench/target.js, a minimal node:http server), same connections and
 # duration, generator and target pinned to different cores with taskset. CPU time
@@ -31,7 +37,7 @@ run_autocannon() {
 }
 
 run_loadgen() {
-  cpu_time taskset -c "$GEN_CORE" node "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
+  cpu_time env CFSCALE_LOADGEN_SOCKETS="${SOCKETS:-}" taskset -c "$GEN_CORE" node "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
     --parallel "$CONNECTIONS" --duration "${DURATION}s" --json --no-progress "$@"
   REQS="$(jq '.requests.total' "$CPU_OUT")"
 }
@@ -62,7 +68,7 @@ summary() {
 
 main() {
   CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1
-  local port=44700 pg=1 pg_core=
+  local port=44700 pg=1 pg_core='' with_net=0 target=node
   REPEAT=3
   while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -74,6 +80,8 @@ main() {
       --repeat) REPEAT="$2"; shift ;;
       --pg-core) pg_core="$2"; shift ;;
       --no-pg) pg=0 ;;
+      --net) with_net=1 ;;
+      --target) target="$2"; shift ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
     esac
@@ -82,9 +90,9 @@ main() {
   trap cleanup EXIT
   CPU_OUT="$(mktemp /tmp/cfscale-loadgen-bench-out-XXXXXX)"
   CLEANUP_DIRS+=("$CPU_OUT")
-  start_target "$TARGET_CORE"
+  start_target "$TARGET_CORE" "$target"
   TARGET_URL="http://127.0.0.1:$TARGET_PORT/"
-  log "target on core $TARGET_CORE, generators on core $GEN_CORE, $CONNECTIONS connections, ${DURATION}s each"
+  log "$target target on core $TARGET_CORE, generators on core $GEN_CORE, $CONNECTIONS connections, ${DURATION}s each"
 
   local db="" round="" rep
   if [[ "$pg" == 1 ]]; then
@@ -99,6 +107,7 @@ main() {
     log "repeat $rep of $REPEAT"
     run_autocannon && record autocannon
     run_loadgen && record loadgen
+    if [[ "$with_net" == 1 ]]; then SOCKETS=net run_loadgen && record loadgen-net-sockets; fi
     if [[ "$pg" == 1 ]]; then
       run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool" && record loadgen+persist
     fi

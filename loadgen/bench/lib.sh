@@ -23,13 +23,23 @@ cleanup() {
   for dir in "${CLEANUP_DIRS[@]}"; do rm -rf "$dir"; done
 }
 
-# start_target CORE: the minimal node:http target pinned to CORE, on a free port the
-# kernel picks (fixed ports collide with other users of the ephemeral range); sets TARGET_PORT.
+# start_target CORE [node|go]: the minimal target pinned to CORE — node:http (target.js) or
+# Go net/http (gotarget/, built here, needs go) — on a free port the kernel picks (fixed
+# ports collide with other users of the ephemeral range); sets TARGET_PORT.
 start_target() {
-  local core="$1" portfile _
+  local core="$1" kind="${2:-node}" portfile _ cmd
   portfile="$(mktemp /tmp/cfscale-loadgen-bench-port-XXXXXX)"
   CLEANUP_DIRS+=("$portfile")
-  taskset -c "$core" node "$BENCH_DIR/target.js" 0 >"$portfile" &
+  case "$kind" in
+    node) cmd=(node "$BENCH_DIR/target.js" 0) ;;
+    go)
+      command -v go >/dev/null || die "--target go needs the go toolchain (scripts/setup.sh installs it)"
+      (cd "$BENCH_DIR/gotarget" && GOFLAGS=-mod=mod go build -o "$portfile.bin" .) || die "building gotarget failed"
+      CLEANUP_DIRS+=("$portfile.bin")
+      cmd=("$portfile.bin" 0) ;;
+    *) die "unknown target: $kind (node or go)" ;;
+  esac
+  taskset -c "$core" "${cmd[@]}" >"$portfile" &
   CLEANUP_PIDS+=("$!")
   for _ in $(seq 50); do
     TARGET_PORT="$(head -1 "$portfile")"

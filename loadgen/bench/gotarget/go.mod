@@ -1,0 +1,3 @@
+module cfscale/loadgen/bench/gotarget
+
+go 1.21
