@@ -255,7 +255,7 @@ round_json() {
     --argjson instances "$INSTANCES" --argjson loadgens "$LOADGENS" --arg model "$model" \
     --arg parallel "$PARALLEL" --arg rate "$RATE" --arg duration "$DURATION_MS" --arg requests "$REQUESTS" \
     --argjson warmup "$WARMUP_MS" --argjson timeout "$TIMEOUT_MS" --argjson keepalive "$KEEPALIVE" \
-    --arg scenario "$SCENARIO" --arg lbl "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --arg lb "$route_lb" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
+    --arg scenario "$SCENARIO" --arg lbl "$LABEL" --arg experiment "$EXPERIMENT" --argjson seed "$SEED_ADS" --argjson prewarm "$PREWARM" --arg lb "$route_lb" --arg rev "$(git rev-parse --short HEAD 2>/dev/null || true)" \
     --argjson versions "$versions" --argjson environment "$environment" --argjson settings "$settings" '
     def num: if . == "" then null else tonumber end;
     def str: if . == "" then null else . end;
@@ -263,7 +263,8 @@ round_json() {
      app_instances: $instances, loadgens: $loadgens, model: $model, parallel: ($parallel | num),
      rate: ($rate | num), duration_ms: ($duration | num), requests: ($requests | num),
      warmup_ms: $warmup, timeout_ms: $timeout, keepalive: $keepalive, scenario: $scenario,
-     plan: ((if $seed > 0 then {seed_ads: $seed} else {} end) + (if $lb != "" then {loadbalancing: $lb} else {} end)),
+     plan: ((if $seed > 0 then {seed_ads: $seed} else {} end) + {prewarm: $prewarm}
+       + (if $lb != "" then {loadbalancing: $lb} else {} end)),
      label: ($lbl | str), experiment: ($experiment | str), git_rev: ($rev | str), versions: $versions,
      environment: $environment, settings: $settings}'
 }

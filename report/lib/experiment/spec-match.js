@@ -47,7 +47,7 @@ const FIELDS = [
   ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
   // Unset loadbalancing leaves the route as it is: whatever the round recorded matches.
   ['loadbalancing', (r) => r.plan?.loadbalancing ?? DEFAULT_LOADBALANCING, (s) => s.loadbalancing ?? NOT_COMPARED],
-  // run-round.sh does not record --prewarm yet; compared once it does (rounds.plan.prewarm).
+  // run-round.sh records --prewarm in rounds.plan.prewarm (0 too); older rounds did not: not compared.
   ['prewarm', (r) => (r.plan?.prewarm === undefined ? NOT_COMPARED : num(r.plan.prewarm)), (s) => num(s.prewarm ?? 0)],
 ];
 
