@@ -7,8 +7,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
+const { portFree, freePortInRange } = require('../test/ports');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
 const { loadConfig } = require('./config');
@@ -88,20 +88,8 @@ function pidsOf(statusText, app) {
 
 function alive(pid) { try { process.kill(pid, 0); return true; } catch { return false; } }
 
-function portFree(port) {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-// Ports of this suite's range (45000-45999) that are free now: the kernel's ephemeral range
-// covers it, so a fixed port can be taken by some client's connection.
-async function freePort(from, to) {
-  for (let p = from; p <= to; p++) if (await portFree(p)) return p;
-  throw new Error(`no free port in ${from}-${to}`);
-}
+// Ports of this suite's range (45000-45999) that are free now (test/ports.js).
+const freePort = freePortInRange;
 
 test.before(async () => {
   ENV = {

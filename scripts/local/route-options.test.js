@@ -9,8 +9,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
+const { freePortInRange } = require('../test/ports');
 const { execFileSync } = require('node:child_process');
 const { readManifest } = require('./manifest');
 const { buildConfig } = require('./haproxy-config');
@@ -120,18 +120,7 @@ test('cfl app and cfl curl /v3/apps/GUID/routes show the route\'s algorithm', ()
 
 // ---------------------------------------------------------------- a real HAProxy
 
-function portFree(port) {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-async function freePort(from, to) {
-  for (let p = from; p <= to; p++) if (await portFree(p)) return p;
-  throw new Error(`no free port in ${from}-${to}`);
-}
+const freePort = freePortInRange;
 
 // A backend: answers with its index; /hold is answered only when released.
 function backend(index) {

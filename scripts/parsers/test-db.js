@@ -8,9 +8,9 @@
 
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { randomFreePort } = require('../test/ports');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -19,21 +19,7 @@ const SCHEMA = path.join(ROOT, 'results-schema.sql');
 const PORT_MIN = 47000;
 const PORT_MAX = 47999;
 
-function portFree(port) {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.once('error', () => resolve(false));
-    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-  });
-}
-
-async function freePort() {
-  for (let i = 0; i < 50; i++) {
-    const port = PORT_MIN + Math.floor(Math.random() * (PORT_MAX - PORT_MIN));
-    if (await portFree(port)) return port;
-  }
-  throw new Error(`no free port in ${PORT_MIN}-${PORT_MAX}`);
-}
+const freePort = () => randomFreePort(PORT_MIN, PORT_MAX);
 
 function withDb(url, name) {
   const u = new URL(url);
