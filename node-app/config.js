@@ -17,6 +17,7 @@ const INTEGERS = {
   CF_INSTANCE_INDEX: [0, 1000000, 0],
   DB_POOL_SIZE: [1, 1000, 10],
   DB_POOL_TIMEOUT_MS: [1, 600000, 2000],
+  DB_STATEMENT_TIMEOUT_MS: [100, 600000, 5000],
   TIMINGS_CAPACITY: [1, 50000000, 100000],
   // CF kills 10 s after SIGTERM (shared/reference/cloud-foundry-contracts.md §4), hence 8 s.
   SHUTDOWN_TIMEOUT_MS: [0, 600000, 8000],
@@ -102,6 +103,7 @@ function loadConfig(env = process.env) {
     results,
     dbPoolSize: integer(env, 'DB_POOL_SIZE'),
     dbPoolTimeoutMs: integer(env, 'DB_POOL_TIMEOUT_MS'),
+    dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS'),
     timingsEnabled: boolean(env, 'TIMINGS_ENABLED', true),
     timingsCapacity: integer(env, 'TIMINGS_CAPACITY'),
     timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT', false),
@@ -131,6 +133,7 @@ function describeConfig(c) {
     `results=${describeConnection(c.results)}`,
     `poolSize=${c.dbPoolSize}`,
     `poolTimeoutMs=${c.dbPoolTimeoutMs}`,
+    `statementTimeoutMs=${c.dbStatementTimeoutMs}`,
     `timings=${c.timingsEnabled ? 'on' : 'off'}`,
     `timingsCapacity=${c.timingsCapacity}`,
     `timingsFlushOnExit=${c.timingsFlushOnExit}`,

@@ -29,6 +29,7 @@ test('defaults with DATABASE_URL only', () => {
       results: null,
       dbPoolSize: 10,
       dbPoolTimeoutMs: 2000,
+      dbStatementTimeoutMs: 5000,
       timingsEnabled: true,
       timingsCapacity: 100000,
       timingsFlushOnExit: false,
@@ -47,6 +48,7 @@ test('valid settings are taken as given', () => {
     CF_INSTANCE_INDEX: '3',
     DB_POOL_SIZE: '90',
     DB_POOL_TIMEOUT_MS: '500',
+    DB_STATEMENT_TIMEOUT_MS: '100',
     TIMINGS_ENABLED: 'false',
     TIMINGS_CAPACITY: '7',
     TIMINGS_FLUSH_ON_EXIT: 'true',
@@ -60,6 +62,7 @@ test('valid settings are taken as given', () => {
   assert.equal(c.instanceIndex, 3)
   assert.equal(c.dbPoolSize, 90)
   assert.equal(c.dbPoolTimeoutMs, 500)
+  assert.equal(c.dbStatementTimeoutMs, 100)
   assert.equal(c.timingsEnabled, false)
   assert.equal(c.timingsCapacity, 7)
   assert.equal(c.timingsFlushOnExit, true)
@@ -79,6 +82,10 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
     [{ CF_INSTANCE_INDEX: 'x' }, 'CF_INSTANCE_INDEX must be an integer from 0 to 1000000, got "x"'],
     [{ DB_POOL_TIMEOUT_MS: '0' }, 'DB_POOL_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '99' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "99"'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '600001' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "600001"'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '5s' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '-1' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "-1"'],
     [{ TIMINGS_CAPACITY: '0' }, 'TIMINGS_CAPACITY must be an integer from 1 to 50000000, got "0"'],
     [{ SHUTDOWN_TIMEOUT_MS: '8s' }, 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, got "8s"'],
     [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY must be an integer from 1 to 256, got "0"'],

@@ -6,6 +6,18 @@
 // Connection trouble (refused, reset, pool timeout DB_POOL_TIMEOUT_MS, server shutting
 // down) becomes `503 database unavailable` (contract "Database trouble"); the pool drops
 // the broken connection and the next request tries again, so the app recovers by itself.
+//
+// A statement is bounded twice by DB_STATEMENT_TIMEOUT_MS (contract "Database trouble"):
+// - server side, `statement_timeout` in the startup `options` (both drivers send them;
+//   pg-native ignores node-postgres' own `statement_timeout` field): a slow or blocked
+//   statement is cancelled by PostgreSQL (SQLSTATE 57014), the answer is 503 and the
+//   connection, still sound, goes back to the pool;
+// - client side, node-postgres' `query_timeout` (a timer in the client, the same code in
+//   the JS and the native client) STATEMENT_GRACE_MS later: a database that does not
+//   answer at all (backend SIGSTOPped, network black hole) cannot cancel anything, so the
+//   client gives up, the answer is 503 and the connection is destroyed (release(err)).
+// The grace lets the server's clean cancel win whenever the server is alive; both come
+// within DB_STATEMENT_TIMEOUT_MS + 1 s.
 
 const pg = require('pg')
 const { databaseUnavailable } = require('./http-error')
@@ -23,9 +35,14 @@ const CREATE_ADS_TABLE = `CREATE TABLE IF NOT EXISTS ads (
 
 // Two apps or workers creating the table at once: one of them sees one of these.
 const ALREADY_CREATED = new Set(['42P07', '23505'])
+// query_canceled: statement_timeout fired (or an operator cancelled the statement).
+const QUERY_CANCELED = '57014'
+/** The client-side query_timeout is this much later than the server's statement_timeout. */
+const STATEMENT_GRACE_MS = 500
 
-/** The native driver when pg-native loads, else the JS one: { driver, name, reason }. */
-function loadDriver() {
+/** The native driver when pg-native loads (and native), else the JS one: { driver, name, reason }. */
+function loadDriver(native = true) {
+  if (!native) return { driver: pg, name: 'javascript', reason: 'asked for' }
   try {
     const native = pg.native
     if (native) return { driver: native, name: 'native (pg-native/libpq)' }
@@ -50,20 +67,35 @@ function isConnectionError(err) {
   return true
 }
 
+/** Whether err is the server cancelling the statement (statement_timeout): the connection is sound. */
+function isStatementCancelled(err) {
+  return err instanceof Error && err.code === QUERY_CANCELED
+}
+
+/** The error a request sees for a failed statement: 503 for trouble with the database, else err. */
+function statementError(err) {
+  return isConnectionError(err) || isStatementCancelled(err) ? databaseUnavailable(err) : err
+}
+
 function elapsedUs(fromNs) {
   return Number(process.hrtime.bigint() - fromNs) / 1000
 }
 
-/** The app database of config (loadConfig). logDriver: log which driver runs. */
-function createAppDb(config, { logDriver = true } = {}) {
-  const { driver, name, reason } = loadDriver()
+/**
+ * The app database of config (loadConfig). logDriver: log which driver runs; native: false
+ * for the pure-JS driver (tests run both).
+ */
+function createAppDb(config, { logDriver = true, native = true } = {}) {
+  const { driver, name, reason } = loadDriver(native)
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
   const pool = new driver.Pool({
     ...config.db,
     max: config.dbPoolSize,
     connectionTimeoutMillis: config.dbPoolTimeoutMs,
     idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool
-    options: '-c client_min_messages=warning', // no NOTICE from CREATE TABLE IF NOT EXISTS on stderr
+    query_timeout: config.dbStatementTimeoutMs + STATEMENT_GRACE_MS,
+    // client_min_messages: no NOTICE from CREATE TABLE IF NOT EXISTS on stderr.
+    options: `-c client_min_messages=warning -c statement_timeout=${config.dbStatementTimeoutMs}`,
   })
   const logIdleError = throttledLog(1000)
   pool.on('error', (err) => logIdleError(`idle database connection failed: ${err.message}`))
@@ -88,7 +120,7 @@ function createAppDb(config, { logDriver = true } = {}) {
         })
     }
     return creating.catch((err) => {
-      throw isConnectionError(err) ? databaseUnavailable(err) : err
+      throw statementError(err)
     })
   }
 
@@ -112,9 +144,9 @@ function createAppDb(config, { logDriver = true } = {}) {
       return result
     } catch (err) {
       ctx.dbUs += elapsedUs(t1)
-      const down = isConnectionError(err)
-      client.release(down ? err : undefined) // a broken connection leaves the pool
-      throw down ? databaseUnavailable(err) : err
+      // A broken or timed-out connection leaves the pool; after a server-side cancel it is sound.
+      client.release(isConnectionError(err) ? err : undefined)
+      throw statementError(err)
     }
   }
 
@@ -128,4 +160,4 @@ function createAppDb(config, { logDriver = true } = {}) {
   return { query, ensureTable, startUp, end: () => pool.end(), driverName: name }
 }
 
-module.exports = { createAppDb, isConnectionError, CREATE_ADS_TABLE }
+module.exports = { createAppDb, isConnectionError, statementError, CREATE_ADS_TABLE, STATEMENT_GRACE_MS }

@@ -10,6 +10,12 @@ const { isConnectionError } = require('./db')
 const { log, logError } = require('./log')
 
 const FLUSH_BATCH_ROWS = 10000
+// A COPY batch (FLUSH_BATCH_ROWS rows, ~1.5 MB; well under a second normally) that takes
+// longer fails the flush: node-postgres' client-side query_timeout ends the COPY even when
+// the results database does not answer at all, the connection is destroyed, the flush
+// answers `503 results database unavailable` and the unwritten records stay in the buffer.
+// Not DB_STATEMENT_TIMEOUT_MS: that bounds the app's short queries, a COPY is bulk work.
+const FLUSH_BATCH_TIMEOUT_MS = 30000
 
 /**
  * @param {object} o
@@ -24,7 +30,7 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
 
   function resultsPool() {
     if (pool === null) {
-      pool = new pg.Pool({ ...results, max: 1, connectionTimeoutMillis: connectTimeoutMs })
+      pool = new pg.Pool({ ...results, max: 1, connectionTimeoutMillis: connectTimeoutMs, query_timeout: FLUSH_BATCH_TIMEOUT_MS })
       pool.on('error', (err) => logError(`idle results-database connection failed: ${err.message}`))
     }
     return pool
@@ -102,4 +108,4 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
   return { run, end }
 }
 
-module.exports = { createTimingsService, FLUSH_BATCH_ROWS }
+module.exports = { createTimingsService, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }

@@ -1,0 +1,87 @@
+'use strict'
+// db-timeout.test.js — DB_STATEMENT_TIMEOUT_MS on real PostgreSQL, for both drivers
+// (pg-native and the pure-JS fallback): a statement the server cancels (statement_timeout)
+// and one whose backend is frozen with SIGSTOP (only the client-side query_timeout can end
+// it) both fail as 503 within the timeout + 1 s; the pool serves the next statement, on the
+// same connection after a cancel and on a new one after the freeze.
+
+const test = require('node:test')
+const assert = require('node:assert/strict')
+const t = require('./test-support')
+const { createAppDb } = require('./db')
+
+const STATEMENT_TIMEOUT_MS = 300
+const DEADLINE_MS = STATEMENT_TIMEOUT_MS + 1000 // contract "Database trouble"
+const DRIVERS = [
+  { name: 'native', native: true },
+  { name: 'javascript', native: false },
+]
+
+let cluster
+let appDb
+
+test.before(async () => {
+  cluster = t.testCluster()
+  appDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_timeout')
+})
+
+test.after(async () => {
+  if (appDb) await t.dropDatabase(cluster.adminUrl, appDb)
+  if (cluster) cluster.stop()
+})
+
+function openDb(native) {
+  const config = { db: { connectionString: appDb }, dbPoolSize: 1, dbPoolTimeoutMs: 2000, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
+  return createAppDb(config, { logDriver: false, native })
+}
+
+const newCtx = () => ({ poolWaitUs: 0, dbUs: 0 })
+
+async function backendPid(db) {
+  const { rows } = await db.query(newCtx(), { text: 'SELECT pg_backend_pid() AS pid' })
+  return rows[0].pid
+}
+
+/** Run statement and expect a 503 within DEADLINE_MS; returns the elapsed ms. */
+async function expectUnavailable(db, text) {
+  const t0 = Date.now()
+  await assert.rejects(db.query(newCtx(), { text }), (err) => {
+    assert.equal(err.status, 503, `status of ${err.message}`)
+    assert.equal(err.reason, 'database unavailable')
+    assert.deepEqual(err.headers, { 'Retry-After': '1' })
+    return true
+  })
+  const ms = Date.now() - t0
+  assert.ok(ms <= DEADLINE_MS, `answered after ${ms} ms, want <= ${DEADLINE_MS}`)
+  return ms
+}
+
+for (const { name, native } of DRIVERS) {
+  test(`${name}: a statement over DB_STATEMENT_TIMEOUT_MS is cancelled by the server, 503, and the connection stays`, async () => {
+    const db = openDb(native)
+    try {
+      const pid = await backendPid(db)
+      await expectUnavailable(db, 'SELECT pg_sleep(30)')
+      assert.equal(await backendPid(db), pid, 'the cancelled connection should stay in the pool')
+    } finally {
+      await db.end()
+    }
+  })
+
+  test(`${name}: a frozen backend (SIGSTOP) answers 503 by the client-side timeout, the pool recovers`, async () => {
+    const db = openDb(native)
+    let frozen = null
+    try {
+      frozen = await backendPid(db)
+      process.kill(frozen, 'SIGSTOP')
+      await expectUnavailable(db, 'SELECT 1')
+      process.kill(frozen, 'SIGCONT')
+      frozen = null
+      const { rows } = await db.query(newCtx(), { text: 'SELECT 1 AS one' })
+      assert.equal(rows[0].one, 1)
+    } finally {
+      if (frozen !== null) process.kill(frozen, 'SIGCONT')
+      await db.end()
+    }
+  })
+}
