@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,6 +19,23 @@ import org.slf4j.LoggerFactory;
  * {@link DatabaseUnavailableException}. The table is created (with exactly the statement in
  * results-schema.sql) the first time the database is reachable; the pool starts even when the
  * database is down ({@code initializationFailTimeout=-1}) and recovers by itself.
+ *
+ * <p>Statements are bounded by DB_STATEMENT_TIMEOUT_MS twice (contract "Database trouble"):
+ * <ul>
+ *   <li>server side, {@code statement_timeout} in pgjdbc's startup {@code options}: a slow or
+ *   blocked statement is cancelled by PostgreSQL (SQLSTATE 57014), answered 503, and the
+ *   connection, still sound, goes back to the pool;</li>
+ *   <li>client side, {@link Connection#setNetworkTimeout} (the socket's read timeout, in ms) of
+ *   {@link #STATEMENT_GRACE_MS} more, set on every checkout: a database that does not answer
+ *   at all (backend SIGSTOPped, network black hole) cannot cancel anything, so pgjdbc gives up
+ *   with SQLSTATE 08006 and closes the connection, HikariCP evicts it, and the answer is 503.
+ *   pgjdbc's {@code socketTimeout} property would do the same per connection but only in whole
+ *   seconds, and {@code Statement.setQueryTimeout} sends a cancel request, which a frozen
+ *   server never carries out.</li>
+ * </ul>
+ * The grace lets the clean server-side cancel win whenever the server is alive; both come
+ * within DB_STATEMENT_TIMEOUT_MS + 1 s. HikariCP's liveness check of an idle connection is a
+ * statement too: its {@code validationTimeout} is at most DB_STATEMENT_TIMEOUT_MS + grace.
  */
 final class AdStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("java-app");
@@ -43,6 +61,14 @@ final class AdStore implements AutoCloseable {
   private static final String SELECT_PAGE =
       "SELECT id, price::text, title FROM ads ORDER BY id DESC OFFSET ? LIMIT ?";
   private static final String COUNT = "SELECT count(*) FROM ads";
+  /** query_canceled: statement_timeout fired (or an operator cancelled the statement). */
+  static final String QUERY_CANCELED = "57014";
+  /** The client-side network timeout is this much later than the server's statement_timeout. */
+  static final int STATEMENT_GRACE_MS = 500;
+  /** HikariCP refuses a validationTimeout below 250 ms. */
+  private static final int MIN_VALIDATION_TIMEOUT_MS = 250;
+  /** pgjdbc ignores the executor of setNetworkTimeout; JDBC wants one. */
+  private static final Executor DIRECT = Runnable::run;
 
   record Ad(long id, String title, String price, String contact, String created, String body) {
   }
@@ -59,10 +85,12 @@ final class AdStore implements AutoCloseable {
   }
 
   private final HikariDataSource pool;
+  private final int networkTimeoutMs;
   private volatile boolean tableReady;
 
-  AdStore(HikariDataSource pool) {
+  AdStore(HikariDataSource pool, int statementTimeoutMs) {
     this.pool = pool;
+    this.networkTimeoutMs = statementTimeoutMs + STATEMENT_GRACE_MS;
   }
 
   /** The app database pool: DB_POOL_SIZE connections, fixed; DB_POOL_TIMEOUT_MS wait. */
@@ -76,12 +104,14 @@ final class AdStore implements AutoCloseable {
     hc.setMaximumPoolSize(config.dbPoolSize());
     hc.setMinimumIdle(config.dbPoolSize());
     hc.setConnectionTimeout(config.dbPoolTimeoutMs());
-    hc.setValidationTimeout(config.dbPoolTimeoutMs());
+    hc.setValidationTimeout(Math.max(MIN_VALIDATION_TIMEOUT_MS,
+        Math.min(config.dbPoolTimeoutMs(), config.dbStatementTimeoutMs() + STATEMENT_GRACE_MS)));
     hc.setInitializationFailTimeout(-1);
     // A new connection must not outlast the pool wait by much (the 503 comes within timeout + 1 s).
     hc.addDataSourceProperty("connectTimeout", Math.max(1, (config.dbPoolTimeoutMs() + 999) / 1000));
     hc.addDataSourceProperty("ApplicationName", config.appName());
-    return new AdStore(new HikariDataSource(hc));
+    hc.addDataSourceProperty("options", "-c statement_timeout=" + config.dbStatementTimeoutMs());
+    return new AdStore(new HikariDataSource(hc), config.dbStatementTimeoutMs());
   }
 
   long insert(Exchange ex, Validation.NewAd ad) throws DatabaseUnavailableException, SQLException {
@@ -146,6 +176,7 @@ final class AdStore implements AutoCloseable {
       try (c) {
         long t1 = System.nanoTime();
         try {
+          c.setNetworkTimeout(DIRECT, networkTimeoutMs); // HikariCP resets it on return
           ensureTable(c);
           return work.run(c);
         } finally {
@@ -153,11 +184,16 @@ final class AdStore implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
-      if (DatabaseUnavailableException.isConnectionFailure(e)) {
+      if (DatabaseUnavailableException.isConnectionFailure(e) || isStatementCancelled(e)) {
         throw new DatabaseUnavailableException(e);
       }
       throw e;
     }
+  }
+
+  /** True when the server cancelled the statement (statement_timeout); the connection is sound. */
+  static boolean isStatementCancelled(SQLException e) {
+    return QUERY_CANCELED.equals(e.getSQLState());
   }
 
   private void ensureTable(Connection c) throws SQLException {

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param resultsDatabase    the results database (RESULTS_SERVICE_NAME binding / RESULTS_DATABASE_URL), or null
  * @param dbPoolSize         DB_POOL_SIZE, connections in the pool (default 10)
  * @param dbPoolTimeoutMs    DB_POOL_TIMEOUT_MS, longest wait for a connection before 503 (default 2000)
+ * @param dbStatementTimeoutMs DB_STATEMENT_TIMEOUT_MS, longest app statement before 503 (default 5000; see AdStore)
  * @param timingsEnabled     TIMINGS_ENABLED, recording on at start (default true)
  * @param timingsCapacity    TIMINGS_CAPACITY, records the timing buffer holds (default 100000)
  * @param timingsFlushOnExit TIMINGS_FLUSH_ON_EXIT, flush timings on SIGTERM (default false)
@@ -23,9 +24,9 @@ import java.util.Map;
  * @param jettyThreadsMax    JETTY_THREADS_MAX, Jetty thread pool maximum (default 200; study: 10-400)
  */
 record Config(int port, int instanceIndex, String appName, DatabaseBinding database,
-    DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, boolean timingsEnabled,
-    int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs, int jettyThreadsMin,
-    int jettyThreadsMax) {
+    DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, int dbStatementTimeoutMs,
+    boolean timingsEnabled, int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs,
+    int jettyThreadsMin, int jettyThreadsMax) {
 
   static final String DEFAULT_APP_NAME = "java-app";
   static final String DEFAULT_RESULTS_SERVICE_NAME = "results-db";
@@ -43,6 +44,7 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     int instanceIndex = e.integer("CF_INSTANCE_INDEX", 0, 0, 1_000_000);
     int dbPoolSize = e.integer("DB_POOL_SIZE", 10, 1, 1000);
     int dbPoolTimeoutMs = e.integer("DB_POOL_TIMEOUT_MS", 2000, MIN_POOL_TIMEOUT_MS, 600_000);
+    int dbStatementTimeoutMs = e.integer("DB_STATEMENT_TIMEOUT_MS", 5000, 100, 600_000);
     boolean timingsEnabled = e.bool("TIMINGS_ENABLED", true);
     int timingsCapacity = e.integer("TIMINGS_CAPACITY", 100_000, 1, 10_000_000);
     boolean timingsFlushOnExit = e.bool("TIMINGS_FLUSH_ON_EXIT", false);
@@ -82,7 +84,8 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
       results = resultsUrl == null ? null : DatabaseBinding.fromUrl("RESULTS_DATABASE_URL", resultsUrl);
     }
     return new Config(port, instanceIndex, appName, database, results, dbPoolSize, dbPoolTimeoutMs,
-        timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs, threadsMin, threadsMax);
+        dbStatementTimeoutMs, timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs,
+        threadsMin, threadsMax);
   }
 
   @SuppressWarnings("unchecked")
@@ -112,6 +115,7 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     return "PORT=" + port + " CF_INSTANCE_INDEX=" + instanceIndex + " APP_NAME=" + appName
         + " database=" + database + " results=" + (resultsDatabase == null ? "none" : resultsDatabase)
         + " DB_POOL_SIZE=" + dbPoolSize + " DB_POOL_TIMEOUT_MS=" + dbPoolTimeoutMs
+        + " DB_STATEMENT_TIMEOUT_MS=" + dbStatementTimeoutMs
         + " JETTY_THREADS_MIN=" + jettyThreadsMin + " JETTY_THREADS_MAX=" + jettyThreadsMax
         + " TIMINGS_ENABLED=" + timingsEnabled + " TIMINGS_CAPACITY=" + timingsCapacity
         + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs;

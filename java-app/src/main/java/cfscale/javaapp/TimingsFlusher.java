@@ -9,6 +9,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
 
@@ -18,10 +22,28 @@ import org.postgresql.copy.CopyIn;
  * transaction. A fresh connection per flush: flushes are rare (end of a round, shutdown) and
  * the results database must not hold pool connections. When it cannot connect the buffer is
  * left as it was; when the COPY fails the records are put back.
+ *
+ * <p>How long a flush may take: connecting and logging in are bounded by DB_POOL_TIMEOUT_MS
+ * (rounded up to seconds: pgjdbc's connectTimeout and loginTimeout); each step after that (the
+ * COPY's start, every batch written, the end of the COPY, the commit) by
+ * {@link #FLUSH_STEP_TIMEOUT_MS}. A results database that does not answer at all (frozen, a
+ * network black hole) would otherwise hold the flush for ever, and a blocked socket write has
+ * no timeout in Java: a watchdog aborts the connection, the flush fails with SQLSTATE 08xxx
+ * (503 results database unavailable) and the records are put back.
  */
 final class TimingsFlusher {
   /** Rows per writeToCopy call: bounds the bytes held at once (~150 B per row). */
   static final int BATCH_ROWS = 5000;
+  /**
+   * Longest step of a flush, in ms (a batch is ~750 kB and normally takes milliseconds). Not
+   * DB_STATEMENT_TIMEOUT_MS: that bounds the app's short queries; a COPY is bulk work.
+   */
+  static final int FLUSH_STEP_TIMEOUT_MS = 30_000;
+  private static final ScheduledExecutorService WATCHDOGS = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "timings-flush-watchdog");
+    t.setDaemon(true);
+    return t;
+  });
 
   private static final String COPY_SQL = "COPY server_timings (round_id, app, instance_index, "
       + "correlation_id, route, status, started_at, handler_us, pool_wait_us, db_us) FROM STDIN";
@@ -47,10 +69,10 @@ final class TimingsFlusher {
     if (results == null) {
       throw new ResultsUnavailableException("no results database configured", null);
     }
-    try (Connection c = connect()) {
+    try (Connection c = connect(); Watchdog watchdog = new Watchdog(c)) {
       TimingBuffer.Segment records = buffer.detach();
       try {
-        int n = copy(c, records, roundId);
+        int n = copy(c, watchdog, records, roundId);
         buffer.release(records);
         return n;
       } catch (SQLException | RuntimeException e) {
@@ -70,14 +92,16 @@ final class TimingsFlusher {
     props.setProperty("user", results.user());
     props.setProperty("password", results.password());
     props.setProperty("connectTimeout", Integer.toString(connectTimeoutSec));
+    props.setProperty("loginTimeout", Integer.toString(connectTimeoutSec));
     props.setProperty("ApplicationName", appName + "-timings");
     Connection c = DriverManager.getConnection(results.jdbcUrl(), props);
     c.setAutoCommit(false);
     return c;
   }
 
-  private int copy(Connection c, TimingBuffer.Segment s, Long roundId) throws SQLException {
+  private int copy(Connection c, Watchdog watchdog, TimingBuffer.Segment s, Long roundId) throws SQLException {
     int n = s.count();
+    watchdog.arm();
     CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_SQL);
     try {
       String prefix = (roundId == null ? "\\N" : roundId.toString()) + "\t" + escape(appName) + "\t"
@@ -89,18 +113,51 @@ final class TimingsFlusher {
             + "\t" + s.handlerUs[i] + "\t" + s.poolWaitUs[i] + "\t" + s.dbUs[i] + "\n";
         batch.writeBytes(row.getBytes(StandardCharsets.UTF_8));
         if ((i + 1) % BATCH_ROWS == 0 || i == n - 1) {
+          watchdog.arm();
           copy.writeToCopy(batch.toByteArray(), 0, batch.size());
           batch.reset();
         }
       }
+      watchdog.arm();
       copy.endCopy();
     } finally {
       if (copy.isActive()) {
         copy.cancelCopy();
       }
     }
+    watchdog.arm();
     c.commit();
     return n;
+  }
+
+  /** Aborts its connection when one step takes over FLUSH_STEP_TIMEOUT_MS: arm() before each step. */
+  private static final class Watchdog implements AutoCloseable {
+    private final Connection connection;
+    private ScheduledFuture<?> pending;
+
+    Watchdog(Connection connection) {
+      this.connection = connection;
+    }
+
+    void arm() {
+      close();
+      pending = WATCHDOGS.schedule(this::abort, FLUSH_STEP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void abort() {
+      try {
+        connection.abort(Runnable::run); // closes the socket: a blocked read or write fails at once
+      } catch (SQLException e) {
+        // already closed
+      }
+    }
+
+    @Override
+    public void close() {
+      if (pending != null) {
+        pending.cancel(false);
+      }
+    }
   }
 
   private static Instant instant(long epochUs) {

@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class AdStoreTest {
   /** Regression guard: the app must create ads with exactly the schema file's statement. */
@@ -22,5 +25,18 @@ class AdStoreTest {
     assertEquals("id: 42\ntitle: Bike for sale\nprice: 120.00\n"
         + "contact: anna@example.com\ncreated: 2026-11-21T13:17:01.123Z\n\nAlmost new.\nCollect in person.\n",
         GetAdHandler.format(ad));
+  }
+
+  /** statement_timeout (57014) is a 503 that keeps the connection; 08xxx is a 503 that drops it. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "57014|true|false",
+      "08006|false|true",
+      "42P01|false|false",
+  })
+  void statementCancelledAndConnectionFailure(String state, boolean cancelled, boolean connection) {
+    SQLException e = new SQLException("x", state);
+    assertEquals(cancelled, AdStore.isStatementCancelled(e));
+    assertEquals(connection, DatabaseUnavailableException.isConnectionFailure(e));
   }
 }

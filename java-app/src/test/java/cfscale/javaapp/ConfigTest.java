@@ -32,6 +32,7 @@ class ConfigTest {
     assertEquals("java-app", c.appName());
     assertEquals(10, c.dbPoolSize());
     assertEquals(2000, c.dbPoolTimeoutMs());
+    assertEquals(5000, c.dbStatementTimeoutMs());
     assertTrue(c.timingsEnabled());
     assertEquals(100_000, c.timingsCapacity());
     assertFalse(c.timingsFlushOnExit());
@@ -45,13 +46,14 @@ class ConfigTest {
   @Test
   void readsEverySetting() throws Exception {
     Config c = Config.fromEnv(env("PORT", "9000", "CF_INSTANCE_INDEX", "3", "APP_NAME", "x",
-        "DB_POOL_SIZE", "90", "DB_POOL_TIMEOUT_MS", "250", "TIMINGS_ENABLED", "false",
+        "DB_POOL_SIZE", "90", "DB_POOL_TIMEOUT_MS", "250", "DB_STATEMENT_TIMEOUT_MS", "100",
+        "TIMINGS_ENABLED", "false",
         "TIMINGS_CAPACITY", "5", "TIMINGS_FLUSH_ON_EXIT", "true", "SHUTDOWN_TIMEOUT_MS", "100",
         "JETTY_THREADS_MIN", "10", "JETTY_THREADS_MAX", "10",
         "RESULTS_DATABASE_URL", "postgresql://r@results:5432/results"));
     assertEquals(new Config(9000, 3, "x", c.database(),
         new DatabaseBinding("RESULTS_DATABASE_URL", "results", 5432, "results", "r", "", ""),
-        90, 250, false, 5, true, 100, 10, 10), c);
+        90, 250, 100, false, 5, true, 100, 10, 10), c);
   }
 
   @Test
@@ -70,6 +72,10 @@ class ConfigTest {
       "DB_POOL_SIZE|10.5|DB_POOL_SIZE must be an integer from 1 to 1000, got \"10.5\"",
       "DB_POOL_SIZE|99999999999|DB_POOL_SIZE must be an integer from 1 to 1000, got \"99999999999\"",
       "DB_POOL_TIMEOUT_MS|249|DB_POOL_TIMEOUT_MS must be an integer from 250 to 600000, got \"249\"",
+      "DB_STATEMENT_TIMEOUT_MS|99|DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got \"99\"",
+      "DB_STATEMENT_TIMEOUT_MS|600001|DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got \"600001\"",
+      "DB_STATEMENT_TIMEOUT_MS|5s|DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got \"5s\"",
+      "DB_STATEMENT_TIMEOUT_MS|-1|DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got \"-1\"",
       "TIMINGS_ENABLED|yes|TIMINGS_ENABLED must be true or false, got \"yes\"",
       "TIMINGS_CAPACITY|0|TIMINGS_CAPACITY must be an integer from 1 to 10000000, got \"0\"",
       "TIMINGS_FLUSH_ON_EXIT|TRUE|TIMINGS_FLUSH_ON_EXIT must be true or false, got \"TRUE\"",
