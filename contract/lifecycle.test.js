@@ -1,6 +1,7 @@
 // lifecycle.test.js — what an app does over its life, per variant: a real database outage
-// and recovery, and SIGTERM with requests in flight. It starts its own app processes
-// (and, for the outage, its own PostgreSQL cluster in CONTRACT_OUTAGE_DIR).
+// and recovery, a frozen database (SIGSTOP) and a statement held by a lock (statement
+// timeout), and SIGTERM with requests in flight. It starts its own app processes (and, for
+// the outage and the freeze, its own PostgreSQL cluster in CONTRACT_OUTAGE_DIR).
 //   CONTRACT_VARIANT   e.g. node-raw | java (names databases and the app)
 //   CONTRACT_APP_CMD   e.g. "node node-app/server.js", run in the repo root
 //   CONTRACT_APP_ENV   the variant's settings, e.g. "APP_FRAMEWORK=express"
@@ -9,6 +10,8 @@
 // Run by contract/run.sh.
 'use strict';
 
+const fs = require('node:fs');
+const path = require('node:path');
 const { describe, test, after } = require('node:test');
 const { send, RawConnection, probeConnect } = require('./lib/raw-http');
 const { checkResponse, show } = require('./lib/check');
@@ -27,6 +30,8 @@ const OUTAGE_PORT_RANGE = [43000, 43999];
 const POOL_TIMEOUT_MS = 1000;
 const DB_DEADLINE_MS = POOL_TIMEOUT_MS + 1000; // contract: within DB_POOL_TIMEOUT_MS + 1 s
 const RECOVERY_MS = 10000;
+const STATEMENT_TIMEOUT_MS = 1000;
+const STATEMENT_DEADLINE_MS = STATEMENT_TIMEOUT_MS + 1000; // contract: within DB_STATEMENT_TIMEOUT_MS + 1 s
 const EXIT_DEADLINE_MS = 10000; // CF kills after 10 s (shared/reference/cloud-foundry-contracts.md)
 const IN_FLIGHT = 6;
 const STUCK_SHUTDOWN_MS = 2000;
@@ -137,6 +142,73 @@ describe(`lifecycle of ${VARIANT}`, () => {
     report(problems);
   });
 
+  test('frozen database (SIGSTOP of its backends and postmaster): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', async () => {
+    const problems = [];
+    const { superUrl } = await startOutageCluster();
+    const frozen = [];
+    try {
+      const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_frozen_app`);
+      const { app, url } = await startApp({
+        DATABASE_URL: appDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+      });
+      await waitDatabaseReady(problems, url);
+      await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
+      // One connection per request: a cluster's workers all get to open a pool connection.
+      for (let i = 0; i < 4; i += 1) await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 before the freeze');
+
+      // The app's backends (its database's client connections), then the postmaster: no
+      // statement is answered and no new connection gets past the startup packet.
+      const backends = await withClient(superUrl, (c) => c.query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [urlParts(appDb).db]));
+      if (backends.rows.length === 0) problems.push('no backend of the app database in pg_stat_activity to freeze');
+      for (const { pid } of backends.rows) freeze(frozen, pid);
+      freeze(frozen, postmasterPid(OUTAGE_DIR));
+
+      for (const req of [{ path: '/ads/1' }, { path: '/ads?limit=5' }, { path: '/ads/1' }]) {
+        const label = `database frozen: GET ${req.path}`;
+        const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
+        if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS}: DB_STATEMENT_TIMEOUT_MS ${STATEMENT_TIMEOUT_MS} + 1000)`);
+      }
+      await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health with the database frozen');
+      if (!app.alive) problems.push(`the app exited with the database frozen: ${JSON.stringify(app.exitInfo)}`);
+
+      thaw(frozen);
+      const t0 = Date.now();
+      let status = 0;
+      while (Date.now() - t0 < RECOVERY_MS && status !== 200) {
+        status = (await send(url, { path: '/ads/1' })).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after SIGCONT (last: ${status})`);
+      await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after SIGCONT');
+      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
+    } finally {
+      thaw(frozen);
+      stopCluster(OUTAGE_DIR);
+    }
+    report(problems);
+  });
+
+  test('a statement held by a lock: the server cancels it, 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, then 200', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
+    const problems = [];
+    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_locked_app`);
+    const { url } = await startApp({ DATABASE_URL: appDb, DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
+    await waitDatabaseReady(problems, url);
+    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=locked' }, { status: 201, body: '1\n' });
+    const locker = await lockerFor(appDb);
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
+    for (const req of [{ path: '/ads/1' }, { path: '/ads' }]) {
+      const label = `table locked: GET ${req.path}`;
+      const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
+      if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS})`);
+    }
+    await locker.query('COMMIT');
+    await locker.end();
+    await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the lock is released');
+    report(problems);
+  });
+
   test('SIGTERM: in-flight requests complete, new connections are refused, exit 0, timings flushed', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
     const problems = [];
     const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
@@ -241,6 +313,23 @@ async function waitForLockWaiters(problems, locker, n) {
     await new Promise((res) => setTimeout(res, 50));
   }
   problems.push(`only ${waiting} of ${n} requests reached the database within ${LOCK_WAIT_MS} ms`);
+}
+
+/** SIGSTOP pid and remember it in `frozen` (thaw() sends SIGCONT even when a test fails midway). */
+function freeze(frozen, pid) {
+  process.kill(pid, 'SIGSTOP');
+  frozen.push(pid);
+}
+
+function thaw(frozen) {
+  for (const pid of frozen.splice(0)) {
+    try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ }
+  }
+}
+
+/** The postmaster's pid: the first line of DIR/data/postmaster.pid. */
+function postmasterPid(dir) {
+  return Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
 
 /** Start the outage cluster on a free port of our range, retrying when the port is taken meanwhile. */

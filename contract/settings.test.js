@@ -44,6 +44,7 @@ function badSettings(dbs) {
     ['DB_POOL_SIZE=abc', 'DB_POOL_SIZE', { DB_POOL_SIZE: 'abc' }],
     ['DB_POOL_SIZE=0', 'DB_POOL_SIZE', { DB_POOL_SIZE: '0' }],
     ['DB_POOL_TIMEOUT_MS=-1', 'DB_POOL_TIMEOUT_MS', { DB_POOL_TIMEOUT_MS: '-1' }],
+    ['DB_STATEMENT_TIMEOUT_MS=99', 'DB_STATEMENT_TIMEOUT_MS', { DB_STATEMENT_TIMEOUT_MS: '99' }],
     ['TIMINGS_CAPACITY=lots', 'TIMINGS_CAPACITY', { TIMINGS_CAPACITY: 'lots' }],
     ['TIMINGS_ENABLED=maybe', 'TIMINGS_ENABLED', { TIMINGS_ENABLED: 'maybe' }],
     ['PORT=http', 'PORT', { PORT: 'http' }],
