@@ -29,7 +29,7 @@ async function main(argv) {
   if (plan.help) { process.stdout.write(help()); return 0; }
 
   if (plan.seedAds !== undefined) {
-    const s = await seedAds(plan.url, plan.seedAds, { host: plan.host });
+    const s = await seedAds(plan.url, plan.seedAds, { host: plan.host, insecure: plan.insecure });
     Object.assign(plan, { idMin: s.idMin, idMax: s.idMax });
     if (plan.seedOnly) {
       process.stdout.write(plan.json

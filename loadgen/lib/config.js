@@ -32,6 +32,13 @@ function intVar(env, name, def, min, max) {
   return n;
 }
 
+function boolVar(env, name, def) {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
 function credentialsUrl(c, label) {
   if (c.uri) return c.uri;
   const host = c.hostname || c.host;
@@ -69,6 +76,8 @@ function loadConfig(env = process.env) {
     batchRows: intVar(env, 'LOADGEN_BATCH_ROWS', DEFAULT_BATCH_ROWS, 100, 1000000),
     shutdownMs: intVar(env, 'LOADGEN_SHUTDOWN_MS', DEFAULT_SHUTDOWN_MS, 1000, 600000),
     spoolDir: env.LOADGEN_SPOOL_DIR || path.join(os.tmpdir(), `cfscale-loadgen-spool-${instanceIndex}`),
+    // https targets with a self-signed certificate (cf api --skip-ssl-validation foundations).
+    tlsInsecure: boolVar(env, 'LOADGEN_TLS_INSECURE', false),
   };
 }
 

@@ -19,7 +19,7 @@ const rawTcp = require('./raw-tcp');
 const READ_BUFFER_BYTES = 16384;
 
 class Connection {
-  /** target: { host, port, tls, servername }; engine: complete(conn, kind) */
+  /** target: { host, port, tls, servername, rejectUnauthorized }; engine: complete(conn, kind) */
   constructor(engine, target, scenario, keepalive) {
     this.engine = engine;
     this.target = target;
@@ -67,7 +67,7 @@ class Connection {
     }
     let socket;
     if (t.tls) {
-      socket = tls.connect({ host: t.host, port: t.port, servername: t.servername });
+      socket = tls.connect({ host: t.host, port: t.port, servername: t.servername, rejectUnauthorized: t.rejectUnauthorized !== false });
       socket.on('data', (chunk) => {
         if (socket === this.socket) this.onData(chunk);
       });

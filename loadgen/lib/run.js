@@ -49,6 +49,7 @@ class Run {
   async start() {
     const p = this.plan;
     const target = await resolveTarget(p.url);
+    target.rejectUnauthorized = !p.insecure;
     const scenario = new Scenario({
       basePath: target.basePath, path: target.path, hostHeader: p.host || target.hostHeader,
       keepalive: p.keepalive, scenario: p.scenario, weights: p.weights, idMin: p.idMin, idMax: p.idMax,

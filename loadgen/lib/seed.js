@@ -45,11 +45,13 @@ async function newest(base, host, agent) {
 
 /**
  * Ensures `count` ads exist at `url` (only looks when `post` is false); resolves
- * with { idMin, idMax, total, created }.
+ * with { idMin, idMax, total, created }. `insecure`: https without verifying the certificate.
  */
-async function seedAds(url, count, { host, post = true } = {}) {
+async function seedAds(url, count, { host, post = true, insecure = false } = {}) {
   const base = url.replace(/\/+$/, '');
-  const agent = new (url.startsWith('https:') ? https : http).Agent({ keepAlive: true, maxSockets: SEED_PARALLEL });
+  const agent = url.startsWith('https:')
+    ? new https.Agent({ keepAlive: true, maxSockets: SEED_PARALLEL, rejectUnauthorized: !insecure })
+    : new http.Agent({ keepAlive: true, maxSockets: SEED_PARALLEL });
   try {
     let { total } = await newest(base, host, agent);
     const missing = post ? Math.max(0, count - total) : 0;

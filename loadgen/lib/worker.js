@@ -98,6 +98,7 @@ class Worker {
     let plan;
     try {
       plan = planFromRound(row, this.index);
+      plan.insecure = this.config.tlsInsecure === true;
       if (plan.seedAds) await this.seed(plan, Number(row.start_ms) - clockOffsetMs);
     } catch (err) {
       this.log(`round ${id}: failed before start: ${err.message}`);
@@ -174,10 +175,10 @@ class Worker {
 
   /** Instance 0 posts the missing ads; the others wait for them (until start). */
   async seed(plan, startLocalMs) {
-    let s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: this.index === 0 });
+    let s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: this.index === 0, insecure: plan.insecure });
     while (s.total < plan.seedAds && Date.now() < startLocalMs && !this.stopping) {
       await new Promise((r) => setTimeout(r, 500));
-      s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: false });
+      s = await seedAds(plan.url, plan.seedAds, { host: plan.host, post: false, insecure: plan.insecure });
     }
     plan.idMin = s.idMin;
     plan.idMax = s.idMax;

@@ -3,7 +3,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const { spawn } = require('node:child_process');
+const https = require('node:https');
+const { spawn, execFileSync } = require('node:child_process');
 const { startServer, spawnNode, testCluster, createDatabase, query, stopTestCluster, ROOT } = require('./helpers');
 
 test.after(stopTestCluster);
@@ -106,6 +107,37 @@ test('cli: a closed stdout (a reader that went away) is no crash; the exit code 
   const r = await child.done;
   assert.strictEqual(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /EPIPE|Unhandled/);
+});
+
+// A self-signed certificate for 127.0.0.1, made with openssl for this test.
+function selfSignedCert(t) {
+  const dir = fs.mkdtempSync('/tmp/cfscale-loadgen-test-tls-');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
+  return { key: fs.readFileSync(`${dir}/key.pem`), cert: fs.readFileSync(`${dir}/cert.pem`) };
+}
+
+test('cli: https with keep-alive; a self-signed certificate is refused unless --insecure', async (t) => {
+  const srv = https.createServer(selfSignedCert(t), (req, res) => res.end('ok\n'));
+  let tlsConnections = 0;
+  srv.on('secureConnection', () => { tlsConnections++; });
+  await new Promise((r) => srv.listen(0, '127.0.0.1', r));
+  t.after(() => { srv.closeAllConnections(); srv.close(); });
+  const url = `https://127.0.0.1:${srv.address().port}/`;
+
+  const refused = await cli(['--url', url, '-c', '2', '-n', '20', '--json', '--max-error-rate', '0']);
+  assert.strictEqual(refused.code, 2, refused.stderr);
+  const rj = JSON.parse(refused.stdout);
+  assert.strictEqual(rj.requests.ok, 0);
+  assert.strictEqual(rj.errors_by_kind.connect, rj.requests.total);
+
+  tlsConnections = 0;
+  const ok = await cli(['--url', url, '-c', '3', '-n', '300', '--json', '--insecure']);
+  assert.strictEqual(ok.code, 0, ok.stderr);
+  const oj = JSON.parse(ok.stdout);
+  assert.strictEqual(oj.requests.ok, 300);
+  assert.strictEqual(tlsConnections, 3, 'one TLS connection per parallel request, kept alive');
 });
 
 test('cli: --results-db --round persists every sample', async (t) => {

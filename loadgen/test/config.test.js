@@ -21,6 +21,14 @@ test('config: errors name the variable', () => {
   assert.throws(() => loadConfig({ RESULTS_DATABASE_URL: 'postgres://a@b/c', LOADGEN_POLL_MS: '5s' }), /LOADGEN_POLL_MS/);
 });
 
+test('config: LOADGEN_TLS_INSECURE is true or false, off by default', () => {
+  const base = { RESULTS_DATABASE_URL: 'postgres://a@b/c' };
+  assert.strictEqual(loadConfig(base).tlsInsecure, false);
+  assert.strictEqual(loadConfig({ ...base, LOADGEN_TLS_INSECURE: 'true' }).tlsInsecure, true);
+  assert.strictEqual(loadConfig({ ...base, LOADGEN_TLS_INSECURE: 'false' }).tlsInsecure, false);
+  assert.throws(() => loadConfig({ ...base, LOADGEN_TLS_INSECURE: 'yes' }), /^Error: LOADGEN_TLS_INSECURE must be true or false, got "yes"$/);
+});
+
 test('config: password masked in logs', () => {
   assert.strictEqual(maskUrl('postgres://u:secret@h:1/d'), 'postgres://u:***@h:1/d');
 });
