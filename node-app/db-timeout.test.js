@@ -12,6 +12,8 @@ const { createAppDb } = require('./db')
 
 const STATEMENT_TIMEOUT_MS = 300
 const DEADLINE_MS = STATEMENT_TIMEOUT_MS + 1000 // contract "Database trouble"
+// Without the bounds a statement would hang for ever: fail the test instead.
+const TEST_TIMEOUT_MS = 15000
 const DRIVERS = [
   { name: 'native', native: true },
   { name: 'javascript', native: false },
@@ -19,6 +21,18 @@ const DRIVERS = [
 
 let cluster
 let appDb
+// Backends this file has SIGSTOPped and not yet resumed: after() resumes them even when a
+// test timed out midway (a stopped backend would also block DROP DATABASE).
+const frozen = new Set()
+
+function thaw(pid) {
+  frozen.delete(pid)
+  try {
+    process.kill(pid, 'SIGCONT')
+  } catch {
+    // already gone
+  }
+}
 
 test.before(async () => {
   cluster = t.testCluster()
@@ -26,6 +40,7 @@ test.before(async () => {
 })
 
 test.after(async () => {
+  for (const pid of frozen) thaw(pid)
   if (appDb) await t.dropDatabase(cluster.adminUrl, appDb)
   if (cluster) cluster.stop()
 })
@@ -57,7 +72,7 @@ async function expectUnavailable(db, text) {
 }
 
 for (const { name, native } of DRIVERS) {
-  test(`${name}: a statement over DB_STATEMENT_TIMEOUT_MS is cancelled by the server, 503, and the connection stays`, async () => {
+  test(`${name}: a statement over DB_STATEMENT_TIMEOUT_MS is cancelled by the server, 503, and the connection stays`, { timeout: TEST_TIMEOUT_MS }, async () => {
     const db = openDb(native)
     try {
       const pid = await backendPid(db)
@@ -68,19 +83,18 @@ for (const { name, native } of DRIVERS) {
     }
   })
 
-  test(`${name}: a frozen backend (SIGSTOP) answers 503 by the client-side timeout, the pool recovers`, async () => {
+  test(`${name}: a frozen backend (SIGSTOP) answers 503 by the client-side timeout, the pool recovers`, { timeout: TEST_TIMEOUT_MS }, async () => {
     const db = openDb(native)
-    let frozen = null
+    const pid = await backendPid(db)
     try {
-      frozen = await backendPid(db)
-      process.kill(frozen, 'SIGSTOP')
+      frozen.add(pid)
+      process.kill(pid, 'SIGSTOP')
       await expectUnavailable(db, 'SELECT 1')
-      process.kill(frozen, 'SIGCONT')
-      frozen = null
+      thaw(pid)
       const { rows } = await db.query(newCtx(), { text: 'SELECT 1 AS one' })
       assert.equal(rows[0].one, 1)
     } finally {
-      if (frozen !== null) process.kill(frozen, 'SIGCONT')
+      thaw(pid)
       await db.end()
     }
   })
