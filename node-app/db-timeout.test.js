@@ -3,8 +3,10 @@
 // (pg-native and the pure-JS fallback): a statement the server cancels (statement_timeout)
 // and one whose backend is frozen with SIGSTOP (only the client-side query_timeout can end
 // it) both fail as 503 within the timeout + 1 s; the pool serves the next statement, on the
-// same connection after a cancel and on a new one after the freeze.
+// same connection after a cancel and on a new one after the freeze. And a server that
+// accepts but never answers: 503 within DB_POOL_TIMEOUT_MS + 1 s.
 
+const net = require('node:net')
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const t = require('./test-support')
@@ -45,9 +47,27 @@ test.after(async () => {
   if (cluster) cluster.stop()
 })
 
-function openDb(native) {
-  const config = { db: { connectionString: appDb }, dbPoolSize: 1, dbPoolTimeoutMs: 2000, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
+function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000 } = {}) {
+  const config = { db: { connectionString }, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
   return createAppDb(config, { logDriver: false, native })
+}
+
+/** A TCP server that accepts connections and never answers (a frozen postmaster, a black hole). */
+async function blackHole() {
+  const sockets = new Set()
+  const server = net.createServer((s) => {
+    sockets.add(s)
+    s.on('error', () => {})
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `postgres://app:pw@127.0.0.1:${server.address().port}/app`,
+    close() {
+      for (const s of sockets) s.destroy()
+      return new Promise((resolve) => server.close(resolve))
+    },
+  }
 }
 
 const newCtx = () => ({ poolWaitUs: 0, dbUs: 0 })
@@ -57,8 +77,8 @@ async function backendPid(db) {
   return rows[0].pid
 }
 
-/** Run statement and expect a 503 within DEADLINE_MS; returns the elapsed ms. */
-async function expectUnavailable(db, text) {
+/** Run statement and expect a 503 within deadlineMs; returns the elapsed ms. */
+async function expectUnavailable(db, text, deadlineMs = DEADLINE_MS) {
   const t0 = Date.now()
   await assert.rejects(db.query(newCtx(), { text }), (err) => {
     assert.equal(err.status, 503, `status of ${err.message}`)
@@ -67,7 +87,7 @@ async function expectUnavailable(db, text) {
     return true
   })
   const ms = Date.now() - t0
-  assert.ok(ms <= DEADLINE_MS, `answered after ${ms} ms, want <= ${DEADLINE_MS}`)
+  assert.ok(ms <= deadlineMs, `answered after ${ms} ms, want <= ${deadlineMs}`)
   return ms
 }
 
@@ -95,6 +115,21 @@ for (const { name, native } of DRIVERS) {
       assert.equal(rows[0].one, 1)
     } finally {
       thaw(pid)
+      await db.end()
+    }
+  })
+
+  // Regression: pg-native ended a connect attempt to a server that never answers only at
+  // libpq's connect_timeout (at least 2 s), past a shorter DB_POOL_TIMEOUT_MS.
+  test(`${name}: a server that accepts but never answers: 503 within DB_POOL_TIMEOUT_MS + 1 s`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const hole = await blackHole()
+    const poolTimeoutMs = 300
+    const db = openDb(native, { connectionString: hole.url, dbPoolTimeoutMs: poolTimeoutMs })
+    try {
+      await expectUnavailable(db, 'SELECT 1', poolTimeoutMs + 1000)
+      await expectUnavailable(db, 'SELECT 1', poolTimeoutMs + 1000)
+    } finally {
+      await hole.close()
       await db.end()
     }
   })

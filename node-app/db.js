@@ -39,6 +39,11 @@ const ALREADY_CREATED = new Set(['42P07', '23505'])
 const QUERY_CANCELED = '57014'
 /** The client-side query_timeout is this much later than the server's statement_timeout. */
 const STATEMENT_GRACE_MS = 500
+// node-postgres gives libpq connect_timeout = connectionTimeoutMillis in whole seconds, so
+// below 1000 ms it is 0, "no limit": a native connect to a server that never answers would
+// block a libuv thread for ever. The driver's own bound is at least libpq's minimum, 2 s;
+// the pool keeps DB_POOL_TIMEOUT_MS (connectWithin).
+const DRIVER_MIN_CONNECT_TIMEOUT_MS = 2000
 
 /** The native driver when pg-native loads (and native), else the JS one: { driver, name, reason }. */
 function loadDriver(native = true) {
@@ -77,6 +82,36 @@ function statementError(err) {
   return isConnectionError(err) || isStatementCancelled(err) ? databaseUnavailable(err) : err
 }
 
+/**
+ * pool.connect(), rejected after timeoutMs even while a new connection is still being made:
+ * pg-pool's connectionTimeoutMillis cannot stop pg-native there (it ends the connect attempt
+ * only at libpq's connect_timeout, whole seconds and at least 2 s), so a server that accepts
+ * but never answers (postmaster SIGSTOPped) would hold the request past DB_POOL_TIMEOUT_MS.
+ * A client that arrives late goes back to the pool. With an idle client there is nothing to
+ * wait for, and no timer is made (the hot path).
+ */
+function connectWithin(pool, timeoutMs) {
+  if (pool.idleCount > 0) return pool.connect()
+  return new Promise((resolve, reject) => {
+    let late = false
+    const timer = setTimeout(() => {
+      late = true
+      reject(new Error('timeout exceeded when trying to connect'))
+    }, timeoutMs)
+    pool.connect().then(
+      (client) => {
+        clearTimeout(timer)
+        if (late) client.release()
+        else resolve(client)
+      },
+      (err) => {
+        clearTimeout(timer)
+        if (!late) reject(err)
+      },
+    )
+  })
+}
+
 function elapsedUs(fromNs) {
   return Number(process.hrtime.bigint() - fromNs) / 1000
 }
@@ -88,8 +123,14 @@ function elapsedUs(fromNs) {
 function createAppDb(config, { logDriver = true, native = true } = {}) {
   const { driver, name, reason } = loadDriver(native)
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
+  const Client = class extends driver.Client {
+    constructor(options) {
+      super({ ...options, connectionTimeoutMillis: Math.max(options.connectionTimeoutMillis, DRIVER_MIN_CONNECT_TIMEOUT_MS) })
+    }
+  }
   const pool = new driver.Pool({
     ...config.db,
+    Client,
     max: config.dbPoolSize,
     connectionTimeoutMillis: config.dbPoolTimeoutMs,
     idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool
@@ -107,8 +148,16 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
   function ensureTable() {
     if (tableReady) return Promise.resolve()
     if (creating === null) {
-      creating = pool
-        .query(CREATE_ADS_TABLE)
+      creating = connectWithin(pool, config.dbPoolTimeoutMs)
+        .then((client) =>
+          client.query(CREATE_ADS_TABLE).then(
+            () => client.release(),
+            (err) => {
+              client.release(err)
+              throw err
+            },
+          ),
+        )
         .catch((err) => {
           if (!ALREADY_CREATED.has(err.code)) throw err
         })
@@ -130,7 +179,7 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     const t0 = process.hrtime.bigint()
     let client
     try {
-      client = await pool.connect()
+      client = await connectWithin(pool, config.dbPoolTimeoutMs)
     } catch (err) {
       ctx.poolWaitUs += elapsedUs(t0)
       throw databaseUnavailable(err)
