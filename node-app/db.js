@@ -87,11 +87,12 @@ function statementError(err) {
  * pg-pool's connectionTimeoutMillis cannot stop pg-native there (it ends the connect attempt
  * only at libpq's connect_timeout, whole seconds and at least 2 s), so a server that accepts
  * but never answers (postmaster SIGSTOPped) would hold the request past DB_POOL_TIMEOUT_MS.
- * A client that arrives late goes back to the pool. With an idle client there is nothing to
- * wait for, and no timer is made (the hot path).
+ * A client that arrives late goes back to the pool. Only when the pool will make a new
+ * connection: with an idle client there is nothing to wait for, and with the pool full the
+ * request waits in pg-pool's queue, whose own timer works (the hot paths make no timer).
  */
 function connectWithin(pool, timeoutMs) {
-  if (pool.idleCount > 0) return pool.connect()
+  if (pool.idleCount > 0 || pool.totalCount >= pool.options.max) return pool.connect()
   return new Promise((resolve, reject) => {
     let late = false
     const timer = setTimeout(() => {
