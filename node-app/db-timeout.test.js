@@ -47,8 +47,8 @@ test.after(async () => {
   if (cluster) cluster.stop()
 })
 
-function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000 } = {}) {
-  const config = { db: { connectionString }, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
+function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = { connectionString } } = {}) {
+  const config = { db, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
   return createAppDb(config, { logDriver: false, native })
 }
 
@@ -130,6 +130,20 @@ for (const { name, native } of DRIVERS) {
       await expectUnavailable(db, 'SELECT 1', poolTimeoutMs + 1000)
     } finally {
       await hole.close()
+      await db.end()
+    }
+  })
+
+  // Regression: the driver's Client got pg-pool's options by spread, which drops the
+  // non-enumerable password: with credentials as parts (VCAP_SERVICES) login failed.
+  test(`${name}: connection settings as parts (VCAP_SERVICES credentials) keep the password`, { timeout: TEST_TIMEOUT_MS }, async () => {
+    const u = new URL(appDb)
+    const parts = { host: u.hostname, port: Number(u.port), database: u.pathname.slice(1), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }
+    const db = openDb(native, { db: parts })
+    try {
+      const { rows } = await db.query(newCtx(), { text: 'SELECT 1 AS one' })
+      assert.equal(rows[0].one, 1)
+    } finally {
       await db.end()
     }
   })

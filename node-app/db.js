@@ -126,7 +126,9 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
   const Client = class extends driver.Client {
     constructor(options) {
-      super({ ...options, connectionTimeoutMillis: Math.max(options.connectionTimeoutMillis, DRIVER_MIN_CONNECT_TIMEOUT_MS) })
+      // pg-pool keeps the password non-enumerable: a spread alone would drop it.
+      const connectionTimeoutMillis = Math.max(options.connectionTimeoutMillis, DRIVER_MIN_CONNECT_TIMEOUT_MS)
+      super({ ...options, password: options.password, connectionTimeoutMillis })
     }
   }
   const pool = new driver.Pool({
