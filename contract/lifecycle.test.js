@@ -181,7 +181,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
       }
       if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after SIGCONT (last: ${status})`);
       await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after SIGCONT');
-      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
+      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}; output:\n${app.output.slice(-1500)}`);
     } finally {
       thaw(frozen);
       stopCluster(OUTAGE_DIR);

@@ -39,10 +39,14 @@ const ALREADY_CREATED = new Set(['42P07', '23505'])
 const QUERY_CANCELED = '57014'
 /** The client-side query_timeout is this much later than the server's statement_timeout. */
 const STATEMENT_GRACE_MS = 500
-// node-postgres gives libpq connect_timeout = connectionTimeoutMillis in whole seconds, so
-// below 1000 ms it is 0, "no limit": a native connect to a server that never answers would
-// block a libuv thread for ever. The driver's own bound is at least libpq's minimum, 2 s;
-// the pool keeps DB_POOL_TIMEOUT_MS (connectWithin).
+// The wait for a connection (DB_POOL_TIMEOUT_MS) is connectWithin's timer, not pg-pool's
+// connectionTimeoutMillis: on timeout pg-pool ends a client that is still connecting, and
+// pg-native cannot take that (pq.finish() while libpq connects in another thread; when the
+// connect then succeeds, the process dies on an assertion "Must be connected to start
+// reader" — seen with a frozen postmaster resumed). The connect attempt itself is bounded by
+// the driver, with its own connectionTimeoutMillis (libpq connect_timeout, whole seconds):
+// at least 2 s, libpq's minimum, because below 1000 ms node-postgres would pass 0, "no limit",
+// and a native connect to a server that never answers would block a libuv thread for ever.
 const DRIVER_MIN_CONNECT_TIMEOUT_MS = 2000
 
 /** The native driver when pg-native loads (and native), else the JS one: { driver, name, reason }. */
@@ -83,16 +87,13 @@ function statementError(err) {
 }
 
 /**
- * pool.connect(), rejected after timeoutMs even while a new connection is still being made:
- * pg-pool's connectionTimeoutMillis cannot stop pg-native there (it ends the connect attempt
- * only at libpq's connect_timeout, whole seconds and at least 2 s), so a server that accepts
- * but never answers (postmaster SIGSTOPped) would hold the request past DB_POOL_TIMEOUT_MS.
- * A client that arrives late goes back to the pool. Only when the pool will make a new
- * connection: with an idle client there is nothing to wait for, and with the pool full the
- * request waits in pg-pool's queue, whose own timer works (the hot paths make no timer).
+ * pool.connect(), rejected after timeoutMs (DB_POOL_TIMEOUT_MS) whether the request waits for
+ * a new connection or in the queue of a full pool, even when the server accepts but never
+ * answers (postmaster SIGSTOPped). A client that arrives late goes back to the pool. With an
+ * idle client there is nothing to wait for, and no timer is made (the hot path).
  */
 function connectWithin(pool, timeoutMs) {
-  if (pool.idleCount > 0 || pool.totalCount >= pool.options.max) return pool.connect()
+  if (pool.idleCount > 0) return pool.connect()
   return new Promise((resolve, reject) => {
     let late = false
     const timer = setTimeout(() => {
@@ -124,18 +125,18 @@ function elapsedUs(fromNs) {
 function createAppDb(config, { logDriver = true, native = true } = {}) {
   const { driver, name, reason } = loadDriver(native)
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
+  const driverConnectTimeoutMs = Math.max(config.dbPoolTimeoutMs, DRIVER_MIN_CONNECT_TIMEOUT_MS)
   const Client = class extends driver.Client {
     constructor(options) {
-      // pg-pool keeps the password non-enumerable: a spread alone would drop it.
-      const connectionTimeoutMillis = Math.max(options.connectionTimeoutMillis, DRIVER_MIN_CONNECT_TIMEOUT_MS)
-      super({ ...options, password: options.password, connectionTimeoutMillis })
+      // pg-pool keeps the password non-enumerable: a spread alone would drop it. pg-pool
+      // itself gets no connectionTimeoutMillis (see DRIVER_MIN_CONNECT_TIMEOUT_MS).
+      super({ ...options, password: options.password, connectionTimeoutMillis: driverConnectTimeoutMs })
     }
   }
   const pool = new driver.Pool({
     ...config.db,
     Client,
     max: config.dbPoolSize,
-    connectionTimeoutMillis: config.dbPoolTimeoutMs,
     idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool
     query_timeout: config.dbStatementTimeoutMs + STATEMENT_GRACE_MS,
     // client_min_messages: no NOTICE from CREATE TABLE IF NOT EXISTS on stderr.
