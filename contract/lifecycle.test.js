@@ -142,7 +142,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
     report(problems);
   });
 
-  test('frozen database (SIGSTOP of its backends and postmaster): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', async () => {
+  test('frozen database (SIGSTOP of the postmaster and all its processes): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', async () => {
     const problems = [];
     const { superUrl } = await startOutageCluster();
     const frozen = [];
@@ -156,13 +156,18 @@ describe(`lifecycle of ${VARIANT}`, () => {
       // One connection per request: a cluster's workers all get to open a pool connection.
       for (let i = 0; i < 4; i += 1) await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 before the freeze');
 
-      // The app's backends (its database's client connections), then the postmaster: no
-      // statement is answered and no new connection gets past the startup packet.
-      const backends = await withClient(superUrl, (c) => c.query(
+      const appBackends = await withClient(superUrl, (c) => c.query(
         "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [urlParts(appDb).db]));
-      if (backends.rows.length === 0) problems.push('no backend of the app database in pg_stat_activity to freeze');
-      for (const { pid } of backends.rows) freeze(frozen, pid);
-      freeze(frozen, postmasterPid(OUTAGE_DIR));
+      if (appBackends.rows.length === 0) problems.push('no backend of the app database in pg_stat_activity to freeze');
+      // The whole cluster: the postmaster first (no new connection gets past the startup
+      // packet, so none slips through while we look), then every process it started — the
+      // app's pool connections among them, also one still logging in (HikariCP fills its
+      // pool in the background, and such a backend may not show in pg_stat_activity yet).
+      const postmaster = postmasterPid(OUTAGE_DIR);
+      freeze(frozen, postmaster);
+      for (const pid of childPids(postmaster)) freeze(frozen, pid);
+      const missed = appBackends.rows.filter((r) => !frozen.includes(r.pid));
+      if (missed.length) problems.push(`app backends not among the postmaster's children: ${missed.map((r) => r.pid).join(' ')}`);
 
       for (const req of [{ path: '/ads/1' }, { path: '/ads?limit=5' }, { path: '/ads/1' }]) {
         const label = `database frozen: GET ${req.path}`;
@@ -325,6 +330,19 @@ function thaw(frozen) {
   for (const pid of frozen.splice(0)) {
     try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ }
   }
+}
+
+/** The pids whose parent is `ppid` (from /proc/PID/stat: the field after the command name). */
+function childPids(ppid) {
+  const pids = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    let stat;
+    try { stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8'); } catch { continue; }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[1]) === ppid) pids.push(Number(name));
+  }
+  return pids;
 }
 
 /** The postmaster's pid: the first line of DIR/data/postmaster.pid. */
