@@ -27,41 +27,19 @@ readonly PORT_MAX=43999
 readonly INSTANCE_INDEX=3
 readonly TIMINGS_CAPACITY=64
 readonly HEALTH_TIMEOUT_SEC=60
-readonly ALL_VARIANTS=(node-raw node-express node-cluster java)
 
 log() { echo "contract: $*" >&2; }
 die() { echo "contract: $*" >&2; exit 1; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
 
-# Set variable $1 to a port in our range that nothing listens on and we did not hand out.
-free_port() {
-  local -n out="$1"
-  local p tries
-  for ((tries = 0; tries < 500; tries++)); do
-    p=$((PORT_MIN + RANDOM % (PORT_MAX - PORT_MIN + 1)))
-    [[ " ${USED_PORTS[*]} " == *" $p "* ]] && continue
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-      USED_PORTS+=("$p")
-      out="$p"
-      return 0
-    fi
-  done
-  die "no free port in $PORT_MIN-$PORT_MAX"
-}
+# shellcheck source=contract/lib/variants.sh
+source "$CONTRACT/lib/variants.sh"
 
-variant_cmd() {
+# The variant's environment here: java with a smaller thread pool than its default 200.
+contract_env() {
   case "$1" in
-    java) echo "java -jar java-app/target/java-app.jar" ;;
-    *) echo "node node-app/server.js" ;;
-  esac
-}
-
-variant_env() {
-  case "$1" in
-    node-raw) echo "APP_FRAMEWORK=raw" ;;
-    node-express) echo "APP_FRAMEWORK=express" ;;
-    node-cluster) echo "WEB_CONCURRENCY=2" ;;
     java) echo "JETTY_THREADS_MAX=50" ;;
+    *) variant_env "$1" ;;
   esac
 }
 
@@ -97,12 +75,6 @@ start_pg() {
   log "PostgreSQL on port $port ($PG_DIR)"
 }
 
-# Fresh database $1 in the cluster; prints its URL.
-fresh_db() {
-  psql "$PG_URL" -qAt -c "DROP DATABASE IF EXISTS \"$1\" WITH (FORCE)" >/dev/null
-  "$PG_CLUSTER" createdb --dir "$PG_DIR" "$1"
-}
-
 start_variant() {
   local v="$1" port app_db results_db cmd extra
   local db_name="${v//-/_}"
@@ -111,7 +83,7 @@ start_variant() {
   results_db="$(fresh_db "contract_${db_name}_results")"
   psql "$results_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null
   read -r -a cmd <<<"$(variant_cmd "$v")"
-  read -r -a extra <<<"$(variant_env "$v")"
+  read -r -a extra <<<"$(contract_env "$v")"
   (cd "$ROOT" && exec env -u VCAP_SERVICES -u VCAP_APPLICATION -u DB_SERVICE_NAME \
     PORT="$port" DATABASE_URL="$app_db" RESULTS_DATABASE_URL="$results_db" \
     CF_INSTANCE_INDEX="$INSTANCE_INDEX" APP_NAME="contract-$v" TIMINGS_CAPACITY="$TIMINGS_CAPACITY" \
@@ -205,7 +177,6 @@ main() {
   check_prerequisites
 
   declare -gA PIDS=() URLS=() APP_DBS=() RESULTS_DBS=()
-  USED_PORTS=()
   OWN_PG=""
   WORK="$(mktemp -d /tmp/cfscale-contract-XXXXXX)"
   chmod 755 "$WORK" # the clusters in it run as postgres when we are root
@@ -233,7 +204,7 @@ main() {
   if [[ "$lifecycle" == 1 ]]; then
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
-        CONTRACT_APP_ENV="$(variant_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
+        CONTRACT_APP_ENV="$(contract_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
       if [[ "$v" == node-raw || "$v" == java ]]; then
         run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
           CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")

@@ -24,31 +24,13 @@ readonly APP_CPU=0
 readonly LOAD_CPU=1
 readonly SEED_ADS=1000
 readonly TIMINGS_CAPACITY=2000000 # never full within one run: drops would make "on" cheaper
-readonly ALL_VARIANTS=(node-raw node-express node-cluster java)
 
 log() { echo "throughput: $*" >&2; }
 die() { echo "throughput: $*" >&2; exit 1; }
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
 
-free_port() {
-  local -n out="$1"
-  local p tries
-  for ((tries = 0; tries < 500; tries++)); do
-    p=$((PORT_MIN + RANDOM % (PORT_MAX - PORT_MIN + 1)))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then out="$p"; return 0; fi
-  done
-  die "no free port in $PORT_MIN-$PORT_MAX"
-}
-
-variant_cmd() {
-  case "$1" in
-    java) echo "java -jar java-app/target/java-app.jar" ;;
-    node-raw) echo "node node-app/server.js" ;;
-    node-express) echo "env APP_FRAMEWORK=express node node-app/server.js" ;;
-    node-cluster) echo "env WEB_CONCURRENCY=2 node node-app/server.js" ;;
-    *) die "unknown variant: $1 (${ALL_VARIANTS[*]})" ;;
-  esac
-}
+# shellcheck source=contract/lib/variants.sh
+source "$ROOT/contract/lib/variants.sh"
 
 cleanup() {
   [[ -n "$APP_PID" ]] && { kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; }
@@ -60,29 +42,26 @@ start_pg() {
   local port tries
   for ((tries = 1; ; tries++)); do
     free_port port
-    PG_URL="$("$PG_CLUSTER" start --dir "$WORK/pg" --port "$port" 2>"$WORK/pg.err")" && return 0
+    PG_DIR="$WORK/pg"
+    PG_URL="$("$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" 2>"$WORK/pg.err")" && return 0
     ((tries < 3)) || { cat "$WORK/pg.err" >&2; die "could not start PostgreSQL"; }
   done
 }
 
-fresh_db() {
-  psql "$PG_URL" -qAt -c "DROP DATABASE IF EXISTS \"$1\" WITH (FORCE)" >/dev/null 2>&1
-  "$PG_CLUSTER" createdb --dir "$WORK/pg" "$1"
-}
-
 # Start variant $1 pinned to APP_CPU; sets APP_PID and APP_URL.
 start_app() {
-  local v="$1" port app_db results_db cmd deadline
+  local v="$1" port app_db results_db cmd env deadline
   app_db="$(fresh_db bench_app)"
   results_db="$(fresh_db bench_results)"
   psql "$results_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null 2>&1
   # The same file holds the ads table (the apps create it too, maybe only later).
   psql "$app_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null 2>&1
   read -r -a cmd <<<"$(variant_cmd "$v")"
+  read -r -a env <<<"$(variant_env "$v")"
   free_port port
   (cd "$ROOT" && exec env -u VCAP_SERVICES -u VCAP_APPLICATION PORT="$port" DATABASE_URL="$app_db" \
     RESULTS_DATABASE_URL="$results_db" TIMINGS_CAPACITY="$TIMINGS_CAPACITY" APP_NAME="bench-$v" \
-    taskset -c "$APP_CPU" "${cmd[@]}" >"$WORK/$v.log" 2>&1) &
+    "${env[@]}" taskset -c "$APP_CPU" "${cmd[@]}" >"$WORK/$v.log" 2>&1) &
   APP_PID=$!
   APP_URL="http://127.0.0.1:$port"
   deadline=$((SECONDS + 60))
