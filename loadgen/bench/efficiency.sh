@@ -3,7 +3,7 @@
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
 #                                    [--repeat N] [--target-core C] [--pg-core C] [--port P] [--no-pg]
-#                                    [--target node|go] [--net]
+#                                    [--target haproxy|node|go] [--net]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
 #   --repeat       interleaved repeats; medians are compared (default 3)
@@ -14,17 +14,26 @@
 #   --port         port of the throw-away PostgreSQL cluster (default 44700; the target
 #                  takes a free port)
 #   --no-pg        skip the run that persists every sample into PostgreSQL
-#   --target T     node (bench/target.js, node:http; default) or go (bench/gotarget, Go
-#                  net/http: faster per request, so the generators rather than the target
-#                  set the pace and both run at full CPU)
+#   --target T     haproxy (default): HAProxy answering every request itself on one thread
+#                  (no backend), the fastest target here, so that the generators, not the
+#                  target, set the pace and both run at full CPU; node (bench/target.js,
+#                  node:http) or go (bench/gotarget, Go net/http): slower than either
+#                  generator on one core, see "Why the target" below
 #   --net          also run loadgen on net.Socket (CFSCALE_LOADGEN_SOCKETS=net) instead of
 #                  its raw libuv sockets (lib/raw-tcp.js), to show what those save
 #
-# Same target (bench/target.js, a minimal node:http server), same connections and
-# duration, generator and target pinned to different cores with taskset. CPU time
-# is the generator process's user+system time from /usr/bin/time. loadgen sends a
-# unique UUIDv7 X-Correlation-ID per request; with persistence every sample is also
-# COPYed into `requests` of a throw-away cluster (scripts/pg-cluster.sh).
+# Same target, same connections and duration, generator and target pinned to different
+# cores with taskset. CPU time is the generator process's user+system time from
+# /usr/bin/time. loadgen sends a unique UUIDv7 X-Correlation-ID per request (every target
+# echoes it); with persistence every sample is also COPYed into `requests` of a throw-away
+# cluster (scripts/pg-cluster.sh).
+#
+# Why the target: requests per generator CPU-second is the generator's cost per request
+# only when the generator is what sets the pace. Against a target slower than it, a
+# generator waits for responses, sleeps in epoll_wait and pays a scheduler round trip for
+# every few responses (the faster the generator, the fewer responses per wake-up): the
+# figure then measures the target's pace as much as the generator. A node:http target on
+# one core is slower than both generators (--target node shows it); HAProxy is not.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 # shellcheck source=loadgen/bench/lib.sh
@@ -34,13 +43,18 @@ run_autocannon() {
   cpu_time taskset -c "$GEN_CORE" node "$LOADGEN_DIR/node_modules/autocannon/autocannon.js" \
     -c "$CONNECTIONS" -d "$DURATION" --json "$TARGET_URL"
   REQS="$(jq '.requests.total' "$CPU_OUT")"
+  warn_errors autocannon "$(jq '.errors + .timeouts + .non2xx' "$CPU_OUT")"
 }
 
 run_loadgen() {
   cpu_time env CFSCALE_LOADGEN_SOCKETS="${SOCKETS:-}" taskset -c "$GEN_CORE" node "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
     --parallel "$CONNECTIONS" --duration "${DURATION}s" --json --no-progress "$@"
   REQS="$(jq '.requests.total' "$CPU_OUT")"
+  warn_errors loadgen "$(jq '.requests.errors' "$CPU_OUT")"
 }
+
+# warn_errors TOOL N: a run with failed requests compares unlike work; say so beside the figures.
+warn_errors() { [[ "$2" == 0 ]] || log "warning: $1 had $2 failed requests in this run (counted in its req/cpu_s)"; }
 
 # record NAME: appends this run's requests and CPU seconds to the results file.
 record() { echo "$1 $REQS $CPU_SEC" >>"$RESULTS"; }
@@ -68,7 +82,7 @@ summary() {
 
 main() {
   CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1
-  local port=44700 pg=1 pg_core='' with_net=0 target=node
+  local port=44700 pg=1 pg_core='' with_net=0 target=haproxy
   REPEAT=3
   while [[ $# -gt 0 ]]; do
     case "$1" in
