@@ -1,0 +1,200 @@
+'use strict';
+// apps.js — pushing, scaling and addressing the apps, the same command sequence on both
+// platforms (the Node twin of what scripts/lib/apps.sh did). Every function takes the
+// Platform of platform.js (p) and honours its --dry-run: mutating commands are printed,
+// look-ups still run.
+//
+// API:
+//   localPlatformUp(p)             `cfl up`, installing first on a fresh machine (setup.sh --no-tools)
+//   localServices(p)               `cfl create-service postgres local NAME` for each service
+//   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
+//   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
+//   scaleApp(p, app, instances, cpu?)
+//   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
+//   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
+//   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
+//   appBaseUrl(p, app, guid), appHostHeader(p, app)
+//   instanceRequestArgs(base, host, guid, index, method, path) → the curl argv of one request
+//     pinned to one instance
+const fs = require('node:fs');
+const path = require('node:path');
+const { MANIFEST_DIR } = require('./cli');
+const { SERVICES, LOCAL_DOMAIN, onPath } = require('./platform');
+
+const JAVA_DIR = 'java-app';
+const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
+// Longest wait for instances to be RUNNING after a scale (cf pushes wait by themselves).
+const RUNNING_TIMEOUT_SEC = Number(process.env.CFSCALE_RUNNING_TIMEOUT_SEC || 180);
+const RUNNING_POLL_MS = 500;
+// Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
+// and a throttled generator would measure itself (a quota given explicitly still wins).
+const LOADGEN_LOCAL_CPU = 'none';
+// Longest time one pinned request to an instance may take (curl --max-time).
+const INSTANCE_REQUEST_MAX_SEC = 60;
+
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
+function localInstallNeeded() {
+  if (!onPath('haproxy')) return true;
+  let pg = [];
+  try {
+    pg = fs.readdirSync('/usr/lib/postgresql').filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+  } catch {
+    // no PostgreSQL installed
+  }
+  if (pg.length === 0) return true;
+  return ['node-app', 'loadgen', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
+}
+
+function localPlatformUp(p) {
+  if (localInstallNeeded()) {
+    p.cli.log('first local run on this machine: installing what it needs (scripts/setup.sh --no-tools)');
+    p.mustRun(['scripts/setup.sh', '--no-tools']);
+  }
+  p.cfRun('up');
+}
+
+function localServices(p) {
+  for (const s of SERVICES) p.cfRun('create-service', 'postgres', 'local', s);
+}
+
+/** Any file or directory under dir (or dir itself) modified after mtimeNs (find -newer). */
+function newerThan(dir, mtimeNs) {
+  let st;
+  try {
+    st = fs.statSync(dir, { bigint: true });
+  } catch {
+    return false;
+  }
+  if (st.mtimeNs > mtimeNs) return true;
+  if (!st.isDirectory()) return false;
+  return fs.readdirSync(dir).some((e) => newerThan(path.join(dir, e), mtimeNs));
+}
+
+function buildJavaIfStale(p) {
+  if (fs.existsSync(JAVA_JAR)) {
+    const jar = fs.statSync(JAVA_JAR, { bigint: true }).mtimeNs;
+    if (!newerThan(`${JAVA_DIR}/src`, jar) && !newerThan(`${JAVA_DIR}/pom.xml`, jar)) return;
+  }
+  p.cli.log('building java-app (mvn package)');
+  p.mustRun(['mvn', '-q', '-B', '-f', `${JAVA_DIR}/pom.xml`, '-DskipTests', 'package']);
+}
+
+function pushApp(p, app, instances = '') {
+  if (app === 'java-app') buildJavaIfStale(p);
+  const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
+  if (instances) args.push('-i', String(instances));
+  p.cfRun(...args);
+  // `cfl scale APP --cpu C`: scripts/cfl only, cf has no such flag (CPU follows memory
+  // there, shared/reference/cloud-foundry-contracts.md §7).
+  if (p.name === 'local' && app === 'loadgen') p.cfRun('scale', app, '--cpu', LOADGEN_LOCAL_CPU);
+}
+
+/** scaleApp — cpu (cores or none) is a local-platform quota. */
+function scaleApp(p, app, instances, cpu = '') {
+  const quota = !cpu && p.name === 'local' && app === 'loadgen' ? LOADGEN_LOCAL_CPU : cpu;
+  const args = ['scale', app, '-i', String(instances)];
+  if (quota) args.push('--cpu', quota);
+  p.cfRun(...args);
+}
+
+function instanceStates(p, guid, opts) {
+  const doc = p.cfCurlJson(`/v3/apps/${guid}/processes/web/stats`, opts);
+  return [...doc.resources].sort((a, b) => a.index - b.index).map((r) => r.state);
+}
+
+function waitRunning(p, guid, want) {
+  if (p.dryRun) return;
+  const deadline = Date.now() + RUNNING_TIMEOUT_SEC * 1000;
+  for (;;) {
+    // A failed look-up right after a push or scale is retried until the deadline.
+    let states;
+    try {
+      states = instanceStates(p, guid, { quiet: true });
+    } catch (err) {
+      states = [`look-up failed: ${err.message}`];
+    }
+    const running = states.filter((s) => s === 'RUNNING').length;
+    if (states.length === Number(want) && running === Number(want)) return;
+    if (Date.now() >= deadline) {
+      p.cli.die(`instances not running after ${RUNNING_TIMEOUT_SEC}s: ${running} of ${want} RUNNING (${states.map((s) => `${s} `).join('')})`);
+    }
+    sleepSync(RUNNING_POLL_MS);
+  }
+}
+
+/** The v3 app state (STARTED | STOPPED), '' when the look-up failed (it says why). */
+function appState(p, guid) {
+  try {
+    return p.cfCurlJson(`/v3/apps/${guid}`, { quiet: true }).state || '';
+  } catch (err) {
+    p.cli.log(err.message);
+    return '';
+  }
+}
+
+/**
+ * Push when absent, else start/scale. Exactly n instances, and the cpu quota (local)
+ * applied every time; atLeast: scale up only when fewer run. Waits until all are
+ * RUNNING; returns the guid. The usual case (already right) costs two look-ups.
+ */
+function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
+  let want = Number(n);
+  let guid = p.appGuid(app);
+  if (!guid) {
+    if (p.name === 'local') localServices(p);
+    pushApp(p, app, want);
+    if (cpu) scaleApp(p, app, want, cpu);
+    if (p.dryRun) return '';
+    guid = p.appGuid(app);
+    if (!guid) p.cli.die(`${app}: pushed, but cf app ${app} --guid finds nothing`);
+  } else {
+    const states = instanceStates(p, guid);
+    const have = states.length;
+    if (atLeast && have >= want) want = have;
+    if (have !== want || (cpu && !atLeast)) {
+      scaleApp(p, app, want, cpu);
+    } else if (states.filter((s) => s === 'RUNNING').length === want) {
+      return guid;
+    }
+    if (appState(p, guid) !== 'STARTED') p.cfRun('start', app);
+  }
+  waitRunning(p, guid, want);
+  return guid;
+}
+
+/** The base URL of an app's route: local → the router (Host header appHostHeader); cf → https://ROUTE. */
+function appBaseUrl(p, app, guid) {
+  if (p.name === 'local') {
+    const r = p.cfQuery('router-url');
+    if (r.code !== 0) process.exit(r.code);
+    return r.stdout.replace(/\n+$/, '');
+  }
+  if (p.dryRun && guid.startsWith('<')) return `https://<${app}-route>`;
+  const route = p.cfCurlJson(`/v3/apps/${guid}/routes`).resources?.[0]?.url;
+  if (!route) p.cli.die(`${app} has no route (cf curl /v3/apps/${guid}/routes)`);
+  return `https://${route}`;
+}
+
+/** The Host header the local router needs ('' on cf: the URL carries the host). */
+function appHostHeader(p, app) {
+  return p.name === 'local' ? `${app}.${LOCAL_DOMAIN}` : '';
+}
+
+/**
+ * One request pinned to one instance with X-Cf-App-Instance: GUID:INDEX (Gorouter; the
+ * local router honours it too, shared/reference/cloud-foundry-contracts.md §5).
+ */
+function instanceRequestArgs(base, host, guid, index, method, urlPath) {
+  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC),
+    '-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`];
+  if (host) args.push('-H', `Host: ${host}`);
+  args.push(`${base}${urlPath}`);
+  return args;
+}
+
+module.exports = {
+  localPlatformUp, localServices, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
+  instanceStates, appBaseUrl, appHostHeader, instanceRequestArgs, LOADGEN_LOCAL_CPU,
+};

@@ -1,0 +1,99 @@
+'use strict';
+// exec.js — running commands for the cfscale Node scripts: shell-quoting for the dry-run
+// listing (exactly as scripts/lib/common.sh print_cmd does), and spawning with the
+// output where the scripts want it. DEBUG=1 prints every command to stderr first (`+ …`).
+//
+// API:
+//   shellQuote(word), formatCmd(argv) → one shell-quoted line
+//   runSync(argv, { stdout: 'stderr'|'inherit'|'ignore' }) → exit code (128+N on signal N,
+//     127 when the command is missing); stdin and stderr inherited
+//   captureSync(argv, { stderr: 'inherit'|'ignore'|'pipe' }) → { code, stdout, stderr }
+//   runAsync(argv, { input, stdout: 'pipe'|'inherit'|'stderr'|'ignore', stderr, onLine,
+//     detached }) → { child, done: Promise<{ code, stdout }> }; onLine(line) gets every line
+//     of stdout and stderr (both piped) instead of them being passed on.
+const os = require('node:os');
+const { spawn, spawnSync } = require('node:child_process');
+
+const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
+
+/** Quote one word for a shell, readably: bare when safe, else in single quotes. */
+function shellQuote(w) {
+  const s = String(w);
+  return s !== '' && SAFE_WORD.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+const formatCmd = (argv) => argv.map(shellQuote).join(' ');
+
+function trace(argv) {
+  if (process.env.DEBUG === '1') process.stderr.write(`+ ${formatCmd(argv)}\n`);
+}
+
+/** The exit code of a finished child as a shell reports it. */
+function exitCode(status, signal) {
+  if (status !== null && status !== undefined) return status;
+  return 128 + (os.constants.signals[signal] || 0);
+}
+
+function spawnError(argv, err) {
+  process.stderr.write(`${argv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+  return err.code === 'ENOENT' ? 127 : 126;
+}
+
+const STDOUT = { stderr: 2, inherit: 'inherit', ignore: 'ignore', pipe: 'pipe' };
+
+function runSync(argv, { stdout = 'stderr' } = {}) {
+  trace(argv);
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['inherit', STDOUT[stdout], 'inherit'] });
+  if (r.error) return spawnError(argv, r.error);
+  return exitCode(r.status, r.signal);
+}
+
+function captureSync(argv, { stderr = 'inherit' } = {}) {
+  trace(argv);
+  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', stderr], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (r.error && r.error.code === 'ENOENT') {
+    return { code: 127, stdout: '', stderr: `${argv[0]}: command not found\n` };
+  }
+  return { code: r.error ? 126 : exitCode(r.status, r.signal), stdout: r.stdout || '', stderr: r.stderr || '' };
+}
+
+/** Split a stream into lines for onLine (the last, unterminated one at the end). */
+function lineSplitter(stream, onLine) {
+  let rest = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (d) => {
+    const parts = (rest + d).split('\n');
+    rest = parts.pop();
+    for (const p of parts) onLine(p);
+  });
+  return () => { if (rest !== '') onLine(rest); rest = ''; };
+}
+
+function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine, detached = false } = {}) {
+  trace(argv);
+  const stdio = [input === undefined ? 'inherit' : 'pipe',
+    onLine ? 'pipe' : STDOUT[stdout], onLine ? 'pipe' : STDOUT[stderr]];
+  const child = spawn(argv[0], argv.slice(1), { stdio, detached });
+  let out = '';
+  const flushes = [];
+  if (onLine) {
+    flushes.push(lineSplitter(child.stdout, onLine), lineSplitter(child.stderr, onLine));
+  } else if (stdout === 'pipe') {
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => { out += d; });
+  }
+  if (input !== undefined) {
+    child.stdin.on('error', () => {}); // a consumer that exits early
+    child.stdin.end(input);
+  }
+  const done = new Promise((resolve) => {
+    child.on('error', (err) => resolve({ code: spawnError(argv, err), stdout: out }));
+    child.on('close', (status, signal) => {
+      for (const f of flushes) f();
+      resolve({ code: exitCode(status, signal), stdout: out });
+    });
+  });
+  return { child, done };
+}
+
+module.exports = { shellQuote, formatCmd, runSync, captureSync, runAsync };

@@ -1,0 +1,70 @@
+'use strict';
+// ops.test.js — the pure parts of scripts/ops: duration parsing, number checks, shell
+// quoting (each quoted word, read back by bash, is the word), the help read from a
+// wrapper's header (the same text as the sed of lib/common.sh), and the one-line usage
+// errors (in a child process: they exit).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { parseDurationMs, isPositiveNumber, usageFromHeader } = require('./cli');
+const { shellQuote, formatCmd } = require('./exec');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+test('parseDurationMs: units, bare seconds, truncation, malformed', () => {
+  const cases = [
+    ['500ms', 500], ['10s', 10000], ['10', 10000], ['2m', 120000], ['1h', 3600000],
+    ['1.5s', 1500], ['0.0015s', 1], ['0s', 0], ['2.5ms', 2],
+    ['10x', null], ['', null], ['-1s', null], ['1e3', null], ['s', null], ['1.s', null],
+  ];
+  for (const [input, want] of cases) assert.equal(parseDurationMs(input), want, input);
+});
+
+test('isPositiveNumber: decimals above zero only', () => {
+  const cases = [['1', true], ['0.5', true], ['10.0', true], ['0', false], ['0.0', false], ['00', false],
+    ['-3', false], ['1e3', false], ['', false], ['.5', false], ['none', false]];
+  for (const [input, want] of cases) assert.equal(isPositiveNumber(input), want, input);
+});
+
+test('shellQuote: bare when safe, else single-quoted so that bash reads back the word', () => {
+  const cases = [
+    ['node-app', 'node-app'], ['loadbalancing=least-connection', 'loadbalancing=least-connection'],
+    ['', "''"], ['a b', "'a b'"], ['https://<x-route>', "'https://<x-route>'"],
+    ["it's", "'it'\\''s'"], ['/v3/x?a=1&b[gt]=2', "'/v3/x?a=1&b[gt]=2'"], ['X-Cf-App-Instance: g:0', "'X-Cf-App-Instance: g:0'"],
+  ];
+  for (const [word, want] of cases) assert.equal(shellQuote(word), want, word);
+  const words = cases.map(([w]) => w);
+  const r = spawnSync('bash', ['-c', `for w in ${formatCmd(words)}; do printf '%s\\0' "$w"; done`], { encoding: 'utf8' });
+  assert.deepEqual(r.stdout.split('\0').slice(0, -1), words);
+});
+
+test('usageFromHeader: the wrapper header from line 2 to set -euo, comment marks stripped', () => {
+  const help = usageFromHeader(path.join(ROOT, 'scripts/scale.sh'));
+  const sed = spawnSync('bash', ['-c', "sed -n '2,/^set -euo/p' scripts/scale.sh | sed -e '/^set -euo/d' -e 's/^# \\{0,1\\}//'"],
+    { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(help, sed.stdout);
+  assert.match(help, /^scale\.sh — /);
+  assert.doesNotMatch(help, /set -euo|exec node/);
+});
+
+test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
+  const cases = [
+    ["c.usageError('bad thing')", 'x: bad thing (see --help)\n'],
+    ["c.die('broken')", 'x: broken\n'],
+    ["c.durationMs('10x', '--warmup')", 'x: --warmup must be a duration like 500ms, 10s, 2m or 1h, got "10x" (see --help)\n'],
+    ["c.requirePositiveInt('0', '-i')", 'x: -i must be a positive integer, got "0" (see --help)\n'],
+    ["c.requireCpu('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
+    ["c.requireKnownApp('vars')", /^x: unknown app "vars" \(known: .*node-app.*\) \(see --help\)\n$/],
+    ["c.requireValue('--label', ['--label'], 0)", 'x: --label needs a value (see --help)\n'],
+  ];
+  for (const [call, want] of cases) {
+    await t.test(call, () => {
+      const r = spawnSync(process.execPath, ['-e', `const c = require(${JSON.stringify(path.join(__dirname, 'cli.js'))}).makeCli('x'); ${call}; process.exit(0)`],
+        { encoding: 'utf8' });
+      assert.equal(r.status, 1);
+      if (typeof want === 'string') assert.equal(r.stderr, want);
+      else assert.match(r.stderr, want);
+    });
+  }
+});

@@ -1,0 +1,181 @@
+'use strict';
+// platform.js — the one place where cf / scripts/cfl commands run, for the cfscale Node
+// scripts (the Node twin of scripts/lib/common.sh): platform selection, --dry-run, the
+// look-ups (`cf app NAME --guid`, `cf curl /v3/...` JSON, never human tables), the results
+// database URL and the cf preflight. Requiring it moves the process to the repository
+// root, so printed commands read as typed there, and appends .tools/bin to PATH (where
+// scripts/setup.sh builds the cf CLI; a cf already on PATH wins).
+//
+// API:
+//   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
+//     --platform, else PLATFORM, else cf when `cf target` succeeds, else local.
+//   Platform: name ('local'|'cf'), cf (argv prefix: ['cf'] or ['scripts/cfl']), varsFile,
+//     dryRun, cli;
+//     printCmd(argv)          the command, shell-quoted, on one stdout line
+//     run(argv) → code        a command that changes something: printed under --dry-run
+//                             (code 0), else run with its stdout on stderr
+//     mustRun(argv)           run(); a failure ends the script with the command's code
+//     cfRun(...args)          mustRun of a cf / cfl command
+//     cfQuery(...args, opts?) read-only look-up, runs even under --dry-run → {code, stdout, stderr}
+//     appGuid(app) → guid or ''
+//     cfCurlJson(path, { quiet }) → the document; dies on failure, a CF error document
+//                             or non-JSON (quiet: no messages, throws instead)
+//     resultsDbUrl()          local `cfl service-url results-db`; cf RESULTS_DATABASE_URL
+//     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
+//                             the command that fixes the missing piece
+//   onPath(cmd) → the command is on PATH
+//   SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, MANIFEST_DIR } = require('./cli');
+const { formatCmd, runSync, captureSync } = require('./exec');
+
+const CFL = 'scripts/cfl';
+// The apps of the harness, in push order (loadgen last: it is the instrument).
+const ALL_APPS = ['node-app', 'java-app', 'loadgen'];
+// Services every app manifest binds (manifests/*.yml).
+const SERVICES = ['node-db', 'java-db', 'results-db'];
+// The local router routes by Host = APP.<domain>; manifests/vars-local.yml sets domain: localhost.
+const LOCAL_DOMAIN = 'localhost';
+
+process.chdir(ROOT);
+process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
+
+/** A command on PATH (an executable file in one of its directories). */
+function onPath(cmd) {
+  return (process.env.PATH || '').split(':').some((dir) => {
+    try {
+      fs.accessSync(path.join(dir || '.', cmd), fs.constants.X_OK);
+      return fs.statSync(path.join(dir || '.', cmd)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Has a cf target: cf installed and `cf target` exits 0. */
+function cfTargeted() {
+  return captureSync(['cf', 'target'], { stderr: 'ignore' }).code === 0;
+}
+
+/** The message of a CF API error document, as common.sh's cf_curl_json wrote it. */
+function apiErrors(doc) {
+  return doc.errors.map((e) => `${e.title ?? 'error'} ${e.code ?? ''}: ${e.detail ?? ''}`).join('; ');
+}
+
+class Platform {
+  constructor(cli, name, dryRun) {
+    this.cli = cli;
+    this.name = name;
+    this.dryRun = dryRun;
+    this.cf = name === 'local' ? [CFL] : ['cf'];
+    this.varsFile = process.env.CFSCALE_VARS_FILE
+      || `${MANIFEST_DIR}/${name === 'local' ? 'vars-local.yml' : 'vars.yml'}`;
+  }
+
+  printCmd(argv) {
+    process.stdout.write(`${formatCmd(argv)}\n`);
+  }
+
+  run(argv) {
+    if (this.dryRun) {
+      this.printCmd(argv);
+      return 0;
+    }
+    return runSync(argv);
+  }
+
+  mustRun(argv) {
+    const code = this.run(argv);
+    if (code !== 0) process.exit(code);
+  }
+
+  cfRun(...args) {
+    this.mustRun([...this.cf, ...args]);
+  }
+
+  cfQuery(...args) {
+    const opts = typeof args[args.length - 1] === 'object' ? args.pop() : {};
+    return captureSync([...this.cf, ...args], opts);
+  }
+
+  appGuid(app) {
+    const r = this.cfQuery('app', app, '--guid', { stderr: 'ignore' });
+    const out = r.stdout.replace(/\n+$/, '');
+    return r.code === 0 && /^[0-9A-Za-z-]+$/.test(out) ? out : '';
+  }
+
+  cfCurlJson(apiPath, { quiet = false } = {}) {
+    const fail = (msg) => {
+      if (quiet) throw new Error(msg);
+      this.cli.die(msg);
+    };
+    const r = this.cfQuery('curl', apiPath, { stderr: quiet ? 'ignore' : 'inherit' });
+    if (r.code !== 0) fail(`cf curl ${apiPath} failed`);
+    let doc;
+    try {
+      doc = JSON.parse(r.stdout);
+    } catch {
+      doc = undefined;
+    }
+    if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'errors' in doc) {
+      fail(`cf curl ${apiPath}: ${apiErrors(doc)}`);
+    }
+    if (doc === undefined || doc === null || doc === false) {
+      fail(`cf curl ${apiPath}: not JSON: ${r.stdout.replace(/\n+$/, '').slice(0, 200)}`);
+    }
+    return doc;
+  }
+
+  resultsDbUrl() {
+    if (this.name === 'local') {
+      const r = this.cfQuery('service-url', 'results-db');
+      if (r.code !== 0) process.exit(r.code);
+      return r.stdout.replace(/\n+$/, '');
+    }
+    if (!process.env.RESULTS_DATABASE_URL) {
+      this.cli.die('RESULTS_DATABASE_URL is not set: open the tunnel with scripts/tunnel.sh and export the URL it prints');
+    }
+    return process.env.RESULTS_DATABASE_URL;
+  }
+
+  /** The space targeted by the cf CLI, from its JSON config (cf CLI v7/v8 layout). */
+  static cfSpaceGuid() {
+    const config = path.join(process.env.CF_HOME || process.env.HOME || '', '.cf/config.json');
+    try {
+      return JSON.parse(fs.readFileSync(config, 'utf8')).SpaceFields?.GUID || '';
+    } catch {
+      return '';
+    }
+  }
+
+  cfPreflight() {
+    const ok = (args) => captureSync(['cf', ...args], { stderr: 'ignore' }).code === 0;
+    const { die } = this.cli;
+    if (!onPath('cf')) {
+      die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin) or install cf v8');
+    }
+    if (!ok(['oauth-token'])) die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
+    if (!ok(['target'])) die('no cf target: run cf target -o ORG -s SPACE');
+    const space = Platform.cfSpaceGuid();
+    if (!space) die('no space targeted: run cf target -o ORG -s SPACE');
+    const found = this.cfCurlJson(`/v3/service_instances?names=${SERVICES.join(',')}&space_guids=${space}`)
+      .resources.map((r) => r.name);
+    const missing = SERVICES.filter((s) => !found.includes(s));
+    if (missing.length > 0) {
+      die(`missing services: ${missing.join(' ')}: create each with cf create-service OFFERING PLAN NAME (see cf marketplace)`);
+    }
+    if (!fs.existsSync(this.varsFile)) {
+      die(`${this.varsFile} missing: cp ${MANIFEST_DIR}/vars-example.yml ${this.varsFile} and edit it`);
+    }
+  }
+}
+
+function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
+  let name = platformOpt || process.env.PLATFORM || '';
+  if (!name) name = cfTargeted() ? 'cf' : 'local';
+  if (name !== 'local' && name !== 'cf') cli.usageError(`--platform must be local or cf, got "${name}"`);
+  return new Platform(cli, name, dryRun);
+}
+
+module.exports = { selectPlatform, Platform, onPath, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+'use strict';
+// push.js — scripts/push.sh: push an app (or all of them) from its manifest to the local
+// platform or CF. Help: the header of scripts/push.sh.
+const path = require('node:path');
+const { makeCli, usageFromHeader, knownApps } = require('./cli');
+const { selectPlatform, ALL_APPS } = require('./platform');
+const { localPlatformUp, localServices, pushApp } = require('./apps');
+
+const cli = makeCli('push');
+
+function parseArgs(argv) {
+  const o = { target: '', instances: '', platform: '', dryRun: process.env.DRY_RUN === '1' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-i' || a === '--instances') {
+      cli.requireValue(a, argv, i);
+      o.instances = argv[++i];
+    } else if (a === '--platform') {
+      cli.requireValue(a, argv, i);
+      o.platform = argv[++i];
+    } else if (a === '--dry-run') {
+      o.dryRun = true;
+    } else if (a === '-h' || a === '--help') {
+      process.stdout.write(usageFromHeader(path.join(__dirname, '../push.sh')));
+      process.exit(0);
+    } else if (a.startsWith('-')) {
+      cli.usageError(`unknown option: ${a}`);
+    } else {
+      if (o.target) cli.usageError(`one APP (or all) only, got "${o.target}" and "${a}"`);
+      o.target = a;
+    }
+  }
+  return o;
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!o.target) cli.usageError(`APP is required (one of: ${knownApps().join(' ')}, all)`);
+  if (o.instances) cli.requirePositiveInt(o.instances, '-i');
+  const apps = o.target === 'all' ? ALL_APPS : [o.target];
+  for (const app of apps) cli.requireKnownApp(app);
+  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (p.name === 'local') {
+    localPlatformUp(p);
+    localServices(p);
+  } else {
+    p.cfPreflight();
+  }
+  for (const app of apps) pushApp(p, app, o.instances);
+}
+
+main();

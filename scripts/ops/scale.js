@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+'use strict';
+// scale.js — scripts/scale.sh: set an app's instance count (and, on the local platform,
+// its CPU quota), then wait until that many are RUNNING. Help: the header of scripts/scale.sh.
+const path = require('node:path');
+const { makeCli, usageFromHeader, knownApps } = require('./cli');
+const { selectPlatform } = require('./platform');
+const { scaleApp, waitRunning } = require('./apps');
+
+const cli = makeCli('scale');
+
+function parseArgs(argv) {
+  const o = { app: '', instances: '', cpu: '', platform: '', dryRun: process.env.DRY_RUN === '1' };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-i' || a === '--instances' || a === '--cpu' || a === '--platform') {
+      cli.requireValue(a, argv, i);
+      o[a === '-i' || a === '--instances' ? 'instances' : a.slice(2)] = argv[++i];
+    } else if (a === '--dry-run') {
+      o.dryRun = true;
+    } else if (a === '-h' || a === '--help') {
+      process.stdout.write(usageFromHeader(path.join(__dirname, '../scale.sh')));
+      process.exit(0);
+    } else if (a.startsWith('-')) {
+      cli.usageError(`unknown option: ${a}`);
+    } else {
+      if (o.app) cli.usageError(`one APP only, got "${o.app}" and "${a}"`);
+      o.app = a;
+    }
+  }
+  return o;
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!o.app) cli.usageError(`APP is required (one of: ${knownApps().join(' ')})`);
+  cli.requireKnownApp(o.app);
+  if (!o.instances) cli.usageError('-i N is required');
+  cli.requirePositiveInt(o.instances, '-i');
+  if (o.cpu) cli.requireCpu(o.cpu);
+  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  if (p.name === 'cf') p.cfPreflight();
+  const guid = p.appGuid(o.app);
+  if (!guid) cli.die(`${o.app} is not pushed: run scripts/push.sh ${o.app}`);
+  scaleApp(p, o.app, o.instances, o.cpu);
+  waitRunning(p, guid, o.instances);
+}
+
+main();
