@@ -128,3 +128,68 @@ test('cf: push when absent, bind when unbound, look-ups by cf curl, exit 2 when 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--help prints the header of tunnel.sh on stdout, exit 0', () => {
+  const r = run(['--help']);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Usage: scripts\/tunnel\.sh \[--platform local\|cf\] \[--local-port N\] \[--dry-run\]$/m);
+  assert.match(r.out, /Exit: 0 ok, 1 usage\/configuration, 2 the tunnel does not carry traffic/);
+  assert.doesNotMatch(r.out, /set -euo|exec node/);
+});
+
+test('DRY_RUN=1 for local prints the exact commands and runs none', () => {
+  const r = run(['--platform', 'local', '--local-port', '15998'], { DRY_RUN: '1', PATH: `/nonexistent:${process.env.PATH}` });
+  assert.equal(r.code, 0, r.err);
+  assert.deepEqual(r.out.trim().split('\n'), [
+    'scripts/cfl service-url results-db',
+    'PORT=PORT HOST=127.0.0.1 CHISEL_AUTH=tunnel:RANDOM CHISEL_KEY=RANDOM VCAP_SERVICES=\'{"postgres":[{"name":"results-db","credentials":{"uri":"URL"}}]}\' .tools/bin/chisel-server',
+    'AUTH=tunnel:RANDOM .tools/bin/chisel client --fingerprint FINGERPRINT --keepalive 25s http://127.0.0.1:PORT 127.0.0.1:15998:DBHOST:DBPORT',
+    "psql postgres://DBUSER:DBPASS@127.0.0.1:15998/DBNAME -Atqc 'SELECT 1'",
+  ]);
+});
+
+// A fake cf with a pushed, bound app whose env and routes documents are files in FAKE_DIR.
+const FAKE_CF_DOCS = `#!/usr/bin/env bash
+echo "cf $*" >>"$FAKE_DIR/calls"
+case "$1 $2" in
+  "oauth-token "*) echo bearer x ;;
+  "app chisel") echo 0d0e-guid ;;
+  "curl /v3/apps/0d0e-guid/env") cat "$FAKE_DIR/env.json" ;;
+  "curl /v3/apps/0d0e-guid/routes") cat "$FAKE_DIR/routes.json" ;;
+  *) echo "fake cf: unexpected: $*" >&2; exit 1 ;;
+esac
+`;
+
+test('cf: what the app lacks ends the run with one line, exit 1, no state left', async (t) => {
+  const bound = { csb: [{ name: 'results-db', credentials: { uri: 'postgres://u:p@db.example:5432/results' } }] };
+  const env = (ev, vcap = bound) => ({ environment_variables: ev, system_env_json: { VCAP_SERVICES: vcap } });
+  const keys = { CHISEL_AUTH: 'tunnel:pw', CHISEL_KEY: 'seed' };
+  const routes = { resources: [{ url: 'chisel.example.com' }] };
+  const cases = [
+    ['no CHISEL_AUTH (a failure inside tunnel-info)', env({ CHISEL_KEY: 'seed' }), routes,
+      /^tunnel-info: the chisel app has no CHISEL_AUTH/],
+    ['no route', env(keys), { resources: [] }, /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname chisel$/],
+    ['a CF error document', { errors: [{ title: 'CF-ResourceNotFound', code: 10010, detail: 'App not found' }] }, routes,
+      /^tunnel: cf curl \/v3\/apps\/0d0e-guid\/env: CF-ResourceNotFound 10010: App not found$/],
+  ];
+  for (const [name, envDoc, routesDoc, msg] of cases) {
+    await t.test(name, () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-'));
+      fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF_DOCS, { mode: 0o755 });
+      fs.writeFileSync(path.join(dir, 'env.json'), JSON.stringify(envDoc));
+      fs.writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routesDoc));
+      try {
+        const r = run(['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+          PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
+        });
+        assert.equal(r.code, 1, r.err);
+        assert.match(r.err, msg);
+        assert.equal(r.err.split('\n').length, 1, r.err);
+        assert.equal(r.out, '');
+        assert.ok(!fs.existsSync(path.join(dir, 'tunnel')), 'state removed');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+'use strict';
+// tunnel.js — open a chisel tunnel to the results database and prove it works; the work
+// behind scripts/tunnel.sh, whose header comment is the help (options, state, exit codes).
+//
+// cf: the chisel app is pushed when absent and bound to results-db when it lacks the
+// binding; its credentials, key and binding come from `cf curl /v3/apps/GUID/env`
+// (tunnel-info.js), its route from `cf curl /v3/apps/GUID/routes`. local: the same chisel
+// server runs in front of the local results-db with fresh random credentials. Either way
+// the chisel client is pinned to the server's fingerprint, and psql SELECT 1 through the
+// tunnel must answer before the URL is printed. The chisel processes are started
+// detached (orphaned, so any later run can stop them by pid); every exit before the
+// tunnel is up stops what this run started.
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
+const { selectPlatform, onPath, ROOT } = require('../ops/platform');
+const { shellQuote, formatCmd, captureSync } = require('../ops/exec');
+const { tunnelInfo } = require('./tunnel-info');
+
+const APP = 'chisel';
+const SERVICE = 'results-db';
+const DEFAULT_LOCAL_PORT = 15432;
+const STATE_DIR = process.env.CFSCALE_TUNNEL_DIR || '.state/tunnel';
+const BIN_DIR = '.tools/bin'; // relative: the scripts run from the repository root (ops/platform.js)
+const PROVE_TIMEOUT_SEC = Number(process.env.CFSCALE_TUNNEL_TIMEOUT_SEC || 20); // longest wait for psql through the tunnel
+const PROVE_RETRY_MS = 500;
+const PSQL_CONNECT_TIMEOUT_SEC = 3;
+// Gorouter drops idle WebSockets; a keepalive under its idle timeout keeps psql sessions
+// open (chisel's client flag; shared/reference/cloud-foundry-contracts.md §6).
+const KEEPALIVE = '25s';
+const SERVER_PORT_MIN = 47000;
+const SERVER_PORT_SPAN = 1000;
+const STOP_WAIT_MS = 5000; // SIGTERM, then SIGKILL after this long
+const CLIENT_ERROR = /Connection error|Invalid|denied|Authentication failed/;
+
+const cli = makeCli('tunnel');
+const { log, die } = cli;
+const stateFile = (name) => path.join(STATE_DIR, name);
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function pidAlive(file) {
+  try {
+    process.kill(Number(fs.readFileSync(file, 'utf8')), 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stopPidfile(file, quiet) {
+  if (!pidAlive(file)) { fs.rmSync(file, { force: true }); return; }
+  const pid = Number(fs.readFileSync(file, 'utf8'));
+  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  try { process.kill(pid); } catch { /* gone meanwhile */ }
+  for (let waited = 0; waited < STOP_WAIT_MS && alive(); waited += 100) sleepSync(100);
+  if (alive()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
+  if (!quiet) log(`stopped pid ${pid} (${path.basename(file, '.pid')})`);
+  fs.rmSync(file, { force: true });
+}
+
+/** End the tunnel (client, local server) and remove the state; synchronous (exit handler). */
+function stopTunnel(quiet = false) {
+  if (!fs.existsSync(STATE_DIR)) {
+    if (!quiet) log('no tunnel running');
+    return;
+  }
+  stopPidfile(stateFile('client.pid'), quiet);
+  stopPidfile(stateFile('server.pid'), quiet);
+  fs.rmSync(STATE_DIR, { recursive: true, force: true });
+}
+
+/** The chisel client and server from .tools/bin, built from chisel/go.mod when missing. */
+function ensureChisel() {
+  const exe = (f) => { try { fs.accessSync(path.join(BIN_DIR, f), fs.constants.X_OK); return true; } catch { return false; } };
+  if (exe('chisel') && exe('chisel-server')) return;
+  if (!onPath('go')) die('chisel is not built and go is missing: run scripts/setup.sh');
+  log(`building chisel into ${BIN_DIR}`);
+  const out = path.join(ROOT, BIN_DIR);
+  fs.mkdirSync(out, { recursive: true });
+  const env = { ...process.env, GOFLAGS: '-mod=mod' };
+  for (const args of [['-o', `${out}/chisel`, 'github.com/jpillora/chisel'], ['-o', `${out}/chisel-server`, '.']]) {
+    const r = spawnSync('go', ['build', ...args], { cwd: path.join(ROOT, 'chisel'), env, stdio: ['ignore', 2, 2] });
+    if (r.status !== 0) die(`building chisel failed: go build ${args.join(' ')}`);
+  }
+}
+
+/** Whether something accepts connections on 127.0.0.1:PORT (what bash's /dev/tcp probe asked). */
+function portInUse(port) {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port });
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+  });
+}
+
+async function freeServerPort(localPort) {
+  for (let i = 0; i < 100; i++) {
+    const p = SERVER_PORT_MIN + crypto.randomInt(SERVER_PORT_SPAN);
+    if (p !== localPort && !(await portInUse(p))) return p;
+  }
+  return die(`no free port in ${SERVER_PORT_MIN}-${SERVER_PORT_MIN + SERVER_PORT_SPAN - 1}`);
+}
+
+/** 24 random bytes as base64 without / + =. */
+const randomSecret = () => crypto.randomBytes(24).toString('base64').replace(/[/+=]/g, '');
+
+/**
+ * Start BIN with ARGS in the background, detached and orphaned (nohup, output to LOG);
+ * its pid into PIDFILE. Secrets travel in ENV, never in argv (ps shows argv).
+ */
+function startDetached(bin, args, env, log, pidFile) {
+  if (process.env.DEBUG === '1') process.stderr.write(`+ ${formatCmd([bin, ...args])} &\n`);
+  const r = spawnSync('sh', ['-c', 'nohup "$@" >"$TUNNEL_LOG" 2>&1 </dev/null & echo $!', 'sh', bin, ...args],
+    { env: { ...process.env, ...env, TUNNEL_LOG: log }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const pid = (r.stdout || '').trim();
+  if (r.status !== 0 || !/^\d+$/.test(pid)) die(`could not start ${bin}`);
+  fs.writeFileSync(pidFile, `${pid}\n`);
+}
+
+function fingerprint(key) {
+  const r = spawnSync(path.join(BIN_DIR, 'chisel-server'), ['fingerprint'],
+    { env: { ...process.env, CHISEL_KEY: key }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const fp = (r.stdout || '').trim();
+  if (r.status !== 0 || !fp) die(`${BIN_DIR}/chisel-server fingerprint failed`);
+  return fp;
+}
+
+function startClient(localPort, auth, fp, server, target) {
+  startDetached(path.join(BIN_DIR, 'chisel'),
+    ['client', '--fingerprint', fp, '--keepalive', KEEPALIVE, server, `127.0.0.1:${localPort}:${target}`],
+    { AUTH: auth }, stateFile('client.log'), stateFile('client.pid'));
+}
+
+/** psql SELECT 1 through the tunnel, retried; exit 2 with the client's own words. */
+function proveTunnel(url) {
+  const deadline = Date.now() + PROVE_TIMEOUT_SEC * 1000;
+  while (Date.now() < deadline) {
+    const r = spawnSync('psql', [url, '-Atqc', 'SELECT 1'], {
+      encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, PGCONNECT_TIMEOUT: String(PSQL_CONNECT_TIMEOUT_SEC) },
+    });
+    if ((r.stdout || '').trim() === '1') return;
+    if (!pidAlive(stateFile('client.pid'))) break;
+    sleepSync(PROVE_RETRY_MS);
+  }
+  let lines = [];
+  try { lines = fs.readFileSync(stateFile('client.log'), 'utf8').split('\n').filter(Boolean); } catch { /* no log */ }
+  const why = lines.find((l) => CLIENT_ERROR.test(l)) || lines[lines.length - 1] || '';
+  stopTunnel();
+  process.stderr.write(`tunnel: the tunnel does not carry traffic: psql SELECT 1 failed (client: ${why})\n`);
+  process.exit(2);
+}
+
+let tunnelUp = false;
+
+function report(localPort, url, via) {
+  tunnelUp = true;
+  fs.writeFileSync(stateFile('url'), `${url}\n`);
+  log(`tunnel up: 127.0.0.1:${localPort} -> ${via} (psql SELECT 1 through it works); stop: scripts/tunnel.sh --stop`);
+  process.stdout.write(`psql ${shellQuote(url)}\nexport RESULTS_DATABASE_URL=${shellQuote(url)}\n`);
+}
+
+async function tunnelLocal(p, localPort) {
+  const q = p.cfQuery('service-url', SERVICE);
+  if (q.code !== 0) {
+    die(`no local ${SERVICE}: start the platform first (scripts/push.sh APP, or scripts/cfl up && scripts/cfl create-service postgres local ${SERVICE})`);
+  }
+  const dbUrl = q.stdout.replace(/\n+$/, '');
+  const port = await freeServerPort(localPort);
+  const auth = `tunnel:${randomSecret()}`;
+  const key = randomSecret();
+  const vcap = { postgres: [{ name: SERVICE, label: 'postgres', tags: ['postgres', 'postgresql'], credentials: { uri: dbUrl } }] };
+  // The same look-up as on CF, from the document CF would answer.
+  const info = tunnelInfo({ environment_variables: { CHISEL_AUTH: auth, CHISEL_KEY: key }, system_env_json: { VCAP_SERVICES: vcap } },
+    { service: SERVICE, localPort });
+  startDetached(path.join(BIN_DIR, 'chisel-server'), [],
+    { PORT: String(port), HOST: '127.0.0.1', CHISEL_AUTH: auth, CHISEL_KEY: key, VCAP_SERVICES: JSON.stringify(vcap) },
+    stateFile('server.log'), stateFile('server.pid'));
+  const fp = fingerprint(key);
+  startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target);
+  proveTunnel(info.url);
+  report(localPort, info.url, `${info.target} via the local chisel server on 127.0.0.1:${port} (fingerprint ${fp})`);
+}
+
+/** Under --dry-run every command is printed, look-ups included, and none runs. */
+function dryRun(p, localPort) {
+  const lines = p.name === 'cf' ? [
+    `cf app ${APP} --guid`,
+    `# when ${APP} is not pushed yet:`,
+    formatCmd(['cf', 'push', '-f', `${MANIFEST_DIR}/${APP}.yml`, '--vars-file', p.varsFile]),
+    `# when ${APP} lacks the ${SERVICE} binding:`,
+    formatCmd(['cf', 'bind-service', APP, SERVICE]),
+    formatCmd(['cf', 'restart', APP]),
+    'cf curl /v3/apps/GUID/env',
+    'cf curl /v3/apps/GUID/routes',
+    `CHISEL_KEY=KEY ${BIN_DIR}/chisel-server fingerprint`,
+    `AUTH=USER:PASS ${BIN_DIR}/chisel client --fingerprint FINGERPRINT --keepalive ${KEEPALIVE} https://ROUTE 127.0.0.1:${localPort}:DBHOST:DBPORT`,
+  ] : [
+    `${p.cf[0]} service-url ${SERVICE}`,
+    `PORT=PORT HOST=127.0.0.1 CHISEL_AUTH=tunnel:RANDOM CHISEL_KEY=RANDOM VCAP_SERVICES='{"postgres":[{"name":"${SERVICE}","credentials":{"uri":"URL"}}]}' ${BIN_DIR}/chisel-server`,
+    `AUTH=tunnel:RANDOM ${BIN_DIR}/chisel client --fingerprint FINGERPRINT --keepalive ${KEEPALIVE} http://127.0.0.1:PORT 127.0.0.1:${localPort}:DBHOST:DBPORT`,
+  ];
+  lines.push(`psql postgres://DBUSER:DBPASS@127.0.0.1:${localPort}/DBNAME -Atqc 'SELECT 1'`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function tunnelCf(p, localPort) {
+  if (!onPath('cf')) die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin)');
+  if (captureSync(['cf', 'oauth-token'], { stderr: 'ignore' }).code !== 0) {
+    die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
+  }
+  let guid = p.appGuid(APP);
+  if (!guid) {
+    if (!fs.existsSync(p.varsFile)) {
+      die(`${p.varsFile} missing: cp ${MANIFEST_DIR}/vars-example.yml ${p.varsFile} and set chisel-auth and chisel-key`);
+    }
+    log(`pushing ${APP}`);
+    p.cfRun('push', '-f', `${MANIFEST_DIR}/${APP}.yml`, '--vars-file', p.varsFile);
+    guid = p.appGuid(APP);
+    if (!guid) die(`cf push ${APP} did not create the app`);
+  }
+  let envDoc = p.cfCurlJson(`/v3/apps/${guid}/env`);
+  const vcap = (envDoc.system_env_json && envDoc.system_env_json.VCAP_SERVICES) || {};
+  if (!Object.values(vcap).some((bs) => Array.isArray(bs) && bs.some((b) => b && b.name === SERVICE))) {
+    log(`binding ${SERVICE} to ${APP}`);
+    p.cfRun('bind-service', APP, SERVICE);
+    p.cfRun('restart', APP);
+    envDoc = p.cfCurlJson(`/v3/apps/${guid}/env`);
+  }
+  const info = tunnelInfo(envDoc, { service: SERVICE, localPort });
+  const routes = p.cfCurlJson(`/v3/apps/${guid}/routes`);
+  const route = (routes.resources && routes.resources[0] && routes.resources[0].url) || '';
+  if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname ${APP}`);
+  const fp = fingerprint(info.key);
+  startClient(localPort, info.auth, fp, `https://${route}`, info.target);
+  proveTunnel(info.url);
+  report(localPort, info.url, `${info.target} via https://${route} (fingerprint ${fp})`);
+}
+
+function parseArgs(argv) {
+  const o = { platformOpt: '', localPort: String(DEFAULT_LOCAL_PORT), dryRun: process.env.DRY_RUN === '1', stop: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--platform') { cli.requireValue(a, argv, i); o.platformOpt = argv[++i]; }
+    else if (a === '--local-port') { cli.requireValue(a, argv, i); o.localPort = argv[++i]; }
+    else if (a === '--dry-run') o.dryRun = true;
+    else if (a === '--stop') o.stop = true;
+    else if (a === '-h' || a === '--help') { process.stdout.write(usageFromHeader(path.join(ROOT, 'scripts/tunnel.sh'))); process.exit(0); }
+    else cli.usageError(`unknown argument: ${a}`);
+  }
+  if (!/^[1-9][0-9]{0,4}$/.test(o.localPort) || Number(o.localPort) > 65535) {
+    cli.usageError(`--local-port must be a port number, got "${o.localPort}"`);
+  }
+  o.localPort = Number(o.localPort);
+  return o;
+}
+
+async function main(argv) {
+  const o = parseArgs(argv);
+  if (o.stop) { stopTunnel(); return; }
+  const p = selectPlatform(cli, { platformOpt: o.platformOpt, dryRun: o.dryRun });
+  if (o.dryRun) { dryRun(p, o.localPort); return; }
+  if (pidAlive(stateFile('client.pid'))) {
+    let what = STATE_DIR;
+    try { what = fs.readFileSync(stateFile('url'), 'utf8').trim().replace(/:[^:@/]*@/, ':****@'); } catch { /* no url yet */ }
+    die(`a tunnel is already running (${what}): scripts/tunnel.sh --stop first`);
+  }
+  if (fs.existsSync(STATE_DIR)) stopTunnel(); // leftovers of a run that died (a stale server pid, say)
+  fs.mkdirSync(STATE_DIR, { recursive: true });
+  // Any exit before report() (die, a failed cf command, exit 2) ends what this run started.
+  process.on('exit', () => { if (!tunnelUp) stopTunnel(true); });
+  if (await portInUse(o.localPort)) die(`127.0.0.1:${o.localPort} is in use: pick another with --local-port`);
+  if (!onPath('psql')) die('psql is missing: run scripts/setup.sh');
+  ensureChisel();
+  if (p.name === 'local') await tunnelLocal(p, o.localPort);
+  else tunnelCf(p, o.localPort);
+}
+
+if (require.main === module) main(process.argv.slice(2));
