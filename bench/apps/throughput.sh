@@ -31,57 +31,8 @@ usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}/
 
 # shellcheck source=contract/lib/variants.sh
 source "$ROOT/contract/lib/variants.sh"
-
-cleanup() {
-  [[ -n "$APP_PID" ]] && { kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; }
-  "$PG_CLUSTER" stop --dir "$WORK/pg" >/dev/null 2>&1 || true
-  rm -rf "$WORK"
-}
-
-start_pg() {
-  local port tries
-  for ((tries = 1; ; tries++)); do
-    free_port port
-    PG_DIR="$WORK/pg"
-    PG_URL="$("$PG_CLUSTER" start --dir "$PG_DIR" --port "$port" 2>"$WORK/pg.err")" && return 0
-    ((tries < 3)) || { cat "$WORK/pg.err" >&2; die "could not start PostgreSQL"; }
-  done
-}
-
-# Start variant $1 pinned to APP_CPU; sets APP_PID and APP_URL.
-start_app() {
-  local v="$1" port app_db results_db cmd env deadline
-  app_db="$(fresh_db bench_app)"
-  results_db="$(fresh_db bench_results)"
-  psql "$results_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null 2>&1
-  # The same file holds the ads table (the apps create it too, maybe only later).
-  psql "$app_db" -q -v ON_ERROR_STOP=1 -f "$ROOT/results-schema.sql" >/dev/null 2>&1
-  read -r -a cmd <<<"$(variant_cmd "$v")"
-  read -r -a env <<<"$(variant_env "$v")"
-  free_port port
-  (cd "$ROOT" && exec env -u VCAP_SERVICES -u VCAP_APPLICATION PORT="$port" DATABASE_URL="$app_db" \
-    RESULTS_DATABASE_URL="$results_db" TIMINGS_CAPACITY="$TIMINGS_CAPACITY" APP_NAME="bench-$v" \
-    "${env[@]}" taskset -c "$APP_CPU" "${cmd[@]}" >"$WORK/$v.log" 2>&1) &
-  APP_PID=$!
-  APP_URL="http://127.0.0.1:$port"
-  deadline=$((SECONDS + 60))
-  until curl -fsS -o /dev/null "$APP_URL/health" 2>/dev/null; do
-    if ! kill -0 "$APP_PID" 2>/dev/null || ((SECONDS >= deadline)); then
-      tail -n 20 "$WORK/$v.log" >&2
-      die "$v did not start"
-    fi
-    sleep 0.2
-  done
-  psql "$app_db" -q -c "INSERT INTO ads (title, body, price, contact)
-    SELECT 'Ad ' || g, 'Body of ad ' || g, g % 1000, 'seller' || g || '@example.com'
-    FROM generate_series(1, $SEED_ADS) g" >/dev/null
-}
-
-stop_app() {
-  kill "$APP_PID" 2>/dev/null || true
-  wait "$APP_PID" 2>/dev/null || true
-  APP_PID=""
-}
+# shellcheck source=bench/apps/lib.sh
+source "$ROOT/bench/apps/lib.sh"
 
 main() {
   local only="" duration=10s reps=3 parallel=32 v
