@@ -24,6 +24,7 @@
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
 //   onPath(cmd) → the command is on PATH
+//   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
 //   SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT
 const fs = require('node:fs');
 const path = require('node:path');
@@ -56,6 +57,27 @@ function onPath(cmd) {
 /** Has a cf target: cf installed and `cf target` exits 0. */
 function cfTargeted() {
   return captureSync(['cf', 'target'], { stderr: 'ignore' }).code === 0;
+}
+
+/**
+ * The document a `cf curl PATH` printed ({ code, stdout } of the run); throws an Error
+ * with common.sh's cf_curl_json message on failure, a CF API error document or non-JSON.
+ */
+function cfJsonOf(apiPath, { code, stdout }) {
+  if (code !== 0) throw new Error(`cf curl ${apiPath} failed`);
+  let doc;
+  try {
+    doc = JSON.parse(stdout);
+  } catch {
+    doc = undefined;
+  }
+  if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'errors' in doc) {
+    throw new Error(`cf curl ${apiPath}: ${apiErrors(doc)}`);
+  }
+  if (doc === undefined || doc === null || doc === false) {
+    throw new Error(`cf curl ${apiPath}: not JSON: ${stdout.replace(/\n+$/, '').slice(0, 200)}`);
+  }
+  return doc;
 }
 
 /** The message of a CF API error document, as common.sh's cf_curl_json wrote it. */
@@ -106,25 +128,13 @@ class Platform {
   }
 
   cfCurlJson(apiPath, { quiet = false } = {}) {
-    const fail = (msg) => {
-      if (quiet) throw new Error(msg);
-      this.cli.die(msg);
-    };
     const r = this.cfQuery('curl', apiPath, { stderr: quiet ? 'ignore' : 'inherit' });
-    if (r.code !== 0) fail(`cf curl ${apiPath} failed`);
-    let doc;
     try {
-      doc = JSON.parse(r.stdout);
-    } catch {
-      doc = undefined;
+      return cfJsonOf(apiPath, r);
+    } catch (err) {
+      if (quiet) throw err;
+      return this.cli.die(err.message);
     }
-    if (doc && typeof doc === 'object' && !Array.isArray(doc) && 'errors' in doc) {
-      fail(`cf curl ${apiPath}: ${apiErrors(doc)}`);
-    }
-    if (doc === undefined || doc === null || doc === false) {
-      fail(`cf curl ${apiPath}: not JSON: ${r.stdout.replace(/\n+$/, '').slice(0, 200)}`);
-    }
-    return doc;
   }
 
   resultsDbUrl() {
@@ -178,4 +188,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, onPath, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };
+module.exports = { selectPlatform, Platform, onPath, cfJsonOf, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };

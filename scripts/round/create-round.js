@@ -16,6 +16,8 @@
 // pg_stat_activity shows to any role. Not ready within --ready-timeout-ms (default 60 s):
 // exit 2 with one line naming each missing index, e.g.
 // `create-round: loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
+// Also a module (run-round.js): createRound(client, round, { startLeadMs, waitLoadgens,
+// readyTimeoutMs, signal }) → { id, start_at, created_at }, NotReadyError at the timeout.
 const { parseArgs, fail } = require('./cli-args');
 const { withClient } = require('./db');
 
@@ -71,8 +73,16 @@ function notReady(appNames, n) {
 const describe = (missing) => missing.map(([i, state]) => `${i} (${state})`).join(', ');
 const seconds = (ms) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
-/** Waits until loadgens 0..n-1 are idle; exits 2 with one line at the timeout. */
-async function waitForLoadgens(client, n, timeoutMs) {
+/** Loadgens 0..n-1 not ready in time: the message names each missing index. */
+class NotReadyError extends Error {}
+
+const sleep = (ms, signal) => new Promise((resolve) => {
+  const t = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
+
+/** Waits until loadgens 0..n-1 are idle; throws NotReadyError at the timeout (or when aborted). */
+async function waitForLoadgens(client, n, timeoutMs, { signal } = {}) {
   const t0 = Date.now();
   let lastLogMs = t0;
   for (;;) {
@@ -81,17 +91,29 @@ async function waitForLoadgens(client, n, timeoutMs) {
     const missing = notReady(rows.map((r) => r.application_name), n);
     if (missing.length === 0) return;
     const now = Date.now();
+    if (signal?.aborted) throw new NotReadyError(`waiting for loadgen instances interrupted: ${describe(missing)}`);
     if (now - t0 >= timeoutMs) {
-      process.stderr.write(`${PROG}: loadgen instances not ready after ${seconds(timeoutMs)}: ${describe(missing)}\n`);
-      await client.end().catch(() => {});
-      process.exit(2);
+      throw new NotReadyError(`loadgen instances not ready after ${seconds(timeoutMs)}: ${describe(missing)}`);
     }
     if (now - lastLogMs >= READY_LOG_EVERY_MS) {
       process.stderr.write(`${PROG}: waiting for loadgen instances: ${describe(missing)}\n`);
       lastLogMs = now;
     }
-    await new Promise((r) => setTimeout(r, Math.min(READY_POLL_MS, Math.max(1, t0 + timeoutMs - now))));
+    await sleep(Math.min(READY_POLL_MS, Math.max(1, t0 + timeoutMs - now)), signal);
   }
+}
+
+/**
+ * Insert one round (after waiting for its loadgens when waitLoadgens is set): resolves
+ * { id, start_at, created_at } (ISO strings); NotReadyError when the loadgens were not ready.
+ */
+async function createRound(client, round, { startLeadMs, waitLoadgens, readyTimeoutMs = DEFAULT_READY_TIMEOUT_MS, signal } = {}) {
+  // The Node.js that ran the round helpers, beside whatever versions the caller knew.
+  const doc = { ...round, versions: { workstation_node: process.version, ...round.versions } };
+  if (waitLoadgens) await waitForLoadgens(client, waitLoadgens, readyTimeoutMs, { signal });
+  const { rows } = await client.query(insertStatement(doc, startLeadMs));
+  const r = rows[0];
+  return { id: Number(r.id), start_at: r.start_at.toISOString(), created_at: r.created_at.toISOString() };
 }
 
 async function main() {
@@ -109,18 +131,22 @@ async function main() {
     process.stderr.write(`${PROG}: stdin is not a JSON round document: ${err.message}\n`);
     process.exit(1);
   }
-  // The Node.js that ran the round helpers, beside whatever versions the caller knew.
-  round.versions = { workstation_node: process.version, ...round.versions };
   await withClient(args.db, PROG, async (client) => {
-    if (args.waitLoadgens) await waitForLoadgens(client, args.waitLoadgens, args.readyTimeoutMs);
-    const { rows } = await client.query(insertStatement(round, args.startLeadMs));
-    const r = rows[0];
-    process.stdout.write(`${JSON.stringify({
-      id: Number(r.id), start_at: r.start_at.toISOString(), created_at: r.created_at.toISOString(),
-    })}\n`);
+    let created;
+    try {
+      created = await createRound(client, round, {
+        startLeadMs: args.startLeadMs, waitLoadgens: args.waitLoadgens, readyTimeoutMs: args.readyTimeoutMs,
+      });
+    } catch (err) {
+      if (!(err instanceof NotReadyError)) throw err;
+      process.stderr.write(`${PROG}: ${err.message}\n`);
+      await client.end().catch(() => {});
+      process.exit(2);
+    }
+    process.stdout.write(`${JSON.stringify(created)}\n`);
   });
 }
 
 if (require.main === module) main();
 
-module.exports = { insertStatement, notReady };
+module.exports = { createRound, insertStatement, notReady, NotReadyError, DEFAULT_READY_TIMEOUT_MS };

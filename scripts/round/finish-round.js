@@ -5,11 +5,27 @@
 // Exit 0 done, 2 failed or cancelled, 1 usage or database error.
 //
 // Usage: node scripts/round/finish-round.js --db URL --round ID [--max-error-rate F] [--cancel]
+// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel }) → { code, text }.
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 
 const PROG = 'finish-round';
+
+/**
+ * Judge the round, write its status back, and return { code, text }: code 0 done, 2
+ * failed or cancelled; text the summary lines. Throws when the round does not exist.
+ */
+async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RATE, cancel = false }) {
+  const summary = await loadSummary(client, round);
+  if (!summary) throw new Error(`round ${round} does not exist`);
+  const reasons = cancel ? ['cancelled'] : verdict(summary, { maxErrorRate });
+  const status = cancel ? 'cancelled' : reasons.length === 0 ? 'done' : 'failed';
+  const { rows } = await client.query(
+    'UPDATE rounds SET status = $2, finished_at = now() WHERE id = $1 RETURNING status', [round, status]);
+  summary.round.status = rows[0].status;
+  return { code: status === 'done' ? 0 : 2, text: `${formatSummary(summary, reasons).join('\n')}\n` };
+}
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), {
@@ -19,17 +35,13 @@ async function main() {
     cancel: { type: 'bool', default: false },
   }, PROG);
   const code = await withClient(args.db, PROG, async (client) => {
-    const summary = await loadSummary(client, args.round);
-    if (!summary) throw new Error(`round ${args.round} does not exist`);
-    const reasons = args.cancel ? ['cancelled'] : verdict(summary, { maxErrorRate: args.maxErrorRate });
-    const status = args.cancel ? 'cancelled' : reasons.length === 0 ? 'done' : 'failed';
-    const { rows } = await client.query(
-      'UPDATE rounds SET status = $2, finished_at = now() WHERE id = $1 RETURNING status', [args.round, status]);
-    summary.round.status = rows[0].status;
-    process.stdout.write(`${formatSummary(summary, reasons).join('\n')}\n`);
-    return status === 'done' ? 0 : 2;
+    const { code: c, text } = await finishRound(client, args);
+    process.stdout.write(text);
+    return c;
   });
   process.exit(code);
 }
 
-main();
+if (require.main === module) main();
+
+module.exports = { finishRound };

@@ -8,6 +8,7 @@
 //        [--poll-ms 250] [--progress-ms 1000]
 // The deadline counts from start_at; the progress line rewrites itself on a terminal and
 // is printed every 5 s otherwise (logs stay short).
+// Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130.
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
 
@@ -23,7 +24,10 @@ const STATE_SQL = `
          CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
   FROM rounds r WHERE r.id = $1`;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms, signal) => new Promise((resolve) => {
+  const t = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
 
 function progressLine(roundId, s, samples) {
   const elapsed = Math.max(0, s.elapsed_ms) / 1000;
@@ -31,6 +35,41 @@ function progressLine(roundId, s, samples) {
   const wait = s.elapsed_ms < 0 ? ` (starts in ${(-s.elapsed_ms / 1000).toFixed(1)}s)` : '';
   return `round ${roundId}: ${elapsed.toFixed(1)}${of}${wait}, ${samples} samples, `
     + `loadgens done ${s.final}/${s.loadgens}`;
+}
+
+/**
+ * Wait until every loadgen of the round has a final row: 0 then, 2 at the deadline (ms
+ * after start_at), 130 when the signal aborts the wait. Progress on stderr.
+ */
+async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs = 1000, signal } = {}) {
+  const tty = process.stderr.isTTY;
+  let samples = 0;
+  let lastCount = 0;
+  let lastLog = 0;
+  for (;;) {
+    const now = Date.now();
+    const count = now - lastCount >= progressMs;
+    const { rows } = await client.query(STATE_SQL, [round, count]);
+    if (rows.length === 0) throw new Error(`round ${round} does not exist`);
+    const s = rows[0];
+    if (count) { samples = Number(s.samples); lastCount = now; }
+    const done = Number(s.final) >= s.loadgens;
+    const late = s.elapsed_ms > deadlineMs;
+    if (tty) {
+      process.stderr.write(`\r${progressLine(round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
+    } else if (done || late || now - lastLog >= LOG_EVERY_MS) {
+      process.stderr.write(`${progressLine(round, s, samples)}\n`);
+      lastLog = now;
+    }
+    if (done) return 0;
+    if (late) {
+      process.stderr.write(`${PROG}: round ${round}: deadline reached (${deadlineMs} ms after start), `
+        + `${s.final} of ${s.loadgens} loadgens finished\n`);
+      return 2;
+    }
+    await sleep(pollMs, signal);
+    if (signal?.aborted) return 130;
+  }
 }
 
 async function main() {
@@ -41,36 +80,10 @@ async function main() {
     'poll-ms': { type: 'int', default: 250 },
     'progress-ms': { type: 'int', default: 1000 },
   }, PROG);
-  const tty = process.stderr.isTTY;
-  const code = await withClient(args.db, PROG, async (client) => {
-    let samples = 0;
-    let lastCount = 0;
-    let lastLog = 0;
-    for (;;) {
-      const now = Date.now();
-      const count = now - lastCount >= args.progressMs;
-      const { rows } = await client.query(STATE_SQL, [args.round, count]);
-      if (rows.length === 0) throw new Error(`round ${args.round} does not exist`);
-      const s = rows[0];
-      if (count) { samples = Number(s.samples); lastCount = now; }
-      const done = Number(s.final) >= s.loadgens;
-      const late = s.elapsed_ms > args.deadlineMs;
-      if (tty) {
-        process.stderr.write(`\r${progressLine(args.round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
-      } else if (done || late || now - lastLog >= LOG_EVERY_MS) {
-        process.stderr.write(`${progressLine(args.round, s, samples)}\n`);
-        lastLog = now;
-      }
-      if (done) return 0;
-      if (late) {
-        process.stderr.write(`${PROG}: round ${args.round}: deadline reached (${args.deadlineMs} ms after start), `
-          + `${s.final} of ${s.loadgens} loadgens finished\n`);
-        return 2;
-      }
-      await sleep(args.pollMs);
-    }
-  });
+  const code = await withClient(args.db, PROG, (client) => waitRound(client, args));
   process.exit(code);
 }
 
-main();
+if (require.main === module) main();
+
+module.exports = { waitRound };

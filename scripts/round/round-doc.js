@@ -1,0 +1,105 @@
+'use strict';
+// round-doc.js — the round document run-round hands to createRound (create-round.js):
+// the `rounds` columns as the bash version's round_json wrote them, field for field (the
+// report's spec-match compares rounds.plan and the parameters with a plan: what is
+// recorded must not change). Look-ups that fail leave their field out or empty, as before.
+//
+// roundDocument(p, o, { guid, baseUrl, hostHeader }) → the document (p: ops Platform,
+// o: run-round options from run-round-args.js).
+const fs = require('node:fs');
+const { captureSync } = require('../ops/exec');
+
+/** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
+function tryCurl(p, apiPath, { quiet = false } = {}) {
+  try {
+    return p.cfCurlJson(apiPath, { quiet: true });
+  } catch (err) {
+    if (!quiet) p.cli.log(err.message);
+    return null;
+  }
+}
+
+/** The app's environment variables are its settings (pool size, threads, framework...). */
+function appSettings(p, guid) {
+  const doc = tryCurl(p, `/v3/apps/${guid}/environment_variables`, { quiet: true });
+  if (doc) return doc.var ?? {};
+  if (p.name !== 'local') p.cli.log("could not read the app's environment variables; settings recorded as {}");
+  return {};
+}
+
+function firstLine(argv) {
+  const r = captureSync(argv, { stderr: 'ignore' });
+  return r.code === 0 ? r.stdout.split('\n')[0] : '';
+}
+
+/** The host's CPU model (/proc/cpuinfo) and count (nproc): only known for the local platform. */
+function hostCpu() {
+  let model = '';
+  try {
+    // awk -F': ' '/^model name/ { print $2; exit }', as the bash version read it.
+    const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) model = line.split(': ')[1] ?? '';
+  } catch {
+    // no /proc: no model
+  }
+  return { model, cpus: Number(firstLine(['nproc'])) };
+}
+
+function environment(p, o, cfApi) {
+  const env = { stats_source: o.statsSource };
+  if (p.name === 'local') {
+    const { model, cpus } = hostCpu();
+    Object.assign(env, {
+      host_cpu_model: model, host_cpus: cpus, app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
+      loadgen_cpu_quota_cores: 'none',
+    });
+  }
+  if (cfApi) env.cf_api = cfApi;
+  return env;
+}
+
+const numOrNull = (s) => (s === '' || s === null || s === undefined ? null : Number(s));
+const strOrNull = (s) => (s === '' ? null : s);
+
+function roundDocument(p, o, { guid, baseUrl, hostHeader }) {
+  const settings = appSettings(p, guid);
+  let cliVersion = '';
+  let cfApi = '';
+  if (p.name === 'cf') {
+    cliVersion = firstLine(['cf', 'version']);
+    const info = tryCurl(p, '/v3/info');
+    cfApi = (info?.links?.self?.href ?? '').replace(/\/v3\/info$/, '');
+  }
+  // The route's algorithm as the platform reports it (else what --loadbalancing asked).
+  const routes = tryCurl(p, `/v3/apps/${guid}/routes`, { quiet: true });
+  const routeLb = routes?.resources?.[0]?.options?.loadbalancing || o.loadbalancing;
+  const seedAds = Number(o.seedAds);
+  const plan = { ...(seedAds > 0 ? { seed_ads: seedAds } : {}), prewarm: Number(o.prewarm),
+    ...(routeLb ? { loadbalancing: routeLb } : {}) };
+  return {
+    platform: p.name,
+    app: o.app,
+    target_url: baseUrl,
+    host_header: strOrNull(hostHeader),
+    app_instances: Number(o.instances),
+    loadgens: Number(o.loadgens),
+    model: o.rate ? 'open' : 'closed',
+    parallel: numOrNull(o.parallel),
+    rate: numOrNull(o.rate),
+    duration_ms: o.durationMs,
+    requests: numOrNull(o.requests),
+    warmup_ms: o.warmupMs,
+    timeout_ms: o.timeoutMs,
+    keepalive: o.keepalive,
+    scenario: o.scenario,
+    plan,
+    label: strOrNull(o.label),
+    experiment: strOrNull(o.experiment),
+    git_rev: strOrNull(firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
+    versions: cliVersion ? { cf_cli: cliVersion } : {},
+    environment: environment(p, o, cfApi),
+    settings,
+  };
+}
+
+module.exports = { roundDocument };

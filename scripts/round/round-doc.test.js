@@ -1,0 +1,70 @@
+'use strict';
+// round-doc.test.js — the round document run-round records (rounds columns, plan,
+// versions, environment, settings) on PLATFORM=cf against the fake cf of the dry-run tests
+// (test/fixtures/fake-cf.js). The expected documents are what the bash round_json of
+// run-round.sh produced for the same options (compared field for field when the Node
+// version replaced it): the report's spec-match depends on exactly what is recorded.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '../..');
+const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
+const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
+
+const world = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-round-doc-'));
+test.after(() => fs.rmSync(world, { recursive: true, force: true }));
+fs.mkdirSync(path.join(world, 'bin'));
+fs.writeFileSync(path.join(world, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
+fs.writeFileSync(path.join(world, 'state.json'), JSON.stringify({
+  apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } }, services: ['node-db', 'java-db', 'results-db'], loggedIn: true,
+}));
+Object.assign(process.env, {
+  PATH: `${path.join(world, 'bin')}:${process.env.PATH}`,
+  FAKE_CF_STATE: path.join(world, 'state.json'),
+  FAKE_CF_LOG: path.join(world, 'cf.log'),
+});
+
+const { makeCli } = require('../ops/cli');
+const { selectPlatform } = require('../ops/platform');
+const { roundDocument } = require('./round-doc');
+
+const GIT_REV = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || null;
+const OPTIONS = {
+  app: 'node-app', instances: '2', loadgens: '1', parallel: '4', rate: '', durationMs: 10000, requests: '',
+  warmupMs: 0, timeoutMs: 10000, keepalive: true, scenario: 'read', label: '', experiment: '', seedAds: '1000',
+  prewarm: '0', loadbalancing: '', cpu: '', statsSource: 'auto',
+};
+const CF_DOC = {
+  platform: 'cf', app: 'node-app', target_url: 'https://node-app.apps.example.com', host_header: null,
+  app_instances: 2, loadgens: 1, model: 'closed', parallel: 4, rate: null, duration_ms: 10000, requests: null,
+  warmup_ms: 0, timeout_ms: 10000, keepalive: true, scenario: 'read', plan: { seed_ads: 1000, prewarm: 0 },
+  label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+fake' },
+  environment: { stats_source: 'auto', cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
+};
+
+test('roundDocument: the rounds columns as run-round.sh recorded them', async (t) => {
+  const cases = [
+    { name: 'defaults, closed model', options: {}, want: CF_DOC },
+    {
+      name: 'open model by requests, no seeding, prewarm, route algorithm asked, label and experiment',
+      options: { rate: '0.50', parallel: '', requests: '100', durationMs: null, seedAds: '0', prewarm: '300',
+        loadbalancing: 'least-connection', keepalive: false, label: 'a b', experiment: 'x', statsSource: 'v3' },
+      want: { ...CF_DOC, model: 'open', parallel: null, rate: 0.5, duration_ms: null, requests: 100, keepalive: false,
+        plan: { prewarm: 300, loadbalancing: 'least-connection' }, label: 'a b', experiment: 'x',
+        environment: { stats_source: 'v3', cf_api: 'https://api.example.com' } },
+    },
+  ];
+  const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const doc = roundDocument(p, { ...OPTIONS, ...c.options },
+        { guid: guidOf('node-app'), baseUrl: 'https://node-app.apps.example.com', hostHeader: '' });
+      assert.deepEqual(doc, c.want);
+      assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');
+    });
+  }
+});

@@ -1,0 +1,296 @@
+#!/usr/bin/env node
+'use strict';
+// run-round.js — scripts/run-round.sh: one measured round. The app and the loadgen up and
+// scaled, the app seeded (and prewarmed), the round inserted into the results database
+// once its loadgens are idle (the loadgens' control plane), stats and router logs
+// collected (collect-stats.sh, collect-logs.sh as child processes), the app timings
+// flushed, crash events ingested, the verdict and summary printed, `round_id=N` last.
+// Help, options, defaults and exit codes: the header of scripts/run-round.sh (its
+// --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
+// created: the collectors stopped, the round marked cancelled, exit 130.
+const { makeCli, parseDurationMs } = require('../ops/cli');
+const { selectPlatform, cfJsonOf, LOCAL_DOMAIN } = require('../ops/platform');
+const apps = require('../ops/apps');
+const { runSync, runAsync } = require('../ops/exec');
+const { parseRunRoundArgs } = require('./run-round-args');
+const { roundDocument } = require('./round-doc');
+const { createRound, NotReadyError } = require('./create-round');
+const { waitRound } = require('./wait-round');
+const { finishRound } = require('./finish-round');
+const { connect } = require('./db');
+
+const cli = makeCli('run-round');
+const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
+const PREWARM_PARALLEL = 8;
+const DEFAULT_REQUESTS_MAX_WAIT = '10m';
+const PER_PLATFORM = {
+  // leadMs: between inserting the round and its start_at, every loadgen must have woken
+  // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
+  // readyMs: how long to wait for every loadgen to be connected and idle before creating
+  // the round (just pushed or restarted instances need to start; on CF starting a
+  // container and connecting through the tunnel take longer).
+  // marginMs: added to duration + warm-up + timeout for the default --max-wait.
+  // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
+  // the log collector stops.
+  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 500 },
+  cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
+};
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Where the main line stops once an interrupt took over (the handler exits the process).
+const parked = () => new Promise(() => {});
+
+/** One connection for fn(client); a failure is `PROG: results database: …` → { ok: false }. */
+async function withDb(url, prog, fn, { quiet = false } = {}) {
+  let client;
+  try {
+    client = await connect(url, prog);
+    return { ok: true, value: await fn(client) };
+  } catch (err) {
+    if (!quiet) process.stderr.write(`${prog}: results database: ${err.message}\n`);
+    return { ok: false, error: err };
+  } finally {
+    if (client) await client.end().catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------- the steps before the round
+
+/** --loadbalancing on the app's route: a per-route option of Gorouter (cloud-foundry-contracts.md §3). */
+function setRouteLoadbalancing(r) {
+  const { p, o } = r;
+  if (!o.loadbalancing) return;
+  let host = o.app;
+  let domain = LOCAL_DOMAIN;
+  if (p.name === 'cf' && r.guid.startsWith('<')) {
+    host = `<${o.app}-host>`;
+    domain = `<${o.app}-domain>`;
+  } else if (p.name === 'cf') {
+    const route = p.cfCurlJson(`/v3/apps/${r.guid}/routes`).resources?.[0];
+    if (!route) cli.die(`${o.app} has no route (cf curl /v3/apps/${r.guid}/routes)`);
+    host = route.host;
+    domain = route.url.split('/')[0];
+    if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
+  }
+  p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
+}
+
+/**
+ * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
+ * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
+ */
+function seedApp(r) {
+  const { p, o } = r;
+  if (!(Number(o.seedAds) > 0)) return;
+  const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
+  if (r.hostHeader) args.push('--host', r.hostHeader);
+  if (p.run(args) !== 0) {
+    cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
+    process.exit(2);
+  }
+}
+
+/**
+ * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
+ * reads among the seeded ads, else /health. Before the timings are cleared.
+ */
+function prewarmInstances(r) {
+  const { p, o } = r;
+  if (!(Number(o.prewarm) > 0)) return;
+  for (let i = 0; i < Number(o.instances); i++) {
+    const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
+      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
+    if (r.hostHeader) args.push('--host', r.hostHeader);
+    if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
+    else args.push('--url', `${r.baseUrl}/health`);
+    if (p.dryRun) p.printCmd(args);
+    else if (runSync(args, { stdout: 'ignore' }) !== 0) cli.die(`prewarming ${o.app} instance ${i} failed`);
+  }
+}
+
+/**
+ * One request per app instance, in parallel (printed in order under --dry-run), each
+ * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ */
+async function eachInstance(r, method, urlPath) {
+  const { p, o } = r;
+  const n = Number(o.instances);
+  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath);
+  if (p.dryRun) {
+    for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
+    return true;
+  }
+  const runs = Array.from({ length: n }, (_, i) => runAsync(argsOf(i), {
+    onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
+  }).done);
+  return (await Promise.all(runs)).every((res) => res.code === 0);
+}
+
+// ---------------------------------------------------------------- during and after the round
+
+/** The round inserted once its loadgens are idle: sets r.roundId, r.createdAt (null when interrupted). */
+async function insertRound(r, t) {
+  const doc = roundDocument(r.p, r.o, r);
+  const res = await withDb(r.dbUrl, 'create-round', (client) => createRound(client, doc, {
+    startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
+  }), { quiet: true });
+  if (res.ok) {
+    r.roundId = res.value.id;
+    r.createdAt = res.value.created_at;
+    return res.value;
+  }
+  if (r.interrupted) return null;
+  if (res.error instanceof NotReadyError) {
+    process.stderr.write(`create-round: ${res.error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`create-round: results database: ${res.error.message}\n`);
+  return process.exit(1);
+}
+
+/** The collectors of stats and router logs in the background (run with --dry-run under --dry-run). */
+function startCollectors(r) {
+  const { p, o } = r;
+  const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
+  const stats = ['scripts/collect-stats.sh', ...common];
+  const logs = ['scripts/collect-logs.sh', ...common];
+  if (p.dryRun) {
+    for (const argv of [[...stats, '--source', o.statsSource, '--dry-run'], [...logs, '--dry-run']]) {
+      const code = runSync(argv, { stdout: 'inherit' });
+      if (code !== 0) process.exit(code);
+    }
+    return;
+  }
+  // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
+  // they are stopped with SIGTERM (they flush what they have), here or at exit.
+  for (const argv of [[...stats, '--db', r.dbUrl, '--source', o.statsSource], [...logs, '--db', r.dbUrl]]) {
+    r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
+  }
+}
+
+async function stopCollectors(r) {
+  const list = r.collectors;
+  r.collectors = [];
+  for (const c of list) c.child.kill('SIGTERM');
+  for (const c of list) {
+    if ((await c.done).code !== 0) cli.log('a collector exited with an error');
+  }
+}
+
+/** Crash events of the app since the round was created → instance_events (printed under --dry-run). */
+function ingestEvents(r) {
+  const { p, o } = r;
+  const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
+    + `&created_ats[gt]=${r.createdAt}&per_page=5000`;
+  if (p.dryRun) {
+    p.printCmd([...p.cf, 'curl', apiPath]);
+    return Promise.resolve();
+  }
+  const notIngested = () => cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
+  return (async () => {
+    const look = await runAsync([...p.cf, 'curl', apiPath], { stdout: 'pipe' }).done;
+    let json;
+    try {
+      cfJsonOf(apiPath, look);
+      json = look.stdout;
+    } catch (err) {
+      cli.log(err.message);
+      notIngested();
+      return;
+    }
+    const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
+      '--app', o.app, '--platform', p.name, '--since', r.createdAt], { input: json });
+    if ((await ingest.done).code !== 0) notIngested();
+  })();
+}
+
+/** SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled, exit 130. */
+function onInterrupt(r) {
+  const handler = () => {
+    process.removeListener('SIGINT', handler);
+    process.removeListener('SIGTERM', handler);
+    r.interrupted = true;
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    cli.log(`interrupted: cancelling round ${r.roundId}`);
+    r.abort.abort();
+    (async () => {
+      if (r.creating) await r.creating.catch(() => {});
+      await stopCollectors(r);
+      if (r.roundId !== '<round>') {
+        await withDb(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, cancel: true }), { quiet: true });
+      }
+      process.exit(130);
+    })();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.removeListener('SIGINT', handler);
+    process.removeListener('SIGTERM', handler);
+  };
+}
+
+// ---------------------------------------------------------------- main
+
+/** Platform up and the apps at their counts; returns the round context r. */
+function prepare(o) {
+  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  const t = PER_PLATFORM[p.name];
+  if (p.name === 'local') apps.localPlatformUp(p);
+  else p.cfPreflight();
+  const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
+    ? o.durationMs + o.warmupMs + o.timeoutMs + t.marginMs
+    : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
+  // On CF a missing URL must stop the round before anything changes; locally the
+  // results-db service exists once the apps are pushed.
+  let dbUrl = !p.dryRun && p.name === 'cf' ? p.resultsDbUrl() : '';
+  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu }) || `<${o.app}-guid>`;
+  apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
+  if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
+  return {
+    p, o, t, guid, dbUrl, maxWaitMs,
+    baseUrl: apps.appBaseUrl(p, o.app, guid),
+    hostHeader: apps.appHostHeader(p, o.app),
+    roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
+  };
+}
+
+async function main() {
+  const o = parseRunRoundArgs(process.argv.slice(2), cli);
+  const r = prepare(o);
+  const { p, t } = r;
+  setRouteLoadbalancing(r);
+  seedApp(r);
+  prewarmInstances(r);
+  if (!(await eachInstance(r, 'POST', '/timings/clear'))) cli.die('could not clear the app timings');
+
+  const removeInterrupt = onInterrupt(r);
+  process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
+  if (!p.dryRun) {
+    r.creating = insertRound(r, t);
+    const created = await r.creating;
+    if (r.interrupted) return parked();
+    cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
+  }
+  startCollectors(r);
+  if (!p.dryRun) {
+    await withDb(r.dbUrl, 'wait-round', (c) => waitRound(c, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal }));
+    if (r.interrupted) return parked();
+  }
+  if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`))) cli.log('some app timings were not flushed');
+  if (r.interrupted) return parked();
+  const events = ingestEvents(r);
+  if (!p.dryRun) await sleep(t.drainMs);
+  await stopCollectors(r);
+  await events;
+  if (r.interrupted) return parked();
+  removeInterrupt();
+  if (p.dryRun) return process.exit(0);
+  const res = await withDb(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, maxErrorRate: Number(o.maxErrorRate) }));
+  if (res.ok) process.stdout.write(res.value.text);
+  process.stdout.write(`round_id=${r.roundId}\n`);
+  return process.exit(res.ok ? res.value.code : 1);
+}
+
+main();

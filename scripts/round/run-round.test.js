@@ -1,0 +1,161 @@
+'use strict';
+// run-round.test.js — scripts/run-round.sh through a whole round on PLATFORM=cf with the
+// fake cf of the dry-run tests (test/fixtures/fake-cf.js), a fake curl (every pinned
+// instance request answers 200) and a real PostgreSQL results database; the loadgen is
+// played by this test (a connection named like an idle loadgen, its loadgen_runs row).
+// Pinned: the summary then `round_id=N` as the last stdout line with the verdict's exit
+// code; SIGTERM mid-round → exit 130, the round cancelled, no collector left running;
+// SIGTERM while waiting for the loadgens → exit 130 at once, no round inserted.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { Client } = require('pg');
+
+const ROOT = path.resolve(__dirname, '../..');
+const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
+const OWN_PG_DIR = `/tmp/cfscale-port-round-pg-${process.pid}`;
+const OWN_PG_PORT = 46902;
+
+let adminUrl;
+let url;
+let db;
+let world;
+
+function pgCluster(args) {
+  const r = spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), args, { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test.before(async () => {
+  adminUrl = process.env.CFSCALE_TEST_PG_URL || pgCluster(['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)]);
+  const name = `cfscale_run_round_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  db = new Client({ connectionString: url });
+  await db.connect();
+  await db.query(fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
+
+  world = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-round-'));
+  fs.mkdirSync(path.join(world, 'bin'));
+  fs.writeFileSync(path.join(world, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(world, 'bin/curl'), '#!/bin/sh\necho ok\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(world, 'state.json'), JSON.stringify({
+    apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } }, services: ['node-db', 'java-db', 'results-db'], loggedIn: true,
+  }));
+  fs.mkdirSync(path.join(world, 'home/.cf'), { recursive: true });
+  fs.writeFileSync(path.join(world, 'home/.cf/config.json'), JSON.stringify({ SpaceFields: { GUID: 'space-guid-1' } }));
+  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(world, 'vars.yml'));
+});
+
+test.after(async () => {
+  if (db) await db.end();
+  if (!process.env.CFSCALE_TEST_PG_URL) {
+    pgCluster(['stop', '--dir', OWN_PG_DIR]);
+    fs.rmSync(OWN_PG_DIR, { recursive: true, force: true });
+  }
+  if (world) fs.rmSync(world, { recursive: true, force: true });
+});
+
+/** run-round.sh started in the world: { child, done: Promise<{ code, signal, stdout, stderr }> }. */
+function startRound(label) {
+  const child = spawn('bash', [path.join(ROOT, 'scripts/run-round.sh'), '--app', 'node-app', '--duration', '2s',
+    '--seed-ads', '0', '--stats-source', 'v3', '--label', label], {
+    env: {
+      PATH: `${path.join(world, 'bin')}:${process.env.PATH}`, HOME: path.join(world, 'home'), PLATFORM: 'cf',
+      FAKE_CF_STATE: path.join(world, 'state.json'), FAKE_CF_LOG: path.join(world, 'cf.log'),
+      CFSCALE_VARS_FILE: path.join(world, 'vars.yml'), RESULTS_DATABASE_URL: url,
+    },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+/** A connection that looks like loadgen instance 0, connected and idle. */
+async function idleLoadgen() {
+  const c = new Client({ connectionString: url, application_name: 'cfscale-loadgen:0:idle' });
+  await c.connect();
+  return c;
+}
+
+async function until(what, fn, timeoutMs = 30000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    assert.ok(Date.now() - t0 < timeoutMs, `timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const roundOf = (label) => until(`round ${label}`, async () => (await db.query('SELECT * FROM rounds WHERE label = $1', [label])).rows[0]);
+
+/** Processes still running with this round's collector arguments. */
+function collectorsOf(id) {
+  return spawnSync('pgrep', ['-f', '--', `--round ${id} --platform cf --db ${url}`], { encoding: 'utf8' }).stdout.trim();
+}
+
+test('a finished round: the summary, then round_id=N as the last line; the verdict is the exit code', { timeout: 60000 }, async () => {
+  const loadgen = await idleLoadgen();
+  try {
+    const run = startRound('finished');
+    const round = await roundOf('finished');
+    await db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [round.id]);
+    const res = await run.done;
+    // No requests were recorded: the round fails its own criteria.
+    assert.equal(res.code, 2, res.stderr);
+    const lines = res.stdout.trim().split('\n');
+    assert.equal(lines[lines.length - 1], `round_id=${round.id}`);
+    assert.match(res.stdout, new RegExp(`^round ${round.id}: node-app on cf, 1 instance`));
+    assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
+    assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
+    const after = (await db.query('SELECT status, plan, target_url FROM rounds WHERE id = $1', [round.id])).rows[0];
+    assert.deepEqual(after, { status: 'failed', plan: { prewarm: 0 }, target_url: 'https://node-app.apps.example.com' });
+    assert.equal(collectorsOf(round.id), '');
+  } finally {
+    await loadgen.end();
+  }
+});
+
+test('SIGTERM mid-round: exit 130, the round cancelled, the collectors stopped', { timeout: 60000 }, async () => {
+  const loadgen = await idleLoadgen();
+  try {
+    const run = startRound('interrupted');
+    const round = await roundOf('interrupted');
+    await until('the collectors', () => collectorsOf(round.id) !== '');
+    run.child.kill('SIGTERM');
+    const res = await run.done;
+    assert.equal(res.code, 130, res.stderr);
+    assert.match(res.stderr, new RegExp(`^run-round: interrupted: cancelling round ${round.id}$`, 'm'));
+    assert.doesNotMatch(res.stdout, /round_id=/);
+    assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [round.id])).rows[0].status, 'cancelled');
+    assert.equal(collectorsOf(round.id), '');
+  } finally {
+    await loadgen.end();
+  }
+});
+
+test('SIGTERM while waiting for the loadgens: exit 130 at once, no round inserted', { timeout: 60000 }, async () => {
+  const run = startRound('never-ready');
+  await until('the wait for loadgens', async () => (await db.query(
+    "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cfscale-create-round'")).rows.length > 0);
+  const t0 = Date.now();
+  run.child.kill('SIGTERM');
+  const res = await run.done;
+  assert.equal(res.code, 130, res.stderr);
+  // The ready timeout on cf is 120 s: well before it.
+  assert.ok(Date.now() - t0 < 30000, 'stopped waiting for the loadgens');
+  assert.match(res.stderr, /^run-round: interrupted: cancelling round <round>$/m);
+  assert.equal((await db.query("SELECT count(*)::int AS n FROM rounds WHERE label = 'never-ready'")).rows[0].n, 0);
+});
