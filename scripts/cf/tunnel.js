@@ -15,8 +15,9 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
 const { selectPlatform, onPath, ROOT } = require('../ops/platform');
 const { shellQuote, formatCmd, captureSync } = require('../ops/exec');
@@ -136,17 +137,22 @@ function startClient(localPort, auth, fp, server, target) {
     { AUTH: auth }, stateFile('client.log'), stateFile('client.pid'));
 }
 
+/** Whether psql SELECT 1 through URL answers 1 (async: a signal can end the wait). */
+function psqlAnswers(url) {
+  return new Promise((resolve) => {
+    execFile('psql', [url, '-Atqc', 'SELECT 1'], {
+      encoding: 'utf8', env: { ...process.env, PGCONNECT_TIMEOUT: String(PSQL_CONNECT_TIMEOUT_SEC) },
+    }, (err, stdout) => resolve(!err && stdout.trim() === '1'));
+  });
+}
+
 /** psql SELECT 1 through the tunnel, retried; exit 2 with the client's own words. */
-function proveTunnel(url) {
+async function proveTunnel(url) {
   const deadline = Date.now() + PROVE_TIMEOUT_SEC * 1000;
   while (Date.now() < deadline) {
-    const r = spawnSync('psql', [url, '-Atqc', 'SELECT 1'], {
-      encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...process.env, PGCONNECT_TIMEOUT: String(PSQL_CONNECT_TIMEOUT_SEC) },
-    });
-    if ((r.stdout || '').trim() === '1') return;
+    if (await psqlAnswers(url)) return;
     if (!pidAlive(stateFile('client.pid'))) break;
-    sleepSync(PROVE_RETRY_MS);
+    await new Promise((r) => { setTimeout(r, PROVE_RETRY_MS); });
   }
   let lines = [];
   try { lines = fs.readFileSync(stateFile('client.log'), 'utf8').split('\n').filter(Boolean); } catch { /* no log */ }
@@ -183,7 +189,7 @@ async function tunnelLocal(p, localPort) {
     stateFile('server.log'), stateFile('server.pid'));
   const fp = fingerprint(key);
   startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target);
-  proveTunnel(info.url);
+  await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via the local chisel server on 127.0.0.1:${port} (fingerprint ${fp})`);
 }
 
@@ -209,7 +215,7 @@ function dryRun(p, localPort) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function tunnelCf(p, localPort) {
+async function tunnelCf(p, localPort) {
   if (!onPath('cf')) die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin)');
   if (captureSync(['cf', 'oauth-token'], { stderr: 'ignore' }).code !== 0) {
     die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
@@ -238,7 +244,7 @@ function tunnelCf(p, localPort) {
   if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname ${APP}`);
   const fp = fingerprint(info.key);
   startClient(localPort, info.auth, fp, `https://${route}`, info.target);
-  proveTunnel(info.url);
+  await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via https://${route} (fingerprint ${fp})`);
 }
 
@@ -273,12 +279,14 @@ async function main(argv) {
   if (fs.existsSync(STATE_DIR)) stopTunnel(); // leftovers of a run that died (a stale server pid, say)
   fs.mkdirSync(STATE_DIR, { recursive: true });
   // Any exit before report() (die, a failed cf command, exit 2) ends what this run started.
+  // A signal (Ctrl-C while the proof waits, say) exits the same way, as a shell reports it.
   process.on('exit', () => { if (!tunnelUp) stopTunnel(true); });
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(128 + os.constants.signals[sig]));
   if (await portInUse(o.localPort)) die(`127.0.0.1:${o.localPort} is in use: pick another with --local-port`);
   if (!onPath('psql')) die('psql is missing: run scripts/setup.sh');
   ensureChisel();
   if (p.name === 'local') await tunnelLocal(p, o.localPort);
-  else tunnelCf(p, o.localPort);
+  else await tunnelCf(p, o.localPort);
 }
 
 if (require.main === module) main(process.argv.slice(2));

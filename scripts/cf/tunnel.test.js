@@ -193,3 +193,34 @@ test('cf: what the app lacks ends the run with one line, exit 1, no state left',
     });
   }
 });
+
+test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {
+  const { spawn } = require('node:child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-'));
+  fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF, { mode: 0o755 });
+  const state = path.join(dir, 'tunnel');
+  let clientPid = null;
+  try {
+    const child = spawn(TUNNEL, ['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+      env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: state,
+        CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '60' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; });
+    const closed = new Promise((resolve) => { child.on('close', (code, signal) => resolve({ code, signal })); });
+    const pidFile = path.join(state, 'client.pid');
+    for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((r) => { setTimeout(r, 50); });
+    assert.ok(fs.existsSync(pidFile), `the client never started: ${err}`);
+    await new Promise((r) => { setTimeout(r, 300); }); // inside the proof's wait
+    clientPid = Number(fs.readFileSync(pidFile, 'utf8'));
+    child.kill('SIGTERM');
+    const { code, signal } = await closed;
+    assert.ok(code === 143 || signal === 'SIGTERM', `exit ${code} ${signal}: ${err}`);
+    assert.throws(() => process.kill(clientPid, 0), /ESRCH/, 'the chisel client still runs');
+    assert.ok(!fs.existsSync(state), 'state removed');
+  } finally {
+    if (clientPid) try { process.kill(clientPid, 'SIGKILL'); } catch { /* gone */ }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
