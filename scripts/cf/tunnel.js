@@ -44,22 +44,30 @@ const { log, die } = cli;
 const stateFile = (name) => path.join(STATE_DIR, name);
 const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-function pidAlive(file) {
+/** The pid in a pid file; null when missing or not a pid (never 0 or -1: kill(0) is our group). */
+function readPid(file) {
+  let text = '';
+  try { text = fs.readFileSync(file, 'utf8').trim(); } catch { return null; }
+  return /^[1-9][0-9]*$/.test(text) && Number(text) > 1 ? Number(text) : null;
+}
+
+function processAlive(pid) {
   try {
-    process.kill(Number(fs.readFileSync(file, 'utf8')), 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
 }
 
+const pidAlive = (file) => { const pid = readPid(file); return pid !== null && processAlive(pid); };
+
 function stopPidfile(file, quiet) {
-  if (!pidAlive(file)) { fs.rmSync(file, { force: true }); return; }
-  const pid = Number(fs.readFileSync(file, 'utf8'));
-  const alive = () => { try { process.kill(pid, 0); return true; } catch { return false; } };
+  const pid = readPid(file);
+  if (pid === null || !processAlive(pid)) { fs.rmSync(file, { force: true }); return; }
   try { process.kill(pid); } catch { /* gone meanwhile */ }
-  for (let waited = 0; waited < STOP_WAIT_MS && alive(); waited += 100) sleepSync(100);
-  if (alive()) try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
+  for (let waited = 0; waited < STOP_WAIT_MS && processAlive(pid); waited += 100) sleepSync(100);
+  if (processAlive(pid)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
   if (!quiet) log(`stopped pid ${pid} (${path.basename(file, '.pid')})`);
   fs.rmSync(file, { force: true });
 }

@@ -224,3 +224,23 @@ test('regression: a SIGTERM while the proof waits stops the client this run star
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('regression: an empty or garbled pid file is no process (kill(0) would signal our own group)', async (t) => {
+  for (const content of ['', '0', '-1', 'abc']) {
+    await t.test(JSON.stringify(content), () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-'));
+      const state = path.join(dir, 'tunnel');
+      fs.mkdirSync(state);
+      fs.writeFileSync(path.join(state, 'client.pid'), content);
+      fs.writeFileSync(path.join(state, 'server.pid'), content);
+      try {
+        const r = run(['--stop'], { CFSCALE_TUNNEL_DIR: state });
+        assert.equal(r.code, 0, r.err);
+        assert.doesNotMatch(r.err, /stopped pid/);
+        assert.ok(!fs.existsSync(state), 'state removed');
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
