@@ -12,18 +12,16 @@
 //   pg-native ignores node-postgres' own `statement_timeout` field): a slow or blocked
 //   statement is cancelled by PostgreSQL (SQLSTATE 57014), the answer is 503 and the
 //   connection, still sound, goes back to the pool;
-// - client side, STATEMENT_GRACE_MS later (statement-deadlines.js: one sweep timer over the
-//   statements in flight, the same for the JS and the native client, in place of
-//   node-postgres' per-query `query_timeout` timer): a database that does not answer at all
-//   (backend SIGSTOPped, network black hole) cannot cancel anything, so the client gives
-//   up, the answer is 503 and the connection is destroyed (release(err)).
+// - client side, node-postgres' `query_timeout` (a timer in the client, the same code in
+//   the JS and the native client) STATEMENT_GRACE_MS later: a database that does not
+//   answer at all (backend SIGSTOPped, network black hole) cannot cancel anything, so the
+//   client gives up, the answer is 503 and the connection is destroyed (release(err)).
 // The grace lets the server's clean cancel win whenever the server is alive; both come
 // within DB_STATEMENT_TIMEOUT_MS + 1 s.
 
 const pg = require('pg')
 const { databaseUnavailable } = require('./http-error')
 const { log, logError, throttledLog } = require('./log')
-const { createStatementDeadlines } = require('./statement-deadlines')
 
 // Exactly the statement in results-schema.sql (db.test.js checks they stay equal).
 const CREATE_ADS_TABLE = `CREATE TABLE IF NOT EXISTS ads (
@@ -39,7 +37,7 @@ const CREATE_ADS_TABLE = `CREATE TABLE IF NOT EXISTS ads (
 const ALREADY_CREATED = new Set(['42P07', '23505'])
 // query_canceled: statement_timeout fired (or an operator cancelled the statement).
 const QUERY_CANCELED = '57014'
-/** The client-side bound is this much later than the server's statement_timeout. */
+/** The client-side query_timeout is this much later than the server's statement_timeout. */
 const STATEMENT_GRACE_MS = 500
 // The wait for a connection (DB_POOL_TIMEOUT_MS) is connectWithin's timer, not pg-pool's
 // connectionTimeoutMillis: on timeout pg-pool ends a client that is still connecting, and
@@ -140,12 +138,12 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     Client,
     max: config.dbPoolSize,
     idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool
+    query_timeout: config.dbStatementTimeoutMs + STATEMENT_GRACE_MS,
     // client_min_messages: no NOTICE from CREATE TABLE IF NOT EXISTS on stderr.
     options: `-c client_min_messages=warning -c statement_timeout=${config.dbStatementTimeoutMs}`,
   })
   const logIdleError = throttledLog(1000)
   pool.on('error', (err) => logIdleError(`idle database connection failed: ${err.message}`))
-  const deadlines = createStatementDeadlines(config.dbStatementTimeoutMs + STATEMENT_GRACE_MS)
 
   let tableReady = false
   let creating = null
@@ -156,7 +154,7 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     if (creating === null) {
       creating = connectWithin(pool, config.dbPoolTimeoutMs)
         .then((client) =>
-          deadlines.run(client, CREATE_ADS_TABLE).then(
+          client.query(CREATE_ADS_TABLE).then(
             () => client.release(),
             (err) => {
               client.release(err)
@@ -193,7 +191,7 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     const t1 = process.hrtime.bigint()
     ctx.poolWaitUs += Number(t1 - t0) / 1000
     try {
-      const result = await deadlines.run(client, statement)
+      const result = await client.query(statement)
       ctx.dbUs += elapsedUs(t1)
       client.release()
       return result
@@ -212,12 +210,7 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     )
   }
 
-  function end() {
-    deadlines.stop()
-    return pool.end()
-  }
-
-  return { query, ensureTable, startUp, end, driverName: name }
+  return { query, ensureTable, startUp, end: () => pool.end(), driverName: name }
 }
 
 module.exports = { createAppDb, isConnectionError, statementError, CREATE_ADS_TABLE, STATEMENT_GRACE_MS }
