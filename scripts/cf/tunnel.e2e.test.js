@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort } = require('../parsers/test-db');
+const { freePort } = require('../test/test-db');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TUNNEL = path.join(ROOT, 'scripts', 'tunnel.sh');

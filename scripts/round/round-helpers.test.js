@@ -6,43 +6,26 @@
 // the status written back, the progress wait and its deadline.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 const path = require('node:path');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { Client } = require('pg');
+const { createTestDb } = require('../test/test-db');
 
-const ROOT = path.resolve(__dirname, '../..');
-const OWN_PG_DIR = `/tmp/cfscale-scripts-pg-${process.pid}`;
-const OWN_PG_PORT = 46901;
-
+let testDb;
 let adminUrl;
 let url;
 let db;
 
-function pgCluster(args) {
-  const r = spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), args, { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
 test.before(async () => {
-  adminUrl = process.env.CFSCALE_TEST_PG_URL || pgCluster(['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)]);
-  const name = `cfscale_scripts_${process.pid}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  testDb = await createTestDb('cfscale_scripts');
+  ({ url, adminUrl } = testDb);
   db = new Client({ connectionString: url });
   await db.connect();
-  await db.query(fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
 });
 
 test.after(async () => {
   await db.end();
-  if (!process.env.CFSCALE_TEST_PG_URL) pgCluster(['stop', '--dir', OWN_PG_DIR]);
-  if (!process.env.CFSCALE_TEST_PG_URL) fs.rmSync(OWN_PG_DIR, { recursive: true, force: true });
+  await testDb.close();
 });
 
 function helper(name, args, input) {

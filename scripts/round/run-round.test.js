@@ -13,35 +13,20 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
+const { createTestDb } = require('../test/test-db');
 
 const ROOT = path.resolve(__dirname, '../..');
 const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
-const OWN_PG_DIR = `/tmp/cfscale-port-round-pg-${process.pid}`;
-const OWN_PG_PORT = 46902;
-
-let adminUrl;
+let testDb;
 let url;
 let db;
 let world;
 
-function pgCluster(args) {
-  const r = spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), args, { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
 test.before(async () => {
-  adminUrl = process.env.CFSCALE_TEST_PG_URL || pgCluster(['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)]);
-  const name = `cfscale_run_round_${process.pid}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+  testDb = await createTestDb('cfscale_run_round');
+  url = testDb.url;
   db = new Client({ connectionString: url });
   await db.connect();
-  await db.query(fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
 
   world = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-round-'));
   fs.mkdirSync(path.join(world, 'bin'));
@@ -57,10 +42,7 @@ test.before(async () => {
 
 test.after(async () => {
   if (db) await db.end();
-  if (!process.env.CFSCALE_TEST_PG_URL) {
-    pgCluster(['stop', '--dir', OWN_PG_DIR]);
-    fs.rmSync(OWN_PG_DIR, { recursive: true, force: true });
-  }
+  if (testDb) await testDb.close();
   if (world) fs.rmSync(world, { recursive: true, force: true });
 });
 

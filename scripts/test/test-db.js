@@ -1,5 +1,5 @@
 'use strict';
-// test-db.js — a throw-away results database for the ingest tests.
+// test-db.js — a throw-away results database for the scripts' tests (ingest, rounds, tunnel).
 //
 // Under scripts/test.sh: a uniquely named database in the shared cluster
 // (CFSCALE_TEST_PG_URL). Standalone: a cluster of our own (scripts/pg-cluster.sh) on a
@@ -10,7 +10,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomFreePort } = require('../test/ports');
+const { randomFreePort } = require('./ports');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -27,7 +27,11 @@ function withDb(url, name) {
   return u.toString();
 }
 
-/** @returns {Promise<{url: string, close: () => Promise<void>}>} */
+/**
+ * A fresh database with results-schema.sql; adminUrl is the cluster's superuser URL (its
+ * default database), for tests that need a second database.
+ * @returns {Promise<{url: string, adminUrl: string, close: () => Promise<void>}>}
+ */
 async function createTestDb(prefix) {
   const name = `${prefix}_${process.pid}_${Date.now() % 100000}`;
   let adminUrl = process.env.CFSCALE_TEST_PG_URL;
@@ -48,6 +52,7 @@ async function createTestDb(prefix) {
   await db.end();
   return {
     url,
+    adminUrl,
     async close() {
       if (clusterDir) {
         execFileSync(PG_CLUSTER, ['stop', '--dir', clusterDir]);
