@@ -3,8 +3,14 @@
 # bench/apps/settings.sh, not run): their own PostgreSQL cluster, one app variant started
 # pinned to APP_CPU on fresh databases with SEED_ADS ads, and the cleanup. The sourcing
 # script defines ROOT, PG_CLUSTER, PORT_MIN, PORT_MAX, APP_CPU, SEED_ADS, TIMINGS_CAPACITY,
-# WORK (its temp dir), APP_PID="" and die(), and sources contract/lib/variants.sh first.
+# WORK (its temp dir) and APP_PID="", and sources contract/lib/variants.sh (whose die() is
+# the one here).
 # shellcheck disable=SC2034
+
+log() { echo "$(basename "$0" .sh): $*" >&2; }
+die() { echo "$(basename "$0" .sh): $*" >&2; exit 1; }
+# The script's header comment, from line 2 to `set -euo`, is its --help.
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
 
 cleanup() {
   [[ -n "$APP_PID" ]] && { kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; }

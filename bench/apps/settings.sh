@@ -45,10 +45,6 @@ readonly JAVA_SETTINGS=(
   "10 threads|java|JETTY_THREADS_MIN=8 JETTY_THREADS_MAX=10"
 )
 
-log() { echo "settings: $*" >&2; }
-die() { echo "settings: $*" >&2; exit 1; }
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
-
 # shellcheck source=contract/lib/variants.sh
 source "$ROOT/contract/lib/variants.sh"
 # shellcheck source=bench/apps/lib.sh

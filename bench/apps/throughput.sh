@@ -25,10 +25,6 @@ readonly LOAD_CPU=1
 readonly SEED_ADS=1000
 readonly TIMINGS_CAPACITY=2000000 # never full within one run: drops would make "on" cheaper
 
-log() { echo "throughput: $*" >&2; }
-die() { echo "throughput: $*" >&2; exit 1; }
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
-
 # shellcheck source=contract/lib/variants.sh
 source "$ROOT/contract/lib/variants.sh"
 # shellcheck source=bench/apps/lib.sh
