@@ -5,6 +5,9 @@
 //   * a table of the exact commands the scripts run on CF (kept beside the scripts' help);
 //   * harvested from scripts/**/*.sh: `cf_run VERB …` / `cf_query VERB …` lines and
 //     `cf …` spans in backticks (the documented commands in headers and messages);
+//   * harvested from scripts/**/*.js (not tests): `cfRun('VERB', …)` / `cfQuery('VERB', …)`
+//     calls with their literal flags (calls that spread an array, `cfRun(...args)`, are the
+//     table's), and `cf …` spans in backticks in comments and messages;
 //   * `scripts/tunnel.sh --platform cf --dry-run` output (it prints every command).
 // `cf statistics` is a plugin verb (shared/reference/cloud-foundry-contracts.md §1): not
 // in the binary, skipped by name (and checked to really be absent). Verbs only the local
@@ -22,6 +25,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const CF = path.join(ROOT, '.tools', 'bin', 'cf');
 const PLUGIN_VERBS = new Set(['statistics', 'stats']);
 const LOCAL_ONLY_VERBS = new Set(['up', 'down', 'status', 'router-url', 'service-url']);
+// Harvested calls only the local platform runs: `cfl scale APP --cpu C` sets the local CPU
+// quota (ops/apps.js calls it only when the platform is local); cf's scale has no --cpu.
+const LOCAL_ONLY_CALLS = new Set(['scale --cpu']);
 
 // The exact invocations the scripts run on CF (see each script's header).
 const TABLE = [
@@ -89,21 +95,39 @@ function parseInvocation(line) {
   return { verb, flags };
 }
 
-function shellFiles(dir) {
+/** Files under dir (node_modules aside) whose name passes keep. */
+function filesUnder(dir, keep) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     if (e.name === 'node_modules') continue;
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...shellFiles(p));
-    else if (e.name.endsWith('.sh')) out.push(p);
+    if (e.isDirectory()) out.push(...filesUnder(p, keep));
+    else if (keep(e.name)) out.push(p);
   }
   return out;
+}
+
+/** `cfRun('VERB', 'arg', '--flag', …)` / `cfQuery(…)` calls of a JS source: cf command lines. */
+function jsInvocations(text) {
+  const lines = [];
+  for (const m of text.matchAll(/\bcf(?:Run|Query)\(\s*'([a-z][a-z-]*)'([^)]*)\)/g)) {
+    const flags = [...m[2].matchAll(/['`](--?[a-zA-Z][\w-]*)['`]/g)].map((f) => f[1]);
+    lines.push(`cf ${m[1]} ${flags.join(' ')}`);
+  }
+  return lines;
 }
 
 /** Invocations harvested from the scripts: [{where, line, harvested: true}]. */
 function harvest() {
   const found = [];
-  for (const file of shellFiles(path.join(ROOT, 'scripts'))) {
+  const jsSources = filesUnder(path.join(ROOT, 'scripts'), (n) => n.endsWith('.js') && !n.endsWith('.test.js'));
+  for (const file of jsSources) {
+    const rel = path.relative(ROOT, file);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const line of jsInvocations(text)) found.push({ where: rel, line, harvested: true });
+    for (const m of text.matchAll(/`cf ([a-z][^`$]*)`/g)) found.push({ where: rel, line: `cf ${m[1]}`, harvested: true });
+  }
+  for (const file of filesUnder(path.join(ROOT, 'scripts'), (n) => n.endsWith('.sh'))) {
     const rel = path.relative(ROOT, file);
     fs.readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
       const where = `${rel}:${i + 1}`;
@@ -142,7 +166,7 @@ test('cf invocations are accepted by the real cf CLI', { skip: !fs.existsSync(CF
       });
       continue;
     }
-    if (inv.harvested && LOCAL_ONLY_VERBS.has(verb)) continue;
+    if (inv.harvested && (LOCAL_ONLY_VERBS.has(verb) || LOCAL_ONLY_CALLS.has(key))) continue;
     checked++;
     await t.test(`${inv.where}: ${key}`, () => {
       const known = flagsOf(verb);
@@ -151,6 +175,13 @@ test('cf invocations are accepted by the real cf CLI', { skip: !fs.existsSync(CF
     });
   }
   assert.ok(checked >= TABLE.length, 'the table is checked');
+});
+
+test('JS calls are harvested with their literal flags', () => {
+  assert.deepEqual(jsInvocations("p.cfRun('update-route', domain, '--hostname', host, '-o', `x`);\nthis.cfQuery('app', app, '--guid', { stderr: 'ignore' });\np.cfRun(...args);"),
+    ['cf update-route --hostname -o', 'cf app --guid']);
+  const fromRound = harvest().filter((inv) => inv.where === 'scripts/round/run-round.js').map((inv) => inv.line);
+  assert.ok(fromRound.includes('cf update-route --hostname -o'), fromRound.join('\n'));
 });
 
 test('a wrong flag is caught (the check can fail)', { skip: !fs.existsSync(CF) && 'cf not built' }, () => {
