@@ -2,11 +2,15 @@
 // db.js — one connection to the results database for a round helper. The URL comes from
 // the caller (scripts pass `cfl service-url results-db` or RESULTS_DATABASE_URL) and is
 // never logged.
-const { Client } = require('pg');
+//
+// `pg` is required when the first connection is made, not when this module loads:
+// run-round loads it before its first step, and on a fresh clone that step is the one
+// that installs the npm packages (ops/apps.js localPlatformUp runs scripts/setup.sh).
 
 const CONNECT_TIMEOUT_MS = 10000;
 
 async function connect(url, name) {
+  const { Client } = require('pg');
   const client = new Client({
     connectionString: url,
     application_name: `cfscale-${name}`,
