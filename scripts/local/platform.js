@@ -373,12 +373,17 @@ class Platform {
 
   logFile({ appName }) { return this.logs.file(this.app(appName).name); }
 
+  /** "quota, period N µs" (the daemon's CFSCALE_CPU_PERIOD_US: a round records it) or "shares". */
+  cpuModeText() {
+    return this.cfg.cpuMode === 'quota' ? `quota, period ${this.cgroups.periodUs} µs` : this.cfg.cpuMode;
+  }
+
   status() {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
-      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cfg.cpuMode}` : 'OFF: instances unconstrained'}`,
+      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
       '',
     ];

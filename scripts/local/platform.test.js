@@ -322,6 +322,8 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
 
   await t.test('down leaves no process, cgroup or port behind', async () => {
     const status = await ok('status');
+    // The CFS period the quotas use is shown (a round records it from here: round-doc.js).
+    if (!/cgroups: +OFF/.test(status)) assert.match(status, /CPU mode quota, period 100000 µs\n/);
     const pids = pidsOf(status, 'tiny').concat(pidsOf(status, 'hog'));
     assert.equal(pids.length, 2);
     const daemonPid = Number(fs.readFileSync(CFG.pidFile, 'utf8'));

@@ -45,13 +45,25 @@ function hostCpu() {
   return { model, cpus: Number(firstLine(['nproc'])) };
 }
 
+/**
+ * The CFS period of the local platform's CPU quotas (`cfl status`: "CPU mode quota, period N
+ * µs"), or null (shares mode, no cgroups). The daemon takes it from CFSCALE_CPU_PERIOD_US when
+ * it starts, not per round, and it changes what a quota means under load (an instance works
+ * at most one period's share, then waits for the next): a round must say which one it had.
+ */
+function localCpuPeriodUs(p) {
+  const r = p.cfQuery('status', { stderr: 'ignore' });
+  const m = r.code === 0 ? /CPU mode quota, period (\d+) µs/.exec(r.stdout) : null;
+  return m ? Number(m[1]) : null;
+}
+
 function environment(p, o, cfApi) {
   const env = { stats_source: o.statsSource };
   if (p.name === 'local') {
     const { model, cpus } = hostCpu();
     Object.assign(env, {
       host_cpu_model: model, host_cpus: cpus, app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
-      loadgen_cpu_quota_cores: 'none',
+      app_cpu_period_us: localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
     });
   }
   if (cfApi) env.cf_api = cfApi;
