@@ -158,13 +158,15 @@ async function ensureDaemon(cfg) {
   throw new CliError(`the platform did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s, see ${logFile}`, 2);
 }
 
-// The running daemon's settings win over this client's environment: say so when they differ.
-function runningSettings(cfg, env = process.env) {
+// The running daemon's settings win over this client's environment: say so when they differ
+// (write: where the warnings go).
+function runningSettings(cfg, env = process.env, write = (s) => process.stderr.write(s)) {
   let d;
   try { d = JSON.parse(fs.readFileSync(path.join(cfg.home, 'daemon.json'), 'utf8')); } catch { return null; }
-  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase']];
+  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
+    ['CFSCALE_CPU_MODE', 'cpuMode'], ['CFSCALE_CPU_PERIOD_US', 'cpuPeriodUs']];
   for (const [name, key] of pairs) {
-    if (env[name] && d[key] !== cfg[key]) process.stderr.write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
+    if (env[name] && key in d && d[key] !== cfg[key]) write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
   }
   return d;
 }
@@ -290,4 +292,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parseArgs, CliError };
+module.exports = { parseArgs, CliError, runningSettings };

@@ -14,7 +14,7 @@ const { memoryOptions } = require('./java-memory');
 const { buildConfig } = require('./haproxy-config');
 const { toRtrLine } = require('./rtr-log');
 const { pluginLines, v3Stats } = require('./stats');
-const { parseArgs } = require('./cli');
+const { parseArgs, runningSettings } = require('./cli');
 const { environmentVariables } = require('./cf-api');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -280,4 +280,22 @@ test('CFSCALE_CPU_PERIOD_US: validated, and the quota is cores x that period', (
   assert.deepEqual([read('cpu.cfs_period_us'), read('cpu.cfs_quota_us')], ['10000', '5000']);
   cg.setCpu('a-0', null);
   assert.equal(read('cpu.cfs_quota_us'), '-1');
+});
+
+test('cfl up warns when the running daemon has other settings than this environment asks for', () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-unit-'));
+  try {
+    fs.writeFileSync(path.join(home, 'daemon.json'), JSON.stringify({ pid: 1, routerPort: 8888, pgPort: 54320,
+      instancePortBase: 61000, cpuMode: 'quota', cpuPeriodUs: 100000 }));
+    const { loadConfig } = require('./config');
+    const cfg = { ...loadConfig({ CFSCALE_CPU_PERIOD_US: '20000' }), home };
+    const said = [];
+    runningSettings(cfg, { CFSCALE_CPU_PERIOD_US: '20000' }, (s) => said.push(s));
+    assert.deepEqual(said, ['cfl: warning: the running platform uses CFSCALE_CPU_PERIOD_US=100000, not 20000 (cfl down to change it)\n']);
+    said.length = 0;
+    runningSettings(cfg, {}, (s) => said.push(s)); // not asked for: the daemon's is fine
+    assert.deepEqual(said, []);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });
