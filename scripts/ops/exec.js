@@ -5,6 +5,7 @@
 //
 // API:
 //   shellQuote(word), formatCmd(argv) → one shell-quoted line
+//   trace(argv) → under DEBUG=1, `+ command` on stderr (for commands spawned elsewhere)
 //   runSync(argv, { stdout: 'stderr'|'inherit'|'ignore' }) → exit code (128+N on signal N,
 //     127 when the command is missing); stdin and stderr inherited
 //   captureSync(argv, { stderr: 'inherit'|'ignore'|'pipe' }) → { code, stdout, stderr }
@@ -96,4 +97,4 @@ function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine,
   return { child, done };
 }
 
-module.exports = { shellQuote, formatCmd, runSync, captureSync, runAsync };
+module.exports = { shellQuote, formatCmd, trace, runSync, captureSync, runAsync };

@@ -1,0 +1,125 @@
+'use strict';
+// collect.js — what the two collectors share (the Node twin of the former scripts/lib/
+// collect.sh): the checks of their common flags, and running a producer (a long-running
+// cf / cfl command, or one polled every few seconds) into an ingest CLI until SIGTERM or
+// SIGINT. Then the producer's whole process group is stopped (a cf plugin spawns children),
+// the ingest CLI reads to end of input, flushes its rows, and its status is the result.
+//
+// The bytes never pass through this process: the producer writes straight into the ingest
+// CLI's stdin pipe (this process drops its copy of the write end, or holds it only between
+// polls). The ingest CLI runs in a process group of its own, so a terminal's Ctrl-C reaches
+// only this process: the ingest CLI, signalled itself, would stop reading at once and leave
+// lines in the pipe; ended by end of input instead, it reads every line it was given.
+//
+// API:
+//   requireCollectorArgs(cli, { app, round, dryRun }) — --app is a known app; --round is a
+//     positive integer unless this is a dry run.
+//   pipeUntilTerm(producer, consumerArgv) → Promise<exit code of the consumer (128+N on
+//     signal N)>; producer is { argv } (runs until it exits or is stopped) or
+//     { argv, intervalMs } (run, then sleep intervalMs, again, until stopped; a failed run
+//     is skipped). The consumer ending first (a usage or database error) stops the producer.
+const os = require('node:os');
+const { spawn } = require('node:child_process');
+const { trace } = require('./exec');
+
+// A producer that ignores SIGTERM gets SIGKILL after this long (cf logs and the statistics
+// plugin stop at once on SIGTERM; this only bounds a stuck one).
+const KILL_AFTER_MS = 10000;
+
+function requireCollectorArgs(cli, { app, round, dryRun }) {
+  if (!app) cli.usageError('--app is required');
+  cli.requireKnownApp(app);
+  if (!round) cli.usageError('--round is required');
+  if (!dryRun) cli.requirePositiveInt(round, '--round');
+}
+
+const codeOf = (status, signal) => (status !== null ? status : 128 + (os.constants.signals[signal] || 0));
+
+/** SIGNAL to a whole process group; a group that is gone already is no error. */
+function killGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The exit of a child: resolves { code } once, also when it could not be spawned. */
+function exited(child, argv) {
+  return new Promise((resolve) => {
+    child.on('error', (err) => {
+      process.stderr.write(`${argv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+      resolve(err.code === 'ENOENT' ? 127 : 126);
+    });
+    child.on('exit', (status, signal) => resolve(codeOf(status, signal)));
+  });
+}
+
+async function pipeUntilTerm(producer, consumerArgv) {
+  trace(consumerArgv);
+  const consumer = spawn(consumerArgv[0], consumerArgv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], detached: true });
+  const pipe = consumer.stdin;
+  pipe.on('error', () => {}); // never written here; a consumer gone early is reported by its code
+  const consumerDone = new Promise((resolve) => {
+    consumer.on('error', (err) => {
+      process.stderr.write(`${consumerArgv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
+      resolve(err.code === 'ENOENT' ? 127 : 126);
+    });
+    consumer.on('close', (status, signal) => resolve(codeOf(status, signal)));
+  });
+
+  let stopping = false;
+  let current = null; // the producer process running now (the leader of its group)
+  let wake = null; // ends the sleep between polls
+  let killTimer = null;
+  let lastPgid = 0;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    if (current) {
+      const pgid = current.pid;
+      killGroup(pgid, 'SIGTERM');
+      killTimer = setTimeout(() => killGroup(pgid, 'SIGKILL'), KILL_AFTER_MS);
+    }
+    if (wake) wake();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  consumerDone.then(stop);
+
+  while (!stopping) {
+    trace(producer.argv);
+    // Its own process group: stopped as a whole, and out of reach of a terminal's Ctrl-C.
+    const child = spawn(producer.argv[0], producer.argv.slice(1), { stdio: ['ignore', pipe, 'inherit'], detached: true });
+    current = child.pid ? child : null;
+    if (child.pid) lastPgid = child.pid;
+    if (producer.intervalMs === undefined) pipe.destroy(); // the producer holds the only write end
+    const code = await exited(child, producer.argv);
+    // Children it left behind in its group would hold the pipe open: they go with it.
+    if (child.pid && killGroup(child.pid, 'SIGTERM') && !killTimer) {
+      const pgid = child.pid;
+      killTimer = setTimeout(() => killGroup(pgid, 'SIGKILL'), KILL_AFTER_MS);
+    }
+    current = null;
+    if (producer.intervalMs === undefined || stopping) break;
+    void code; // a failed poll is skipped, as `cf curl … || true` did
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, producer.intervalMs);
+      wake = () => { clearTimeout(timer); resolve(); };
+    });
+    wake = null;
+  }
+  pipe.destroy(); // end of input for the consumer
+  const code = await consumerDone;
+  if (killTimer) {
+    // What ignored SIGTERM and still lives goes now: the input has ended.
+    clearTimeout(killTimer);
+    killGroup(lastPgid, 'SIGKILL');
+  }
+  process.removeListener('SIGTERM', stop);
+  process.removeListener('SIGINT', stop);
+  return code;
+}
+
+module.exports = { requireCollectorArgs, pipeUntilTerm, KILL_AFTER_MS };
