@@ -1,5 +1,5 @@
 'use strict';
-// collect.js — what the two collectors share (the Node twin of the former scripts/lib/
+// collect.js — what the two collectors share (formerly the bash scripts/lib/
 // collect.sh): the checks of their common flags, and running a producer (a long-running
 // cf / cfl command, or one polled every few seconds) into an ingest CLI until SIGTERM or
 // SIGINT. Then the producer's whole process group is stopped (a cf plugin spawns children),

@@ -1,6 +1,6 @@
 'use strict';
 // platform.js — the one place where cf / scripts/cfl commands run, for the cfscale Node
-// scripts (the Node twin of scripts/lib/common.sh): platform selection, --dry-run, the
+// scripts (what the former bash library scripts/lib/common.sh was): platform selection, --dry-run, the
 // look-ups (`cf app NAME --guid`, `cf curl /v3/...` JSON, never human tables), the results
 // database URL and the cf preflight. Requiring it moves the process to the repository
 // root, so printed commands read as typed there, and appends .tools/bin to PATH (where
@@ -61,7 +61,7 @@ function cfTargeted() {
 
 /**
  * The document a `cf curl PATH` printed ({ code, stdout } of the run); throws an Error
- * with common.sh's cf_curl_json message on failure, a CF API error document or non-JSON.
+ * with the bash cf_curl_json's message on failure, a CF API error document or non-JSON.
  */
 function cfJsonOf(apiPath, { code, stdout }) {
   if (code !== 0) throw new Error(`cf curl ${apiPath} failed`);
@@ -80,7 +80,7 @@ function cfJsonOf(apiPath, { code, stdout }) {
   return doc;
 }
 
-/** The message of a CF API error document, as common.sh's cf_curl_json wrote it. */
+/** The message of a CF API error document, as the bash cf_curl_json wrote it. */
 function apiErrors(doc) {
   return doc.errors.map((e) => `${e.title ?? 'error'} ${e.code ?? ''}: ${e.detail ?? ''}`).join('; ');
 }
