@@ -88,6 +88,37 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         'cf delete-service node-db -f', 'cf delete-service java-db -f', 'cf delete-service results-db -f'],
     },
     {
+      name: 'teardown --all on the local platform: up, delete the apps and services, down',
+      state: {}, script: 'teardown.sh', args: ['--all', '--dry-run', '--platform', 'local'],
+      want: () => ['scripts/cfl up', ...['node-app', 'java-app', 'loadgen'].map((a) => `scripts/cfl delete ${a} -f`),
+        ...['node-db', 'java-db', 'results-db'].map((s) => `scripts/cfl delete-service ${s} -f`), 'scripts/cfl down'],
+    },
+    {
+      name: 'collect-stats --source auto without the plugin: v3 (the round is a placeholder under --dry-run)',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '<round>', '--dry-run'],
+      want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
+    },
+    {
+      name: 'collect-stats --source auto with the plugin in cf\'s plugin config',
+      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
+      want: () => ['cf statistics node-app --debug --full'],
+    },
+    {
+      name: 'collect-stats --source plugin, DRY_RUN=1',
+      state: {}, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: { DRY_RUN: '1' },
+      want: () => ['cf statistics java-app --debug --full'],
+    },
+    {
+      name: 'collect-stats on the local platform: the plugin shape from cfl',
+      state: {}, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--platform', 'local', '--dry-run'],
+      want: () => ['scripts/cfl statistics node-app --debug --full'],
+    },
+    {
+      name: 'collect-logs',
+      state: {}, script: 'collect-logs.sh', args: ['--app', 'java-app', '--round', '2', '--dry-run'],
+      want: () => ['cf logs java-app'],
+    },
+    {
       name: 'run-round: app at its count, loadgen scaled up, v3 stats',
       state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } },
       script: 'run-round.sh',
@@ -169,7 +200,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
   for (const c of cases) {
     await t.test(c.name, () => {
       const world = makeWorld(c.state, { plugin: c.plugin });
-      const res = run(world, c.script, c.args);
+      const res = run(world, c.script, c.args, c.env);
       assert.equal(res.code, 0, res.stderr);
       let got = lines(res.stdout);
       if (c.skipJava) got = got.filter((l) => !l.startsWith('mvn '));
@@ -223,6 +254,19 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['collect-stats.sh', ['--app', 'node-app'], /--round is required/],
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'x'], /--source must be plugin, v3 or auto/],
     ['collect-logs.sh', ['--round', '1'], /--app is required/],
+    ['collect-logs.sh', ['--app', 'node-app', '--round', 'x'], /--round must be a positive integer, got "x"/],
+    ['collect-logs.sh', ['--app', 'node-app', '--round', '1', '--bogus'], /unknown option: --bogus/],
+    ['collect-logs.sh', ['--app', 'node-app', '--round'], /--round needs a value/],
+    ['collect-stats.sh', ['--app', 'nope', '--round', '1'], /unknown app "nope"/],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--interval', '0'], /--interval must be a positive integer, got "0"/],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--platform', 'mars', '--dry-run'], /--platform must be local or cf, got "mars"/],
+    ['collect-stats.sh', ['--app', 'java-app', '--round', '1', '--source', 'v3', '--dry-run'], /^collect-stats: java-app is not pushed$/m],
+    ['rounds.sh', ['--app', 'nope'], /unknown app "nope"/],
+    ['rounds.sh', ['--round', '0'], /--round must be a positive integer, got "0"/],
+    ['rounds.sh', ['--dry-run'], /unknown option: --dry-run/],
+    ['rounds.sh', [], /RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/],
+    ['teardown.sh', ['--platform'], /--platform needs a value/],
+    ['teardown.sh', ['extra'], /unknown option: extra/],
   ];
   const world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
   for (const [script, args, want] of cases) {
