@@ -6,8 +6,8 @@
 //
 // API:
 //   makeCli(name) → { name, log(msg), die(msg), usageError(msg), requireValue(flag, argv, i),
-//     durationMs(value, flag), requirePositiveInt(value, flag), requireCpu(value),
-//     requireKnownApp(app), knownApps() }
+//     parseFlags(argv, spec), durationMs(value, flag), requirePositiveInt(value, flag),
+//     requireCpu(value), requireKnownApp(app), knownApps() }
 //     log → stderr `NAME: msg`; die → the same, exit 1; usageError → `NAME: msg (see --help)`,
 //     exit 1 (one line: the full help is --help).
 //   usageFromHeader(file) → the header comment of a bash wrapper (line 2 up to `set -euo`),
@@ -68,6 +68,34 @@ function makeCli(name) {
     /** A flag at argv[i] has a value after it. */
     requireValue(flag, argv, i) {
       if (i + 1 >= argv.length) usageError(`${flag} needs a value`);
+    },
+    /**
+     * argv read the way every script reads it: spec.values maps each flag that takes a value
+     * to its key in the result ("FLAG needs a value" without one), spec.switches each flag
+     * without one to its key (set to true); -h/--help prints the header of spec.help (the
+     * wrapper, e.g. 'push.sh') and exits 0; an argument without a leading "-" goes to
+     * spec.positional(arg, o) when there is one; anything else is "unknown option: ARG".
+     * The result starts as a copy of spec.defaults.
+     */
+    parseFlags(argv, { defaults = {}, values = {}, switches = {}, help, positional = null }) {
+      const o = { ...defaults };
+      for (let i = 0; i < argv.length; i++) {
+        const a = argv[i];
+        if (Object.hasOwn(values, a)) {
+          this.requireValue(a, argv, i);
+          o[values[a]] = argv[++i];
+        } else if (Object.hasOwn(switches, a)) {
+          o[switches[a]] = true;
+        } else if (a === '-h' || a === '--help') {
+          process.stdout.write(usageFromHeader(path.join(ROOT, 'scripts', help)));
+          process.exit(0);
+        } else if (positional && !a.startsWith('-')) {
+          positional(a, o);
+        } else {
+          usageError(`unknown option: ${a}`);
+        }
+      }
+      return o;
     },
     durationMs(value, flag) {
       const ms = parseDurationMs(value);

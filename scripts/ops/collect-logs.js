@@ -2,31 +2,19 @@
 'use strict';
 // collect-logs.js — scripts/collect-logs.sh: the router's access-log lines of an app into
 // router_timings, until SIGTERM/SIGINT. Help: the header of scripts/collect-logs.sh.
-const path = require('node:path');
-const { makeCli, usageFromHeader } = require('./cli');
+const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 
 const cli = makeCli('collect-logs');
-const VALUE_FLAGS = new Set(['--app', '--round', '--db', '--platform']);
 
 function parseArgs(argv) {
-  const o = { app: '', round: '', db: '', platform: '', dryRun: process.env.DRY_RUN === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (VALUE_FLAGS.has(a)) {
-      cli.requireValue(a, argv, i);
-      o[a.slice(2)] = argv[++i];
-    } else if (a === '--dry-run') {
-      o.dryRun = true;
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../collect-logs.sh')));
-      process.exit(0);
-    } else {
-      cli.usageError(`unknown option: ${a}`);
-    }
-  }
-  return o;
+  return cli.parseFlags(argv, {
+    defaults: { app: '', round: '', db: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
+    values: { '--app': 'app', '--round': 'round', '--db': 'db', '--platform': 'platform' },
+    switches: { '--dry-run': 'dryRun' },
+    help: 'collect-logs.sh',
+  });
 }
 
 async function main() {

@@ -3,8 +3,7 @@
 // collect-stats.js — scripts/collect-stats.sh: per-instance CPU and memory of an app into
 // instance_stats, until SIGTERM/SIGINT. Help: the header of scripts/collect-stats.sh.
 const fs = require('node:fs');
-const path = require('node:path');
-const { makeCli, usageFromHeader } = require('./cli');
+const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 
@@ -12,28 +11,14 @@ const cli = makeCli('collect-stats');
 // v3 polling interval: CF refreshes the process stats about every 15 s
 // (shared/reference/cloud-foundry-contracts.md §1); ingest-stats.js drops the duplicates.
 const DEFAULT_INTERVAL_SEC = '5';
-const VALUE_FLAGS = new Set(['--app', '--round', '--db', '--source', '--interval', '--platform']);
 
 function parseArgs(argv) {
-  const o = {
-    app: '', round: '', db: '', source: 'auto', interval: DEFAULT_INTERVAL_SEC, platform: '',
-    dryRun: process.env.DRY_RUN === '1',
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (VALUE_FLAGS.has(a)) {
-      cli.requireValue(a, argv, i);
-      o[a.slice(2)] = argv[++i];
-    } else if (a === '--dry-run') {
-      o.dryRun = true;
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../collect-stats.sh')));
-      process.exit(0);
-    } else {
-      cli.usageError(`unknown option: ${a}`);
-    }
-  }
-  return o;
+  return cli.parseFlags(argv, {
+    defaults: { app: '', round: '', db: '', source: 'auto', interval: DEFAULT_INTERVAL_SEC, platform: '', dryRun: process.env.DRY_RUN === '1' },
+    values: { '--app': 'app', '--round': 'round', '--db': 'db', '--source': 'source', '--interval': 'interval', '--platform': 'platform' },
+    switches: { '--dry-run': 'dryRun' },
+    help: 'collect-stats.sh',
+  });
 }
 
 /** The cf statistics plugin is installed: the cf CLI's plugin config (JSON) lists it. */

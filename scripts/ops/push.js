@@ -2,36 +2,23 @@
 'use strict';
 // push.js — scripts/push.sh: push an app (or all of them) from its manifest to the local
 // platform or CF. Help: the header of scripts/push.sh.
-const path = require('node:path');
-const { makeCli, usageFromHeader, knownApps } = require('./cli');
+const { makeCli, knownApps } = require('./cli');
 const { selectPlatform, ALL_APPS } = require('./platform');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 
 const cli = makeCli('push');
 
 function parseArgs(argv) {
-  const o = { target: '', instances: '', platform: '', dryRun: process.env.DRY_RUN === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-i' || a === '--instances') {
-      cli.requireValue(a, argv, i);
-      o.instances = argv[++i];
-    } else if (a === '--platform') {
-      cli.requireValue(a, argv, i);
-      o.platform = argv[++i];
-    } else if (a === '--dry-run') {
-      o.dryRun = true;
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../push.sh')));
-      process.exit(0);
-    } else if (a.startsWith('-')) {
-      cli.usageError(`unknown option: ${a}`);
-    } else {
+  return cli.parseFlags(argv, {
+    defaults: { target: '', instances: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
+    values: { '-i': 'instances', '--instances': 'instances', '--platform': 'platform' },
+    switches: { '--dry-run': 'dryRun' },
+    help: 'push.sh',
+    positional(a, o) {
       if (o.target) cli.usageError(`one APP (or all) only, got "${o.target}" and "${a}"`);
       o.target = a;
-    }
-  }
-  return o;
+    },
+  });
 }
 
 function main() {

@@ -2,30 +2,19 @@
 'use strict';
 // rounds.js — scripts/rounds.sh: the summary table of past rounds (newest first), or the
 // full summary of one round. Help: the header of scripts/rounds.sh.
-const path = require('node:path');
-const { makeCli, usageFromHeader } = require('./cli');
+const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { runSync } = require('./exec');
 
 const cli = makeCli('rounds');
 const DEFAULT_LAST = '20';
-const VALUE_FLAGS = new Set(['--last', '--app', '--round', '--platform']);
 
 function parseArgs(argv) {
-  const o = { last: DEFAULT_LAST, app: '', round: '', platform: '' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (VALUE_FLAGS.has(a)) {
-      cli.requireValue(a, argv, i);
-      o[a.slice(2)] = argv[++i];
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../rounds.sh')));
-      process.exit(0);
-    } else {
-      cli.usageError(`unknown option: ${a}`);
-    }
-  }
-  return o;
+  return cli.parseFlags(argv, {
+    defaults: { last: DEFAULT_LAST, app: '', round: '', platform: '' },
+    values: { '--last': 'last', '--app': 'app', '--round': 'round', '--platform': 'platform' },
+    help: 'rounds.sh',
+  });
 }
 
 function main() {

@@ -2,33 +2,23 @@
 'use strict';
 // scale.js — scripts/scale.sh: set an app's instance count (and, on the local platform,
 // its CPU quota), then wait until that many are RUNNING. Help: the header of scripts/scale.sh.
-const path = require('node:path');
-const { makeCli, usageFromHeader, knownApps } = require('./cli');
+const { makeCli, knownApps } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { scaleApp, waitRunning } = require('./apps');
 
 const cli = makeCli('scale');
 
 function parseArgs(argv) {
-  const o = { app: '', instances: '', cpu: '', platform: '', dryRun: process.env.DRY_RUN === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '-i' || a === '--instances' || a === '--cpu' || a === '--platform') {
-      cli.requireValue(a, argv, i);
-      o[a === '-i' || a === '--instances' ? 'instances' : a.slice(2)] = argv[++i];
-    } else if (a === '--dry-run') {
-      o.dryRun = true;
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../scale.sh')));
-      process.exit(0);
-    } else if (a.startsWith('-')) {
-      cli.usageError(`unknown option: ${a}`);
-    } else {
+  return cli.parseFlags(argv, {
+    defaults: { app: '', instances: '', cpu: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
+    values: { '-i': 'instances', '--instances': 'instances', '--cpu': 'cpu', '--platform': 'platform' },
+    switches: { '--dry-run': 'dryRun' },
+    help: 'scale.sh',
+    positional(a, o) {
       if (o.app) cli.usageError(`one APP only, got "${o.app}" and "${a}"`);
       o.app = a;
-    }
-  }
-  return o;
+    },
+  });
 }
 
 function main() {

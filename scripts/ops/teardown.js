@@ -2,31 +2,18 @@
 'use strict';
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
 // too), leaving nothing running. Help: the header of scripts/teardown.sh.
-const path = require('node:path');
-const { makeCli, usageFromHeader } = require('./cli');
+const { makeCli } = require('./cli');
 const { selectPlatform, onPath, ALL_APPS, SERVICES } = require('./platform');
 
 const cli = makeCli('teardown');
 
 function parseArgs(argv) {
-  const o = { all: false, platform: '', dryRun: process.env.DRY_RUN === '1' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--all') {
-      o.all = true;
-    } else if (a === '--platform') {
-      cli.requireValue(a, argv, i);
-      o.platform = argv[++i];
-    } else if (a === '--dry-run') {
-      o.dryRun = true;
-    } else if (a === '-h' || a === '--help') {
-      process.stdout.write(usageFromHeader(path.join(__dirname, '../teardown.sh')));
-      process.exit(0);
-    } else {
-      cli.usageError(`unknown option: ${a}`);
-    }
-  }
-  return o;
+  return cli.parseFlags(argv, {
+    defaults: { all: false, platform: '', dryRun: process.env.DRY_RUN === '1' },
+    values: { '--platform': 'platform' },
+    switches: { '--all': 'all', '--dry-run': 'dryRun' },
+    help: 'teardown.sh',
+  });
 }
 
 function main() {
