@@ -12,6 +12,17 @@ die() { echo "$(basename "$0" .sh): $*" >&2; exit 1; }
 # The script's header comment, from line 2 to `set -euo`, is its --help.
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
 
+# The bench's machine checks, temp dir, cleanup on exit and PostgreSQL cluster.
+bench_setup() {
+  command -v taskset >/dev/null || die "taskset not found (util-linux)"
+  [[ "$(nproc)" -ge 2 ]] || die "needs 2 CPUs (app and generator on different cores)"
+  APP_PID=""
+  WORK="$(mktemp -d /tmp/cfscale-contract-bench-XXXXXX)"
+  chmod 755 "$WORK"
+  trap cleanup EXIT
+  start_pg
+}
+
 cleanup() {
   [[ -n "$APP_PID" ]] && { kill "$APP_PID" 2>/dev/null || true; wait "$APP_PID" 2>/dev/null || true; }
   "$PG_CLUSTER" stop --dir "$WORK/pg" >/dev/null 2>&1 || true

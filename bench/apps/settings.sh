@@ -119,13 +119,7 @@ main() {
   done
   [[ "${settings[*]}" != *'|java|'* || -f "$ROOT/java-app/target/java-app.jar" ]] \
     || die "no java-app/target/java-app.jar: run scripts/setup.sh (or mvn -q package in java-app)"
-  [[ "$(nproc)" -ge 2 ]] || die "needs 2 CPUs (app and generator on different cores)"
-
-  APP_PID=""
-  WORK="$(mktemp -d /tmp/cfscale-contract-bench-XXXXXX)"
-  chmod 755 "$WORK"
-  trap cleanup EXIT
-  start_pg
+  bench_setup
   local -a rps_runs=() cpu_runs=()
   for ((rep = 1; rep <= reps; rep++)); do
     for s in "${!settings[@]}"; do

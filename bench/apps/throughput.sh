@@ -46,14 +46,7 @@ main() {
   local variants=("${ALL_VARIANTS[@]}")
   [[ -n "$only" ]] && IFS=, read -r -a variants <<<"$only"
   for v in "${variants[@]}"; do variant_cmd "$v" >/dev/null; done
-  command -v taskset >/dev/null || die "taskset not found (util-linux)"
-  [[ "$(nproc)" -ge 2 ]] || die "needs 2 CPUs (app and generator on different cores)"
-
-  APP_PID=""
-  WORK="$(mktemp -d /tmp/cfscale-contract-bench-XXXXXX)"
-  chmod 755 "$WORK"
-  trap cleanup EXIT
-  start_pg
+  bench_setup
   local rows=() out
   for v in "${variants[@]}"; do
     log "$v: start, seed $SEED_ADS ads, measure ($reps x on/off, $duration each, $parallel in flight)"
