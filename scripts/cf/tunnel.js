@@ -19,8 +19,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
-const { selectPlatform, onPath, ROOT } = require('../ops/platform');
-const { shellQuote, formatCmd, captureSync } = require('../ops/exec');
+const { selectPlatform, ROOT } = require('../ops/platform');
+const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
 
 const APP = 'chisel';
@@ -42,22 +42,12 @@ const CLIENT_ERROR = /Connection error|Invalid|denied|Authentication failed/;
 const cli = makeCli('tunnel');
 const { log, die } = cli;
 const stateFile = (name) => path.join(STATE_DIR, name);
-const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** The pid in a pid file; null when missing or not a pid (never 0 or -1: kill(0) is our group). */
 function readPid(file) {
   let text = '';
   try { text = fs.readFileSync(file, 'utf8').trim(); } catch { return null; }
   return /^[1-9][0-9]*$/.test(text) && Number(text) > 1 ? Number(text) : null;
-}
-
-function processAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const pidAlive = (file) => { const pid = readPid(file); return pid !== null && processAlive(pid); };
@@ -85,8 +75,7 @@ function stopTunnel(quiet = false) {
 
 /** The chisel client and server from .tools/bin, built from chisel/go.mod when missing. */
 function ensureChisel() {
-  const exe = (f) => { try { fs.accessSync(path.join(BIN_DIR, f), fs.constants.X_OK); return true; } catch { return false; } };
-  if (exe('chisel') && exe('chisel-server')) return;
+  if (isExecutable(path.join(BIN_DIR, 'chisel')) && isExecutable(path.join(BIN_DIR, 'chisel-server'))) return;
   if (!onPath('go')) die('chisel is not built and go is missing: run scripts/setup.sh');
   log(`building chisel into ${BIN_DIR}`);
   const out = path.join(ROOT, BIN_DIR);

@@ -9,6 +9,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, execFile } = require('node:child_process');
 const { buildConfig } = require('./haproxy-config');
+const { processAlive } = require('../ops/exec');
 
 const HAPROXY_BIN = 'haproxy';
 const OLD_WORKER_WAIT_MS = 5000;
@@ -105,8 +106,8 @@ class Router {
   async waitOldWorker(pid) {
     if (!pid) return;
     const until = Date.now() + OLD_WORKER_WAIT_MS;
-    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    if (alive(pid)) this.log(`router: the previous worker (pid ${pid}) still serves requests in flight after ${OLD_WORKER_WAIT_MS} ms`);
+    while (processAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    if (processAlive(pid)) this.log(`router: the previous worker (pid ${pid}) still serves requests in flight after ${OLD_WORKER_WAIT_MS} ms`);
   }
 
   // One runtime-API command; resolves with its answer.
@@ -149,16 +150,13 @@ function readPid(file) {
   try { return Number(fs.readFileSync(file, 'utf8').trim()) || null; } catch { return null; }
 }
 
-function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch { return false; }
-}
 
 async function killAndWait(pid, signal, graceMs) {
   try { process.kill(pid, signal); } catch { return; }
   const until = Date.now() + graceMs;
-  while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-  if (alive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
-  while (alive(pid)) await new Promise((r) => setTimeout(r, 20));
+  while (processAlive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  if (processAlive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  while (processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
-module.exports = { Router, readPid, killAndWait, alive };
+module.exports = { Router, readPid, killAndWait };

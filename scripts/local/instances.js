@@ -28,7 +28,6 @@ const CRASH_RESET_MS = 5 * 60 * 1000;
 const MB = 1024 * 1024;
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
-function alive(pid) { try { process.kill(pid, 0); return true; } catch { return false; } }
 function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* gone */ } }
 
 function backoffMs(crashCount) {

@@ -14,6 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { isExecutable, findOnPath } = require('../ops/exec');
 
 const USAGE = `pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
 
@@ -64,15 +65,11 @@ function pgBindir() {
     const d = path.join('/usr/lib/postgresql', v, 'bin');
     if (isExecutable(path.join(d, 'pg_ctl'))) return d;
   }
-  for (const d of (process.env.PATH || '').split(':')) {
-    if (d && isExecutable(path.join(d, 'pg_ctl'))) return d;
-  }
+  const onPath = findOnPath('pg_ctl');
+  if (onPath) return onPath;
   throw new ClusterError('PostgreSQL server binaries (pg_ctl, initdb) not found; install postgresql');
 }
 
-function isExecutable(f) {
-  try { fs.accessSync(f, fs.constants.X_OK); return fs.statSync(f).isFile(); } catch { return false; }
-}
 
 function ownerUid() {
   const r = run('id', ['-u', PG_USER]);
@@ -279,4 +276,4 @@ function main(argv) {
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
 
-module.exports = { start, stop, isRunning, clusterUrl, createdb, ClusterError, DEFAULT_PORT };
+module.exports = { start, stop, isRunning, clusterUrl, createdb, pgBindir, ClusterError, DEFAULT_PORT };

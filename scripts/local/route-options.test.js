@@ -14,7 +14,8 @@ const { freePortInRange } = require('../test/ports');
 const { execFileSync } = require('node:child_process');
 const { readManifest } = require('./manifest');
 const { buildConfig } = require('./haproxy-config');
-const { Router, alive } = require('./haproxy');
+const { Router } = require('./haproxy');
+const { processAlive } = require('../ops/exec');
 const { RouterSync } = require('./router-sync');
 const { parseArgs } = require('./cli');
 const { appSummary } = require('./tables');
@@ -199,7 +200,7 @@ test('a real HAProxy: update to least-connection reloads it gracefully; pins una
     // Regression: the reload returned while the old worker still took new connections
     // (with the old algorithm); now it returns once that worker is gone.
     assert.notEqual(await router.workerPid(), oldWorker, 'the new worker answers');
-    assert.equal(alive(oldWorker), false, 'the old worker is gone');
+    assert.equal(processAlive(oldWorker), false, 'the old worker is gone');
     assert.deepEqual(logs.filter((l) => l.startsWith('router')), [`router listening on 127.0.0.1:${routerPort}`, `router reloaded (${router.cfgFile})`]);
     assert.match(fs.readFileSync(router.cfgFile, 'utf8'), /balance leastconn/);
 

@@ -19,7 +19,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
-const { SERVICES, LOCAL_DOMAIN, onPath } = require('./platform');
+const { SERVICES, LOCAL_DOMAIN } = require('./platform');
+const { onPath, sleepSync } = require('./exec');
+const { pgBindir } = require('../local/pg-cluster');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
@@ -32,18 +34,14 @@ const LOADGEN_LOCAL_CPU = 'none';
 // Longest time one pinned request to an instance may take (curl --max-time).
 const INSTANCE_REQUEST_MAX_SEC = 60;
 
-const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
   if (!onPath('haproxy')) return true;
-  let pg = [];
   try {
-    pg = fs.readdirSync('/usr/lib/postgresql').filter((v) => fs.existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`));
+    pgBindir(); // where scripts/pg-cluster.sh will look for pg_ctl
   } catch {
-    // no PostgreSQL installed
+    return true;
   }
-  if (pg.length === 0) return true;
   return ['node-app', 'loadgen', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 

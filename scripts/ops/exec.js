@@ -12,7 +12,13 @@
 //   runAsync(argv, { input, stdout: 'pipe'|'inherit'|'stderr'|'ignore', stderr, onLine,
 //     detached }) → { child, done: Promise<{ code, stdout }> }; onLine(line) gets every line
 //     of stdout and stderr (both piped) instead of them being passed on.
+//   exitCode(status, signal) → the code a shell reports (128+N on signal N)
+//   spawnError(argv, err) → 127 (missing) or 126, after one line on stderr
+//   findOnPath(cmd) → the directory on PATH holding an executable cmd, or null; onPath(cmd)
+//   processAlive(pid), sleepSync(ms)
+const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 
 const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
@@ -39,6 +45,36 @@ function spawnError(argv, err) {
   process.stderr.write(`${argv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
   return err.code === 'ENOENT' ? 127 : 126;
 }
+
+/** An executable file (what a shell would run). */
+function isExecutable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The directory on PATH holding an executable cmd, or null. */
+function findOnPath(cmd) {
+  return (process.env.PATH || '').split(':').find((dir) => isExecutable(path.join(dir || '.', cmd))) ?? null;
+}
+
+const onPath = (cmd) => findOnPath(cmd) !== null;
+
+/** Whether a process with this pid exists (signal 0). */
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Block this thread for ms (the synchronous polls of the scripts). */
+const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 const STDOUT = { stderr: 2, inherit: 'inherit', ignore: 'ignore', pipe: 'pipe' };
 
@@ -97,4 +133,7 @@ function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine,
   return { child, done };
 }
 
-module.exports = { shellQuote, formatCmd, trace, runSync, captureSync, runAsync };
+module.exports = {
+  shellQuote, formatCmd, trace, runSync, captureSync, runAsync, exitCode, spawnError,
+  isExecutable, findOnPath, onPath, processAlive, sleepSync,
+};

@@ -23,13 +23,12 @@
 //     resultsDbUrl()          local `cfl service-url results-db`; cf RESULTS_DATABASE_URL
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
-//   onPath(cmd) → the command is on PATH
 //   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
 //   SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
-const { formatCmd, runSync, captureSync } = require('./exec');
+const { formatCmd, runSync, captureSync, onPath } = require('./exec');
 
 const CFL = 'scripts/cfl';
 // The apps of the harness, in push order (loadgen last: it is the instrument).
@@ -41,18 +40,6 @@ const LOCAL_DOMAIN = 'localhost';
 
 process.chdir(ROOT);
 process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
-
-/** A command on PATH (an executable file in one of its directories). */
-function onPath(cmd) {
-  return (process.env.PATH || '').split(':').some((dir) => {
-    try {
-      fs.accessSync(path.join(dir || '.', cmd), fs.constants.X_OK);
-      return fs.statSync(path.join(dir || '.', cmd)).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
 
 /** Has a cf target: cf installed and `cf target` exits 0. */
 function cfTargeted() {
@@ -188,4 +175,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, onPath, cfJsonOf, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };
+module.exports = { selectPlatform, Platform, cfJsonOf, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };

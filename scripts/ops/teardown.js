@@ -3,7 +3,8 @@
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
 // too), leaving nothing running. Help: the header of scripts/teardown.sh.
 const { makeCli } = require('./cli');
-const { selectPlatform, onPath, ALL_APPS, SERVICES } = require('./platform');
+const { selectPlatform, ALL_APPS, SERVICES } = require('./platform');
+const { onPath } = require('./exec');
 
 const cli = makeCli('teardown');
 
