@@ -18,9 +18,8 @@
 //     signal N)>; producer is { argv } (runs until it exits or is stopped) or
 //     { argv, intervalMs } (run, then sleep intervalMs, again, until stopped; a failed run
 //     is skipped). The consumer ending first (a usage or database error) stops the producer.
-const os = require('node:os');
 const { spawn } = require('node:child_process');
-const { trace } = require('./exec');
+const { trace, exitCode, spawnError } = require('./exec');
 
 // A producer that ignores SIGTERM gets SIGKILL after this long (cf logs and the statistics
 // plugin stop at once on SIGTERM; this only bounds a stuck one).
@@ -33,8 +32,6 @@ function requireCollectorArgs(cli, { app, round, dryRun }) {
   if (!dryRun) cli.requirePositiveInt(round, '--round');
 }
 
-const codeOf = (status, signal) => (status !== null ? status : 128 + (os.constants.signals[signal] || 0));
-
 /** SIGNAL to a whole process group; a group that is gone already is no error. */
 function killGroup(pgid, signal) {
   try {
@@ -45,14 +42,11 @@ function killGroup(pgid, signal) {
   }
 }
 
-/** The exit of a child: resolves { code } once, also when it could not be spawned. */
-function exited(child, argv) {
+/** The exit code of a child once it has ended ('exit' or 'close'), also when it could not be spawned. */
+function ended(child, argv, event) {
   return new Promise((resolve) => {
-    child.on('error', (err) => {
-      process.stderr.write(`${argv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
-      resolve(err.code === 'ENOENT' ? 127 : 126);
-    });
-    child.on('exit', (status, signal) => resolve(codeOf(status, signal)));
+    child.on('error', (err) => resolve(spawnError(argv, err)));
+    child.on(event, (status, signal) => resolve(exitCode(status, signal)));
   });
 }
 
@@ -61,13 +55,7 @@ async function pipeUntilTerm(producer, consumerArgv) {
   const consumer = spawn(consumerArgv[0], consumerArgv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], detached: true });
   const pipe = consumer.stdin;
   pipe.on('error', () => {}); // never written here; a consumer gone early is reported by its code
-  const consumerDone = new Promise((resolve) => {
-    consumer.on('error', (err) => {
-      process.stderr.write(`${consumerArgv[0]}: ${err.code === 'ENOENT' ? 'command not found' : err.message}\n`);
-      resolve(err.code === 'ENOENT' ? 127 : 126);
-    });
-    consumer.on('close', (status, signal) => resolve(codeOf(status, signal)));
-  });
+  const consumerDone = ended(consumer, consumerArgv, 'close');
 
   let stopping = false;
   let current = null; // the producer process running now (the leader of its group)
@@ -95,7 +83,7 @@ async function pipeUntilTerm(producer, consumerArgv) {
     current = child.pid ? child : null;
     if (child.pid) lastPgid = child.pid;
     if (producer.intervalMs === undefined) pipe.destroy(); // the producer holds the only write end
-    const code = await exited(child, producer.argv);
+    await ended(child, producer.argv, 'exit'); // a failed poll is skipped, as `cf curl … || true` did
     // Children it left behind in its group would hold the pipe open: they go with it.
     if (child.pid && killGroup(child.pid, 'SIGTERM') && !killTimer) {
       const pgid = child.pid;
@@ -103,7 +91,6 @@ async function pipeUntilTerm(producer, consumerArgv) {
     }
     current = null;
     if (producer.intervalMs === undefined || stopping) break;
-    void code; // a failed poll is skipped, as `cf curl … || true` did
     await new Promise((resolve) => {
       const timer = setTimeout(resolve, producer.intervalMs);
       wake = () => { clearTimeout(timer); resolve(); };
