@@ -20,18 +20,29 @@ async function connect(url, name) {
   return client;
 }
 
-/** Run fn(client) with a fresh connection; a failure is one line on stderr and exit 1. */
-async function withClient(url, name, fn) {
+/**
+ * fn(client) on a fresh connection, closed afterwards: { ok: true, value } or, when the
+ * connection or fn failed, { ok: false, error } after `NAME: results database: MESSAGE` on
+ * stderr (quiet: no message).
+ */
+async function tryWithClient(url, name, fn, { quiet = false } = {}) {
   let client;
   try {
     client = await connect(url, name);
-    return await fn(client);
-  } catch (err) {
-    process.stderr.write(`${name}: results database: ${err.message}\n`);
-    process.exit(1);
+    return { ok: true, value: await fn(client) };
+  } catch (error) {
+    if (!quiet) process.stderr.write(`${name}: results database: ${error.message}\n`);
+    return { ok: false, error };
   } finally {
     if (client) await client.end().catch(() => {});
   }
 }
 
-module.exports = { connect, withClient };
+/** Run fn(client) with a fresh connection; a failure is one line on stderr and exit 1. */
+async function withClient(url, name, fn) {
+  const res = await tryWithClient(url, name, fn);
+  if (!res.ok) process.exit(1);
+  return res.value;
+}
+
+module.exports = { connect, tryWithClient, withClient };

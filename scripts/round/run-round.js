@@ -17,7 +17,7 @@ const { roundDocument } = require('./round-doc');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
-const { connect } = require('./db');
+const { tryWithClient } = require('./db');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -39,20 +39,6 @@ const PER_PLATFORM = {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Where the main line stops once an interrupt took over (the handler exits the process).
 const parked = () => new Promise(() => {});
-
-/** One connection for fn(client); a failure is `PROG: results database: …` → { ok: false }. */
-async function withDb(url, prog, fn, { quiet = false } = {}) {
-  let client;
-  try {
-    client = await connect(url, prog);
-    return { ok: true, value: await fn(client) };
-  } catch (err) {
-    if (!quiet) process.stderr.write(`${prog}: results database: ${err.message}\n`);
-    return { ok: false, error: err };
-  } finally {
-    if (client) await client.end().catch(() => {});
-  }
-}
 
 // ---------------------------------------------------------------- the steps before the round
 
@@ -131,7 +117,7 @@ async function eachInstance(r, method, urlPath) {
 /** The round inserted once its loadgens are idle: sets r.roundId, r.createdAt (null when interrupted). */
 async function insertRound(r, t) {
   const doc = roundDocument(r.p, r.o, r);
-  const res = await withDb(r.dbUrl, 'create-round', (client) => createRound(client, doc, {
+  const res = await tryWithClient(r.dbUrl, 'create-round', (client) => createRound(client, doc, {
     startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
   }), { quiet: true });
   if (res.ok) {
@@ -217,7 +203,7 @@ function onInterrupt(r) {
       if (r.creating) await r.creating.catch(() => {});
       await stopCollectors(r);
       if (r.roundId !== '<round>') {
-        await withDb(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, cancel: true }), { quiet: true });
+        await tryWithClient(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, cancel: true }), { quiet: true });
       }
       process.exit(130);
     })();
@@ -275,7 +261,7 @@ async function main() {
   }
   startCollectors(r);
   if (!p.dryRun) {
-    await withDb(r.dbUrl, 'wait-round', (c) => waitRound(c, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal }));
+    await tryWithClient(r.dbUrl, 'wait-round', (c) => waitRound(c, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal }));
     if (r.interrupted) return parked();
   }
   if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`))) cli.log('some app timings were not flushed');
@@ -287,7 +273,7 @@ async function main() {
   if (r.interrupted) return parked();
   removeInterrupt();
   if (p.dryRun) return process.exit(0);
-  const res = await withDb(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, maxErrorRate: Number(o.maxErrorRate) }));
+  const res = await tryWithClient(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, maxErrorRate: Number(o.maxErrorRate) }));
   if (res.ok) process.stdout.write(res.value.text);
   process.stdout.write(`round_id=${r.roundId}\n`);
   return process.exit(res.ok ? res.value.code : 1);
