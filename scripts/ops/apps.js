@@ -13,7 +13,8 @@
 //   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
 //   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
-//   appBaseUrl(p, app, guid), appHostHeader(p, app)
+//   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
+//   appHostHeader(p, app)
 //   instanceRequestArgs(base, host, guid, index, method, path) → the curl argv of one request
 //     pinned to one instance
 const fs = require('node:fs');
@@ -162,17 +163,25 @@ function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
   return guid;
 }
 
-/** The base URL of an app's route: local → the router (Host header appHostHeader); cf → https://ROUTE. */
-function appBaseUrl(p, app, guid) {
+/** An app's first route (the v3 route resource: host, url, options); dies when it has none. */
+function appRoute(p, app, guid) {
+  const route = p.cfCurlJson(`/v3/apps/${guid}/routes`).resources?.[0];
+  if (!route?.url) p.cli.die(`${app} has no route (cf curl /v3/apps/${guid}/routes)`);
+  return route;
+}
+
+/**
+ * The base URL of an app's route: local → the router (Host header appHostHeader); cf →
+ * https://ROUTE, of the route given (appRoute) or looked up.
+ */
+function appBaseUrl(p, app, guid, route = null) {
   if (p.name === 'local') {
     const r = p.cfQuery('router-url');
     if (r.code !== 0) process.exit(r.code);
     return r.stdout.replace(/\n+$/, '');
   }
   if (p.dryRun && guid.startsWith('<')) return `https://<${app}-route>`;
-  const route = p.cfCurlJson(`/v3/apps/${guid}/routes`).resources?.[0]?.url;
-  if (!route) p.cli.die(`${app} has no route (cf curl /v3/apps/${guid}/routes)`);
-  return `https://${route}`;
+  return `https://${(route ?? appRoute(p, app, guid)).url}`;
 }
 
 /** The Host header the local router needs ('' on cf: the URL carries the host). */
@@ -194,5 +203,5 @@ function instanceRequestArgs(base, host, guid, index, method, urlPath) {
 
 module.exports = {
   localPlatformUp, localServices, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
-  instanceStates, appBaseUrl, appHostHeader, instanceRequestArgs, LOADGEN_LOCAL_CPU,
+  instanceStates, appRoute, appBaseUrl, appHostHeader, instanceRequestArgs, LOADGEN_LOCAL_CPU,
 };

@@ -48,14 +48,12 @@ function setRouteLoadbalancing(r) {
   if (!o.loadbalancing) return;
   let host = o.app;
   let domain = LOCAL_DOMAIN;
-  if (p.name === 'cf' && r.guid.startsWith('<')) {
+  if (p.name === 'cf' && !r.route) {
     host = `<${o.app}-host>`;
     domain = `<${o.app}-domain>`;
   } else if (p.name === 'cf') {
-    const route = p.cfCurlJson(`/v3/apps/${r.guid}/routes`).resources?.[0];
-    if (!route) cli.die(`${o.app} has no route (cf curl /v3/apps/${r.guid}/routes)`);
-    host = route.host;
-    domain = route.url.split('/')[0];
+    host = r.route.host;
+    domain = r.route.url.split('/')[0];
     if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
   }
   p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
@@ -234,9 +232,11 @@ function prepare(o) {
   const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu }) || `<${o.app}-guid>`;
   apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
   if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
+  // On CF the app's route, looked up once: its URL and, for --loadbalancing, host and domain.
+  const route = p.name === 'cf' && !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
-    p, o, t, guid, dbUrl, maxWaitMs,
-    baseUrl: apps.appBaseUrl(p, o.app, guid),
+    p, o, t, guid, dbUrl, maxWaitMs, route,
+    baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
   };
