@@ -10,14 +10,17 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
+const { makeWorld, removeWorlds, worldEnv, cfCalls, guidOf, READ_ONLY, ROOT } = require('../test/fake-cf-world');
+
 const REAL_CF = path.join(ROOT, '.tools', 'bin', 'cf');
-const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version']);
 
 const dirs = [];
-test.after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+test.after(() => {
+  removeWorlds();
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 
+/** An empty CF_HOME for the real cf CLI. */
 function tmpDir() {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-lb-'));
   dirs.push(d);
@@ -26,28 +29,12 @@ function tmpDir() {
 
 /** run-round.sh on PLATFORM=cf with the fake cf holding `apps`. */
 function runRound(apps, args, { plugin = false } = {}) {
-  const w = tmpDir();
-  fs.mkdirSync(path.join(w, 'bin'));
-  fs.writeFileSync(path.join(w, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
-  fs.writeFileSync(path.join(w, 'state.json'), JSON.stringify({ apps, services: ['node-db', 'java-db', 'results-db'], loggedIn: true }));
-  fs.mkdirSync(path.join(w, 'home/.cf/plugins'), { recursive: true });
-  fs.writeFileSync(path.join(w, 'home/.cf/config.json'), JSON.stringify({ Target: 'https://api.example.com', SpaceFields: { GUID: 'space-guid-1', Name: 'dev' } }));
-  // A not yet pushed app has no guid for v3 stats: the statistics plugin is used then.
-  if (plugin) fs.writeFileSync(path.join(w, 'home/.cf/plugins/config.json'), JSON.stringify({ Plugins: { Statistics: { Location: '/x/statistics', Version: { Major: 1 } } } }));
-  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(w, 'vars.yml'));
-  const res = spawnSync('bash', [path.join(ROOT, 'scripts/run-round.sh'), ...args], {
-    encoding: 'utf8',
-    env: {
-      PATH: `${path.join(w, 'bin')}:${process.env.PATH}`, HOME: path.join(w, 'home'), PLATFORM: 'cf',
-      FAKE_CF_STATE: path.join(w, 'state.json'), FAKE_CF_LOG: path.join(w, 'cf.log'), CFSCALE_VARS_FILE: path.join(w, 'vars.yml'),
-    },
-  });
-  const log = fs.existsSync(path.join(w, 'cf.log')) ? fs.readFileSync(path.join(w, 'cf.log'), 'utf8') : '';
-  const calls = log.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const w = makeWorld({ apps }, { plugin });
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts/run-round.sh'), ...args], { encoding: 'utf8', env: worldEnv(w) });
+  const calls = cfCalls(w);
   return { ...res, world: w, lines: res.stdout.split('\n').filter(Boolean), mutating: calls.filter((a) => !READ_ONLY.has(a[0])) };
 }
 
-const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
 const NODE = guidOf('node-app');
 const RR = ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'];
 

@@ -6,27 +6,15 @@
 // version replaced it): the report's spec-match depends on exactly what is recorded.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '../..');
-const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
-const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
+const { makeWorld, removeWorlds, worldEnv, guidOf, ROOT } = require('../test/fake-cf-world');
 
-const world = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-round-doc-'));
-test.after(() => fs.rmSync(world, { recursive: true, force: true }));
-fs.mkdirSync(path.join(world, 'bin'));
-fs.writeFileSync(path.join(world, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
-fs.writeFileSync(path.join(world, 'state.json'), JSON.stringify({
-  apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } }, services: ['node-db', 'java-db', 'results-db'], loggedIn: true,
-}));
-Object.assign(process.env, {
-  PATH: `${path.join(world, 'bin')}:${process.env.PATH}`,
-  FAKE_CF_STATE: path.join(world, 'state.json'),
-  FAKE_CF_LOG: path.join(world, 'cf.log'),
-});
+const world = makeWorld({ apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } });
+test.after(removeWorlds);
+// In this process: the fake cf first on PATH, its state and log (not its HOME or PLATFORM).
+const { PATH, FAKE_CF_STATE, FAKE_CF_LOG } = worldEnv(world);
+Object.assign(process.env, { PATH, FAKE_CF_STATE, FAKE_CF_LOG });
 
 const { makeCli } = require('../ops/cli');
 const { selectPlatform } = require('../ops/platform');

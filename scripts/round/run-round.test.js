@@ -9,14 +9,12 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { makeWorld, removeWorlds, worldEnv, ROOT } = require('../test/fake-cf-world');
 
-const ROOT = path.resolve(__dirname, '../..');
-const FAKE_CF = path.join(ROOT, 'scripts/test/fixtures/fake-cf.js');
 let testDb;
 let url;
 let db;
@@ -28,33 +26,21 @@ test.before(async () => {
   db = new Client({ connectionString: url });
   await db.connect();
 
-  world = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-round-'));
-  fs.mkdirSync(path.join(world, 'bin'));
-  fs.writeFileSync(path.join(world, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
+  world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
   fs.writeFileSync(path.join(world, 'bin/curl'), '#!/bin/sh\necho ok\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(world, 'state.json'), JSON.stringify({
-    apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } }, services: ['node-db', 'java-db', 'results-db'], loggedIn: true,
-  }));
-  fs.mkdirSync(path.join(world, 'home/.cf'), { recursive: true });
-  fs.writeFileSync(path.join(world, 'home/.cf/config.json'), JSON.stringify({ SpaceFields: { GUID: 'space-guid-1' } }));
-  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(world, 'vars.yml'));
 });
 
 test.after(async () => {
   if (db) await db.end();
   if (testDb) await testDb.close();
-  if (world) fs.rmSync(world, { recursive: true, force: true });
+  removeWorlds();
 });
 
 /** run-round.sh started in the world: { child, done: Promise<{ code, signal, stdout, stderr }> }. */
 function startRound(label) {
   const child = spawn('bash', [path.join(ROOT, 'scripts/run-round.sh'), '--app', 'node-app', '--duration', '2s',
     '--seed-ads', '0', '--stats-source', 'v3', '--label', label], {
-    env: {
-      PATH: `${path.join(world, 'bin')}:${process.env.PATH}`, HOME: path.join(world, 'home'), PLATFORM: 'cf',
-      FAKE_CF_STATE: path.join(world, 'state.json'), FAKE_CF_LOG: path.join(world, 'cf.log'),
-      CFSCALE_VARS_FILE: path.join(world, 'vars.yml'), RESULTS_DATABASE_URL: url,
-    },
+    env: { ...worldEnv(world), RESULTS_DATABASE_URL: url },
   });
   let stdout = '';
   let stderr = '';

@@ -5,56 +5,20 @@
 // errors (exit 1) of every script.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '../..');
-const FAKE_CF = path.join(__dirname, 'fixtures/fake-cf.js');
+const { makeWorld, removeWorlds, worldEnv, cfCalls, guidOf, READ_ONLY, ROOT } = require('./fake-cf-world');
 
-const worlds = [];
-test.after(() => { for (const w of worlds) fs.rmSync(w, { recursive: true, force: true }); });
-
-/** A world for the fake cf: a temp dir with bin/cf, state, log, cf config, vars file. */
-function makeWorld(state, { plugin = false } = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-scripts-'));
-  worlds.push(dir);
-  fs.mkdirSync(path.join(dir, 'bin'));
-  fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nexec node ${FAKE_CF} "$@"\n`, { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({
-    apps: {}, services: ['node-db', 'java-db', 'results-db'], loggedIn: true, ...state,
-  }));
-  fs.mkdirSync(path.join(dir, 'home/.cf/plugins'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'home/.cf/config.json'),
-    JSON.stringify({ Target: 'https://api.example.com', SpaceFields: { GUID: 'space-guid-1', Name: 'dev' } }));
-  if (plugin) {
-    fs.writeFileSync(path.join(dir, 'home/.cf/plugins/config.json'),
-      JSON.stringify({ Plugins: { Statistics: { Location: '/x/statistics', Version: { Major: 1 } } } }));
-  }
-  fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), path.join(dir, 'vars.yml'));
-  return dir;
-}
+test.after(removeWorlds);
 
 function run(world, script, args, env = {}) {
   const res = spawnSync('bash', [path.join(ROOT, 'scripts', script), ...args], {
-    encoding: 'utf8',
-    env: {
-      PATH: `${path.join(world, 'bin')}:${process.env.PATH}`,
-      HOME: path.join(world, 'home'),
-      FAKE_CF_STATE: path.join(world, 'state.json'),
-      FAKE_CF_LOG: path.join(world, 'cf.log'),
-      CFSCALE_VARS_FILE: path.join(world, 'vars.yml'),
-      PLATFORM: 'cf',
-      ...env,
-    },
+    encoding: 'utf8', env: { ...worldEnv(world), ...env },
   });
-  const log = fs.existsSync(path.join(world, 'cf.log')) ? fs.readFileSync(path.join(world, 'cf.log'), 'utf8') : '';
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr, calls: log.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr, calls: cfCalls(world) };
 }
 
-const guidOf = (name) => `${Buffer.from(name).toString('hex').padEnd(8, '0').slice(0, 8)}-1111-4222-8333-444455556666`;
-const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version']);
 const lines = (s) => s.split('\n').filter(Boolean);
 
 test('dry-run prints the exact cf sequence and calls cf only for look-ups', async (t) => {
