@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runScript } from './helpers/cli.js';
+import { loggedCalls as calls, runScript } from './helpers/cli.js';
 import { stopOwnCluster, testDatabase } from './helpers/pg.js';
 import { insertRound } from './helpers/synthetic.js';
 
@@ -31,10 +31,6 @@ function writePlan(name, text) {
   return f;
 }
 
-function calls(log) {
-  if (!fs.existsSync(log)) return [];
-  return fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
 
 function run(plan, extraArgs = [], env = {}) {
   return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],

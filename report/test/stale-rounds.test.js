@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runScript } from './helpers/cli.js';
+import { loggedCalls as calls, runScript } from './helpers/cli.js';
 import { stopOwnCluster, testDatabase } from './helpers/pg.js';
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers/fake-run-round.js');
@@ -34,10 +34,6 @@ cpu: 1
 repetitions: 2
 `;
 
-function calls(log) {
-  if (!fs.existsSync(log)) return [];
-  return fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
-}
 
 test('a plan edited after its rounds ran re-runs them; the report ignores the old ones', async () => {
   const planFile = path.join(dir, 'edited.yml');
