@@ -12,6 +12,10 @@
 //         before the end that never got a connection are not sent; they count as
 //         `unsent` and as late.
 //
+// The open model's schedule is exact: rate × duration sends, due at offsets i·1000/rate
+// in [0, durationMs), each either sent or counted unsent; offsets are computed from the
+// index (not by adding intervals), so float rounding can neither add nor drop one.
+//
 // One shared interval enforces per-request timeouts. stop() ends issuing, lets
 // in-flight requests finish for a grace period, then aborts them: every sent
 // request ends as exactly one sample (sent = ok + errors).
@@ -58,9 +62,8 @@ class Engine {
       this.endMs = o.durationMs ? this.startMs + o.durationMs : Infinity;
       this.maxRequests = o.requests || Infinity;
       this.timeoutTimer = setInterval(() => this.checkTimeouts(), TIMEOUT_TICK_MS);
-      if (o.durationMs) this.endTimer = setTimeout(() => this.endIssuing(), o.durationMs);
+      if (o.durationMs) this.endTimer = setTimeout(() => this.onEndTimer(), o.durationMs);
       if (o.model === 'open') {
-        this.intervalMs = 1000 / o.rate;
         this.dispatch();
       } else {
         for (const conn of this.connections) {
@@ -83,13 +86,28 @@ class Engine {
     conn.send(this.opts.scenario.pick(), intendedMs, this.timeoutMs);
   }
 
+  /** Open model: when request i is due, in ms after the start. */
+  offsetMs(i) {
+    return (i * 1000) / this.opts.rate;
+  }
+
+  /** Open model: how many requests are due before `untilMs` after the start (offset < untilMs). */
+  dueBefore(untilMs) {
+    if (!Number.isFinite(untilMs)) return this.maxRequests;
+    let n = Math.max(0, Math.ceil((untilMs * this.opts.rate) / 1000));
+    while (n > 0 && this.offsetMs(n - 1) >= untilMs) n--;
+    while (this.offsetMs(n) < untilMs) n++;
+    return Math.min(n, this.maxRequests);
+  }
+
   /** Open model: sends every request that is due, as far as connections allow. */
   dispatch() {
     this.dispatchTimer = null;
     const now = performance.now();
     while (!this.stopping && this.issued < this.maxRequests) {
-      const intended = this.startMs + this.issued * this.intervalMs;
-      if (intended >= this.endMs) { this.endIssuing(); return; }
+      const offset = this.offsetMs(this.issued);
+      if (offset >= this.durationLimitMs()) { this.endIssuing(this.durationLimitMs()); return; }
+      const intended = this.startMs + offset;
       if (intended > now) {
         this.dispatchTimer = setTimeout(() => this.dispatch(), intended - now);
         return;
@@ -129,11 +147,25 @@ class Engine {
     }
   }
 
-  endIssuing() {
+  durationLimitMs() {
+    return this.opts.durationMs || Infinity;
+  }
+
+  /**
+   * The duration is over. Open model: while dispatch() waits for the next due time it ends
+   * the schedule itself at exactly durationMs (a timer may fire a little early); stalled
+   * for want of a free connection, every request due before the end is unsent.
+   */
+  onEndTimer() {
+    this.endTimer = null;
+    if (this.opts.model === 'open' && this.dispatchTimer !== null) return;
+    this.endIssuing(this.durationLimitMs());
+  }
+
+  /** Stops issuing; open model: requests due before `untilMs` (default: now) but never sent are unsent. */
+  endIssuing(untilMs = performance.now() - this.startMs) {
     if (!this.stopping && this.opts.model === 'open') {
-      // Due (before the end and before now) but never sent: no free connection in time.
-      const until = Math.min(this.endMs, performance.now());
-      const due = Math.min(this.maxRequests, Math.ceil((until - this.startMs) / this.intervalMs));
+      const due = this.dueBefore(Math.min(this.durationLimitMs(), untilMs));
       this.unsent = Math.max(0, due - this.issued);
     }
     this.stopping = true;

@@ -3,7 +3,9 @@
 // connection-closing, non-2xx and chunked. Bounds on rates are loose on purpose.
 const test = require('node:test');
 const assert = require('node:assert');
+const { performance } = require('node:perf_hooks');
 const { Run } = require('../lib/run');
+const { Engine } = require('../lib/engine');
 const { startServer, closedPort, sleep } = require('./helpers');
 
 function plan(url, extra) {
@@ -100,16 +102,46 @@ test('engine: open model holds its rate and measures from the intended time', as
 });
 
 test('engine: open model counts late requests when connections run out', async (t) => {
-  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 200));
+  // Every answer comes after the round's end: the 2 connections carry exactly one request
+  // each, whatever the machine's speed, and the other 48 of the 50 due are never sent.
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 1500));
   t.after(srv.close);
-  // 2 connections at 200 ms can carry 10/s; asked for 50/s
-  const s = await new Run(plan(srv.url, { model: 'open', rate: 50, parallel: 2, durationMs: 1000 })).start();
+  const s = await new Run(plan(srv.url, { model: 'open', rate: 50, parallel: 2, durationMs: 1000, timeoutMs: 5000 })).start();
   addsUp(s);
-  assert.ok(s.requests.total >= 8 && s.requests.total <= 16, `sent ${s.requests.total}`);
-  assert.strictEqual(s.requests.total + s.unsent, 50, 'scheduled = sent + unsent');
-  assert.ok(s.late >= 35, `late ${s.late}`);
-  // coordinated omission: queued requests waited for a connection, and that counts
-  assert.ok(s.latency_us.max >= 600e3, `max ${s.latency_us.max}`);
+  assert.strictEqual(s.requests.total, 2);
+  assert.strictEqual(s.unsent, 48);
+  assert.ok(s.late >= 48, `late ${s.late}`);
+  // coordinated omission: a request waiting for a connection is latency too
+  assert.ok(s.latency_us.max >= 1400e3, `max ${s.latency_us.max}`);
+});
+
+// 51 scheduled where 50 were due: the end of the schedule came from float sums and a timer.
+test('engine: open model schedules exactly rate x duration, every one sent or unsent', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 30));
+  t.after(srv.close);
+  // rates whose interval is no exact binary fraction (1000/30, 1000/70), and 50/s
+  for (const [rate, durationMs] of [[50, 1000], [30, 1000], [70, 500]]) {
+    for (const parallel of [1, 16]) {
+      const s = await new Run(plan(srv.url, { model: 'open', rate, parallel, durationMs })).start();
+      addsUp(s);
+      assert.strictEqual(s.requests.total + s.unsent, (rate * durationMs) / 1000, `rate ${rate} parallel ${parallel}`);
+    }
+  }
+});
+
+// The same count whatever the clock read at the start: float sums of start + duration made
+// 51 of 50 due for about 1 start time in 130.
+test('engine: open model counts the requests due exactly, whatever the start time', (t) => {
+  const [rate, durationMs] = [50, 1000];
+  let clock = 0;
+  t.mock.method(performance, 'now', () => clock);
+  for (let startMs = 1000.0001; startMs < 200000; startMs += 13.37177) {
+    const e = new Engine({ model: 'open', rate, parallel: 0, durationMs, timeoutMs: 1000 });
+    Object.assign(e, { startMs, endMs: startMs + durationMs, intervalMs: 1000 / rate, maxRequests: Infinity, issued: 7, resolve: () => {} });
+    clock = startMs + durationMs + 5;
+    e.endIssuing();
+    assert.strictEqual(e.issued + e.unsent, 50, `start ${startMs}`);
+  }
 });
 
 test('engine: stop() aborts what is in flight after the grace period', async (t) => {
