@@ -136,7 +136,7 @@ CREATE INDEX IF NOT EXISTS server_timings_round_idx ON server_timings (round_id)
 -- ---------------------------------------------------------------- platform
 -- One row per app instance per sample, from the cf statistics plugin, the v3
 -- stats endpoint or the local platform (same JSON shape). The platform refreshes
--- about every 15 s (shared/reference/cloud-foundry-contracts.md §1), so repeated
+-- about every 15 s (docs/cf-platform.md §1), so repeated
 -- samples are dropped by the unique key.
 CREATE TABLE IF NOT EXISTS instance_stats (
   round_id         bigint  NOT NULL,
@@ -262,7 +262,7 @@ GROUP BY r.id;
 
 -- CPU and memory of the round's app, summed over its instances, samples after the warm-up.
 -- cpu_* are cores (1.0 = one core, CF's `cpu`); available = the sum of the CPU quotas
--- (local cgroups; NULL on CF, where CPU is a share, cloud-foundry-contracts.md §7).
+-- (local cgroups; NULL on CF, where CPU is a share, docs/cf-platform.md §7).
 CREATE OR REPLACE VIEW report_round_resources AS
 WITH per_instance AS (
   SELECT r.id AS round_id, s.instance_index,

@@ -1,7 +1,7 @@
 package main
 
 // Regression test for chisel's ACL being checked only at the handshake before v1.11.5
-// (cloud-foundry-contracts.md §6, chisel commit 44310b6): a client with valid
+// (docs/cf-platform.md §6, chisel commit 44310b6): a client with valid
 // credentials declares the allowed remote, then opens a tunnel channel to another
 // address. The server must reject that channel.
 

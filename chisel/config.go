@@ -3,7 +3,7 @@ package main
 // config.go — the server's settings, read once from the environment and validated.
 //
 // Every setting (default in brackets):
-//   PORT                  listen port [8080]; CF sets it (cloud-foundry-contracts.md §4)
+//   PORT                  listen port [8080]; CF sets it (docs/cf-platform.md §4)
 //   HOST                  listen address [0.0.0.0]
 //   CHISEL_AUTH           "user:pass" of the one tunnel user; or
 //   CHISEL_AUTHFILE       a chisel users.json ({"user:pass": [...]}); its regexes are
@@ -48,7 +48,7 @@ type Config struct {
 }
 
 // ACL is the anchored regex of the one allowed remote. chisel matches user regexes with
-// MatchString, unanchored (cloud-foundry-contracts.md §6), so ^…$ and QuoteMeta matter:
+// MatchString, unanchored (docs/cf-platform.md §6), so ^…$ and QuoteMeta matter:
 // "db:5432" unanchored would also allow "db:54320" and "evil-db:5432".
 func (c *Config) ACL() string {
 	return "^" + regexp.QuoteMeta(c.Target) + "$"
@@ -148,7 +148,7 @@ func parseAuth(auth, from string) (User, error) {
 	return User{Name: name, Pass: pass}, nil
 }
 
-// binding is one entry of VCAP_SERVICES (cloud-foundry-contracts.md §4).
+// binding is one entry of VCAP_SERVICES (docs/cf-platform.md §4).
 type binding struct {
 	Name        string                 `json:"name"`
 	BindingName string                 `json:"binding_name"`

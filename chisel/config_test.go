@@ -86,7 +86,7 @@ func TestLoadConfig(t *testing.T) {
 	}
 }
 
-// Regression guard for chisel's unanchored ACL (cloud-foundry-contracts.md §6): checked
+// Regression guard for chisel's unanchored ACL (docs/cf-platform.md §6): checked
 // with chisel's own User.HasAccess, as the server checks it.
 func TestACLIsAnchored(t *testing.T) {
 	cfg := &Config{Target: "db.internal:6543"}

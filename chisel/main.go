@@ -8,7 +8,7 @@
 //	chisel                 run the server (settings from the environment, config.go)
 //	chisel fingerprint     print the fingerprint of the configured key and exit
 //
-// Hardened relative to a plain `chisel server` (cloud-foundry-contracts.md §6):
+// Hardened relative to a plain `chisel server` (docs/cf-platform.md §6):
 // authentication is mandatory, every user may reach only the bound results database
 // (anchored ACL, checked for every tunnel channel: server.go), the key is stable so
 // clients pin it with --fingerprint, and reverse tunnels and SOCKS5 stay off.

@@ -10,7 +10,7 @@
 # password, with a wrong fingerprint, or to a remote outside the ACL (the same database
 # under another name, or another port that really serves it). Refusal is proven by psql,
 # never by the client's exit code: chisel's client exits 0 even when auth fails
-# (shared/reference/cloud-foundry-contracts.md §6). Ports 47000-47999; DEBUG=1 traces.
+# (docs/cf-platform.md §6). Ports 47000-47999; DEBUG=1 traces.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 

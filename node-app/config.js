@@ -19,7 +19,7 @@ const INTEGERS = {
   DB_POOL_TIMEOUT_MS: [1, 600000, 2000],
   DB_STATEMENT_TIMEOUT_MS: [100, 600000, 5000],
   TIMINGS_CAPACITY: [1, 50000000, 100000],
-  // CF kills 10 s after SIGTERM (shared/reference/cloud-foundry-contracts.md §4), hence 8 s.
+  // CF kills 10 s after SIGTERM (docs/cf-platform.md §4), hence 8 s.
   SHUTDOWN_TIMEOUT_MS: [0, 600000, 8000],
   WEB_CONCURRENCY: [1, 256, 1],
 }

@@ -2,7 +2,7 @@
 // vcap.js — find the app and results databases in Cloud Foundry's VCAP_SERVICES.
 //
 // VCAP_SERVICES is an object keyed by service label; each value is an array of bindings
-// with name, label, tags and credentials (shared/reference/cloud-foundry-contracts.md §4).
+// with name, label, tags and credentials (docs/cf-platform.md §4).
 // Lookup as in contract/README.md: a binding by its `name`; with no name set, the first
 // binding whose tags or label contain "postgres" and whose name is not the results binding.
 // Credentials: `uri` first, else hostname|host, port (number or string), name|dbname|database,

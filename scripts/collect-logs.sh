@@ -12,7 +12,7 @@
 #
 # Streams `cf logs APP` (locally `cfl logs APP`, the same layout) into
 # scripts/parsers/ingest-rtr.js, which keeps the [RTR/N] lines (Gorouter access-log
-# layout, shared/reference/cloud-foundry-contracts.md §5). On CF these are a lossy sample
+# layout, docs/cf-platform.md §5). On CF these are a lossy sample
 # under load. SIGTERM or SIGINT stops `cf logs`; what was read is flushed, exit 0 (2 when
 # rows could not be written).
 set -euo pipefail

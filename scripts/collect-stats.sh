@@ -11,7 +11,7 @@
 #                      (cf's plugin config lists "Statistics"), else v3. Locally the
 #                      plugin's shape comes from `cfl statistics`.
 #   --interval SEC     v3 polling interval in seconds (default 5; CF refreshes about every
-#                      15 s, shared/reference/cloud-foundry-contracts.md §1, duplicates dropped)
+#                      15 s, docs/cf-platform.md §1, duplicates dropped)
 #   --db URL           results database (default: local `cfl service-url results-db`,
 #                      cf RESULTS_DATABASE_URL)
 #   --platform P       local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)

@@ -14,7 +14,7 @@ const { SCENARIOS } = require('./scenario');
 const DEFAULT_RESULTS_SERVICE = 'results-db';
 const DEFAULT_POLL_MS = 5000;
 const DEFAULT_BATCH_ROWS = 10000;
-// CF sends SIGTERM and kills 10 s later (shared/reference/cloud-foundry-contracts.md §4):
+// CF sends SIGTERM and kills 10 s later (docs/cf-platform.md §4):
 // everything must be flushed well before.
 const DEFAULT_SHUTDOWN_MS = 8000;
 const DEFAULT_OPEN_CONNECTIONS = 100;

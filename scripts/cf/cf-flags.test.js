@@ -9,7 +9,7 @@
 //     calls with their literal flags (calls that spread an array, `cfRun(...args)`, are the
 //     table's), and `cf …` spans in backticks in comments and messages;
 //   * `scripts/tunnel.sh --platform cf --dry-run` output (it prints every command).
-// `cf statistics` is a plugin verb (shared/reference/cloud-foundry-contracts.md §1): not
+// `cf statistics` is a plugin verb (docs/cf-platform.md §1): not
 // in the binary, skipped by name (and checked to really be absent). Verbs only the local
 // platform has (scripts/cfl) are skipped when harvested.
 // Skipped as a whole when .tools/bin/cf is not built.

@@ -1,6 +1,6 @@
 'use strict';
 // Checks of manifests/*.yml against what Cloud Foundry and the study need
-// (shared/reference/cloud-foundry-contracts.md §3, §4): YAML that parses, every
+// (docs/cf-platform.md §3, §4): YAML that parses, every
 // ((var)) defined for both platforms (cf push fails on a missing one, §3), worker
 // settings, the study's memory sizes, Java 17, no committed secrets, paths that exist.
 

@@ -10,7 +10,7 @@
 //          database URL through the local end of the tunnel (127.0.0.1:N).
 // The binding is found by name (binding name, else instance name); credentials: `uri`
 // first, else hostname|host, port, name|dbname|database, username|user, password
-// (contract/README.md; shared/reference/cloud-foundry-contracts.md §4).
+// (contract/README.md; docs/cf-platform.md §4).
 // Exit 1 with one line when something is missing.
 
 function fail(msg) {

@@ -1,6 +1,6 @@
 'use strict';
 // tunnel-info.js on v3 app env documents: binding look-up and credential variants
-// (shared/reference/cloud-foundry-contracts.md §4), run as the real CLI.
+// (docs/cf-platform.md §4), run as the real CLI.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

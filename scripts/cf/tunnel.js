@@ -32,7 +32,7 @@ const PROVE_TIMEOUT_SEC = Number(process.env.CFSCALE_TUNNEL_TIMEOUT_SEC || 20); 
 const PROVE_RETRY_MS = 500;
 const PSQL_CONNECT_TIMEOUT_SEC = 3;
 // Gorouter drops idle WebSockets; a keepalive under its idle timeout keeps psql sessions
-// open (chisel's client flag; shared/reference/cloud-foundry-contracts.md §6).
+// open (chisel's client flag; docs/cf-platform.md §6).
 const KEEPALIVE = '25s';
 const SERVER_PORT_MIN = 47000;
 const SERVER_PORT_SPAN = 1000;

@@ -1,5 +1,5 @@
 // app-log.js — each app's log as `cf logs` shows it: `<ts> [SOURCE] OUT|ERR message`,
-// with the CLI's timestamp layout 2006-01-02T15:04:05.00-0700 (cloud-foundry-contracts.md §5)
+// with the CLI's timestamp layout 2006-01-02T15:04:05.00-0700 (docs/cf-platform.md §10)
 // indented as the cf CLI prints it. One file per app under $CFSCALE_HOME/logs; rotated once
 // past MAX_BYTES so a long run cannot fill the disk (like loggregator, logs are a window).
 'use strict';

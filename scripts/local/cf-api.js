@@ -1,5 +1,5 @@
 // cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
-// one app, its web process, process stats (cloud-foundry-contracts.md §2), its user-provided
+// one app, its web process, process stats (docs/cf-platform.md §2), its user-provided
 // environment variables, its routes (with their options) and crash audit events. Unknown paths answer like CC: a CF-NotFound error body.
 'use strict';
 

@@ -1,5 +1,5 @@
 // cf-env.js — the environment of one app instance, shaped like a Diego container's
-// (cloud-foundry-contracts.md §4): PORT, CF_INSTANCE_*, MEMORY_LIMIT, VCAP_APPLICATION,
+// (docs/cf-platform.md §4): PORT, CF_INSTANCE_*, MEMORY_LIMIT, VCAP_APPLICATION,
 // VCAP_SERVICES, DATABASE_URL, TMPDIR/TMP/TEMP (the instance's own temp dir, as a container
 // has its own /tmp), plus the app's own env (which cannot override the CF variables, but
 // may set TMPDIR).

@@ -10,7 +10,7 @@ const path = require('node:path');
 const CONTROLLERS = ['memory', 'cpu', 'cpuacct'];
 const CFS_PERIOD_US = 100000; // the kernel's default; CFSCALE_CPU_PERIOD_US overrides
 const MIN_QUOTA_US = 1000; // the kernel's lower bound for cfs_quota_us
-// CF's CPU weight (cloud-foundry-contracts.md §7): 100 × clamp(memory MB, 128, 8192) / 8192
+// CF's CPU weight (docs/cf-platform.md §7): 100 × clamp(memory MB, 128, 8192) / 8192
 // in integer math, shares = 1024 × weight / 100.
 const CPU_WEIGHT_MIN_MB = 128;
 const CPU_WEIGHT_MAX_MB = 8192;

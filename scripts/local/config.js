@@ -13,7 +13,7 @@ const DEFAULTS = {
   CFSCALE_ROUTER_PORT: [8888, 'port'],
   CFSCALE_PG_PORT: [54320, 'port'],
   CFSCALE_INSTANCE_PORT_BASE: [61000, 'port'],
-  // CF hands out CPU shares in proportion to memory (cloud-foundry-contracts.md §7);
+  // CF hands out CPU shares in proportion to memory (docs/cf-platform.md §7);
   // locally the default quota is memory GB × this, in cores.
   CFSCALE_CPU_PER_GB: [1.0, 'number'],
   // quota: a hard CFS quota per instance (default); shares: CF's cpu.shares, no quota.
@@ -22,7 +22,7 @@ const DEFAULTS = {
   // period means long stalls (0.05 core = 5 ms of CPU, then 95 ms throttled); a shorter
   // period enforces the same share more smoothly.
   CFSCALE_CPU_PERIOD_US: [100000, 'number'],
-  // Diego waits 10 s between SIGTERM and SIGKILL (cloud-foundry-contracts.md §4).
+  // Diego waits 10 s between SIGTERM and SIGKILL (docs/cf-platform.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
   CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
   CFSCALE_CGROUP_ROOT: ['/sys/fs/cgroup', 'string'],

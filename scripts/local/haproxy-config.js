@@ -1,5 +1,5 @@
 // haproxy-config.js — the router's configuration, generated from the apps (Gorouter's job
-// on CF, cloud-foundry-contracts.md §5): route by Host, round-robin or least-connection per
+// on CF, docs/cf-platform.md §5): route by Host, round-robin or least-connection per
 // app (route-options.js), keep-alive both sides,
 // `X-Cf-App-Instance: GUID:INDEX` pins a request to one instance, X-Vcap-Request-Id set on
 // request and response, access log as JSON over syslog to the daemon (rtr-log.js).

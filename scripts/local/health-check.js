@@ -1,4 +1,4 @@
-// health-check.js — Diego's three health checks (cloud-foundry-contracts.md §3): `http`
+// health-check.js — Diego's three health checks (docs/cf-platform.md §8): `http`
 // wants 200 from the endpoint within the invocation timeout, `port` a TCP connect,
 // `process` only a running process. Each resolves with null when healthy, else a reason.
 'use strict';

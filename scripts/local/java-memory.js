@@ -1,5 +1,5 @@
 // java-memory.js — a simplified Java buildpack memory calculator
-// (cloudfoundry/java-buildpack-memory-calculator README; cloud-foundry-contracts.md §4):
+// (cloudfoundry/java-buildpack-memory-calculator README; docs/cf-platform.md §4):
 //   direct memory 10M, code cache 240M, stack Xss × 250 threads,
 //   metaspace = 5800 B × loaded classes + 14,000,000 B, loaded classes = 35 % of the classes
 //   in the jar plus the JRE's, heap = total − all of the above (head room 0).

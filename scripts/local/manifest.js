@@ -1,6 +1,6 @@
 // manifest.js — read a CF app manifest the way `cf push` does: ((vars)) from --vars-file
 // and --var, "Expected to find variables: ..." when one is missing, then the attributes the
-// local platform honours (cloud-foundry-contracts.md §3).
+// local platform honours (docs/cf-platform.md §3).
 'use strict';
 
 const fs = require('node:fs');

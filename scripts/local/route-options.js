@@ -1,4 +1,4 @@
-// route-options.js — per-route options (cloud-foundry-contracts.md §3: manifest
+// route-options.js — per-route options (docs/cf-platform.md §3, §11: manifest
 // `routes[].options.loadbalancing`; `cf update-route DOMAIN [--hostname H] -o
 // loadbalancing=ALGO | -r loadbalancing`), as far as the local router can honour them.
 // Gorouter knows round-robin, least-connection and hash; HAProxy does the first two here

@@ -1,5 +1,5 @@
 // rtr-log.js — turn HAProxy's JSON access-log records (haproxy-config.js logFormat) into
-// Gorouter access-log lines (cloud-foundry-contracts.md §5), and the UDP syslog sink that
+// Gorouter access-log lines (docs/cf-platform.md §5), and the UDP syslog sink that
 // receives them. HAProxy's timers have millisecond resolution: response_time = %Ta and
 // gorouter_time = %Ta − %Tr (the part not spent waiting for the app's response headers),
 // both printed in seconds with 6 decimals as Gorouter does.

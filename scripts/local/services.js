@@ -1,6 +1,6 @@
 // services.js — `cfl create-service postgres local NAME`: a database with its own role and
 // password in the local PostgreSQL cluster, results-schema.sql applied, credentials in the
-// shape CF brokers document (cloud-foundry-contracts.md §4: uri, hostname, port as a string,
+// shape CF brokers document (docs/cf-platform.md §4: uri, hostname, port as a string,
 // name, username, password).
 'use strict';
 

@@ -1,5 +1,5 @@
 // start-command.js — what an instance runs, as the buildpacks decide
-// (cloud-foundry-contracts.md §4): the manifest's `command` under `bash -c`, else
+// (docs/cf-platform.md §3, §4): the manifest's `command` under `bash -c`, else
 // nodejs → `npm start` in the app dir; java → `java <memory calculator> $JAVA_OPTS -jar JAR`;
 // go → the binary `go build` made at push ("staging", into $CFSCALE_HOME/droplets).
 'use strict';

@@ -233,7 +233,7 @@ test('without writable cgroups: unconstrained, said once, stats from /proc', asy
   } finally { child.kill('SIGKILL'); }
 });
 
-test('CF CPU shares from memory (cloud-foundry-contracts.md §7)', () => {
+test('CF CPU shares from memory (docs/cf-platform.md §7)', () => {
   const { cfCpuShares } = require('./cgroups');
   const cases = [[64, 10], [128, 10], [200, 20], [512, 61], [800, 92], [1024, 122], [8192, 1024], [16384, 1024]];
   for (const [mb, shares] of cases) assert.equal(cfCpuShares(mb), shares, `${mb}M`);

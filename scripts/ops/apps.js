@@ -86,7 +86,7 @@ function pushApp(p, app, instances = '') {
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);
   // `cfl scale APP --cpu C`: scripts/cfl only, cf has no such flag (CPU follows memory
-  // there, shared/reference/cloud-foundry-contracts.md §7).
+  // there, docs/cf-platform.md §7).
   if (p.name === 'local' && app === 'loadgen') p.cfRun('scale', app, '--cpu', LOADGEN_LOCAL_CPU);
 }
 
@@ -191,7 +191,7 @@ function appHostHeader(p, app) {
 
 /**
  * One request pinned to one instance with X-Cf-App-Instance: GUID:INDEX (Gorouter; the
- * local router honours it too, shared/reference/cloud-foundry-contracts.md §5).
+ * local router honours it too, docs/cf-platform.md §5).
  */
 function instanceRequestArgs(base, host, guid, index, method, urlPath) {
   const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC),

@@ -9,7 +9,7 @@ const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 
 const cli = makeCli('collect-stats');
 // v3 polling interval: CF refreshes the process stats about every 15 s
-// (shared/reference/cloud-foundry-contracts.md §1); ingest-stats.js drops the duplicates.
+// (docs/cf-platform.md §1); ingest-stats.js drops the duplicates.
 const DEFAULT_INTERVAL_SEC = '5';
 
 function parseArgs(argv) {

@@ -2,7 +2,7 @@
 // json-stream.js — pull whole JSON values out of a text stream that also carries junk.
 //
 // `cf statistics APP --debug --full` prints one JSON object per line, interleaved with
-// `ERROR: …`, `TIMEOUT` and blank lines (shared/reference/cloud-foundry-contracts.md §1);
+// `ERROR: …`, `TIMEOUT` and blank lines (docs/cf-platform.md §1);
 // `cf curl …/stats` prints one pretty-printed document per poll, so a poller's output is
 // a stream of concatenated multi-line values (§2). This scanner handles both, without
 // ever losing the stream on bad input:

@@ -1,7 +1,7 @@
 'use strict';
 // rtr-parser.js — one line of `cf logs APP` output → one `router_timings` row (pure).
 //
-// Router lines look like (shared/reference/cloud-foundry-contracts.md §5):
+// Router lines look like (docs/cf-platform.md §5):
 //   <ts> [RTR/<router index>] OUT <access line>
 //   access line: host - [TIME] "METHOD URI PROTO" status bytes_received bytes_sent
 //     "referer" "user-agent" "remote_addr" "backend_addr" key:"value" key:value …

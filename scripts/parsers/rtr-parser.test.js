@@ -1,6 +1,6 @@
 'use strict';
 // Table-driven tests of rtr-parser.js on Gorouter access lines as `cf logs` prints them
-// (shared/reference/cloud-foundry-contracts.md §5), the old time format, and junk.
+// (docs/cf-platform.md §5), the old time format, and junk.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,7 +1,7 @@
 'use strict';
 // stats-parser.js — one parsed stats JSON value → `instance_stats` rows (pure, no I/O).
 //
-// Two shapes are understood (shared/reference/cloud-foundry-contracts.md):
+// Two shapes are understood (docs/cf-platform.md):
 //   * §1 the cf statistics plugin (`cf statistics APP --debug [--full]`, and the local
 //     platform's `cfl statistics`): one object per instance and poll,
 //     {"instance_index":"0","metrics":…}. The index is a STRING. Without --full,

@@ -1,6 +1,6 @@
 'use strict';
 // Table-driven tests of json-stream.js and stats-parser.js on the documented shapes
-// (shared/reference/cloud-foundry-contracts.md §1, §2) and on junk.
+// (docs/cf-platform.md §1, §2) and on junk.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -42,7 +42,7 @@ const parked = () => new Promise(() => {});
 
 // ---------------------------------------------------------------- the steps before the round
 
-/** --loadbalancing on the app's route: a per-route option of Gorouter (cloud-foundry-contracts.md §3). */
+/** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
 function setRouteLoadbalancing(r) {
   const { p, o } = r;
   if (!o.loadbalancing) return;

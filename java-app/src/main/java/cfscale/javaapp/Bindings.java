@@ -11,7 +11,7 @@ import java.util.Map;
  *
  * VCAP_SERVICES is an object keyed by service label whose values are arrays of bindings with
  * {@code name}, {@code label}, {@code tags} and {@code credentials}
- * (shared/reference/cloud-foundry-contracts.md §4). Brokers differ in credential keys: {@code uri}
+ * (docs/cf-platform.md §4). Brokers differ in credential keys: {@code uri}
  * first, else {@code hostname}|{@code host} (a9s uses {@code host}), {@code port} (a number or,
  * as in the CF docs example, a string), {@code name}|{@code dbname}|{@code database},
  * {@code username}|{@code user}, {@code password}.

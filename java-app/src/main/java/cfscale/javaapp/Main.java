@@ -8,7 +8,7 @@ import sun.misc.Signal;
 /**
  * java-app entry point: read the settings, start the server, stop gracefully on SIGTERM.
  * A bad setting exits 1 with one line naming the variable; SIGTERM exits 0 after the graceful
- * stop (CF sends SIGKILL 10 s after SIGTERM: shared/reference/cloud-foundry-contracts.md §4).
+ * stop (CF sends SIGKILL 10 s after SIGTERM: docs/cf-platform.md §4).
  */
 public final class Main {
   private Main() {

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** VCAP_SERVICES shapes seen on real foundations (shared/reference/cloud-foundry-contracts.md §4). */
+/** VCAP_SERVICES shapes seen on real foundations (docs/cf-platform.md §4). */
 class BindingsTest {
   private static final String URI_BINDING = "{\"name\":\"java-db\",\"label\":\"csb-aws-postgresql\",\"tags\":[\"postgres\"],"
       + "\"credentials\":{\"uri\":\"postgres://u%3Ax:p%2Fw@db1.internal:5433/appdb\",\"jdbcUrl\":\"ignored\"}}";
