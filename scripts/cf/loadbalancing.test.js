@@ -50,7 +50,7 @@ test('run-round --loadbalancing: cf update-route on the app\'s route before the 
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {

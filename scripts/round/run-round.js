@@ -161,16 +161,31 @@ async function stopCollectors(r) {
   }
 }
 
-/** Crash events of the app since the round was created → instance_events (printed under --dry-run). */
+/**
+ * An ISO time floored to the whole second, as CC's list filters take it: only
+ * YYYY-MM-DDThh:mm:ssZ, anything else is a 400 (docs/cf-platform.md §9). A placeholder
+ * (--dry-run) stays as it is.
+ */
+function wholeSecondUtc(iso) {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(ms - (ms % 1000)).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * Crash events of the app since the round was created → instance_events (printed under
+ * --dry-run). CC reads created_ats[gt]=T as after the whole second T, and gives event times
+ * in whole seconds (docs/cf-platform.md §9): so gte the second the round was created in, and
+ * the same bound for the exact filter of ingest-events.js.
+ */
 function ingestEvents(r) {
   const { p, o } = r;
+  const since = wholeSecondUtc(r.createdAt);
   const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
-    + `&created_ats[gt]=${r.createdAt}&per_page=5000`;
+    + `&created_ats[gte]=${since}&per_page=5000`;
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', apiPath]);
     return Promise.resolve();
   }
-  const notIngested = () => cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   return (async () => {
     const look = await runAsync([...p.cf, 'curl', apiPath], { stdout: 'pipe' }).done;
     let json;
@@ -178,13 +193,12 @@ function ingestEvents(r) {
       cfJsonOf(apiPath, look);
       json = look.stdout;
     } catch (err) {
-      cli.log(err.message);
-      notIngested();
+      cli.log(`crash events not ingested: ${err.message}`);
       return;
     }
     const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
-      '--app', o.app, '--platform', p.name, '--since', r.createdAt], { input: json });
-    if ((await ingest.done).code !== 0) notIngested();
+      '--app', o.app, '--platform', p.name, '--since', since], { input: json });
+    if ((await ingest.done).code !== 0) cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   })();
 }
 

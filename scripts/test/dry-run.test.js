@@ -95,7 +95,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -111,7 +111,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
           `cf curl /v3/apps/${JAVA}/processes/web/stats`,
           'cf logs java-app',
           `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
-          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
         ];
       },
     },
@@ -127,7 +127,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -141,7 +141,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -157,7 +157,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         'cf statistics node-app --debug --full',
         'cf logs node-app',
         ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
   ];
