@@ -18,6 +18,7 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
+const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -136,10 +137,10 @@ async function insertRound(r, t) {
 function startCollectors(r) {
   const { p, o } = r;
   const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
-  const stats = ['scripts/collect-stats.sh', ...common];
+  const stats = ['scripts/collect-stats.sh', ...common, '--guid', r.guid];
   const logs = ['scripts/collect-logs.sh', ...common];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', o.statsSource, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });
       if (code !== 0) process.exit(code);
     }
@@ -147,7 +148,7 @@ function startCollectors(r) {
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
   // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', r.dbUrl, '--source', o.statsSource], [...logs, '--db', r.dbUrl]]) {
+  for (const argv of [[...stats, '--db', r.dbUrl, '--source', r.stats.source], [...logs, '--db', r.dbUrl]]) {
     r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
   }
 }
@@ -234,6 +235,10 @@ function onInterrupt(r) {
 function prepare(o) {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  // Recorded with the round: the summary and the report expect duration ÷ intervalSec
+  // samples per instance (at collect-stats.sh's default poll interval).
+  const statsSource = resolveStatsSource(p, o.statsSource);
+  const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
   const t = PER_PLATFORM[p.name];
   if (p.name === 'local') apps.localPlatformUp(p);
   else p.cfPreflight();
@@ -249,7 +254,7 @@ function prepare(o) {
   // On CF the app's route, looked up once: its URL and, for --loadbalancing, host and domain.
   const route = p.name === 'cf' && !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
-    p, o, t, guid, dbUrl, maxWaitMs, route,
+    p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
