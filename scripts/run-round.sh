@@ -36,7 +36,8 @@
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
 #   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
 #                        + warm-up + timeout + 15s locally / 30s on CF; 10m with --requests)
-#   --stats-source S     plugin | v3 | auto, see collect-stats.sh (default auto)
+#   --stats-source S     v3 | plugin | auto, see collect-stats.sh (default auto: v3 on CF,
+#                        `cfl statistics` locally; plugin on CF only when installed)
 #   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,
 #                        else local)
 #   --dry-run            print each platform command and app request, shell-quoted, one per

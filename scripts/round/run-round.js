@@ -18,6 +18,7 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
+const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -136,10 +137,10 @@ async function insertRound(r, t) {
 function startCollectors(r) {
   const { p, o } = r;
   const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
-  const stats = ['scripts/collect-stats.sh', ...common];
+  const stats = ['scripts/collect-stats.sh', ...common, '--guid', r.guid];
   const logs = ['scripts/collect-logs.sh', ...common];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', o.statsSource, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });
       if (code !== 0) process.exit(code);
     }
@@ -147,7 +148,7 @@ function startCollectors(r) {
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
   // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', r.dbUrl, '--source', o.statsSource], [...logs, '--db', r.dbUrl]]) {
+  for (const argv of [[...stats, '--db', r.dbUrl, '--source', r.stats.source], [...logs, '--db', r.dbUrl]]) {
     r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
   }
 }
@@ -161,16 +162,31 @@ async function stopCollectors(r) {
   }
 }
 
-/** Crash events of the app since the round was created → instance_events (printed under --dry-run). */
+/**
+ * An ISO time floored to the whole second, as CC's list filters take it: only
+ * YYYY-MM-DDThh:mm:ssZ, anything else is a 400 (docs/cf-platform.md §9). A placeholder
+ * (--dry-run) stays as it is.
+ */
+function wholeSecondUtc(iso) {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(ms - (ms % 1000)).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * Crash events of the app since the round was created → instance_events (printed under
+ * --dry-run). CC reads created_ats[gt]=T as after the whole second T, and gives event times
+ * in whole seconds (docs/cf-platform.md §9): so gte the second the round was created in, and
+ * the same bound for the exact filter of ingest-events.js.
+ */
 function ingestEvents(r) {
   const { p, o } = r;
+  const since = wholeSecondUtc(r.createdAt);
   const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
-    + `&created_ats[gt]=${r.createdAt}&per_page=5000`;
+    + `&created_ats[gte]=${since}&per_page=5000`;
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', apiPath]);
     return Promise.resolve();
   }
-  const notIngested = () => cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   return (async () => {
     const look = await runAsync([...p.cf, 'curl', apiPath], { stdout: 'pipe' }).done;
     let json;
@@ -178,13 +194,12 @@ function ingestEvents(r) {
       cfJsonOf(apiPath, look);
       json = look.stdout;
     } catch (err) {
-      cli.log(err.message);
-      notIngested();
+      cli.log(`crash events not ingested: ${err.message}`);
       return;
     }
     const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
-      '--app', o.app, '--platform', p.name, '--since', r.createdAt], { input: json });
-    if ((await ingest.done).code !== 0) notIngested();
+      '--app', o.app, '--platform', p.name, '--since', since], { input: json });
+    if ((await ingest.done).code !== 0) cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   })();
 }
 
@@ -220,6 +235,10 @@ function onInterrupt(r) {
 function prepare(o) {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  // Recorded with the round: the summary and the report expect duration ÷ intervalSec
+  // samples per instance (at collect-stats.sh's default poll interval).
+  const statsSource = resolveStatsSource(p, o.statsSource);
+  const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
   const t = PER_PLATFORM[p.name];
   if (p.name === 'local') apps.localPlatformUp(p);
   else p.cfPreflight();
@@ -235,7 +254,7 @@ function prepare(o) {
   // On CF the app's route, looked up once: its URL and, for --loadbalancing, host and domain.
   const route = p.name === 'cf' && !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
-    p, o, t, guid, dbUrl, maxWaitMs, route,
+    p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),

@@ -63,13 +63,13 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
     },
     {
-      name: 'collect-stats --source auto with the plugin in cf\'s plugin config',
-      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
-      want: () => ['cf statistics node-app --debug --full'],
+      name: 'collect-stats defaults to v3 on CF, also with the statistics plugin installed (it calls only v2 endpoints)',
+      state: { apps: { 'node-app': { instances: 1 } } }, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
+      want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
     },
     {
       name: 'collect-stats --source plugin, DRY_RUN=1',
-      state: {}, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: { DRY_RUN: '1' },
+      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: () => ({ DRY_RUN: '1' }),
       want: () => ['cf statistics java-app --debug --full'],
     },
     {
@@ -83,8 +83,8 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => ['cf logs java-app'],
     },
     {
-      name: 'run-round: app at its count, loadgen scaled up, v3 stats',
-      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } },
+      name: 'run-round: app at its count, loadgen scaled up, v3 stats (the default on CF, also with the plugin installed)',
+      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } }, plugin: true,
       script: 'run-round.sh',
       args: ['--app', 'node-app', '--instances', '2', '--loadgens', '3', '--parallel', '4', '--duration', '10s', '--dry-run'],
       want: () => [
@@ -95,7 +95,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -111,7 +111,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
           `cf curl /v3/apps/${JAVA}/processes/web/stats`,
           'cf logs java-app',
           `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
-          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
         ];
       },
     },
@@ -127,7 +127,7 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -141,14 +141,29 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
         `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
+      ],
+    },
+    {
+      name: 'run-round: app absent is pushed, v3 stats of its guid (a placeholder under --dry-run)',
+      state: { apps: { loadgen: { instances: 1 } } },
+      script: 'run-round.sh',
+      args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'],
+      want: (w) => [
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 1`,
+        "curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/clear'",
+        "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
+        'cf logs node-app',
+        "curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/flush?round=<round>'",
+        "cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'",
       ],
     },
     {
       name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
       state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
       script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20', '--dry-run'],
+      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20',
+        '--stats-source', 'plugin', '--dry-run'],
       want: (w) => [
         `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 3`,
         // Not pushed under --dry-run: guid and route show as placeholders.
@@ -157,14 +172,14 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         'cf statistics node-app --debug --full',
         'cf logs node-app',
         ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
   ];
   for (const c of cases) {
     await t.test(c.name, () => {
       const world = makeWorld(c.state, { plugin: c.plugin });
-      const res = run(world, c.script, c.args, c.env);
+      const res = run(world, c.script, c.args, c.env?.(world));
       assert.equal(res.code, 0, res.stderr);
       let got = lines(res.stdout);
       if (c.skipJava) got = got.filter((l) => !l.startsWith('mvn '));
@@ -225,6 +240,9 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--interval', '0'], /--interval must be a positive integer, got "0"/],
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--platform', 'mars', '--dry-run'], /--platform must be local or cf, got "mars"/],
     ['collect-stats.sh', ['--app', 'java-app', '--round', '1', '--source', 'v3', '--dry-run'], /^collect-stats: java-app is not pushed$/m],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run'],
+      /^collect-stats: the cf statistics plugin is not installed \(not in \S+\/home\/\.cf\/plugins\/config\.json\): install it, or use the v3 stats/m],
+    ['run-round.sh', [...RR, '--stats-source', 'plugin', '--dry-run'], /^run-round: the cf statistics plugin is not installed/m],
     ['rounds.sh', ['--app', 'nope'], /unknown app "nope"/],
     ['rounds.sh', ['--round', '0'], /--round must be a positive integer, got "0"/],
     ['rounds.sh', ['--dry-run'], /unknown option: --dry-run/],
@@ -241,6 +259,26 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
       assert.equal(lines(res.stderr).length, 1, res.stderr);
       assert.match(res.stderr, want);
       assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
+    });
+  }
+});
+
+test('statistics plugin detection honours CF_PLUGIN_HOME, then CF_HOME, then HOME (the cf CLI\'s rule)', async (t) => {
+  const world = makeWorld({}, { plugin: true }); // the plugin config is in WORLD/home/.cf/plugins
+  const home = path.join(world, 'home');
+  const empty = path.join(world, 'bin'); // no .cf here
+  const cases = [
+    ['HOME', { HOME: home }, true],
+    ['CF_HOME over HOME', { CF_HOME: home, HOME: empty }, true],
+    ['CF_PLUGIN_HOME over CF_HOME', { CF_PLUGIN_HOME: empty, CF_HOME: home, HOME: home }, false],
+    ['CF_PLUGIN_HOME', { CF_PLUGIN_HOME: home, CF_HOME: empty, HOME: empty }, true],
+  ];
+  for (const [name, env, found] of cases) {
+    await t.test(name, () => {
+      const res = run(world, 'collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run'], env);
+      assert.equal(res.code, found ? 0 : 1, res.stderr);
+      if (found) assert.deepEqual(lines(res.stdout), ['cf statistics node-app --debug --full']);
+      else assert.match(res.stderr, /the cf statistics plugin is not installed \(not in \S+\/bin\/\.cf\/plugins\/config\.json\)/);
     });
   }
 });
