@@ -12,7 +12,9 @@
 # results-db when missing, builds the java-app jar when missing or stale, then
 # `cfl push APP -f manifests/APP.yml --vars-file manifests/vars-local.yml [-i N]` (for the
 # loadgen then `cfl scale loadgen --cpu none`: the instrument gets no CPU quota).
-# cf: checks the cf CLI, login, target and services first, then
+# cf: checks the cf CLI, login, target and services first, and that a Node app's modules
+# are installed (package-lock.json) and not in its .cfignore: cf push uploads them, so
+# staging builds pg-native without internet (docs/cf-platform.md §12); then
 # `cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]`.
 # Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.
 set -euo pipefail

@@ -9,6 +9,7 @@
 //   localServices(p)               `cfl create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
+//                                  (on cf a Node app's node_modules must be installed: node-modules.js)
 //   scaleApp(p, app, instances, cpu?)
 //   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
 //   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
@@ -23,6 +24,7 @@ const { MANIFEST_DIR } = require('./cli');
 const { SERVICES, LOCAL_DOMAIN } = require('./platform');
 const { onPath, sleepSync } = require('./exec');
 const { pgBindir } = require('../local/pg-cluster');
+const { requireNodeModules } = require('./node-modules');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
@@ -82,6 +84,7 @@ function buildJavaIfStale(p) {
 
 function pushApp(p, app, instances = '') {
   if (app === 'java-app') buildJavaIfStale(p);
+  if (p.name === 'cf') requireNodeModules(p, app);
   const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);

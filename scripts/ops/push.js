@@ -5,6 +5,7 @@
 const { makeCli, knownApps } = require('./cli');
 const { selectPlatform, ALL_APPS } = require('./platform');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
+const { requireNodeModules } = require('./node-modules');
 
 const cli = makeCli('push');
 
@@ -33,6 +34,7 @@ function main() {
     localServices(p);
   } else {
     p.cfPreflight();
+    for (const app of apps) requireNodeModules(p, app);
   }
   for (const app of apps) pushApp(p, app, o.instances);
 }

@@ -5,6 +5,7 @@
 // errors (exit 1) of every script.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -312,6 +313,54 @@ test('default platform is local unless cf is installed and `cf target` succeeds'
       const res = run(world, 'teardown.sh', ['--dry-run'], { PLATFORM: '' });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, c.want);
+    });
+  }
+});
+
+test('push to CF stops when a Node app\'s modules would not be uploaded (node-gyp would download headers while staging)', async (t) => {
+  const lock = {
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'app' },
+      'node_modules/pg-native': {},
+      'node_modules/pg-native/node_modules/libpq': {},
+      'node_modules/autocannon': { dev: true },
+      'node_modules/fsevents': { optional: true },
+    },
+  };
+  const installed = ['pg-native', 'pg-native/node_modules/libpq'];
+  const cases = [
+    { name: 'installed (production-only)', installed, want: null },
+    { name: 'not installed', installed: [], want: /^push: \S+\/node-app\/node_modules lacks 2 package\(s\) of package-lock\.json \(first: pg-native\): run npm ci in \S+\/node-app; cf push must upload installed node_modules .*§12\)$/ },
+    { name: 'a nested module missing', installed: ['pg-native'], want: /node_modules lacks 1 package\(s\) of package-lock\.json \(first: libpq\)/ },
+    { name: 'no lock file', installed, noLock: true, want: /^push: \S+\/node-app\/package-lock\.json missing or unreadable: run npm install in \S+\/node-app / },
+    { name: '.cfignore excludes node_modules', installed, cfignore: 'test/\nnode_modules/\n', want: /^push: \S+\/node-app\/\.cfignore excludes node_modules \("node_modules\/"\): remove that line/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld({});
+      // CFSCALE_MANIFEST_DIR=WORLD/m: node-app.yml pushes WORLD/node-app, which the test fills.
+      fs.mkdirSync(path.join(world, 'm'));
+      fs.writeFileSync(path.join(world, 'm/node-app.yml'), 'applications:\n- name: node-app\n  path: ../node-app\n');
+      const app = path.join(world, 'node-app');
+      fs.mkdirSync(app);
+      fs.writeFileSync(path.join(app, 'package.json'), '{"name":"app"}');
+      if (!c.noLock) fs.writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(lock));
+      if (c.cfignore) fs.writeFileSync(path.join(app, '.cfignore'), c.cfignore);
+      for (const m of c.installed) {
+        fs.mkdirSync(path.join(app, 'node_modules', m), { recursive: true });
+        fs.writeFileSync(path.join(app, 'node_modules', m, 'package.json'), '{}');
+      }
+      const res = run(world, 'push.sh', ['node-app', '--dry-run'], { CFSCALE_MANIFEST_DIR: path.join(world, 'm') });
+      if (!c.want) {
+        assert.equal(res.code, 0, res.stderr);
+        assert.deepEqual(lines(res.stdout), [`cf push node-app -f ${world}/m/node-app.yml --vars-file ${world}/vars.yml`]);
+        return;
+      }
+      assert.equal(res.code, 1, res.stderr);
+      assert.equal(res.stdout, '');
+      assert.equal(lines(res.stderr).length, 1, res.stderr);
+      assert.match(res.stderr.trim(), c.want);
     });
   }
 });
