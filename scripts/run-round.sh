@@ -30,7 +30,9 @@
 #                        route, set before seeding with `cf update-route DOMAIN --hostname
 #                        HOST -o loadbalancing=ALGO` (scripts/cfl alike; default: the route
 #                        is left as it is). The route's option is recorded in rounds.plan
-#                        (loadbalancing; absent = the router's default, round-robin)
+#                        (loadbalancing; absent = the router's default, round-robin). On CF it
+#                        needs cf CLI >= 8.9.1 (checked first) and CC API >= 3.183.0,
+#                        least-connection >= 3.187.0 (docs/cf-platform.md §11)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)

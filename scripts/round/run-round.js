@@ -19,11 +19,16 @@ const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
+const { requireCfCli } = require('../ops/cf-version');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
 const PREWARM_PARALLEL = 8;
 const DEFAULT_REQUESTS_MAX_WAIT = '10m';
+// Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
+// the spelling least-connection from 3.187.0 (docs/cf-platform.md §11).
+const LOADBALANCING_CLI = '8.9.1';
+const LOADBALANCING_CC = 'CC API >= 3.183.0 (least-connection: >= 3.187.0; docs/cf-platform.md §11)';
 const PER_PLATFORM = {
   // leadMs: between inserting the round and its start_at, every loadgen must have woken
   // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
@@ -242,6 +247,9 @@ function prepare(o) {
   const t = PER_PLATFORM[p.name];
   if (p.name === 'local') apps.localPlatformUp(p);
   else p.cfPreflight();
+  if (o.loadbalancing && p.name === 'cf') {
+    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
+  }
   const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
     ? o.durationMs + o.warmupMs + o.timeoutMs + t.marginMs
     : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
