@@ -46,10 +46,10 @@ test('run-round --loadbalancing: cf update-route on the app\'s route before the 
       args: [...RR, '--loadbalancing', 'least-connection'],
       want: () => [
         'cf update-route apps.example.com --hostname node-app -o loadbalancing=least-connection',
-        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
         `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },

@@ -194,10 +194,11 @@ function appHostHeader(p, app) {
 
 /**
  * One request pinned to one instance with X-Cf-App-Instance: GUID:INDEX (Gorouter; the
- * local router honours it too, docs/cf-platform.md §5).
+ * local router honours it too, docs/cf-platform.md §5). The response headers go to stdout
+ * (-D -): pinned-request.js reads the router's error from them.
  */
 function instanceRequestArgs(base, host, guid, index, method, urlPath) {
-  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC),
+  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-',
     '-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`];
   if (host) args.push('-H', `Host: ${host}`);
   args.push(`${base}${urlPath}`);

@@ -20,6 +20,7 @@ const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
+const { pinnedRequest } = require('../ops/pinned-request');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -101,8 +102,10 @@ function prewarmInstances(r) {
 /**
  * One request per app instance, in parallel (printed in order under --dry-run), each
  * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
+ * (pinned-request.js): the clear follows a scale-up.
  */
-async function eachInstance(r, method, urlPath) {
+async function eachInstance(r, method, urlPath, { retryUnknownInstance = false } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
   const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath);
@@ -110,9 +113,9 @@ async function eachInstance(r, method, urlPath) {
     for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
     return true;
   }
-  const runs = Array.from({ length: n }, (_, i) => runAsync(argsOf(i), {
-    onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
-  }).done);
+  const runs = Array.from({ length: n }, (_, i) => pinnedRequest(argsOf(i), {
+    retryUnknownInstance, onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
+  }));
   return (await Promise.all(runs)).every((res) => res.code === 0);
 }
 
@@ -276,7 +279,7 @@ async function main() {
   setRouteLoadbalancing(r);
   seedApp(r);
   prewarmInstances(r);
-  if (!(await eachInstance(r, 'POST', '/timings/clear'))) cli.die('could not clear the app timings');
+  if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
