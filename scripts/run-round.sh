@@ -42,6 +42,11 @@
 #                        `cfl statistics` locally; plugin on CF only when installed)
 #   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,
 #                        else local)
+#   --skip-ssl-validation  the workstation's own HTTPS requests (seeding, prewarm, timings
+#                        clear and flush) skip certificate verification (loadgen --insecure,
+#                        curl --insecure); default on CF: the cf CLI's own setting
+#                        (`cf api --skip-ssl-validation`, SSLDisabled in $CF_HOME/.cf/config.json,
+#                        else ~/.cf; docs/cf-platform.md §13)
 #   --dry-run            print each platform command and app request, shell-quoted, one per
 #                        line; run none, write nothing (the round id shows as <round>)
 #   -h, --help           this help

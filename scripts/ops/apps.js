@@ -16,8 +16,8 @@
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app)
-//   instanceRequestArgs(base, host, guid, index, method, path) → the curl argv of one request
-//     pinned to one instance
+//   instanceRequestArgs(base, host, guid, index, method, path, { insecure }) → the curl argv of
+//     one request pinned to one instance (insecure: --insecure, tls.js)
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
@@ -197,9 +197,10 @@ function appHostHeader(p, app) {
  * local router honours it too, docs/cf-platform.md §5). The response headers go to stdout
  * (-D -): pinned-request.js reads the router's error from them.
  */
-function instanceRequestArgs(base, host, guid, index, method, urlPath) {
-  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-',
-    '-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`];
+function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecure = false } = {}) {
+  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-'];
+  if (insecure) args.push('--insecure');
+  args.push('-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`);
   if (host) args.push('-H', `Host: ${host}`);
   args.push(`${base}${urlPath}`);
   return args;

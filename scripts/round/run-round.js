@@ -21,6 +21,7 @@ const { tryWithClient } = require('./db');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
 const { pinnedRequest } = require('../ops/pinned-request');
+const { skipSslValidation } = require('../ops/tls');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -75,6 +76,7 @@ function seedApp(r) {
   if (!(Number(o.seedAds) > 0)) return;
   const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
   if (r.hostHeader) args.push('--host', r.hostHeader);
+  if (r.insecure) args.push('--insecure');
   if (p.run(args) !== 0) {
     cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
     process.exit(2);
@@ -92,6 +94,7 @@ function prewarmInstances(r) {
     const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
       '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
     if (r.hostHeader) args.push('--host', r.hostHeader);
+    if (r.insecure) args.push('--insecure');
     if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
     else args.push('--url', `${r.baseUrl}/health`);
     if (p.dryRun) p.printCmd(args);
@@ -108,7 +111,7 @@ function prewarmInstances(r) {
 async function eachInstance(r, method, urlPath, { retryUnknownInstance = false } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
-  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath);
+  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
   if (p.dryRun) {
     for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
     return true;
@@ -268,6 +271,8 @@ function prepare(o) {
     p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
+    // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
+    insecure: skipSslValidation(p, o.skipSslValidation),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
   };
 }

@@ -364,3 +364,46 @@ test('push to CF stops when a Node app\'s modules would not be uploaded (node-gy
     });
   }
 });
+
+test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from the cf CLI\'s SSLDisabled', async (t) => {
+  const NODE = guidOf('node-app');
+  const pinned = (i, p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' ${p}`;
+  const insecure = [
+    'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only --insecure',
+    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --insecure --url https://node-app.apps.example.com --scenario read --seed 1000`,
+    pinned(0, 'https://node-app.apps.example.com/timings/clear'),
+    `cf curl /v3/apps/${NODE}/processes/web/stats`,
+    'cf logs node-app',
+    pinned(0, "'https://node-app.apps.example.com/timings/flush?round=<round>'"),
+  ];
+  const cases = [
+    { name: 'the flag', args: ['--skip-ssl-validation'], insecure: true },
+    { name: 'SSLDisabled in $HOME/.cf/config.json', config: 'home', insecure: true },
+    { name: 'SSLDisabled in $CF_HOME/.cf/config.json', config: 'cfhome', insecure: true },
+    { name: 'CF_HOME without SSLDisabled wins over HOME with it', config: 'home', cfHomeEmpty: true, insecure: false },
+    { name: 'neither', insecure: false },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
+      const env = {};
+      const setSsl = (home) => {
+        const f = path.join(home, '.cf/config.json');
+        fs.mkdirSync(path.dirname(f), { recursive: true });
+        const doc = fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : {};
+        fs.writeFileSync(f, JSON.stringify({ ...doc, SpaceFields: { GUID: 'space-guid-1' }, SSLDisabled: true }));
+      };
+      if (c.config === 'home') setSsl(path.join(world, 'home'));
+      if (c.config === 'cfhome' || c.cfHomeEmpty) {
+        env.CF_HOME = path.join(world, 'cfhome');
+        fs.mkdirSync(path.join(env.CF_HOME, '.cf'), { recursive: true });
+        fs.writeFileSync(path.join(env.CF_HOME, '.cf/config.json'), JSON.stringify({ SpaceFields: { GUID: 'space-guid-1' } }));
+        if (c.config === 'cfhome') setSsl(env.CF_HOME);
+      }
+      const res = run(world, 'run-round.sh', ['--app', 'node-app', '--duration', '5s', '--prewarm', '5', '--dry-run', ...(c.args || [])], env);
+      assert.equal(res.code, 0, res.stderr);
+      const got = lines(res.stdout).slice(0, insecure.length);
+      assert.deepEqual(got, c.insecure ? insecure : insecure.map((l) => l.replace(/ --insecure/, '')));
+    });
+  }
+});
