@@ -8,6 +8,9 @@
 // API:
 //   cfSslDisabled(env?) → the cf CLI's stored SSLDisabled (false when unset or unreadable)
 //   skipSslValidation(p, flag) → flag, else on cf the cf CLI's stored choice (local: false)
+//   noteCfVerifies(p, flag) → on cf with the flag given while the cf CLI verifies, one line
+//     saying so: its commands (cf push among them) have no such flag and read the stored
+//     setting, which an API with a valid certificate (apps' domain self-signed) does not need
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -24,4 +27,9 @@ function skipSslValidation(p, flag) {
   return Boolean(flag) || (p.name === 'cf' && cfSslDisabled());
 }
 
-module.exports = { cfSslDisabled, skipSslValidation };
+function noteCfVerifies(p, flag) {
+  if (!flag || p.name !== 'cf' || cfSslDisabled()) return;
+  p.cli.log('note: the cf CLI itself verifies certificates; if the API\'s is self-signed: cf api API-URL --skip-ssl-validation (docs/cf-platform.md §13)');
+}
+
+module.exports = { cfSslDisabled, skipSslValidation, noteCfVerifies };

@@ -407,3 +407,18 @@ test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush
     });
   }
 });
+
+test('push --skip-ssl-validation: push makes no HTTPS request of its own; a line says when the cf CLI still verifies', async (t) => {
+  for (const [name, ssl, note] of [['the cf CLI verifies', false, true], ['the cf CLI skips (SSLDisabled)', true, false]]) {
+    await t.test(name, () => {
+      const world = makeWorld({});
+      const cfg = path.join(world, 'home/.cf/config.json');
+      fs.writeFileSync(cfg, JSON.stringify({ ...JSON.parse(fs.readFileSync(cfg, 'utf8')), SSLDisabled: ssl }));
+      const res = run(world, 'push.sh', ['node-app', '--skip-ssl-validation', '--dry-run']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout), [`cf push node-app -f manifests/node-app.yml --vars-file ${world}/vars.yml`]);
+      assert.equal(res.stderr, note
+        ? 'push: note: the cf CLI itself verifies certificates; if the API\'s is self-signed: cf api API-URL --skip-ssl-validation (docs/cf-platform.md §13)\n' : '');
+    });
+  }
+});
