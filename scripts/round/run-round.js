@@ -19,11 +19,18 @@ const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
+const { requireCfCli } = require('../ops/cf-version');
+const { pinnedRequest } = require('../ops/pinned-request');
+const { skipSslValidation } = require('../ops/tls');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
 const PREWARM_PARALLEL = 8;
 const DEFAULT_REQUESTS_MAX_WAIT = '10m';
+// Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
+// the spelling least-connection from 3.187.0 (docs/cf-platform.md §11).
+const LOADBALANCING_CLI = '8.9.1';
+const LOADBALANCING_CC = 'CC API >= 3.183.0 (least-connection: >= 3.187.0; docs/cf-platform.md §11)';
 const PER_PLATFORM = {
   // leadMs: between inserting the round and its start_at, every loadgen must have woken
   // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
@@ -69,6 +76,7 @@ function seedApp(r) {
   if (!(Number(o.seedAds) > 0)) return;
   const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
   if (r.hostHeader) args.push('--host', r.hostHeader);
+  if (r.insecure) args.push('--insecure');
   if (p.run(args) !== 0) {
     cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
     process.exit(2);
@@ -86,6 +94,7 @@ function prewarmInstances(r) {
     const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
       '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
     if (r.hostHeader) args.push('--host', r.hostHeader);
+    if (r.insecure) args.push('--insecure');
     if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
     else args.push('--url', `${r.baseUrl}/health`);
     if (p.dryRun) p.printCmd(args);
@@ -96,18 +105,20 @@ function prewarmInstances(r) {
 /**
  * One request per app instance, in parallel (printed in order under --dry-run), each
  * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
+ * (pinned-request.js): the clear follows a scale-up.
  */
-async function eachInstance(r, method, urlPath) {
+async function eachInstance(r, method, urlPath, { retryUnknownInstance = false } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
-  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath);
+  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
   if (p.dryRun) {
     for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
     return true;
   }
-  const runs = Array.from({ length: n }, (_, i) => runAsync(argsOf(i), {
-    onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
-  }).done);
+  const runs = Array.from({ length: n }, (_, i) => pinnedRequest(argsOf(i), {
+    retryUnknownInstance, onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
+  }));
   return (await Promise.all(runs)).every((res) => res.code === 0);
 }
 
@@ -242,6 +253,9 @@ function prepare(o) {
   const t = PER_PLATFORM[p.name];
   if (p.name === 'local') apps.localPlatformUp(p);
   else p.cfPreflight();
+  if (o.loadbalancing && p.name === 'cf') {
+    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
+  }
   const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
     ? o.durationMs + o.warmupMs + o.timeoutMs + t.marginMs
     : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
@@ -257,6 +271,8 @@ function prepare(o) {
     p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
+    // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
+    insecure: skipSslValidation(p, o.skipSslValidation),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
   };
 }
@@ -268,7 +284,7 @@ async function main() {
   setRouteLoadbalancing(r);
   seedApp(r);
   prewarmInstances(r);
-  if (!(await eachInstance(r, 'POST', '/timings/clear'))) cli.die('could not clear the app timings');
+  if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
