@@ -98,15 +98,26 @@ test('java-app asks for Java 17 explicitly (older buildpacks default to 8, §4)'
   assert.match(String(env.JBP_CONFIG_OPEN_JDK_JRE), /jre:\s*\{\s*version:\s*17\.\+\s*\}/);
 });
 
-test('web apps have an http health check on /health; chisel too', async (t) => {
-  for (const file of ['node-app.yml', 'java-app.yml', 'chisel.yml']) {
+test('a saturated instance is not killed by its liveness check: port, or http with an invocation timeout >= 10 s (§8)', async (t) => {
+  for (const file of ['node-app.yml', 'java-app.yml']) {
     await t.test(file, () => {
       const a = app(file);
-      assert.equal(a['health-check-type'], 'http');
-      assert.equal(a['health-check-http-endpoint'], '/health');
+      const type = a['health-check-type'];
+      assert.ok(type === 'port' || type === 'http', `${file}: health-check-type port or http, got ${type}`);
+      // Absent, CC passes no timeout and Diego applies 1 s.
+      assert.ok(Number(a['health-check-invocation-timeout']) >= 10, `${file}: health-check-invocation-timeout >= 10`);
+      // A failing readiness check takes the instance out of the route in the middle of a round.
+      assert.ok([undefined, 'process'].includes(a['readiness-health-check-type']), `${file}: no readiness check`);
       assert.ok(a.routes && a.routes.length === 1, 'one route');
     });
   }
+});
+
+test('chisel has an http health check on /health (§6)', () => {
+  const a = app('chisel.yml');
+  assert.equal(a['health-check-type'], 'http');
+  assert.equal(a['health-check-http-endpoint'], '/health');
+  assert.ok(a.routes && a.routes.length === 1, 'one route');
 });
 
 test('chisel: Go buildpack, results-db bound, auth and key only from vars (§6)', () => {
