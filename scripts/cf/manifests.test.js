@@ -120,6 +120,23 @@ test('chisel has an http health check on /health (§6)', () => {
   assert.ok(a.routes && a.routes.length === 1, 'one route');
 });
 
+test('route hosts are vars: a fixed host collides across the foundation (§3), vars-example names them per user', async (t) => {
+  const example = readVars('vars-example.yml');
+  const local = readVars('vars-local.yml');
+  for (const file of manifestFiles) {
+    for (const a of app(file).routes || []) {
+      await t.test(`${file}: ${a.route}`, () => {
+        const m = /^\(\(([a-z0-9-]+)\)\)\.\(\(domain\)\)$/.exec(a.route);
+        assert.ok(m, `${file}: route ${a.route} must be ((HOST-VAR)).((domain))`);
+        const name = app(file).name;
+        assert.notEqual(example[m[1]], name, 'vars-example.yml: not the bare app name');
+        assert.match(String(example[m[1]]), /CHANGE-ME/, 'vars-example.yml: a value each user makes their own');
+        assert.equal(local[m[1]], name, 'vars-local.yml: the local router keeps APP.localhost');
+      });
+    }
+  }
+});
+
 test('chisel: Go buildpack, results-db bound, auth and key only from vars (§6)', () => {
   const a = app('chisel.yml');
   assert.deepEqual(a.buildpacks, ['go_buildpack']);
