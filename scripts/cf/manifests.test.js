@@ -25,6 +25,12 @@ function readManifest(file) {
   return { text, doc: YAML.parse(text) };
 }
 
+function parseMegabytes(value) {
+  const m = /^(\d+)(M|MB|G|GB)$/i.exec(String(value));
+  assert.ok(m, `memory ${value}`);
+  return Number(m[1]) * (/^g/i.test(m[2]) ? 1024 : 1);
+}
+
 function readVars(file) {
   return YAML.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) || {};
 }
@@ -135,6 +141,14 @@ test('route hosts are vars: a fixed host collides across the foundation (§3), v
       });
     }
   }
+});
+
+test('the loadgen is not the first thing throttled: its CPU weight is not below any app\'s on CF (§7)', () => {
+  const vars = readVars('vars-example.yml');
+  // CC: 100 x clamp(MB, 128, 8192) / 8192 in integer arithmetic.
+  const weight = (mem) => Math.floor((100 * Math.min(8192, Math.max(128, parseMegabytes(mem)))) / 8192);
+  const lg = weight(vars['loadgen-memory']);
+  for (const app of ['node-memory', 'java-memory']) assert.ok(lg >= weight(vars[app]), `loadgen weight ${lg} < ${app} weight ${weight(vars[app])}`);
 });
 
 test('chisel: Go buildpack, results-db bound, auth and key only from vars (§6)', () => {
