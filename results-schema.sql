@@ -90,10 +90,18 @@ CREATE TABLE IF NOT EXISTS loadgen_runs (
   eloop_delay_p99_us bigint,
   eloop_delay_max_us bigint,
   rss_max_bytes     bigint,
+  -- CPU wanted but not given: the change of its cgroup's cpu.stat over the run (CFS periods,
+  -- periods throttled, time throttled); NULL when the loadgen cannot see its cpu.stat.
+  cpu_periods           bigint,
+  cpu_throttled_periods bigint,
+  cpu_throttled_ms      bigint,
   spooled_batches   integer NOT NULL DEFAULT 0,
   detail            text,
   PRIMARY KEY (round_id, instance_index)
 );
+-- Results databases created before the throttling columns get them here.
+ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS cpu_periods bigint,
+  ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint, ADD COLUMN IF NOT EXISTS cpu_throttled_ms bigint;
 
 -- One row per request the loadgens sent. Streamed in with COPY while the round
 -- runs. correlation_id is a UUIDv7 (time-ordered: the primary key stays compact
@@ -308,7 +316,9 @@ SELECT r.id AS round_id,
                                                           AS instance_restarts,
        (SELECT count(*) FROM instance_stats st WHERE st.round_id = r.id AND st.app = r.app) AS stats_samples,
        floor(coalesce(r.duration_ms / 1000.0, extract(epoch FROM max(l.finished_at) - r.start_at))
-             / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint * r.app_instances AS stats_expected
+             / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint * r.app_instances AS stats_expected,
+       max(l.cpu_throttled_periods::double precision / nullif(l.cpu_periods, 0)) AS loadgen_throttled_max,
+       max(l.cpu_throttled_ms) AS loadgen_throttled_ms_max
 FROM rounds r
 LEFT JOIN loadgen_runs l ON l.round_id = r.id
 GROUP BY r.id;
@@ -330,7 +340,8 @@ SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.pl
        u.mem_avg_bytes / nullif(s.throughput_rps, 0) AS mem_bytes_per_rps,
        s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
        v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
-       v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s, v.stats_samples, v.stats_expected
+       v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s, v.stats_samples, v.stats_expected,
+       v.loadgen_throttled_max, v.loadgen_throttled_ms_max
 FROM rounds r
 JOIN round_summary s ON s.round_id = r.id
 JOIN report_round_latency l ON l.round_id = r.id

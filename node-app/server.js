@@ -1,5 +1,5 @@
 'use strict'
-// server.js — node-app entry point (`npm start`): read and validate the settings, log them
+// server.js — node-app entry point (the manifest's `exec node server.js`, or `npm start`): read and validate the settings, log them
 // once, then run one serving process, or a cluster of WEB_CONCURRENCY workers.
 
 const cluster = require('node:cluster')

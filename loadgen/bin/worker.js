@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// The loadgen worker process (`npm start`, a CF worker: no route, process health
-// check, never listens on PORT). Reads its configuration, then waits for rounds.
+// The loadgen worker process (manifest `command: exec node bin/worker.js`, or `npm start`;
+// a CF worker: no route, process health check, never listens on PORT). Reads its
+// configuration, then waits for rounds.
 
 const { loadConfig, ConfigError } = require('../lib/config');
 const { Worker } = require('../lib/worker');

@@ -129,11 +129,13 @@ class ControlPlane {
       `UPDATE loadgen_runs SET status = $3, finished_at = now(), sent = $4, ok = $5, errors = $6,
               errors_by_kind = $7, late = $8, cpu_user_ms = $9, cpu_system_ms = $10,
               eloop_delay_p99_us = $11, eloop_delay_max_us = $12, rss_max_bytes = $13,
-              spooled_batches = $14, detail = $15
+              spooled_batches = $14, detail = $15, cpu_periods = $16, cpu_throttled_periods = $17,
+              cpu_throttled_ms = $18
         WHERE round_id = $1 AND instance_index = $2`,
       [roundId, index, f.status, f.sent, f.ok, f.errors, JSON.stringify(f.errors_by_kind || {}), f.late,
         f.cpu_user_ms, f.cpu_system_ms, f.eloop_delay_p99_us, f.eloop_delay_max_us, f.rss_max_bytes,
-        f.spooled_batches, f.detail || null]);
+        f.spooled_batches, f.detail || null, f.cpu_periods ?? null, f.cpu_throttled_periods ?? null,
+        f.cpu_throttled_ms ?? null]);
   }
 
   async close() {

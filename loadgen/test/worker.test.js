@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const { ROOT } = require('./helpers');
 const { spawn } = require('node:child_process');
 const { startServer, spawnNode, testCluster, stopTestCluster, createDatabase, query, waitFor } = require('./helpers');
+const { openCpuStat } = require('../lib/cgroup-cpu');
 
 test.after(stopTestCluster);
 
@@ -37,13 +38,15 @@ test('worker: two instances start one round together, a third (index >= loadgens
   await waitFor(() => workers.every((w) => /waiting for rounds/.test(w.output())), 10000, 'workers up');
   const id = await insertRound(db, { url: srv.url, loadgens: 2, start_in_ms: 1500, duration_ms: 1000 });
   const runs = await waitFor(async () => {
-    const rows = await query(db, `SELECT instance_index, status, sent::int, ok::int, errors::int, cpu_user_ms, rss_max_bytes
-      FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`, [id]);
+    const rows = await query(db, `SELECT instance_index, status, sent::int, ok::int, errors::int, cpu_user_ms, rss_max_bytes,
+      cpu_periods, cpu_throttled_periods, cpu_throttled_ms FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`, [id]);
     return rows.length === 2 && rows.every((r) => r.status === 'done') && rows;
   }, 15000, 'both loadgen_runs done');
   for (const r of runs) {
     assert.ok(r.sent > 0 && r.sent === r.ok + r.errors, JSON.stringify(r));
     assert.ok(r.rss_max_bytes > 0 && r.cpu_user_ms !== null);
+    // Starvation recorded where the worker can see its cgroup's cpu.stat (it can here).
+    if (openCpuStat()) assert.ok([r.cpu_periods, r.cpu_throttled_periods, r.cpu_throttled_ms].every((v) => v !== null), JSON.stringify(r));
   }
   const firsts = await query(db, `SELECT loadgen_index, count(*)::int AS n,
       extract(epoch FROM min(started_at) - (SELECT start_at FROM rounds WHERE id = $1)) * 1000 AS after_start_ms

@@ -1,7 +1,7 @@
 'use strict';
 // run-round --loadbalancing on CF: the exact command sequence under --dry-run against the
 // fake cf of the dry-run tests (scripts/test/fixtures/fake-cf.js: v3 shapes, route
-// node-app.apps.example.com), the usage error, and the printed `cf update-route` checked
+// cfscale-CHANGE-ME-node-app.apps.example.com: the host of vars.yml), the usage error, and the printed `cf update-route` checked
 // against the REAL cf CLI's `cf update-route --help` (skipped when .tools/bin/cf is not built).
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -45,11 +45,11 @@ test('run-round --loadbalancing: cf update-route on the app\'s route before the 
       apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } },
       args: [...RR, '--loadbalancing', 'least-connection'],
       want: () => [
-        'cf update-route apps.example.com --hostname node-app -o loadbalancing=least-connection',
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
+        'cf update-route apps.example.com --hostname cfscale-CHANGE-ME-node-app -o loadbalancing=least-connection',
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`,
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`,
         `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
@@ -114,7 +114,7 @@ test('run-round --loadbalancing with a cf CLI older than 8.9.1: one line naming 
     await t.test(`${cfVersion} passes`, () => {
       const r = runRound(apps, [...RR, '--loadbalancing', 'round-robin'], { cfVersion });
       assert.equal(r.status, 0, r.stderr);
-      assert.ok(r.lines.includes('cf update-route apps.example.com --hostname node-app -o loadbalancing=round-robin'), r.stdout);
+      assert.ok(r.lines.includes('cf update-route apps.example.com --hostname cfscale-CHANGE-ME-node-app -o loadbalancing=round-robin'), r.stdout);
     });
   }
   await t.test('without --loadbalancing an old cf CLI is fine', () => {

@@ -25,6 +25,12 @@ function readManifest(file) {
   return { text, doc: YAML.parse(text) };
 }
 
+function parseMegabytes(value) {
+  const m = /^(\d+)(M|MB|G|GB)$/i.exec(String(value));
+  assert.ok(m, `memory ${value}`);
+  return Number(m[1]) * (/^g/i.test(m[2]) ? 1024 : 1);
+}
+
 function readVars(file) {
   return YAML.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) || {};
 }
@@ -98,15 +104,51 @@ test('java-app asks for Java 17 explicitly (older buildpacks default to 8, §4)'
   assert.match(String(env.JBP_CONFIG_OPEN_JDK_JRE), /jre:\s*\{\s*version:\s*17\.\+\s*\}/);
 });
 
-test('web apps have an http health check on /health; chisel too', async (t) => {
-  for (const file of ['node-app.yml', 'java-app.yml', 'chisel.yml']) {
+test('a saturated instance is not killed by its liveness check: port, or http with an invocation timeout >= 10 s (§8)', async (t) => {
+  for (const file of ['node-app.yml', 'java-app.yml']) {
     await t.test(file, () => {
       const a = app(file);
-      assert.equal(a['health-check-type'], 'http');
-      assert.equal(a['health-check-http-endpoint'], '/health');
+      const type = a['health-check-type'];
+      assert.ok(type === 'port' || type === 'http', `${file}: health-check-type port or http, got ${type}`);
+      // Absent, CC passes no timeout and Diego applies 1 s.
+      assert.ok(Number(a['health-check-invocation-timeout']) >= 10, `${file}: health-check-invocation-timeout >= 10`);
+      // A failing readiness check takes the instance out of the route in the middle of a round.
+      assert.ok([undefined, 'process'].includes(a['readiness-health-check-type']), `${file}: no readiness check`);
       assert.ok(a.routes && a.routes.length === 1, 'one route');
     });
   }
+});
+
+test('chisel has an http health check on /health (§6)', () => {
+  const a = app('chisel.yml');
+  assert.equal(a['health-check-type'], 'http');
+  assert.equal(a['health-check-http-endpoint'], '/health');
+  assert.ok(a.routes && a.routes.length === 1, 'one route');
+});
+
+test('route hosts are vars: a fixed host collides across the foundation (§3), vars-example names them per user', async (t) => {
+  const example = readVars('vars-example.yml');
+  const local = readVars('vars-local.yml');
+  for (const file of manifestFiles) {
+    for (const a of app(file).routes || []) {
+      await t.test(`${file}: ${a.route}`, () => {
+        const m = /^\(\(([a-z0-9-]+)\)\)\.\(\(domain\)\)$/.exec(a.route);
+        assert.ok(m, `${file}: route ${a.route} must be ((HOST-VAR)).((domain))`);
+        const name = app(file).name;
+        assert.notEqual(example[m[1]], name, 'vars-example.yml: not the bare app name');
+        assert.match(String(example[m[1]]), /CHANGE-ME/, 'vars-example.yml: a value each user makes their own');
+        assert.equal(local[m[1]], name, 'vars-local.yml: the local router keeps APP.localhost');
+      });
+    }
+  }
+});
+
+test('the loadgen is not the first thing throttled: its CPU weight is not below any app\'s on CF (§7)', () => {
+  const vars = readVars('vars-example.yml');
+  // CC: 100 x clamp(MB, 128, 8192) / 8192 in integer arithmetic.
+  const weight = (mem) => Math.floor((100 * Math.min(8192, Math.max(128, parseMegabytes(mem)))) / 8192);
+  const lg = weight(vars['loadgen-memory']);
+  for (const app of ['node-memory', 'java-memory']) assert.ok(lg >= weight(vars[app]), `loadgen weight ${lg} < ${app} weight ${weight(vars[app])}`);
 });
 
 test('chisel: Go buildpack, results-db bound, auth and key only from vars (§6)', () => {

@@ -244,7 +244,7 @@ async function tunnelCf(p, localPort, insecure) {
   const info = tunnelInfo(envDoc, { service: SERVICE, localPort });
   const routes = p.cfCurlJson(`/v3/apps/${guid}/routes`);
   const route = (routes.resources && routes.resources[0] && routes.resources[0].url) || '';
-  if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname ${APP}`);
+  if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname HOST (chisel-host of the vars file)`);
   const fp = fingerprint(info.key);
   startClient(localPort, info.auth, fp, `https://${route}`, info.target, insecure);
   await proveTunnel(info.url);

@@ -195,7 +195,7 @@ test('cf: what the app lacks ends the run with one line, exit 1, no state left',
   const cases = [
     ['no CHISEL_AUTH (a failure inside tunnel-info)', env({ CHISEL_KEY: 'seed' }), routes,
       /^tunnel-info: the chisel app has no CHISEL_AUTH/],
-    ['no route', env(keys), { resources: [] }, /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname chisel$/],
+    ['no route', env(keys), { resources: [] }, /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname HOST \(chisel-host of the vars file\)$/],
     ['a CF error document', { errors: [{ title: 'CF-ResourceNotFound', code: 10010, detail: 'App not found' }] }, routes,
       /^tunnel: cf curl \/v3\/apps\/0d0e-guid\/env: CF-ResourceNotFound 10010: App not found$/],
   ];

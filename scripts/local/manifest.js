@@ -14,6 +14,19 @@ const HEALTH_CHECK_TYPES = ['port', 'process', 'http'];
 const DEFAULT_MEMORY_MB = 1024; // CF default memory 1G (§3)
 const DEFAULT_DISK_MB = 1024;
 const DEFAULT_START_TIMEOUT_SEC = 60; // CF `timeout` default (§3)
+// Without health-check-invocation-timeout CC passes none and Diego applies 1 s; an
+// interval of 0 or none becomes the rep's 30 s (§8).
+const DEFAULT_INVOCATION_TIMEOUT_SEC = 1;
+const DEFAULT_HEALTH_INTERVAL_SEC = 30;
+
+// A positive whole number of seconds, or the default when absent.
+function seconds(app, key, dflt) {
+  const v = app[key];
+  if (v === undefined || v === null) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${key} must be a whole number of seconds, got "${v}"`);
+  return n || dflt;
+}
 
 // Parse "200M", "1G", "512MB" into megabytes; CF requires a unit.
 function parseMegabytes(value, what) {
@@ -128,8 +141,8 @@ function normaliseApp(app, manifestDir) {
     healthCheck: {
       type: hcType,
       endpoint: app['health-check-http-endpoint'] || '/',
-      invocationTimeoutSec: Number(app['health-check-invocation-timeout'] || 1),
-      intervalSec: Number(app['health-check-interval'] || 30),
+      invocationTimeoutSec: seconds(app, 'health-check-invocation-timeout', DEFAULT_INVOCATION_TIMEOUT_SEC),
+      intervalSec: seconds(app, 'health-check-interval', DEFAULT_HEALTH_INTERVAL_SEC),
       startTimeoutSec: timeoutSec,
     },
   };

@@ -12,6 +12,7 @@ const { portFree, freePortInRange } = require('../test/ports');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
 const { loadConfig } = require('./config');
+const YAML = require('yaml');
 
 const CFL = path.join(__dirname, '..', 'cfl');
 const FIXTURE = path.join(__dirname, 'fixtures', 'tiny-app', 'manifest.yml');
@@ -324,6 +325,39 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     const gone = await cfl('app', 'busy', '--guid');
     assert.equal(gone.code, 1);
     assert.equal(gone.stderr, "cfl: App 'busy' not found.\n");
+  });
+
+  await t.test('a saturated instance: killed by an http check with the default 1 s timeout, kept by the manifests\' liveness settings', async () => {
+    // Liveness attributes of manifests/node-app.yml against the http check it had before;
+    // both checked every second (the platform default is 30 s) during a 4 s blocked loop.
+    const repoApp = YAML.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'manifests', 'node-app.yml'), 'utf8')).applications[0];
+    const liveness = Object.fromEntries(Object.entries(repoApp).filter(([k]) => /^(readiness-)?health-check-/.test(k)));
+    const cases = { 'hc-http': { 'health-check-type': 'http', 'health-check-http-endpoint': '/health' }, 'hc-manifest': liveness };
+    for (const [name, settings] of Object.entries(cases)) {
+      const app = { name, path: path.dirname(FIXTURE), memory: '64M', command: 'exec node server.js', routes: [{ route: `${name}.localhost` }], ...settings, 'health-check-interval': 1 };
+      const file = path.join(HOME, `${name}.yml`);
+      fs.writeFileSync(file, YAML.stringify({ applications: [app] }));
+      await ok('push', '-f', file);
+    }
+    const guids = {};
+    const before = {};
+    for (const name of Object.keys(cases)) {
+      guids[name] = await ok('app', name, '--guid');
+      before[name] = (await curlJson(`/v3/apps/${guids[name]}/processes/web/stats`)).resources[0].instance_guid;
+    }
+    const block = (host) => new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: CFG.routerPort, path: '/block?ms=4000', agent: false, headers: { Host: host } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); });
+      req.on('error', () => resolve(null));
+    });
+    const [httpStatus, manifestStatus] = await Promise.all([block('hc-http.localhost'), block('hc-manifest.localhost')]);
+    assert.equal(manifestStatus, 200, 'the blocked request completes');
+    assert.notEqual(httpStatus, 200, 'the http-checked instance was killed mid-request');
+    const ev = await until('unhealthy crash', async () => (await curlJson(`/v3/audit_events?target_guids=${guids['hc-http']}`)).resources[0]);
+    assert.match(ev.data.exit_description, /^Instance became unhealthy: Failed to make HTTP request to '\/health' on port \d+: timed out after 1\.00 seconds$/);
+    assert.deepEqual((await curlJson(`/v3/audit_events?target_guids=${guids['hc-manifest']}`)).resources, [], 'no crash');
+    const now = (await curlJson(`/v3/apps/${guids['hc-manifest']}/processes/web/stats`)).resources[0];
+    assert.deepEqual([now.state, now.instance_guid], ['RUNNING', before['hc-manifest']], 'the same container still runs');
+    for (const name of Object.keys(cases)) await ok('delete', name, '-f');
   });
 
   await t.test('down leaves no process, cgroup or port behind', async () => {

@@ -37,7 +37,8 @@ test('manifest: the repo manifests resolve with vars-local.yml', () => {
   assert.deepEqual(node.routes, ['node-app.localhost']);
   assert.deepEqual(node.services, ['node-db', 'results-db']);
   assert.equal(node.env.DB_POOL_SIZE, '10');
-  assert.equal(node.healthCheck.type, 'http');
+  assert.equal(node.healthCheck.type, 'port');
+  assert.equal(node.healthCheck.invocationTimeoutSec, 10);
   assert.equal(node.buildpack, 'nodejs_buildpack');
   const [lg] = readManifest(path.join(REPO, 'manifests', 'loadgen.yml'), vars);
   assert.deepEqual(lg.routes, []);

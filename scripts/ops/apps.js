@@ -15,13 +15,13 @@
 //   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
-//   appHostHeader(p, app)
+//   appHostHeader(p, app, route) (route: appRoute's)
 //   instanceRequestArgs(base, host, guid, index, method, path, { insecure }) → the curl argv of
 //     one request pinned to one instance (insecure: --insecure, tls.js)
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
-const { SERVICES, LOCAL_DOMAIN } = require('./platform');
+const { SERVICES } = require('./platform');
 const { onPath, sleepSync } = require('./exec');
 const { pgBindir } = require('../local/pg-cluster');
 const { requireNodeModules } = require('./node-modules');
@@ -187,9 +187,13 @@ function appBaseUrl(p, app, guid, route = null) {
   return `https://${(route ?? appRoute(p, app, guid)).url}`;
 }
 
-/** The Host header the local router needs ('' on cf: the URL carries the host). */
-function appHostHeader(p, app) {
-  return p.name === 'local' ? `${app}.${LOCAL_DOMAIN}` : '';
+/**
+ * The Host header the local router needs: the app's route as the API gives it back (the
+ * host is a manifest var, not the app's name); '' on cf, where the URL carries the host.
+ */
+function appHostHeader(p, app, route) {
+  if (p.name !== 'local') return '';
+  return route ? route.url.split('/')[0] : `<${app}-route>`;
 }
 
 /**

@@ -68,3 +68,11 @@ test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
     });
   }
 });
+
+test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', () => {
+  const { appHostHeader } = require('./apps');
+  const route = { host: 'me-node-app', url: 'me-node-app.localhost' };
+  assert.equal(appHostHeader({ name: 'local' }, 'node-app', route), 'me-node-app.localhost');
+  assert.equal(appHostHeader({ name: 'local' }, 'node-app', null), '<node-app-route>', 'dry run, app not pushed');
+  assert.equal(appHostHeader({ name: 'cf' }, 'node-app', route), '', 'on cf the URL carries the host');
+});

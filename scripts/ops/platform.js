@@ -24,7 +24,7 @@
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
 //   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
-//   SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT
+//   SERVICES, ALL_APPS, CFL, ROOT
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
@@ -35,8 +35,6 @@ const CFL = 'scripts/cfl';
 const ALL_APPS = ['node-app', 'java-app', 'loadgen'];
 // Services every app manifest binds (manifests/*.yml).
 const SERVICES = ['node-db', 'java-db', 'results-db'];
-// The local router routes by Host = APP.<domain>; manifests/vars-local.yml sets domain: localhost.
-const LOCAL_DOMAIN = 'localhost';
 
 process.chdir(ROOT);
 process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
@@ -175,4 +173,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, SERVICES, ALL_APPS, LOCAL_DOMAIN, CFL, ROOT };
+module.exports = { selectPlatform, Platform, cfJsonOf, SERVICES, ALL_APPS, CFL, ROOT };

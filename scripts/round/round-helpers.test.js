@@ -57,8 +57,8 @@ async function createRound(fields = {}) {
 async function fill(id, { loadgens = [[0, 'done'], [1, 'done']], ok = 90, failed = 10, earlyOk = 0 } = {}) {
   for (const [index, status] of loadgens) {
     await db.query(`INSERT INTO loadgen_runs (round_id, instance_index, status, sent, ok, errors, cpu_user_ms, cpu_system_ms,
-      eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes, started_at, finished_at)
-      VALUES ($1, $2, $3, 50, 45, 5, 300, 100, 2000, 5000, 60000000, now() - interval '10 s', now())`, [id, index, status]);
+      eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes, cpu_periods, cpu_throttled_periods, cpu_throttled_ms, started_at, finished_at)
+      VALUES ($1, $2, $3, 50, 45, 5, 300, 100, 2000, 5000, 60000000, 100, 20, 1500, now() - interval '10 s', now())`, [id, index, status]);
   }
   const insert = (n, offsetSec, kind, latencyUs) => db.query(`
     INSERT INTO requests (correlation_id, round_id, loadgen_index, op, intended_at, started_at, latency_us, status, error_kind)
@@ -169,7 +169,8 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   assert.match(out, /^latency: p50 1\.05 ms, p95 1\.10 ms, p99 1\.10 ms, max 1\.10 ms$/m);
   assert.match(out, /^ {2}0 +50\.0 % +50\.0 % +0\.20 cores +47\.7 MB/m);
   assert.match(out, /^ {2}instance 1: oom \(APP\/PROC\/WEB: Exited with status 137 \(out of memory\)\)/m);
-  assert.match(out, /^ {2}1 +done +50 +45 +5 +0 +4\.0 % +2\.00 ms +5\.00 ms +57\.2 MB$/m);
+  // A starved loadgen shows: throttled CFS periods of its cgroup and the time throttled.
+  assert.match(out, /^ {2}1 +done +50 +45 +5 +0 +4\.0 % +20\/100 periods, 1500 ms +2\.00 ms +5\.00 ms +57\.2 MB$/m);
   assert.match(out, /^traced: 0 server timings, 0 router records, 2 stats samples$/m);
   const shown = await helper('show-round', ['--round', String(id)]);
   assert.equal(shown.code, 0, shown.stderr);

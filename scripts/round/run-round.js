@@ -9,7 +9,7 @@
 // --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
 // created: the collectors stopped, the round marked cancelled, exit 130.
 const { makeCli, parseDurationMs } = require('../ops/cli');
-const { selectPlatform, cfJsonOf, LOCAL_DOMAIN } = require('../ops/platform');
+const { selectPlatform, cfJsonOf } = require('../ops/platform');
 const apps = require('../ops/apps');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
@@ -54,12 +54,9 @@ const parked = () => new Promise(() => {});
 function setRouteLoadbalancing(r) {
   const { p, o } = r;
   if (!o.loadbalancing) return;
-  let host = o.app;
-  let domain = LOCAL_DOMAIN;
-  if (p.name === 'cf' && !r.route) {
-    host = `<${o.app}-host>`;
-    domain = `<${o.app}-domain>`;
-  } else if (p.name === 'cf') {
+  let host = `<${o.app}-host>`;
+  let domain = `<${o.app}-domain>`;
+  if (r.route) {
     host = r.route.host;
     domain = r.route.url.split('/')[0];
     if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
@@ -265,12 +262,13 @@ function prepare(o) {
   const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu }) || `<${o.app}-guid>`;
   apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
   if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
-  // On CF the app's route, looked up once: its URL and, for --loadbalancing, host and domain.
-  const route = p.name === 'cf' && !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
+  // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
+  // header locally and, for --loadbalancing, host and domain.
+  const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
     p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
-    hostHeader: apps.appHostHeader(p, o.app),
+    hostHeader: apps.appHostHeader(p, o.app, route),
     // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
     insecure: skipSslValidation(p, o.skipSslValidation),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),

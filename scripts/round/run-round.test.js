@@ -89,7 +89,7 @@ test('a finished round: the summary, then round_id=N as the last line; the verdi
     assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
     assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
     const after = (await db.query('SELECT status, plan, target_url FROM rounds WHERE id = $1', [round.id])).rows[0];
-    assert.deepEqual(after, { status: 'failed', plan: { prewarm: 0 }, target_url: 'https://node-app.apps.example.com' });
+    assert.deepEqual(after, { status: 'failed', plan: { prewarm: 0 }, target_url: 'https://cfscale-CHANGE-ME-node-app.apps.example.com' });
     assert.equal(collectorsOf(round.id), '');
   } finally {
     await loadgen.end();

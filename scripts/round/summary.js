@@ -25,6 +25,7 @@ async function loadSummary(client, roundId) {
   const events = await q('SELECT instance_index, at, kind, detail FROM instance_events WHERE round_id = $1 ORDER BY at, id');
   const loadgens = await q(`SELECT instance_index, status, sent, ok, errors, late, detail,
               cpu_user_ms, cpu_system_ms, eloop_delay_p99_us, eloop_delay_max_us, rss_max_bytes,
+              cpu_periods, cpu_throttled_periods, cpu_throttled_ms,
               extract(epoch FROM coalesce(finished_at, now()) - started_at) * 1000 AS wall_ms
          FROM loadgen_runs WHERE round_id = $1 ORDER BY instance_index`);
   const traced = await q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
@@ -77,6 +78,9 @@ function errorRate(round) {
 const pct = (fraction, digits = 1) => `${(fraction * 100).toFixed(digits)} %`;
 const ms = (us) => (us === null || us === undefined ? '-' : `${(Number(us) / 1000).toFixed(2)} ms`);
 const mb = (bytes) => (bytes === null || bytes === undefined ? '-' : `${(Number(bytes) / 1048576).toFixed(1)} MB`);
+// CPU wanted but not given: throttled CFS periods of the loadgen's cgroup ('-' when it could not see cpu.stat).
+const throttled = (l) => (l.cpu_periods === null || l.cpu_periods === undefined ? '-'
+  : `${l.cpu_throttled_periods}/${l.cpu_periods} periods, ${l.cpu_throttled_ms} ms`);
 const num = (v, digits = 1) => (v === null || v === undefined ? '-' : Number(v).toFixed(digits));
 
 const table = (header, rows) => textTable(header, rows, '  ');
@@ -102,10 +106,10 @@ function formatSummary(summary, reasons) {
     `restarts/crashes: ${events.length === 0 ? 'none' : ''}`,
     ...events.map((e) => `  instance ${e.instance_index ?? '?'}: ${e.kind}${e.detail ? ` (${e.detail})` : ''} at ${e.at.toISOString()}`),
     'loadgens:',
-    ...table(['index', 'status', 'sent', 'ok', 'errors', 'late', 'cpu', 'eloop p99', 'eloop max', 'rss max'],
+    ...table(['index', 'status', 'sent', 'ok', 'errors', 'late', 'cpu', 'throttled', 'eloop p99', 'eloop max', 'rss max'],
       loadgens.map((l) => [l.instance_index, l.status, l.sent, l.ok, l.errors, l.late,
         l.cpu_user_ms === null ? '-' : pct((Number(l.cpu_user_ms) + Number(l.cpu_system_ms ?? 0)) / Math.max(1, l.wall_ms)),
-        ms(l.eloop_delay_p99_us), ms(l.eloop_delay_max_us), mb(l.rss_max_bytes)])),
+        throttled(l), ms(l.eloop_delay_p99_us), ms(l.eloop_delay_max_us), mb(l.rss_max_bytes)])),
     `traced: ${traced.server_timings} server timings, ${traced.router_timings} router records, `
       + `${traced.instance_stats} stats samples`,
     ...caughtLines(summary),

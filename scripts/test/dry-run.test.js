@@ -91,11 +91,11 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => [
         'cf scale loadgen -i 3',
         // The app is seeded (default --seed-ads 1000) before the round is created.
-        'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
+        'node loadgen/bin/loadgen.js --url https://cfscale-CHANGE-ME-node-app.apps.example.com --seed 1000 --seed-only',
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`),
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`),
         `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
@@ -108,10 +108,10 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         const JAVA = guidOf('java-app');
         return [
           'cf scale java-app -i 1',
-          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://java-app.apps.example.com/timings/clear`,
+          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://cfscale-CHANGE-ME-java-app.apps.example.com/timings/clear`,
           `cf curl /v3/apps/${JAVA}/processes/web/stats`,
           'cf logs java-app',
-          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
+          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://cfscale-CHANGE-ME-java-app.apps.example.com/timings/flush?round=<round>'`,
           `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
         ];
       },
@@ -122,12 +122,12 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       script: 'run-round.sh',
       args: ['--app', 'node-app', '--instances', '2', '--duration', '10s', '--seed-ads', '50', '--prewarm', '300', '--dry-run'],
       want: () => [
-        'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 50 --seed-only',
-        ...[0, 1].map((i) => `node loadgen/bin/loadgen.js --requests 300 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:${i}' --url https://node-app.apps.example.com --scenario read --seed 50`),
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
+        'node loadgen/bin/loadgen.js --url https://cfscale-CHANGE-ME-node-app.apps.example.com --seed 50 --seed-only',
+        ...[0, 1].map((i) => `node loadgen/bin/loadgen.js --requests 300 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:${i}' --url https://cfscale-CHANGE-ME-node-app.apps.example.com --scenario read --seed 50`),
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`),
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`),
         `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
@@ -137,11 +137,11 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       script: 'run-round.sh',
       args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--prewarm', '5', '--dry-run'],
       want: () => [
-        `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --url https://node-app.apps.example.com/health`,
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
+        `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --url https://cfscale-CHANGE-ME-node-app.apps.example.com/health`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`,
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`,
         `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
@@ -369,12 +369,12 @@ test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush
   const NODE = guidOf('node-app');
   const pinned = (i, p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' ${p}`;
   const insecure = [
-    'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only --insecure',
-    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --insecure --url https://node-app.apps.example.com --scenario read --seed 1000`,
-    pinned(0, 'https://node-app.apps.example.com/timings/clear'),
+    'node loadgen/bin/loadgen.js --url https://cfscale-CHANGE-ME-node-app.apps.example.com --seed 1000 --seed-only --insecure',
+    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --insecure --url https://cfscale-CHANGE-ME-node-app.apps.example.com --scenario read --seed 1000`,
+    pinned(0, 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear'),
     `cf curl /v3/apps/${NODE}/processes/web/stats`,
     'cf logs node-app',
-    pinned(0, "'https://node-app.apps.example.com/timings/flush?round=<round>'"),
+    pinned(0, "'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'"),
   ];
   const cases = [
     { name: 'the flag', args: ['--skip-ssl-validation'], insecure: true },

@@ -8,6 +8,8 @@ const pct = (x) => `${(100 * x).toFixed(1)} %`;
 export const MIN_SAMPLES = 20;
 /** Samples must span at least this fraction of the measured part (duration − warm-up). */
 export const MIN_COVERAGE = 0.8;
+/** A loadgen whose cgroup was throttled in more of its CFS periods than this was starved. */
+export const MAX_THROTTLED_FRACTION = 0.05;
 
 /** Flags of one report_round_overview row: [{code, severity: 'bad'|'warn'|'info', text}]. */
 export function roundFlags(r, limits = DEFAULTS.validity) {
@@ -25,6 +27,10 @@ export function roundFlags(r, limits = DEFAULTS.validity) {
   }
   if (r.eloop_p99_max_us !== null && r.eloop_p99_max_us / 1000 > limits.eventLoopP99MaxMs) {
     add('generator-delayed', 'bad', `generator event-loop delay p99 ${(r.eloop_p99_max_us / 1000).toFixed(1)} ms`);
+  }
+  if (r.loadgen_throttled_max != null && r.loadgen_throttled_max > MAX_THROTTLED_FRACTION) {
+    add('generator-starved', 'bad', `generator starved: loadgen CPU throttled in ${pct(r.loadgen_throttled_max)} of its CFS periods`
+      + ` (${r.loadgen_throttled_ms_max} ms throttled)`);
   }
   if (r.late_fraction !== null && r.late_fraction > limits.lateMax) add('late', 'bad', `open model: ${pct(r.late_fraction)} sent late`);
   if (r.error_rate !== null && r.error_rate > limits.errorRateMax) add('errors', 'warn', `error rate ${pct(r.error_rate)}`);

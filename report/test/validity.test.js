@@ -1,0 +1,18 @@
+// Round validity flags of a starved generator: its cgroup throttled (CPU wanted, not given).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { roundFlags, MAX_THROTTLED_FRACTION } from '../lib/report/validity.js';
+
+const round = (extra) => ({ status: 'done', samples: 1000, duration_ms: 10000, warmup_ms: 1000, measured_s: 9,
+  loadgen_cpu_max: 0.3, eloop_p99_max_us: 2000, late_fraction: 0, error_rate: 0, instance_restarts: 0,
+  loadgens_not_done: 0, loadgen_runs: 1, ...extra });
+const codes = (r) => roundFlags(r).map((f) => f.code);
+
+test('a loadgen throttled in more than its share of CFS periods flags the round: generator-starved', () => {
+  const starved = roundFlags(round({ loadgen_throttled_max: 0.4, loadgen_throttled_ms_max: 3200 })).find((f) => f.code === 'generator-starved');
+  assert.deepEqual(starved, { code: 'generator-starved', severity: 'bad',
+    text: 'generator starved: loadgen CPU throttled in 40.0 % of its CFS periods (3200 ms throttled)' });
+  assert.ok(!codes(round({ loadgen_throttled_max: MAX_THROTTLED_FRACTION, loadgen_throttled_ms_max: 10 })).includes('generator-starved'));
+  assert.ok(!codes(round({ loadgen_throttled_max: null, loadgen_throttled_ms_max: null })).includes('generator-starved'), 'cpu.stat not visible');
+  assert.ok(!codes(round({})).includes('generator-starved'));
+});
