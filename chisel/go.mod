@@ -1,10 +1,10 @@
 module cfscale/chisel
 
-go 1.25.1
+go 1.23.0
 
 require (
 	github.com/gorilla/websocket v1.5.3
-	github.com/jpillora/chisel v1.11.3
+	github.com/jpillora/chisel v1.10.1
 	golang.org/x/crypto v0.41.0
 )
 

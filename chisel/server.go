@@ -6,7 +6,8 @@ package main
 // Why not chserver.NewServer: up to v1.11.4 chisel checks a user's ACL only against the
 // remotes the client declares at the handshake; the channels opened afterwards go
 // anywhere (fixed upstream in v1.11.5, commit 44310b6; docs/cf-platform.md §6).
-// The Go module proxy here serves v1.11.3 at the newest, so this file does what v1.11.5
+// The Go module proxy here serves v1.11.3 at the newest (and go.mod pins v1.10.1, the same
+// packages with an older go line; README.md), so this file does what v1.11.5
 // does: the declared remotes AND every channel's destination must match the anchored
 // ACL. channel_acl_test.go proves it with a hand-made client. The wire protocol, the
 // handshake and the tunnelling itself are chisel's (same client, same fingerprint).

@@ -163,6 +163,19 @@ test('chisel: Go buildpack, results-db bound, auth and key only from vars (§6)'
   assert.equal(a.env.GOVERSION, `go${goLine}`, 'GOVERSION must match the go line of chisel/go.mod (the buildpack ignores go.mod, §4)');
 });
 
+// The Go line the Go buildpack uses by default and carries longest: go-buildpack v1.10.23
+// (2024-09) through v1.10.48 (docs/cf-platform.md §12).
+const GO_BUILDPACK_DEFAULT_LINE = '1.23';
+
+test('regression: chisel stages on Go buildpacks without Go 1.25 (go line above the default Go refused staging)', () => {
+  const goMod = fs.readFileSync(path.join(ROOT, 'chisel', 'go.mod'), 'utf8');
+  const [major, minor] = /^go (\d+)\.(\d+)/m.exec(goMod).slice(1).map(Number);
+  const [dMajor, dMinor] = GO_BUILDPACK_DEFAULT_LINE.split('.').map(Number);
+  assert.ok(major < dMajor || (major === dMajor && minor <= dMinor),
+    `chisel/go.mod says go ${major}.${minor}; a Go ${GO_BUILDPACK_DEFAULT_LINE} toolchain would refuse it offline`);
+  assert.equal(app('chisel.yml').env.GOVERSION, `go${GO_BUILDPACK_DEFAULT_LINE}`);
+});
+
 test('apps using a database find it by name: services listed, DB_SERVICE_NAME one of them', async (t) => {
   for (const file of ['node-app.yml', 'java-app.yml']) {
     await t.test(file, () => {

@@ -237,8 +237,7 @@ func server(args []string) {
 	}
 	if config.KeyFile == "" {
 		config.KeyFile = settings.Env("KEY_FILE")
-	}
-	if config.KeySeed == "" {
+	} else if config.KeySeed == "" {
 		config.KeySeed = settings.Env("KEY")
 	}
 	if config.Auth == "" {
