@@ -167,13 +167,15 @@ class Cell {
     timer.unref();
   }
 
-  // SIGTERM the group, SIGKILL after the grace period; resolves when the process is gone.
+  // SIGTERM to the instance's main process only, as Garden signals the process it started
+  // (so under `npm start` npm gets it, not node: docs/cf-platform.md §4); SIGKILL to the
+  // group and the cgroup after the grace period. Resolves when the process is gone.
   async terminate(inst, child) {
     inst.state = inst.desired && inst.unhealthy ? 'CRASHED' : 'STOPPING';
     // Out of the router before the signal, so no new request reaches a stopping process.
     await this.hooks.onChange(inst);
     const pid = child.pid;
-    killGroup(pid, 'SIGTERM');
+    try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
     const until = Date.now() + this.cfg.gracefulShutdownSec * 1000;
     while (child.exitCode === null && child.signalCode === null && Date.now() < until) await sleep(50);
     if (child.exitCode === null && child.signalCode === null) killGroup(pid, 'SIGKILL');

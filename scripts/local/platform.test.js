@@ -360,6 +360,21 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     for (const name of Object.keys(cases)) await ok('delete', name, '-f');
   });
 
+  // The group got SIGTERM, so node heard it even when its parent never passed it on.
+  await t.test('stop signals the instance\'s main process only, as Garden does', async () => {
+    const cases = { 'sig-exec': 'exec node server.js', 'sig-shell': 'node server.js & wait' };
+    for (const [name, command] of Object.entries(cases)) {
+      const app = { name, path: path.dirname(FIXTURE), memory: '64M', command, env: { LOG_SIGTERM: '1' }, routes: [{ route: `${name}.localhost` }] };
+      const file = path.join(HOME, `${name}.yml`);
+      fs.writeFileSync(file, YAML.stringify({ applications: [app] }));
+      await ok('push', '-f', file);
+      await ok('stop', name);
+    }
+    assert.match(await ok('logs', 'sig-exec', '--recent'), /OUT node got SIGTERM/, 'node as the main process gets it');
+    assert.doesNotMatch(await ok('logs', 'sig-shell', '--recent'), /node got SIGTERM/, 'a child of a shell that does not pass it on does not');
+    for (const name of Object.keys(cases)) await ok('delete', name, '-f');
+  });
+
   await t.test('down leaves no process, cgroup or port behind', async () => {
     const status = await ok('status');
     // The CFS period the quotas use is shown (a round records it from here: round-doc.js).
