@@ -8,6 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { loadSteady, steadyLines } = require('./steady-summary');
 
 let testDb;
 let db;
@@ -54,7 +55,8 @@ const one = async (sql, id) => (await db.query(sql, [id])).rows[0];
 
 test('the gate\'s window: warm-up seconds are left out of the summary, the window is flat', async () => {
   // 5 s of warm-up rising 10 → 50 req/s, then 10 s at 50 req/s; the gate measured 5 s → 15 s.
-  const r = await round({ steady_gate: { window_ms: 5000 }, measure_from_s: 5, stop_at_s: 15, steady: true });
+  const r = await round({ steady_gate: { window_ms: 5000, cv_max: 0.1, trend_max: 0.1, max_warmup_ms: 60000 },
+    measure_from_s: 5, stop_at_s: 15, steady: true });
   await requests(r, [10, 20, 30, 40, 50, ...Array(10).fill(50)]);
   const s = await one('SELECT samples::int, throughput_rps FROM round_summary WHERE round_id = $1', r.id);
   assert.equal(s.samples, 500);
@@ -67,6 +69,10 @@ test('the gate\'s window: warm-up seconds are left out of the summary, the windo
   assert.equal(st.window_trend, 0);
   assert.equal(st.window_cv, 0);
   assert.equal(st.window_ok_per_s, 50);
+  assert.deepEqual(steadyLines(await loadSteady(db, r.id)).slice(0, 2), [
+    'measured window: from 5.0 s for 10.0 s, steady after 5.0 s (gate: window 5.0 s, CV ≤ 10.0 %, trend within ±10.0 %)',
+    '  per second in it: CV 0.0 %, trend 0.0 % ± 0.0 % over 10 s',
+  ]);
 });
 
 test('a trend inside the window: slope × seconds / mean; a second without answers counts as 0', async () => {
@@ -101,6 +107,8 @@ test('throttling: the share of CFS periods an instance was throttled in, inside 
   assert.ok(Math.abs(h.throttled_fraction_max - 20 / 30) < 1e-9, String(h.throttled_fraction_max));
   const series = (await db.query('SELECT instance_index, second, periods, throttled_periods FROM round_instance_series WHERE round_id = $1 ORDER BY 1, 2', [r.id])).rows;
   assert.deepEqual(series.filter((x) => x.instance_index === 1).map((x) => x.periods === null ? null : Number(x.periods)), [null, null, 10]);
+  assert.match(steadyLines(await loadSteady(db, r.id)).join('\n'),
+    /^CPU throttling: throttled in 66\.7 % of its CFS periods \(most throttled instance\); a throttled request waits for the next period$/m);
 });
 
 test('the first round after a change names what changed; the same configuration again is not marked', async () => {
@@ -118,4 +126,6 @@ test('the first round after a change names what changed; the same configuration 
     [c.id, b.id, false, []],
     [d.id, c.id, true, ['loadbalancing: round-robin → least-connection', 'settings: {"POOL": "10"} → {"POOL": "20"}']],
   ]);
+  assert.match(steadyLines(await loadSteady(db, b.id)).join('\n'),
+    new RegExp(`^first round after a change since round ${a.id}: instances: 1 → 2 \\(figures may include its after-effects\\)$`, 'm'));
 });

@@ -68,7 +68,9 @@ async function watchSteady(client, { round, gate, durationMs, signal, log = () =
     }
     const d = decide(series, gate, elapsedMs);
     if (d.state !== 'wait') {
-      const res = await client.query(d.state === 'steady' ? STEADY_SQL : GIVE_UP_SQL, [round, durationMs, gate.maxWarmupMs]);
+      const res = d.state === 'steady'
+        ? await client.query(STEADY_SQL, [round, durationMs])
+        : await client.query(GIVE_UP_SQL, [round, durationMs, gate.maxWarmupMs]);
       if (res.rows.length === 0) return null;
       const measureFromMs = Number(res.rows[0].from_ms);
       if (d.state === 'steady') {
