@@ -489,28 +489,32 @@ GROUP BY round_id;
 
 -- The first round after a change: what differs from the previous round of the same app on
 -- the same platform (instances, app settings, the route's load balancing, the CPU quota
--- and its CFS period). The first round of an app in a database has nothing to compare with.
+-- and its CFS period). As in the report's stale-round check, only what both rounds
+-- recorded is compared (settings {}: not recorded). The first round of an app in a
+-- database has nothing to compare with.
 CREATE OR REPLACE VIEW round_changes AS
 WITH c AS (
   SELECT id AS round_id, app, platform,
-         jsonb_build_object(
+         jsonb_strip_nulls(jsonb_build_object(
            'instances', app_instances,
-           'settings', settings,
+           'settings', nullif(settings, '{}'::jsonb),
            'loadbalancing', coalesce(plan->>'loadbalancing', 'round-robin'),
            'cpu_quota', environment->'app_cpu_quota_cores',
-           'cpu_period_us', environment->'app_cpu_period_us') AS config
+           'cpu_period_us', environment->'app_cpu_period_us')) AS config
   FROM rounds
 ), l AS (
   SELECT c.*, lag(round_id) OVER w AS prev_round_id, lag(config) OVER w AS prev_config
   FROM c WINDOW w AS (PARTITION BY app, platform ORDER BY round_id)
+), d AS (
+  SELECT l.round_id, l.prev_round_id,
+         ARRAY(SELECT e.key || ': ' || (l.prev_config->>e.key) || ' → ' || (e.value #>> '{}')
+                 FROM jsonb_each(l.config) e
+                WHERE l.prev_config ? e.key AND e.value <> l.prev_config->e.key
+                ORDER BY e.key) AS changes
+  FROM l
 )
-SELECT round_id, prev_round_id,
-       coalesce(config <> prev_config, false) AS first_after_change,
-       ARRAY(SELECT e.key || ': ' || coalesce(prev_config->>e.key, 'none') || ' → ' || coalesce(e.value #>> '{}', 'none')
-               FROM jsonb_each(config) e
-              WHERE prev_config IS NOT NULL AND e.value IS DISTINCT FROM prev_config->e.key
-              ORDER BY e.key) AS changes
-FROM l;
+SELECT round_id, prev_round_id, cardinality(changes) > 0 AS first_after_change, changes
+FROM d;
 
 -- One row per round: the measured window, the gate's answer, the trend inside the window,
 -- throttling and changes — what the round summary and the report's validity flags read.

@@ -99,5 +99,7 @@ export function csvFiles(a, data) {
     'latency-split': toCsv(splitRows(a)),
     'latency-split-rounds': toCsv(data.split),
     environment: toCsv(environmentRows(a)),
+    'round-seconds': toCsv(a.series.seconds),
+    'round-instances': toCsv(a.series.instances),
   };
 }
