@@ -42,9 +42,11 @@ const GIVE_UP_SQL = `UPDATE rounds SET steady = false,
   WHERE id = $1 AND measure_from IS NULL
   RETURNING extract(epoch FROM measure_from - start_at) * 1000 AS from_ms`;
 
+// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
 const sleep = (ms, signal) => new Promise((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 });
 
 const secs = (ms) => `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`;

@@ -24,9 +24,11 @@ const STATE_SQL = `
          CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
   FROM rounds r WHERE r.id = $1`;
 
+// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
 const sleep = (ms, signal) => new Promise((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 });
 
 function progressLine(roundId, s, samples) {
