@@ -11,14 +11,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const os = require('node:os');
-const { spawnSync } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const USAGE = fs.readFileSync(path.join(__dirname, 'cfs-period.sh'), 'utf8').split('\n')
   .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
 
 function parseArgs(argv) {
-  const o = { cpu: 0.1, periods: [100000, 50000, 20000, 10000], loads: [0.5, 0.8], duration: 20, warmup: 10, reps: 2 };
+  const o = { cpu: 0.1, periods: [100000, 50000, 20000, 10000], loads: [0.2, 0.35], duration: 20, warmup: 10, reps: 2 };
   for (let i = 0; i < argv.length; i++) {
     const [a, v] = [argv[i], argv[i + 1]];
     if (a === '-h' || a === '--help') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
@@ -40,6 +40,7 @@ function parseArgs(argv) {
 
 function die(msg, code = 2) {
   process.stderr.write(`cfs-period: ${msg}\n`);
+  dropHome();
   process.exit(code);
 }
 
@@ -60,17 +61,26 @@ function makeHome() {
   HASH = crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8);
 }
 
-function run(cmd, args, env = {}, { quiet = true } = {}) {
-  const r = spawnSync(cmd, args, { env: { ...ENV, ...env }, encoding: 'utf8', cwd: ROOT, maxBuffer: 64 << 20 });
-  if (r.status !== 0) die(`${path.basename(cmd)} ${args.join(' ')} failed (exit ${r.status}):\n${(r.stderr || '').slice(-2000)}`);
-  if (!quiet) process.stderr.write(r.stderr);
-  return r.stdout;
+// Asynchronous, so that an interrupt is handled between steps (and tears the platform down).
+function run(cmd, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { ...ENV, ...env }, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('close', (code) => {
+      if (code !== 0) die(`${path.basename(cmd)} ${args.join(' ')} failed (exit ${code}):\n${err.slice(-2000)}`);
+      resolve(out);
+    });
+  });
 }
 
 const cfl = (args, env) => run(path.join(ROOT, 'scripts/cfl'), args, env);
 
 function dropHome() {
   if (HOME === null) return;
+  // Synchronous: also from an exit path.
   spawnSync(path.join(ROOT, 'scripts/cfl'), ['down'], { env: ENV, stdio: 'ignore' });
   fs.rmSync(HOME, { recursive: true, force: true });
   HOME = null;
@@ -80,18 +90,18 @@ function dropHome() {
  * A fresh platform in a CPU mode (and period), node-app x1 warmed up without a quota (a
  * JIT warming under 0.1 core takes half a minute), then given its quota (applied live).
  */
-function platform(cfg, o) {
+async function platform(cfg, o) {
   makeHome();
   const env = { CFSCALE_CPU_MODE: cfg.mode, CFSCALE_CPU_PERIOD_US: String(cfg.periodUs ?? 100000) };
-  run(path.join(ROOT, 'scripts/push.sh'), ['node-app', '-i', '1'], env);
-  if (cfg.mode === 'quota') cfl(['scale', 'node-app', '--cpu', 'none'], env);
-  loadgen(['--parallel', '16', '--duration', `${o.warmup}s`]);
-  if (cfg.mode === 'quota') cfl(['scale', 'node-app', '--cpu', String(o.cpu)], env);
+  await run(path.join(ROOT, 'scripts/push.sh'), ['node-app', '-i', '1'], env);
+  if (cfg.mode === 'quota') await cfl(['scale', 'node-app', '--cpu', 'none'], env);
+  await loadgen(['--parallel', '16', '--duration', `${o.warmup}s`]);
+  if (cfg.mode === 'quota') await cfl(['scale', 'node-app', '--cpu', String(o.cpu)], env);
 }
 
-function loadgen(args) {
-  const url = cfl(['router-url']).trim();
-  return JSON.parse(run('node', [path.join(ROOT, 'loadgen/bin/loadgen.js'), '--url', url, '--host', 'node-app.localhost',
+async function loadgen(args) {
+  const url = (await cfl(['router-url'])).trim();
+  return JSON.parse(await run('node', [path.join(ROOT, 'loadgen/bin/loadgen.js'), '--url', url, '--host', 'node-app.localhost',
     '--scenario', 'read', '--seed', '1000', '--json', '--no-progress', ...args]));
 }
 
@@ -100,12 +110,12 @@ function cgroupRead(ctl, file) {
 }
 
 /** One measured run at rate R after a few seconds at the same rate: latencies, app CPU, throttling. */
-function measure(rate, o) {
-  loadgen(['--rate', String(rate), '--parallel', '64', '--duration', '5s']);
+async function measure(rate, o) {
+  await loadgen(['--rate', String(rate), '--parallel', '64', '--duration', '5s']);
   const cpu0 = Number(cgroupRead('cpuacct', 'cpuacct.usage'));
   const stat0 = cgroupRead('cpu', 'cpu.stat');
   const t0 = process.hrtime.bigint();
-  const r = loadgen(['--rate', String(rate), '--parallel', '64', '--duration', `${o.duration}s`]);
+  const r = await loadgen(['--rate', String(rate), '--parallel', '64', '--duration', `${o.duration}s`]);
   const wallNs = Number(process.hrtime.bigint() - t0);
   const field = (text, k) => Number(new RegExp(`^${k} (\\d+)$`, 'm').exec(text)[1]);
   const stat1 = cgroupRead('cpu', 'cpu.stat');
@@ -121,22 +131,22 @@ function measure(rate, o) {
 const f = (x, d = 1) => (x === null ? '-' : x.toFixed(d));
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   const configs = [{ name: 'shares', mode: 'shares' }, ...o.periods.map((p) => ({ name: `quota ${p / 1000} ms`, mode: 'quota', periodUs: p }))];
   try {
     // The capacity at the quota with the kernel's default period sets the rates.
-    platform({ mode: 'quota', periodUs: 100000 }, o);
-    const capacity = loadgen(['--parallel', '16', '--duration', `${o.duration}s`]).requests.per_sec;
+    await platform({ mode: 'quota', periodUs: 100000 }, o);
+    const capacity = (await loadgen(['--parallel', '16', '--duration', `${o.duration}s`])).requests.per_sec;
     const rates = o.loads.map((l) => Math.round(l * capacity));
     process.stderr.write(`capacity at ${o.cpu} cores (100 ms period): ${capacity} req/s; rates ${rates.join(', ')} req/s; load average ${os.loadavg()[0].toFixed(2)}\n`);
     const results = []; // {config, rate, rep, ...}
     for (let rep = 1; rep <= o.reps; rep++) {
       const order = rep % 2 ? configs : [...configs].reverse();
       for (const cfg of order) {
-        platform(cfg, o);
+        await platform(cfg, o);
         for (const rate of rates) {
-          const m = { config: cfg.name, rate, rep, load: os.loadavg()[0], ...measure(rate, o) };
+          const m = { config: cfg.name, rate, rep, load: os.loadavg()[0], ...(await measure(rate, o)) };
           results.push(m);
           process.stderr.write(`rep ${rep} ${cfg.name} ${rate} req/s: p50 ${f(m.p50, 2)} p90 ${f(m.p90, 2)} p99 ${f(m.p99, 2)} ms, `
             + `cpu ${f(m.cpu, 3)}, throttled ${m.throttled === null ? '-' : `${f(100 * m.throttled)} %`}, errors ${m.errors}, late ${m.late}, load ${f(m.load, 2)}\n`);
@@ -167,4 +177,4 @@ function report(configs, rates, results) {
 
 // An interrupt still tears the platform down.
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { dropHome(); process.exit(130); });
-main();
+main().catch((err) => die(err.stack || err.message));

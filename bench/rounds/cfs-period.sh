@@ -7,11 +7,12 @@
 # CFSCALE_CPU_PERIOD_US's default (scripts/local/README.md).
 #
 # Usage: bench/rounds/cfs-period.sh [--cpu 0.1] [--periods 100000,50000,20000,10000]
-#                                   [--loads 0.5,0.8] [--duration 20] [--warmup 10] [--reps 2]
+#                                   [--loads 0.2,0.35] [--duration 20] [--warmup 10] [--reps 2]
 #   --cpu C        the quota, cores (default 0.1); every period x C must be >= 1000 µs
 #   --periods P,.. CFS periods to compare, µs (default 100000,50000,20000,10000)
 #   --loads L,..   rates as fractions of the capacity at the quota with a 100 ms period
-#                  (closed model, 16 in flight) (default 0.5,0.8)
+#                  (closed model, 16 in flight) (default 0.2,0.35: the open model costs the app
+#                  about twice the CPU per request, so 0.5 would saturate the quota)
 #   --duration S   seconds measured per rate (default 20), after 5 s at that rate
 #   --warmup S     the app warmed up without a quota before each configuration (default 10)
 #   --reps N       interleaved repetitions; medians are compared (default 2)
