@@ -62,3 +62,16 @@ test('a falling series (the platform taking CPU back) is a trend too', () => {
   assert.equal(a.steady, false);
   assert.ok(a.trend < -0.05, String(a.trend));
 });
+
+test('a throttled series: a quota-bound instance passes the same work every CFS period, so its seconds are flat; a beat between period and second is scatter, not a trend', () => {
+  // 10 periods of 100 ms per second, 40 or 41 answers each: 400-410 per second.
+  const bound = Array.from({ length: 10 }, (_, i) => 400 + (i * 7) % 11);
+  assert.equal(decide(bound, SETTINGS, 10000).state, 'steady');
+  // A period that does not divide the second: now and then a second holds one period less.
+  const beat = Array.from({ length: 10 }, (_, i) => (i % 3 === 2 ? 350 : 400));
+  const a = assessWindow(beat, SETTINGS);
+  assert.ok(a.cv > 0.06 && a.cv < 0.065, String(a.cv)); // sd 24.2 of mean 385
+  assert.ok(Math.abs(a.trend) < 0.05, String(a.trend));
+  assert.deepEqual(a.reasons.map((r) => r.split(' ')[0]), ['CV']);
+  assert.equal(assessWindow(beat, { ...SETTINGS, cvMax: 0.1 }).steady, true, 'the default bound (0.1) lets it through');
+});
