@@ -137,6 +137,7 @@ repetitions: 2
   const ran = calls(log).map((c) => `${c.instances}:${c.label.split(':').pop()}`);
   assert.deepEqual(ran, ['1:rep1', '2:rep1', '2:rep1', '1:rep2', '1:rep2', '2:rep2', '2:rep2']);
   assert.match(r1.stderr, /exp:change:change-app:default:i2:l1:p1:rep1: round \d+ is the first after a change \(instances: 1 → 2\): left out, running the step again/);
+  assert.match(r1.stderr, /finished: 7 ran, 0 skipped \(done before\), 0 failed, 3 step\(s\) run again after a change/);
   // The report leaves the first ones out (superseded by the re-run of their step).
   const out = path.join(dir, 'change-report');
   const rep = runScript('report.sh', ['--experiment', 'change', '--plan', plan, '--out', out, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
