@@ -1,6 +1,6 @@
 // round-charts.js — per-round time series, one small panel per round (Vega-Lite facets):
-// throughput and errors per second, p50 and p99 per second, and CPU per instance per stats
-// sample, each marking the measured window (results-schema.sql round_seconds and
+// throughput and errors per second, p50 and p99 per second, and CPU and memory per
+// instance per stats sample, each marking the measured window (results-schema.sql round_seconds and
 // round_instance_series, read by steady-data.js). They show what a round's single figure
 // hides: a warm-up, a drift, throttling steps, an instance that lagged.
 
@@ -80,8 +80,24 @@ export function roundCpu(a) {
   ]);
 }
 
+/** Memory per app instance per stats sample (MiB). */
+export function roundMemory(a) {
+  const keep = chartedRounds(a);
+  const v = a.series.instances.filter((s) => keep.has(s.round_id) && s.mem_bytes !== null).map((s) => ({
+    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
+    mib: s.mem_bytes / 2 ** 20, measured: s.measured,
+  }));
+  if (!v.length) return null;
+  return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [
+    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'MiB' },
+      color: { field: 'instance', type: 'nominal', title: 'instance' },
+      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
+  ]);
+}
+
 export const ROUND_CHARTS = [
   ['round-throughput', roundThroughput],
   ['round-latency', roundLatency],
   ['round-cpu', roundCpu],
+  ['round-memory', roundMemory],
 ];
