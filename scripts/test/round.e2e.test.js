@@ -239,6 +239,8 @@ test('the steady-state gate: the window starts once a whole window is steady (or
   assert.match(res.stdout, /^measured window: from \d+\.\d s for 3\.0 s, steady after \d+\.\d s \(gate: window 3\.0 s, CV ≤ 100\.0 %, trend within ±100\.0 %\)$/m);
   assert.match(res.stderr, new RegExp(`^run-round: round ${id}: steady after \\d+(\\.\\d)? s \\(mean \\d+ req/s, CV .*\\); measuring 3 s$`, 'm'));
   assert.doesNotMatch(res.stderr, /MaxListenersExceededWarning/);
+  // The progress counts the duration from the window's start.
+  assert.match(res.stderr, new RegExp(`^round ${id}: \\d+\\.\\ds, measuring \\d+\\.\\d/3s, \\d+ samples, loadgens done 1/1$`, 'm'));
   // A CV bound nothing meets: given up at the maximum warm-up, measured from there, flagged.
   res = await runScript('run-round.sh', ['--app', 'node-app', '--instances', '1', '--loadgens', '1', '--parallel', '4',
     '--duration', '3s', '--steady-window', '3s', '--steady-cv', '0.000001', '--max-warmup', '6s', '--seed-ads', '50', '--label', 'e2e-never-steady']);
