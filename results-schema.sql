@@ -58,6 +58,28 @@ CREATE TABLE IF NOT EXISTS rounds (
   CHECK (duration_ms IS NOT NULL OR requests IS NOT NULL)
 );
 
+-- The measured window (scripts/round/steady-watch.js). Without --warmup, run-round's
+-- steady-state gate watches the per-second throughput and, once it is steady (or at the
+-- maximum warm-up), sets measure_from and stop_at; the loadgens run until stop_at. With
+-- --warmup (or --requests) the gate is off and the window starts at start_at + warmup_ms.
+-- ALTER so that results databases created before these columns get them too.
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS steady_gate jsonb;          -- gate settings {window_ms, cv_max, trend_max, max_warmup_ms}; NULL = off
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS measure_from timestamptz;   -- start of the measured window (the gate's decision)
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS stop_at timestamptz;        -- the loadgens stop issuing here (measure_from + duration)
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS steady boolean;             -- true: steady; false: not steady at the maximum warm-up
+
+-- Where a round's measured window starts: the gate's measure_from, else start_at + warmup_ms.
+-- Every view below cuts the warm-up with it.
+CREATE OR REPLACE FUNCTION round_measured_from(r rounds) RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(r.measure_from, r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+$$;
+-- Where it ends: stop_at, else start_at + duration_ms (NULL for a --requests round).
+CREATE OR REPLACE FUNCTION round_measured_until(r rounds) RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+  SELECT coalesce(r.stop_at, r.start_at + make_interval(secs => r.duration_ms / 1000.0))
+$$;
+
 -- A new round wakes every idle loadgen (LISTEN cfscale_rounds); they also poll.
 CREATE OR REPLACE FUNCTION cfscale_notify_round() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -164,6 +186,11 @@ CREATE TABLE IF NOT EXISTS instance_stats (
   source           text NOT NULL CHECK (source IN ('plugin','v3','local')),
   UNIQUE (round_id, app, instance_index, sampled_at)
 );
+-- Local only: the instance cgroup's cpu.stat counters since it was created (CFS quota
+-- throttling), read with each sample; deltas in round_instance_series.
+ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_periods bigint;           -- nr_periods
+ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint; -- nr_throttled
+ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_us bigint;      -- throttled_time
 
 -- Router access-log records: Gorouter RTR lines on CF, HAProxy on the local
 -- platform (written in the RTR layout, so one parser serves both).
@@ -217,7 +244,7 @@ SELECT r.id AS round_id, r.app, r.platform, r.app_instances, r.loadgens, r.model
 FROM rounds r
 LEFT JOIN requests q
   ON q.round_id = r.id
- AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+ AND q.intended_at >= round_measured_from(r)
 GROUP BY r.id;
 
 -- CPU and memory per app instance per round.
@@ -254,15 +281,15 @@ LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
 CREATE OR REPLACE VIEW report_round_latency AS
 SELECT r.id AS round_id,
        avg(q.latency_us) FILTER (WHERE q.error_kind IS NULL
-                                   AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+                                   AND q.intended_at >= round_measured_from(r))
                                                           AS mean_us,
-       count(q.*) FILTER (WHERE q.intended_at < r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
+       count(q.*) FILTER (WHERE q.intended_at < round_measured_from(r))
                                                           AS warmup_samples,
        -- seconds between the first and the last sample after the warm-up: a generator that
        -- joined late or stopped early covers less than duration - warm-up
        extract(epoch FROM
-         max(q.started_at) FILTER (WHERE q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0))
-         - min(q.started_at) FILTER (WHERE q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)))
+         max(q.started_at) FILTER (WHERE q.intended_at >= round_measured_from(r))
+         - min(q.started_at) FILTER (WHERE q.intended_at >= round_measured_from(r)))
                                                           AS measured_s
 FROM rounds r
 LEFT JOIN requests q ON q.round_id = r.id
@@ -280,7 +307,7 @@ WITH per_instance AS (
   FROM rounds r
   JOIN instance_stats s
     ON s.round_id = r.id AND s.app = r.app
-   AND s.sampled_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+   AND s.sampled_at >= round_measured_from(r)
   GROUP BY r.id, s.instance_index
 )
 SELECT round_id, count(*) AS instances_sampled, sum(samples) AS samples,
@@ -380,7 +407,7 @@ WITH j AS (
   FROM rounds r
   JOIN requests q
     ON q.round_id = r.id AND q.error_kind IS NULL
-   AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+   AND q.intended_at >= round_measured_from(r)
   LEFT JOIN server_timings st ON st.correlation_id = q.correlation_id::text
   LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
   LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id AND rl.correlation_id IS NULL
@@ -395,3 +422,131 @@ SELECT round_id, count(*) AS samples, count(router_us) AS with_router, count(app
        percentile_cont(0.95) WITHIN GROUP (ORDER BY db_us) AS db_p95_us
 FROM j
 GROUP BY round_id;
+
+-- ---------------------------------------------------------------- steady state
+-- Per-second series, the trend inside the measured window, CPU throttling, and the first
+-- round after a change (scripts/round/steady-watch.js, report/lib/report/validity.js).
+
+-- Every second of a round (from start_at, by intended send time): samples, ok, errors,
+-- p50/p99 of all samples. measured: the second lies wholly inside the measured window.
+CREATE OR REPLACE VIEW round_seconds AS
+SELECT r.id AS round_id, s.second,
+       r.start_at + make_interval(secs => s.second) AS at,
+       count(*) AS samples,
+       count(*) FILTER (WHERE q.error_kind IS NULL) AS ok,
+       count(*) FILTER (WHERE q.error_kind IS NOT NULL) AS errors,
+       (count(*) FILTER (WHERE q.error_kind IS NOT NULL))::double precision / count(*) AS error_rate,
+       percentile_cont(0.50) WITHIN GROUP (ORDER BY q.latency_us) AS p50_us,
+       percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) AS p99_us,
+       s.second >= ceil(extract(epoch FROM round_measured_from(r) - r.start_at))
+         AND (round_measured_until(r) IS NULL
+              OR s.second + 1 <= extract(epoch FROM round_measured_until(r) - r.start_at)) AS measured
+FROM rounds r
+JOIN requests q ON q.round_id = r.id
+CROSS JOIN LATERAL (SELECT floor(extract(epoch FROM q.intended_at - r.start_at))::integer AS second) s
+GROUP BY r.id, s.second;
+
+-- The per-second throughput inside the measured window: mean, CV and the least-squares
+-- trend (fitted change over the window relative to the mean) with its standard error, the
+-- same statistics as the gate (scripts/round/steady-state.js). Seconds without any answer
+-- count as 0. A --requests round's last, partial second is left out.
+CREATE OR REPLACE VIEW round_window_trend AS
+WITH w AS (
+  SELECT r.id AS round_id,
+         ceil(extract(epoch FROM round_measured_from(r) - r.start_at))::integer AS first_s,
+         coalesce(floor(extract(epoch FROM round_measured_until(r) - r.start_at))::integer,
+                  (SELECT floor(extract(epoch FROM max(q.intended_at) - r.start_at))::integer
+                     FROM requests q WHERE q.round_id = r.id)) - 1 AS last_s
+  FROM rounds r
+), per_second AS (
+  SELECT w.round_id, g.second, coalesce(s.ok, 0)::double precision AS ok
+  FROM w
+  CROSS JOIN LATERAL generate_series(w.first_s, w.last_s) g(second)
+  LEFT JOIN round_seconds s ON s.round_id = w.round_id AND s.second = g.second
+)
+SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s,
+       stddev_samp(ok) / nullif(avg(ok), 0) AS cv,
+       regr_slope(ok, second) * count(*) / nullif(avg(ok), 0) AS trend,
+       sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)
+            / nullif(count(*) - 2, 0) / nullif(regr_sxx(ok, second), 0)) * count(*) / nullif(avg(ok), 0) AS trend_se
+FROM per_second
+GROUP BY round_id;
+
+-- Every stats sample of the round's app: seconds since the start, CPU, memory, and the
+-- CFS throttling between this sample and the instance's previous one (local cgroups;
+-- a counter that went back, a restarted instance's new cgroup, gives NULL).
+CREATE OR REPLACE VIEW round_instance_series AS
+SELECT s.round_id, s.instance_index, s.sampled_at,
+       extract(epoch FROM s.sampled_at - r.start_at) AS second,
+       s.sampled_at >= round_measured_from(r)
+         AND (round_measured_until(r) IS NULL OR s.sampled_at <= round_measured_until(r)) AS measured,
+       s.state, s.cpu, s.cpu_entitlement, s.cpu_quota_cores, s.mem_bytes, s.mem_quota_bytes,
+       nullif(greatest(s.cpu_periods - lag(s.cpu_periods) OVER w, -1), -1) AS periods,
+       nullif(greatest(s.cpu_throttled_periods - lag(s.cpu_throttled_periods) OVER w, -1), -1) AS throttled_periods,
+       nullif(greatest(s.cpu_throttled_us - lag(s.cpu_throttled_us) OVER w, -1), -1) AS throttled_us
+FROM instance_stats s
+JOIN rounds r ON r.id = s.round_id AND r.app = s.app
+WINDOW w AS (PARTITION BY s.round_id, s.instance_index ORDER BY s.sampled_at);
+
+-- Per round, over the measured window: the most throttled instance's share of CFS periods
+-- in which it was throttled (local quotas), and the CPU entitlement used (CF v3 stats,
+-- docs/cf-platform.md §7: above 1.0 the app runs on spare capacity of its cell).
+CREATE OR REPLACE VIEW round_throttling AS
+WITH per_instance AS (
+  SELECT round_id, instance_index,
+         sum(throttled_periods)::double precision / nullif(sum(periods), 0) AS throttled_fraction,
+         sum(throttled_us) AS throttled_us,
+         avg(cpu_entitlement) AS cpu_entitlement_avg
+  FROM round_instance_series
+  WHERE measured
+  GROUP BY round_id, instance_index
+)
+SELECT round_id, max(throttled_fraction) AS throttled_fraction_max,
+       sum(throttled_us) AS throttled_us, max(cpu_entitlement_avg) AS cpu_entitlement_max
+FROM per_instance
+GROUP BY round_id;
+
+-- The first round after a change: what differs from the previous round of the same app on
+-- the same platform (instances, app settings, the route's load balancing, the CPU quota
+-- and its CFS period). As in the report's stale-round check, only what both rounds
+-- recorded is compared (settings {}: not recorded). The first round of an app in a
+-- database has nothing to compare with.
+CREATE OR REPLACE VIEW round_changes AS
+WITH c AS (
+  SELECT id AS round_id, app, platform,
+         jsonb_strip_nulls(jsonb_build_object(
+           'instances', app_instances,
+           'settings', nullif(settings, '{}'::jsonb),
+           'loadbalancing', coalesce(plan->>'loadbalancing', 'round-robin'),
+           'cpu_quota', environment->'app_cpu_quota_cores',
+           'cpu_period_us', environment->'app_cpu_period_us')) AS config
+  FROM rounds
+), l AS (
+  SELECT c.*, lag(round_id) OVER w AS prev_round_id, lag(config) OVER w AS prev_config
+  FROM c WINDOW w AS (PARTITION BY app, platform ORDER BY round_id)
+), d AS (
+  SELECT l.round_id, l.prev_round_id,
+         ARRAY(SELECT e.key || ': ' || (l.prev_config->>e.key) || ' → ' || (e.value #>> '{}')
+                 FROM jsonb_each(l.config) e
+                WHERE l.prev_config ? e.key AND e.value <> l.prev_config->e.key
+                ORDER BY e.key) AS changes
+  FROM l
+)
+SELECT round_id, prev_round_id, cardinality(changes) > 0 AS first_after_change, changes
+FROM d;
+
+-- One row per round: the measured window, the gate's answer, the trend inside the window,
+-- throttling and changes — what the round summary and the report's validity flags read.
+CREATE OR REPLACE VIEW report_round_steady AS
+SELECT r.id AS round_id, r.steady_gate, r.steady,
+       extract(epoch FROM round_measured_from(r) - r.start_at) * 1000 AS measure_from_ms,
+       extract(epoch FROM round_measured_until(r) - round_measured_from(r)) * 1000 AS window_ms,
+       (r.environment->>'app_cpu_period_us')::bigint AS cpu_period_us,
+       t.seconds AS window_seconds, t.ok_per_s AS window_ok_per_s, t.cv AS window_cv,
+       t.trend AS window_trend, t.trend_se AS window_trend_se,
+       h.throttled_fraction_max, h.throttled_us, h.cpu_entitlement_max,
+       c.prev_round_id, c.first_after_change, c.changes
+FROM rounds r
+LEFT JOIN round_window_trend t ON t.round_id = r.id
+LEFT JOIN round_throttling h ON h.round_id = r.id
+LEFT JOIN round_changes c ON c.round_id = r.id;

@@ -12,7 +12,19 @@
 #   --rate R             open model: requests/s per loadgen (excludes --parallel)
 #   --duration DUR       length of the round, e.g. 10s, 2m (one of --duration/--requests)
 #   --requests N         requests per loadgen instead of a duration
-#   --warmup DUR         samples in the first DUR are left out of the summary (default 0s)
+#   --warmup DUR         samples in the first DUR are left out of the summary; turns the
+#                        steady-state gate off (default: the gate decides; with --requests
+#                        the gate is off and the default is 0s)
+#   --steady-window DUR  the gate: load runs until the per-second throughput of the last
+#                        DUR is steady, then the round measures --duration more; the
+#                        measured window's start and whether it was steady are recorded in
+#                        the round (default 10s)
+#   --steady-cv F        steady: the window's coefficient of variation is at most F
+#                        (default 0.1)
+#   --steady-trend F     steady: the window's least-squares trend, as a change over the
+#                        window relative to its mean, is within ±F (default 0.1)
+#   --max-warmup DUR     the gate gives up after DUR of warm-up: the round measures from
+#                        there and is flagged as never steady (default 60s)
 #   --scenario NAME      read | browse | publish | mix (default read)
 #   --timeout DUR        per-request timeout of the loadgens (default 10s)
 #   --no-keepalive       a new connection per request (default: keep-alive)
@@ -37,7 +49,8 @@
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
 #   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
-#                        + warm-up + timeout + 15s locally / 30s on CF; 10m with --requests)
+#                        + warm-up (with the gate: --max-warmup) + timeout + 15s locally /
+#                        30s on CF; 10m with --requests)
 #   --stats-source S     v3 | plugin | auto, see collect-stats.sh (default auto: v3 on CF,
 #                        `cfl statistics` locally; plugin on CF only when installed)
 #   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,

@@ -85,6 +85,16 @@ function maskUrl(url) {
   return String(url).replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 }
 
+/**
+ * How long a duration round runs, ms (null for a --requests round). A round with a
+ * steady-state gate runs until the stop_at the control plane sets once the load is steady
+ * (worker.js), at most the maximum warm-up + the duration.
+ */
+function runLengthMs(r) {
+  if (r.duration_ms === null || r.duration_ms === undefined) return null;
+  return Number(r.duration_ms) + (r.steady_gate ? Number(r.steady_gate.max_warmup_ms) : 0);
+}
+
 /** A `rounds` row -> run plan for instance `index`. Throws ConfigError on a bad plan. */
 function planFromRound(r, index) {
   const p = r.plan || {};
@@ -97,7 +107,8 @@ function planFromRound(r, index) {
     model: r.model,
     parallel: r.model === 'open' ? num(r.parallel) || num(p.connections) || DEFAULT_OPEN_CONNECTIONS : num(r.parallel),
     rate: num(r.rate),
-    durationMs: num(r.duration_ms),
+    durationMs: runLengthMs(r) ?? undefined,
+    gated: Boolean(r.steady_gate) && r.duration_ms !== null,
     requests: num(r.requests),
     timeoutMs: num(r.timeout_ms),
     keepalive: r.keepalive !== false,
@@ -118,4 +129,4 @@ function planFromRound(r, index) {
   return plan;
 }
 
-module.exports = { loadConfig, planFromRound, maskUrl, ConfigError, LATE_START_LIMIT_MS, DEFAULT_OPEN_CONNECTIONS };
+module.exports = { loadConfig, planFromRound, runLengthMs, maskUrl, ConfigError, LATE_START_LIMIT_MS, DEFAULT_OPEN_CONNECTIONS };

@@ -118,9 +118,15 @@ class ControlPlane {
     await this.query('UPDATE loadgen_runs SET started_at = now() WHERE round_id = $1 AND instance_index = $2', [roundId, index]);
   }
 
-  async roundStatus(roundId) {
-    const r = await this.query('SELECT status FROM rounds WHERE id = $1', [roundId]);
-    return r.rows.length ? r.rows[0].status : 'cancelled';
+  /**
+   * A running round's status and, once its steady-state gate has set it, when to stop
+   * issuing (stopMs, database clock; null before): { status, stopMs }.
+   */
+  async roundControl(roundId) {
+    const r = await this.query('SELECT status, extract(epoch FROM stop_at) * 1000 AS stop_ms FROM rounds WHERE id = $1', [roundId]);
+    if (!r.rows.length) return { status: 'cancelled', stopMs: null };
+    const { status, stop_ms: stopMs } = r.rows[0];
+    return { status, stopMs: stopMs === null ? null : Number(stopMs) };
   }
 
   /** Writes the final figures (f: column -> value) of this instance's run. */

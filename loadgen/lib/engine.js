@@ -173,6 +173,19 @@ class Engine {
     this.maybeFinish();
   }
 
+  /**
+   * Moves the end of a duration run to `durationMs` after the start (the steady-state
+   * gate's stop_at): as if the run had been given that duration; an end already past ends
+   * issuing now (open model: the schedule ends at the new duration).
+   */
+  endAt(durationMs) {
+    if (this.finished || this.stopping || !this.opts.durationMs) return;
+    this.opts = { ...this.opts, durationMs: Math.max(1, durationMs) };
+    this.endMs = this.startMs + this.opts.durationMs;
+    if (this.endTimer !== null) clearTimeout(this.endTimer);
+    this.endTimer = setTimeout(() => this.onEndTimer(), Math.max(0, this.endMs - performance.now()));
+  }
+
   /** Stops issuing; in-flight requests get `graceMs` to finish, then are aborted. */
   stop(graceMs) {
     this.endIssuing();

@@ -6,6 +6,7 @@
 // comes from and what happens with the result.
 
 const dns = require('node:dns').promises;
+const { performance } = require('node:perf_hooks');
 const net = require('node:net');
 const { Engine } = require('./engine');
 const { Scenario } = require('./scenario');
@@ -44,6 +45,7 @@ class Run {
     this.batch = this.sink ? new SampleBatch(opts.batchRows || DEFAULT_BATCH_ROWS) : null;
     this.engine = null;
     this.stopRequested = null;
+    this.endRequested = null;
   }
 
   async start() {
@@ -79,6 +81,7 @@ class Run {
       if (this.opts.onSecond) this.opts.onSecond(s, Date.now() - t0);
     }, SECOND_MS);
     const done = this.engine.run();
+    if (this.endRequested !== null) this.endAtWallMs(this.endRequested);
     if (this.stopRequested !== null) this.engine.stop(this.stopRequested);
     try {
       const r = await done;
@@ -89,6 +92,13 @@ class Run {
     }
     if (batch !== null && batch.length > 0) flushBatch();
     return stats.summary();
+  }
+
+  /** Ends a duration run at a wall-clock instant (ms) instead: the steady-state gate's stop_at. */
+  endAtWallMs(wallMs) {
+    const e = this.engine;
+    if (e === null || e.startMs === undefined) { this.endRequested = wallMs; return; }
+    e.endAt(performance.now() - e.startMs + (wallMs - Date.now()));
   }
 
   /** Stop sending; in-flight requests get `graceMs`, then count as aborted. */

@@ -15,7 +15,7 @@ const { Sink } = require('./sink');
 const { Run } = require('./run');
 const { Health } = require('./health');
 const { seedAds } = require('./seed');
-const { planFromRound, maskUrl, LATE_START_LIMIT_MS } = require('./config');
+const { planFromRound, runLengthMs, maskUrl, LATE_START_LIMIT_MS } = require('./config');
 const { fmtUs } = require('./report');
 
 const ROUND_FLUSH_TIMEOUT_MS = 60000;
@@ -73,7 +73,7 @@ class Worker {
     for (const row of rows) {
       if (this.stopping) return;
       const lateMs = Number(row.db_now_ms) - Number(row.start_ms);
-      const limitMs = row.duration_ms !== null ? Number(row.duration_ms) : LATE_START_LIMIT_MS;
+      const limitMs = runLengthMs(row) ?? LATE_START_LIMIT_MS;
       if (lateMs > limitMs) {
         if (!this.skipped.has(row.id)) this.log(`round ${row.id}: skipped, start_at was ${Math.round(lateMs)} ms ago (limit ${limitMs} ms)`);
         this.skipped.add(row.id);
@@ -124,7 +124,7 @@ class Worker {
     const rejectedBefore = this.sink.batchesRejected;
     const run = new Run(plan, {
       sink: this.sink, roundId: id, loadgenIndex: this.index, batchRows: this.config.batchRows,
-      onSecond: (s, ms) => this.onSecond(id, run, s, ms),
+      onSecond: (s, ms) => this.onSecond(id, run, s, ms, clockOffsetMs),
     });
     this.current = run;
     this.cp.markStarted(id, this.index).catch(() => {});
@@ -157,17 +157,24 @@ class Worker {
       `cpu ${h.cpu_user_ms + h.cpu_system_ms} ms, event loop p99 ${h.eloop_delay_p99_us} µs`);
   }
 
-  onSecond(id, run, s, ms) {
+  onSecond(id, run, s, ms, clockOffsetMs) {
     const sec = Math.round(ms / 1000);
     if (sec % PROGRESS_LOG_EVERY_S === 0) {
       this.log(`round ${id}: ${sec}s ${s.count} req/s p50 ${fmtUs(s.p50)} p99 ${fmtUs(s.p99)} errors ${s.errors}`);
     }
-    if (sec % STATUS_CHECK_EVERY_S === 0) {
-      this.cp.roundStatus(id).then((st) => {
-        if (STOP_ON_STATUS.has(st) && !run.roundEnded) {
-          this.log(`round ${id}: ${st}, stopping`);
-          run.roundEnded = st;
+    // A gated round is read every second until its stop_at is known: the window is
+    // measured from the gate's decision, so the end must follow it closely.
+    const awaitingStop = run.plan.gated && run.stopAtMs === undefined;
+    if (sec % STATUS_CHECK_EVERY_S === 0 || awaitingStop) {
+      this.cp.roundControl(id).then(({ status, stopMs }) => {
+        if (STOP_ON_STATUS.has(status) && !run.roundEnded) {
+          this.log(`round ${id}: ${status}, stopping`);
+          run.roundEnded = status;
           run.stop(STOP_GRACE_MAX_MS);
+        } else if (run.plan.gated && stopMs !== null && run.stopAtMs === undefined) {
+          run.stopAtMs = stopMs;
+          run.endAtWallMs(stopMs - clockOffsetMs);
+          this.log(`round ${id}: steady-state gate decided, stopping in ${Math.round(stopMs - clockOffsetMs - Date.now())} ms`);
         }
       }, () => {});
     }

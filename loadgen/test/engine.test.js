@@ -155,3 +155,25 @@ test('engine: stop() aborts what is in flight after the grace period', async (t)
   addsUp(s);
   assert.strictEqual(s.errors_by_kind.aborted, 3);
 });
+
+test('engine: endAt moves the end of a duration run (the steady-state gate\'s stop_at); open model: exactly rate x new duration', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 5));
+  t.after(srv.close);
+  // Planned for 60 s (the maximum warm-up + duration); the gate ends it at 600 ms.
+  const open = new Run(plan(srv.url, { model: 'open', rate: 50, parallel: 4, durationMs: 60000 }));
+  const openDone = open.start();
+  open.endAtWallMs(Date.now() + 600);
+  const s = await openDone;
+  addsUp(s);
+  // The new duration is 600 ms less the time to the engine's start (give or take the 1 ms
+  // of Date.now()'s resolution); due at i x 20 ms below it.
+  const d = open.engine.opts.durationMs;
+  assert.ok(d > 0 && d < 601, `new duration ${d} ms`);
+  assert.strictEqual(s.requests.total + s.unsent, Math.ceil((50 * d) / 1000), `rate 50/s x ${d} ms`);
+  // Closed model; the end asked for before the engine exists is kept for when it starts.
+  const closed = new Run(plan(srv.url, { parallel: 2, durationMs: 60000 }));
+  closed.endAtWallMs(Date.now() + 300);
+  const c = await closed.start();
+  addsUp(c);
+  assert.ok(c.requests.total > 0);
+});

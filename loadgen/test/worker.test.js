@@ -23,9 +23,9 @@ function startWorker(db, index, extra = {}) {
 
 async function insertRound(db, fields) {
   const f = { start_in_ms: 2000, loadgens: 1, model: 'closed', parallel: 2, duration_ms: 1000, ...fields };
-  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, scenario)
-    VALUES (now() + make_interval(secs => $1::float8 / 1000), 'local', 'test', $2, 1, $3, $4, $5, $6, 'get') RETURNING id`,
-  [f.start_in_ms, f.url, f.loadgens, f.model, f.parallel, f.duration_ms]);
+  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, scenario, steady_gate)
+    VALUES (now() + make_interval(secs => $1::float8 / 1000), 'local', 'test', $2, 1, $3, $4, $5, $6, 'get', $7) RETURNING id`,
+  [f.start_in_ms, f.url, f.loadgens, f.model, f.parallel, f.duration_ms, f.steady_gate ?? null]);
   return id;
 }
 
@@ -147,4 +147,30 @@ test('worker: application_name tells idle/busy; a round set to failed stops it (
   assert.match(run.detail, /round failed/);
   assert.match(w.output(), new RegExp(`round ${id}: failed, stopping`));
   await waitFor(async () => (await names()).join() === 'cfscale-loadgen:1:idle', 5000, 'idle again');
+});
+
+test('worker: a round with a steady-state gate runs until the stop_at the control plane sets, not its bound', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 2));
+  t.after(srv.close);
+  const db = await createDatabase(await testCluster());
+  const w = startWorker(db, 0);
+  t.after(() => w.cleanup());
+  await waitFor(() => /waiting for rounds/.test(w.output()), 10000, 'worker up');
+  // Bound: 60 s of warm-up at most + 30 s measured.
+  const id = await insertRound(db, { url: srv.url, start_in_ms: 300, duration_ms: 30000,
+    steady_gate: { window_ms: 10000, cv_max: 0.1, trend_max: 0.1, max_warmup_ms: 60000 } });
+  await waitFor(async () => (await query(db, 'SELECT 1 FROM requests WHERE round_id = $1 LIMIT 1', [id])).length, 5000, 'samples flowing');
+  // What scripts/round/steady-watch.js does once steady: the window and its end.
+  const [{ stop }] = await query(db, `UPDATE rounds SET measure_from = now(), stop_at = now() + interval '2 s', steady = true
+    WHERE id = $1 RETURNING stop_at AS stop`, [id]);
+  const [run] = await waitFor(async () => {
+    const rows = await query(db, "SELECT status, sent::int FROM loadgen_runs WHERE round_id = $1 AND status <> 'running'", [id]);
+    return rows.length === 1 && rows;
+  }, 15000, 'loadgen_runs final long before the 90 s bound');
+  assert.strictEqual(run.status, 'done');
+  assert.match(w.output(), new RegExp(`round ${id}: steady-state gate decided, stopping in \\d+ ms`));
+  // Nothing sent after stop_at (the clock offset is measured; a few ms of timer slack).
+  const [last] = await query(db, 'SELECT max(intended_at) AS at, count(*)::int AS n FROM requests WHERE round_id = $1', [id]);
+  assert.strictEqual(last.n, run.sent);
+  assert.ok(last.at.getTime() <= stop.getTime() + 20, `last send ${last.at.toISOString()} after stop_at ${stop.toISOString()}`);
 });

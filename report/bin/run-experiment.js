@@ -75,7 +75,8 @@ async function main() {
     });
     const stale = tally.stale ? `, ${tally.stale} done before under other parameters (not reused)` : '';
     if (dryRun) log(`dry run: ${tally.planned} round(s) to run, ${tally.skipped} done before${stale}`);
-    else log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed${stale}`);
+    const reruns = tally.reruns ? `, ${tally.reruns} step(s) run again after a change` : '';
+    if (!dryRun) log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed${stale}${reruns}`);
     return tally.failed > 0 ? 2 : 0;
   } catch (e) {
     if (e instanceof UsageError) die(e.message);

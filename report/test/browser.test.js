@@ -32,8 +32,9 @@ test('the report renders in headless Chromium without console errors', async () 
   const page = await inspectPage(path.join(dir, 'index.html'));
   assert.deepEqual(page.errors, [], 'console errors');
   assert.deepEqual(page.requests, [], 'network requests');
-  assert.equal(page.chartsRendered, '8');
-  assert.equal(page.svgCount, 8);
+  // The 8 figures and the 4 per-round series (throughput, latency, CPU, memory).
+  assert.equal(page.chartsRendered, '12');
+  assert.equal(page.svgCount, 12);
   assert.ok(page.pixels > 20_000, `page has ${page.pixels} non-white pixels`);
   assert.ok(page.chartPixels > 2_000, `first chart has ${page.chartPixels} non-white pixels`);
 });

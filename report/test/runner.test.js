@@ -101,6 +101,7 @@ scale: { loadgensStart: 2, loadgensStep: 2, loadgensMax: 12, maxInstances: 3 }
 repetitions: 1
 duration: 4s
 warmup: 1s
+afterChange: keep
 `);
   const log = path.join(dir, 'scaling.log');
   const r1 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
@@ -118,6 +119,37 @@ warmup: 1s
   assert.equal(r2.code, 0, r2.stderr);
   assert.deepEqual(calls(log).slice(first.length).map((c) => c.label), lost);
   assert.ok(r2.stderr.includes(outcome.replace(/^run-experiment: /, '')), r2.stderr);
+});
+
+test('the first round after a change is run again and left out; on resume it does not count as done', async () => {
+  // Interleaved: at 1 instance, then at 2 (a change: run again), then at 1 (a change again).
+  // An app of its own: the first round of an app in the database is not after a change.
+  const plan = writePlan('change', `apps: [change-app]
+instances: [1, 2]
+load: [{ loadgens: 1, parallel: 1 }]
+duration: 4s
+warmup: 1s
+repetitions: 2
+`);
+  const log = path.join(dir, 'change.log');
+  const r1 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r1.code, 0, r1.stderr);
+  const ran = calls(log).map((c) => `${c.instances}:${c.label.split(':').pop()}`);
+  assert.deepEqual(ran, ['1:rep1', '2:rep1', '2:rep1', '1:rep2', '1:rep2', '2:rep2', '2:rep2']);
+  assert.match(r1.stderr, /exp:change:change-app:default:i2:l1:p1:rep1: round \d+ is the first after a change \(instances: 1 → 2\): left out, running the step again/);
+  assert.match(r1.stderr, /finished: 7 ran, 0 skipped \(done before\), 0 failed, 3 step\(s\) run again after a change/);
+  // The report leaves the first ones out (superseded by the re-run of their step).
+  const out = path.join(dir, 'change-report');
+  const rep = runScript('report.sh', ['--experiment', 'change', '--plan', plan, '--out', out, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  assert.equal(rep.code, 0, rep.stderr);
+  const rounds = fs.readFileSync(path.join(out, 'csv', 'rounds.csv'), 'utf8');
+  assert.equal((rounds.match(/first round after a change \(instances: [12] → [12]\): left out, the step ran again as round \d+/g) || []).length, 3);
+  // Lose the re-run of the last step: on resume its first round does not count as done.
+  const last = calls(log).at(-1).label;
+  await db.client.query('DELETE FROM rounds WHERE id = (SELECT max(id) FROM rounds WHERE label = $1)', [last]);
+  const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r2.code, 0, r2.stderr);
+  assert.deepEqual(calls(log).slice(ran.length).map((c) => c.label), [last]);
 });
 
 test('variant settings are applied with set-env + restart only when they change', async () => {

@@ -123,7 +123,19 @@ class Cgroups {
     const m = /^total_inactive_file (\d+)$/m.exec(stat);
     const inactive = m ? Number(m[1]) : 0;
     if (!Number.isFinite(cpuNs) || !Number.isFinite(usage)) return null;
-    return { cpuNs, memBytes: Math.max(0, usage - inactive) };
+    return { cpuNs, memBytes: Math.max(0, usage - inactive), throttling: this.throttling(name) };
+  }
+
+  // The CFS quota's counters since the cgroup was made (cpu.stat): periods with the quota
+  // in force, periods in which the instance was throttled, time throttled; null if unreadable.
+  throttling(name) {
+    const text = readText(path.join(this.dirs(name).cpu, 'cpu.stat'));
+    const field = (key) => Number((new RegExp(`^${key} (\\d+)$`, 'm').exec(text || '') || [])[1]);
+    const periods = field('nr_periods');
+    const throttled = field('nr_throttled');
+    const throttledNs = field('throttled_time');
+    if (![periods, throttled, throttledNs].every(Number.isFinite)) return null;
+    return { periods, throttled_periods: throttled, throttled_us: Math.round(throttledNs / 1000) };
   }
 
   pids(name) {

@@ -18,9 +18,10 @@ const DEFAULTS = {
   CFSCALE_CPU_PER_GB: [1.0, 'number'],
   // quota: a hard CFS quota per instance (default); shares: CF's cpu.shares, no quota.
   CFSCALE_CPU_MODE: ['quota', 'string'],
-  // CFS period of the quota: the kernel's 100 ms by default. A small quota over a long
-  // period means long stalls (0.05 core = 5 ms of CPU, then 95 ms throttled); a shorter
-  // period enforces the same share more smoothly.
+  // CFS period of the quota: the kernel's 100 ms. A throttled instance waits for the next
+  // period (0.05 core = 5 ms of CPU, then 95 ms throttled), but shorter periods spread every
+  // longer burst of work over many of them: measured closest to CF's shares
+  // (bench/rounds/cfs-period.sh, scripts/local/README.md).
   CFSCALE_CPU_PERIOD_US: [100000, 'number'],
   // Diego waits 10 s between SIGTERM and SIGKILL (docs/cf-platform.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],

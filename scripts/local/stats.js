@@ -2,7 +2,9 @@
 // (cpuacct.usage delta / wall time = fraction of one core, as CF's `cpu`; memory usage minus
 // inactive file cache, as Garden), or from /proc when cgroups are unavailable; served in the
 // cf statistics plugin's JSON line shape (docs/cf-platform.md §1) and the v3 process
-// stats shape (§2).
+// stats shape (§2). Local extension in both shapes, as `cpu_quota`: `cpu_throttling`
+// {periods, throttled_periods, throttled_us}, the cgroup's cpu.stat counters (CFS quota
+// throttling), when readable.
 'use strict';
 
 const fs = require('node:fs');
@@ -38,6 +40,7 @@ function sample(inst, cgroups, diskBytes, now = Date.now()) {
   } else if (!inst.usage) {
     inst.usage = { time: new Date(now), cpu: 0, mem: u.memBytes, disk: diskBytes };
   }
+  if (u.throttling) inst.usage.throttling = u.throttling;
   inst.lastCpu = { ns: u.cpuNs, t: now };
 }
 
@@ -73,6 +76,7 @@ function pluginLines(app, instances, cpuQuota, now = new Date()) {
         usage: { time: rfc3339(now), cpu: u.cpu, mem: u.mem, disk: u.disk },
       };
       if (cpuQuota !== null) stats.cpu_quota = cpuQuota;
+      if (u.throttling) stats.cpu_throttling = u.throttling;
       metrics = { state: 'RUNNING', stats };
     }
     return `{"instance_index":"${s}","metrics":${JSON.stringify(metrics)}}`;
@@ -110,6 +114,7 @@ function v3Stats(app, instances, cpuQuota, now = new Date()) {
       log_rate_limit: -1,
       isolation_segment: null,
       details: inst && inst.state === 'CRASHED' ? 'crashed' : null,
+      ...(u && u.throttling ? { cpu_throttling: u.throttling } : {}),
     };
   });
   return { resources };

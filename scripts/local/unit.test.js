@@ -218,6 +218,12 @@ test('stats: plugin lines in string order with string indexes; v3 shape', () => 
   assert.equal(l0.stats.mem_quota, 200 * 1024 * 1024);
   assert.equal(l0.stats.uptime, 10);
   assert.deepEqual(lines[4].metrics, { state: 'CRASHED', stats: { uptime: 0 } });
+  // The cgroup's throttling counters, when the sample has them, in both shapes.
+  const th = { periods: 9, throttled_periods: 3, throttled_us: 1200 };
+  insts[1].usage = { ...insts[1].usage, throttling: th };
+  assert.deepEqual(JSON.parse(pluginLines(app, insts, 0.2, now)[1]).metrics.stats.cpu_throttling, th);
+  assert.deepEqual(v3Stats(app, insts, 0.2, now).resources[1].cpu_throttling, th);
+  insts[1].usage = { cpu: 0.5, mem: 1001, disk: 7 };
   const v3 = v3Stats(app, insts.slice(0, 2), 0.2, now);
   assert.equal(v3.resources.length, 11, 'missing instances are DOWN');
   assert.equal(v3.resources[0].index, 0);
@@ -311,6 +317,11 @@ test('CFSCALE_CPU_PERIOD_US: validated, and the quota is cores x that period', (
   assert.deepEqual([read('cpu.cfs_period_us'), read('cpu.cfs_quota_us')], ['10000', '5000']);
   cg.setCpu('a-0', null);
   assert.equal(read('cpu.cfs_quota_us'), '-1');
+  // Throttling: cgroup v1 cpu.stat (throttled_time in ns), µs in the stats.
+  fs.writeFileSync(path.join(d.cpu, 'cpu.stat'), 'nr_periods 250\nnr_throttled 240\nthrottled_time 21000500000\nnr_bursts 0\n');
+  assert.deepEqual(cg.throttling('a-0'), { periods: 250, throttled_periods: 240, throttled_us: 21000500 });
+  fs.writeFileSync(path.join(d.cpu, 'cpu.stat'), 'garbage\n');
+  assert.equal(cg.throttling('a-0'), null);
 });
 
 test('cfl up warns when the running daemon has other settings than this environment asks for', () => {

@@ -78,11 +78,15 @@ test('ingest-stats: plugin lines, pretty v3 documents and junk in one stream', a
   assert.match(again.stderr, /inserted 0, already in db 4/);
 });
 
-test('ingest-stats: local platform, cpu_quota → cpu_quota_cores, source local', async () => {
-  const r = await run('ingest-stats', args(2, 'java-app', 'local'), `${pluginLine(0, '2026-03-01T12:00:00.250Z', 0.75, { cpu_quota: 0.8 })}\n`);
+test('ingest-stats: local platform, cpu_quota → cpu_quota_cores, cpu_throttling → its counters, source local', async () => {
+  const throttling = { periods: 500, throttled_periods: 450, throttled_us: 40000000 };
+  const r = await run('ingest-stats', args(2, 'java-app', 'local'),
+    `${pluginLine(0, '2026-03-01T12:00:00.250Z', 0.75, { cpu_quota: 0.8, cpu_throttling: throttling })}\n`);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(await q('SELECT source, platform, cpu_quota_cores, app FROM instance_stats WHERE round_id = 2'),
-    [{ source: 'local', platform: 'local', cpu_quota_cores: 0.8, app: 'java-app' }]);
+  assert.deepEqual(await q(`SELECT source, platform, cpu_quota_cores, app, cpu_periods::int, cpu_throttled_periods::int,
+      cpu_throttled_us::int FROM instance_stats WHERE round_id = 2`),
+  [{ source: 'local', platform: 'local', cpu_quota_cores: 0.8, app: 'java-app', cpu_periods: 500, cpu_throttled_periods: 450,
+    cpu_throttled_us: 40000000 }]);
 });
 
 test('ingest-stats: more rows than one batch', async () => {

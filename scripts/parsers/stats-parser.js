@@ -20,6 +20,10 @@
 // instance's previous kept row is dropped unless that one is ENVELOPE_INTERVAL_SEC old
 // (then it is kept, so a flat metric still gets one row per platform interval).
 //
+// The local platform adds `stats.cpu_quota` (cores) and `cpu_throttling` {periods,
+// throttled_periods, throttled_us} (its cgroup's cpu.stat counters) to both shapes; a
+// row gets the three throttling columns only when they are there.
+//
 // A DOWN/CRASHED instance has no usage and no time (§1 reporter_mixins): it is kept with
 // the read time (whole seconds, so 1 s polls do not multiply it) and null metrics, so the
 // report sees the instance was down. A RUNNING instance without usage is skipped: it
@@ -28,6 +32,7 @@
 const ROW_COLUMNS = [
   'instance_index', 'sampled_at', 'state', 'cpu', 'cpu_entitlement', 'mem_bytes',
   'mem_quota_bytes', 'cpu_quota_cores', 'disk_bytes', 'disk_quota_bytes', 'uptime_s', 'source',
+  'cpu_periods', 'cpu_throttled_periods', 'cpu_throttled_us',
 ];
 
 /** Number or null; anything else (strings, NaN, objects) is null. */
@@ -69,6 +74,7 @@ function buildRow({ index, state, usage, stats, source, readAt }) {
   const hasUsage = sampledAt !== null;
   if (!hasUsage && (state === null || state === 'RUNNING')) return { skip: 'no usage' };
   const readSecond = new Date(Math.floor(readAt.getTime() / 1000) * 1000).toISOString();
+  const th = hasUsage && isObject(stats.cpu_throttling) ? stats.cpu_throttling : null;
   return {
     row: {
       instance_index: index,
@@ -83,6 +89,7 @@ function buildRow({ index, state, usage, stats, source, readAt }) {
       disk_quota_bytes: int(stats.disk_quota),
       uptime_s: int(stats.uptime),
       source,
+      ...(th ? { cpu_periods: int(th.periods), cpu_throttled_periods: int(th.throttled_periods), cpu_throttled_us: int(th.throttled_us) } : {}),
     },
   };
 }
@@ -138,7 +145,8 @@ function statsRows(value, { platform, readAt = new Date() }) {
 
 /** Diego rep's container_metrics_report_interval default (§1 Freshness). */
 const ENVELOPE_INTERVAL_SEC = 15;
-const COMPARED = ['state', 'cpu', 'cpu_entitlement', 'mem_bytes', 'disk_bytes', 'mem_quota_bytes', 'cpu_quota_cores'];
+const COMPARED = ['state', 'cpu', 'cpu_entitlement', 'mem_bytes', 'disk_bytes', 'mem_quota_bytes', 'cpu_quota_cores',
+  'cpu_periods', 'cpu_throttled_periods'];
 
 /** Drops repeated samples of an instance (see the header). State per instance index. */
 class StatsDeduper {

@@ -88,6 +88,11 @@ test('stats rows: plugin shape (§1)', async (t) => {
       rows: [{ instance_index: 10, sampled_at: '2026-03-01T12:00:05.250Z', state: 'RUNNING', cpu: 0.19,
         cpu_entitlement: null, mem_bytes: 50000000, mem_quota_bytes: 209715200, cpu_quota_cores: 0.2,
         disk_bytes: 0, disk_quota_bytes: null, uptime_s: 3, source: 'local' }] },
+    { name: 'local platform with cpu_throttling: the cgroup counters', platform: 'local',
+      value: { instance_index: '0', metrics: { state: 'RUNNING', stats: { uptime: 3, cpu_quota: 0.1,
+        cpu_throttling: { periods: 120, throttled_periods: 110, throttled_us: 9500000 },
+        usage: { time: '2026-03-01T12:00:05.250Z', cpu: 0.1, mem: 1, disk: 0 } } } },
+      pick: { cpu_periods: 120, cpu_throttled_periods: 110, cpu_throttled_us: 9500000, cpu_quota_cores: 0.1 } },
     { name: 'DOWN instance: read second, no metrics', platform: 'cf',
       value: { instance_index: '1', metrics: { state: 'DOWN', stats: { uptime: 0 } } },
       rows: [{ instance_index: 1, sampled_at: '2026-03-01T12:00:07.000Z', state: 'DOWN', cpu: null,
@@ -134,6 +139,11 @@ test('stats rows: v3 document (§2): empty usage, null entitlement, null quotas'
   assert.equal(rows[2].sampled_at, '2026-03-01T12:00:07.000Z');
   // a v3 document is v3 even on the local platform
   assert.equal(statsRows(V3_DOC, { platform: 'local', readAt: READ_AT }).rows[0].source, 'v3');
+  // the local platform's throttling counters ride on the resource
+  const local = JSON.parse(JSON.stringify(V3_DOC));
+  local.resources[0].cpu_throttling = { periods: 10, throttled_periods: 4, throttled_us: 300 };
+  const r0 = statsRows(local, { platform: 'local', readAt: READ_AT }).rows[0];
+  assert.deepEqual([r0.cpu_periods, r0.cpu_throttled_periods, r0.cpu_throttled_us], [10, 4, 300]);
 });
 
 test('deduper: 1 s polls repeating one envelope keep one row per ~15 s (§1 Freshness)', () => {

@@ -8,7 +8,7 @@
 // round.json holds the `rounds` columns (platform, app, target_url, host_header,
 // app_instances, loadgens, model, parallel, rate, duration_ms, requests, warmup_ms,
 // timeout_ms, keepalive, scenario, plan, label, experiment, git_rev, versions, environment,
-// settings). The id comes from the database; start_at = the database's now() + the lead,
+// settings, steady_gate). The id comes from the database; start_at = the database's now() + the lead,
 // so every loadgen has time to get ready and all share one clock.
 // --wait-loadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
 // Each worker's control connection says so in its application_name,
@@ -29,9 +29,9 @@ const LOADGEN_APP_NAME = /^cfscale-loadgen:(\d+):([a-z]+)$/;
 const COLUMNS = [
   'platform', 'app', 'target_url', 'host_header', 'app_instances', 'loadgens', 'model',
   'parallel', 'rate', 'duration_ms', 'requests', 'warmup_ms', 'timeout_ms', 'keepalive',
-  'scenario', 'plan', 'label', 'experiment', 'git_rev', 'versions', 'environment', 'settings',
+  'scenario', 'plan', 'label', 'experiment', 'git_rev', 'versions', 'environment', 'settings', 'steady_gate',
 ];
-const JSON_COLUMNS = new Set(['plan', 'versions', 'environment', 'settings']);
+const JSON_COLUMNS = new Set(['plan', 'versions', 'environment', 'settings', 'steady_gate']);
 
 async function readStdin() {
   const chunks = [];

@@ -75,6 +75,12 @@ function environment(p, o, cfApi, stats) {
 const numOrNull = (s) => (s === '' || s === null || s === undefined ? null : Number(s));
 const strOrNull = (s) => (s === '' ? null : s);
 
+/** The steady-state gate's settings as recorded (rounds.steady_gate), null when it is off. */
+function gateDocument(g) {
+  if (!g) return null;
+  return { window_ms: g.windowMs, cv_max: g.cvMax, trend_max: g.trendMax, max_warmup_ms: g.maxWarmupMs };
+}
+
 function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
   const settings = appSettings(p, guid);
   let cliVersion = '';
@@ -113,6 +119,7 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
     versions: cliVersion ? { cf_cli: cliVersion } : {},
     environment: environment(p, o, cfApi, stats),
     settings,
+    steady_gate: gateDocument(o.steadyGate),
   };
 }
 

@@ -32,6 +32,7 @@ const CF_DOC = {
   warmup_ms: 0, timeout_ms: 10000, keepalive: true, scenario: 'read', plan: { seed_ads: 1000, prewarm: 0 },
   label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+5c3a5e5.2025-06-10' },
   environment: { stats_source: 'v3', stats_interval_s: 15, cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
+  steady_gate: null,
 };
 
 test('roundDocument: the rounds columns as run-round.sh recorded them', async (t) => {
@@ -45,6 +46,11 @@ test('roundDocument: the rounds columns as run-round.sh recorded them', async (t
         plan: { prewarm: 300, loadbalancing: 'least-connection' }, label: 'a b', experiment: 'x',
         environment: { stats_source: 'plugin', stats_interval_s: 15, cf_api: 'https://api.example.com' } },
       stats: { source: 'plugin', intervalSec: 15 },
+    },
+    {
+      name: 'the steady-state gate on: its settings recorded',
+      options: { steadyGate: { windowMs: 10000, cvMax: 0.1, trendMax: 0.05, maxWarmupMs: 60000 } },
+      want: { ...CF_DOC, steady_gate: { window_ms: 10000, cv_max: 0.1, trend_max: 0.05, max_warmup_ms: 60000 } },
     },
   ];
   const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });

@@ -7,13 +7,17 @@
 // parseRunRoundArgs(argv, cli) → options (strings as given, plus the parsed durations):
 //   app, instances, loadgens, parallel, rate, duration, durationMs, requests, warmupMs,
 //   timeoutMs, scenario, keepalive, cpu, label, seedAds, prewarm, loadbalancing,
-//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, skipSslValidation, dryRun
+//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, skipSslValidation, dryRun, and steadyGate:
+//   the steady-state gate's settings { windowMs, cvMax, trendMax, maxWarmupMs }, or null
+//   when it is off (--warmup given, or a --requests round). The gate's defaults live here.
 const path = require('node:path');
 const { usageFromHeader, isPositiveNumber } = require('../ops/cli');
 
 const SCENARIOS = ['read', 'browse', 'publish', 'mix'];
+// warmup '' = not given: the steady-state gate decides where the measured window starts.
 const DEFAULTS = {
-  app: '', instances: '1', loadgens: '1', parallel: '', rate: '', duration: '', requests: '', warmup: '0s',
+  app: '', instances: '1', loadgens: '1', parallel: '', rate: '', duration: '', requests: '', warmup: '',
+  steadyWindow: '10s', steadyCv: '0.1', steadyTrend: '0.1', maxWarmup: '60s',
   scenario: 'read', timeout: '10s', keepalive: true, cpu: '', label: '', maxErrorRate: '0.01', maxWait: '',
   statsSource: 'auto', seedAds: '1000', experiment: '', prewarm: '0', loadbalancing: '', platform: '',
 };
@@ -24,7 +28,8 @@ const VALUE_FLAGS = {
   '--scenario': 'scenario', '--timeout': 'timeout', '--cpu': 'cpu', '--label': 'label',
   '--seed-ads': 'seedAds', '--prewarm': 'prewarm', '--loadbalancing': 'loadbalancing',
   '--experiment': 'experiment', '--max-error-rate': 'maxErrorRate', '--max-wait': 'maxWait',
-  '--stats-source': 'statsSource', '--platform': 'platform',
+  '--stats-source': 'statsSource', '--platform': 'platform', '--steady-window': 'steadyWindow',
+  '--steady-cv': 'steadyCv', '--steady-trend': 'steadyTrend', '--max-warmup': 'maxWarmup',
 };
 const HELP_FILE = path.join(__dirname, '../run-round.sh');
 
@@ -68,8 +73,9 @@ function validate(o, cli) {
   o.durationMs = o.duration ? cli.durationMs(o.duration, '--duration') : null;
   if (o.durationMs !== null && o.durationMs <= 0) usageError('--duration must be above 0');
   if (o.requests) cli.requirePositiveInt(o.requests, '--requests');
-  o.warmupMs = cli.durationMs(o.warmup, '--warmup');
+  o.warmupMs = o.warmup === '' ? 0 : cli.durationMs(o.warmup, '--warmup');
   if (o.durationMs !== null && o.warmupMs >= o.durationMs) usageError('--warmup must be shorter than --duration');
+  o.steadyGate = steadyGate(o, cli);
   o.timeoutMs = cli.durationMs(o.timeout, '--timeout');
   if (o.timeoutMs <= 0) usageError('--timeout must be above 0');
   if (!SCENARIOS.includes(o.scenario)) usageError(`--scenario must be one of ${SCENARIOS.join(' ')}, got "${o.scenario}"`);
@@ -85,6 +91,21 @@ function validate(o, cli) {
   if (!/^(plugin|v3|auto)$/.test(o.statsSource)) usageError(`--stats-source must be plugin, v3 or auto, got "${o.statsSource}"`);
   o.maxWaitMs = o.maxWait ? cli.durationMs(o.maxWait, '--max-wait') : null;
   return o;
+}
+
+const FRACTION = /^(0(\.[0-9]+)?|1(\.0+)?)$/;
+
+/** The gate's settings (validated), or null when --warmup is given or the round counts requests. */
+function steadyGate(o, cli) {
+  const windowMs = cli.durationMs(o.steadyWindow, '--steady-window');
+  if (windowMs < 2000) cli.usageError('--steady-window must be at least 2s (a trend needs 2 seconds)');
+  for (const [flag, v] of [['--steady-cv', o.steadyCv], ['--steady-trend', o.steadyTrend]]) {
+    if (!FRACTION.test(v) || Number(v) === 0) cli.usageError(`${flag} must be a fraction above 0 and at most 1, got "${v}"`);
+  }
+  const maxWarmupMs = cli.durationMs(o.maxWarmup, '--max-warmup');
+  if (maxWarmupMs < windowMs) cli.usageError('--max-warmup must be at least --steady-window');
+  if (o.warmup !== '' || o.durationMs === null) return null;
+  return { windowMs, cvMax: Number(o.steadyCv), trendMax: Number(o.steadyTrend), maxWarmupMs };
 }
 
 function parseRunRoundArgs(argv, cli) {

@@ -17,6 +17,7 @@ const { roundDocument } = require('./round-doc');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
+const { startSteadyWatch } = require('./steady-watch');
 const { tryWithClient } = require('./db');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
@@ -254,7 +255,7 @@ function prepare(o) {
     requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
   }
   const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
-    ? o.durationMs + o.warmupMs + o.timeoutMs + t.marginMs
+    ? o.durationMs + (o.steadyGate ? o.steadyGate.maxWarmupMs : o.warmupMs) + o.timeoutMs + t.marginMs
     : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
   // On CF a missing URL must stop the round before anything changes; locally the
   // results-db service exists once the apps are pushed.
@@ -294,7 +295,10 @@ async function main() {
   }
   startCollectors(r);
   if (!p.dryRun) {
+    // The steady-state gate sets the measured window while the loadgens run.
+    const gate = o.steadyGate && startSteadyWatch(r.dbUrl, { round: r.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
     await tryWithClient(r.dbUrl, 'wait-round', (c) => waitRound(c, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal }));
+    if (gate) await gate.stop();
     if (r.interrupted) return parked();
   }
   if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`))) cli.log('some app timings were not flushed');

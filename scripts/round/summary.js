@@ -3,6 +3,7 @@
 // round_instance_usage) and tables (loadgen_runs, instance_events), the verdict that
 // decides whether the round failed its own criteria, and its text form.
 const { textTable } = require('./text-table');
+const { loadSteady, steadyLines } = require('./steady-summary');
 
 // A round with more errors than this fraction of its samples failed (run-round.sh
 // --max-error-rate): 1 %, loose enough for a short round's connection churn.
@@ -18,7 +19,7 @@ async function loadSummary(client, roundId) {
   const q = (text) => client.query(text, [roundId]).then((r) => r.rows);
   const errorKinds = await q(`SELECT q.error_kind AS kind, count(*)::int AS n FROM requests q JOIN rounds r ON r.id = q.round_id
         WHERE q.round_id = $1 AND q.error_kind IS NOT NULL
-          AND q.intended_at >= r.start_at + make_interval(secs => r.warmup_ms / 1000.0)
+          AND q.intended_at >= round_measured_from(r)
         GROUP BY 1 ORDER BY 2 DESC`);
   const instances = await q(`SELECT u.* FROM round_instance_usage u JOIN rounds r ON r.id = u.round_id AND r.app = u.app
         WHERE u.round_id = $1 ORDER BY u.instance_index`);
@@ -37,7 +38,7 @@ async function loadSummary(client, roundId) {
               (SELECT stats_samples FROM report_round_validity WHERE round_id = $1)::int AS stats_samples,
               (SELECT stats_expected FROM report_round_validity WHERE round_id = $1)::int AS stats_expected
          FROM requests q LEFT JOIN router_timings rt ON rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
-  return { round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0] };
+  return { round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0], steady: await loadSteady(client, roundId) };
 }
 
 /** Router records against requests, stats samples against the number expected: a gap shows. */
@@ -97,6 +98,7 @@ function formatSummary(summary, reasons) {
     `requests: ${r.samples} after warm-up, ${r.ok} ok, ${r.errors} errors (${pct(errorRate(r), 2)})${kinds ? ` [${kinds}]` : ''}`,
     `throughput: ${num(r.throughput_rps)} req/s`,
     `latency: p50 ${ms(r.p50_us)}, p95 ${ms(r.p95_us)}, p99 ${ms(r.p99_us)}, max ${ms(r.max_us)}`,
+    ...steadyLines(summary.steady),
     'app instances:',
     ...(instances.length === 0 ? ['  (no stats samples)'] : table(
       ['index', 'cpu avg', 'cpu max', 'cpu quota', 'mem avg', 'mem max', 'mem quota', 'samples'],

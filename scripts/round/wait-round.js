@@ -16,25 +16,31 @@ const PROG = 'wait-round';
 const LOG_EVERY_MS = 5000;
 
 const STATE_SQL = `
-  SELECT r.loadgens, r.start_at, r.duration_ms,
+  SELECT r.loadgens, r.start_at, r.duration_ms, r.steady_gate IS NOT NULL AS gated,
          extract(epoch FROM now() - r.start_at) * 1000 AS elapsed_ms,
+         extract(epoch FROM now() - r.measure_from) * 1000 AS measured_ms,
          (SELECT count(*) FROM loadgen_runs l
            WHERE l.round_id = r.id AND l.instance_index < r.loadgens
              AND l.status <> 'running') AS final,
          CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
   FROM rounds r WHERE r.id = $1`;
 
+// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
 const sleep = (ms, signal) => new Promise((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  const onAbort = () => { clearTimeout(t); resolve(); };
+  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
 });
 
 function progressLine(roundId, s, samples) {
   const elapsed = Math.max(0, s.elapsed_ms) / 1000;
   const of = s.duration_ms ? `/${(Number(s.duration_ms) / 1000).toFixed(0)}s` : 's';
   const wait = s.elapsed_ms < 0 ? ` (starts in ${(-s.elapsed_ms / 1000).toFixed(1)}s)` : '';
-  return `round ${roundId}: ${elapsed.toFixed(1)}${of}${wait}, ${samples} samples, `
-    + `loadgens done ${s.final}/${s.loadgens}`;
+  // With the steady-state gate the duration counts from the measured window's start.
+  const time = !s.gated || s.elapsed_ms < 0 ? `${elapsed.toFixed(1)}${of}${wait}`
+    : s.measured_ms === null ? `${elapsed.toFixed(1)}s warming up (steady-state gate)`
+      : `${elapsed.toFixed(1)}s, measuring ${(Math.max(0, s.measured_ms) / 1000).toFixed(1)}${of}`;
+  return `round ${roundId}: ${time}, ${samples} samples, loadgens done ${s.final}/${s.loadgens}`;
 }
 
 /**

@@ -5,7 +5,10 @@
 // server_timings, instance_stats and router_timings and print the summary; an app
 // instance SIGKILLed mid-round is restarted and the round completes with its errors
 // counted; an instance over its memory limit (fixtures/hog-app) is killed and reported;
-// teardown.sh leaves nothing running. Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports 465xx.
+// the steady-state gate decides where the measured window starts (steady, and given up at
+// the maximum warm-up) and the loadgens stop a duration after it; teardown.sh leaves
+// nothing running. The other rounds pass --warmup 0s (gate off): short and to the point.
+// Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports 465xx.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
@@ -94,7 +97,7 @@ test.after(async () => {
 for (const [app, statsSource, source] of [['node-app', 'auto', 'local'], ['java-app', 'v3', 'v3']]) {
   test(`a short round against ${app}: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
     const res = await runScript('run-round.sh', ['--app', app, '--instances', '2', '--loadgens', '2',
-      '--parallel', '4', '--duration', '4s', '--seed-ads', '50', '--stats-source', statsSource, '--label', `e2e-${app}`]);
+      '--parallel', '4', '--duration', '4s', '--warmup', '0s', '--seed-ads', '50', '--stats-source', statsSource, '--label', `e2e-${app}`]);
     assertRoundRan(res);
     const id = roundIdOf(res);
     assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, 2 instance`, 'm'));
@@ -140,7 +143,7 @@ test('rounds.sh lists the rounds and shows one', { timeout: 60000 }, async () =>
 test('an app instance SIGKILLed mid-round is restarted; the round completes, its errors counted', { timeout: ROUND_TIMEOUT_MS }, async () => {
   const label = `e2e-kill-${Date.now()}`;
   const running = runScript('run-round.sh', ['--app', 'node-app', '--instances', '2', '--loadgens', '2',
-    '--parallel', '4', '--duration', '6s', '--seed-ads', '50', '--max-error-rate', '1', '--label', label]);
+    '--parallel', '4', '--duration', '6s', '--warmup', '0s', '--seed-ads', '50', '--max-error-rate', '1', '--label', label]);
   const c = await results();
   let killed = [];
   for (let i = 0; i < 600 && killed.length === 0; i++) {
@@ -199,7 +202,7 @@ applications:
 `);
   try {
     const res = await runScript('run-round.sh', ['--app', 'hog-app', '--instances', '1', '--loadgens', '1',
-      '--parallel', '2', '--duration', '4s', '--seed-ads', '0', '--max-error-rate', '1', '--label', 'e2e-oom'],
+      '--parallel', '2', '--duration', '4s', '--warmup', '0s', '--seed-ads', '0', '--max-error-rate', '1', '--label', 'e2e-oom'],
     { CFSCALE_MANIFEST_DIR: manifests });
     assertRoundRan(res);
     const id = roundIdOf(res);
@@ -209,6 +212,44 @@ applications:
     spawnSync(path.join(ROOT, 'scripts/cfl'), ['delete', 'hog-app', '-f'], { env: ENV });
     fs.rmSync(manifests, { recursive: true, force: true });
   }
+});
+
+test('the steady-state gate: the window starts once a whole window is steady (or at the maximum warm-up); the loadgens stop a duration later', { timeout: ROUND_TIMEOUT_MS }, async () => {
+  const c = await results();
+  const window = async (id) => (await c.query(`SELECT r.steady, extract(epoch FROM r.measure_from - r.start_at) * 1000 AS from_ms,
+      extract(epoch FROM r.stop_at - r.measure_from) * 1000 AS window_ms,
+      extract(epoch FROM max(q.intended_at) - r.stop_at) * 1000 AS last_after_stop_ms,
+      count(*) FILTER (WHERE q.intended_at < r.measure_from)::int AS warmup_samples,
+      (SELECT samples::int FROM round_summary WHERE round_id = r.id) AS measured_samples,
+      count(*) FILTER (WHERE q.intended_at >= r.measure_from)::int AS after_from
+    FROM rounds r JOIN requests q ON q.round_id = r.id WHERE r.id = $1 GROUP BY r.id`, [id])).rows[0];
+  // Bounds loose enough that any load that answers is steady: the gate then decides at the
+  // first whole window, which it can judge only once its 3 s are in (+ 2 s for the samples).
+  let res = await runScript('run-round.sh', ['--app', 'node-app', '--instances', '1', '--loadgens', '1', '--parallel', '4',
+    '--duration', '3s', '--steady-window', '3s', '--steady-cv', '1', '--steady-trend', '1', '--max-warmup', '60s',
+    '--seed-ads', '50', '--label', 'e2e-steady']);
+  assertRoundRan(res);
+  let id = roundIdOf(res);
+  let w = await window(id);
+  assert.equal(w.steady, true);
+  assert.ok(Number(w.from_ms) >= 5000, `decided ${w.from_ms} ms after the start, before a whole window was in`);
+  assert.equal(Number(w.window_ms), 3000);
+  assert.ok(Number(w.last_after_stop_ms) <= 20, `a request sent ${w.last_after_stop_ms} ms after stop_at`);
+  assert.ok(w.warmup_samples > 0 && w.measured_samples === w.after_from, JSON.stringify(w));
+  assert.match(res.stdout, /^measured window: from \d+\.\d s for 3\.0 s, steady after \d+\.\d s \(gate: window 3\.0 s, CV ≤ 100\.0 %, trend within ±100\.0 %\)$/m);
+  assert.match(res.stderr, new RegExp(`^run-round: round ${id}: steady after \\d+(\\.\\d)? s \\(mean \\d+ req/s, CV .*\\); measuring 3 s$`, 'm'));
+  assert.doesNotMatch(res.stderr, /MaxListenersExceededWarning/);
+  // The progress counts the duration from the window's start.
+  assert.match(res.stderr, new RegExp(`^round ${id}: \\d+\\.\\ds, measuring \\d+\\.\\d/3s, \\d+ samples, loadgens done 1/1$`, 'm'));
+  // A CV bound nothing meets: given up at the maximum warm-up, measured from there, flagged.
+  res = await runScript('run-round.sh', ['--app', 'node-app', '--instances', '1', '--loadgens', '1', '--parallel', '4',
+    '--duration', '3s', '--steady-window', '3s', '--steady-cv', '0.000001', '--max-warmup', '6s', '--seed-ads', '50', '--label', 'e2e-never-steady']);
+  assertRoundRan(res);
+  id = roundIdOf(res);
+  w = await window(id);
+  assert.deepEqual([w.steady, Number(w.from_ms), Number(w.window_ms)], [false, 6000, 3000]);
+  assert.ok(Number(w.last_after_stop_ms) <= 20, `a request sent ${w.last_after_stop_ms} ms after stop_at`);
+  assert.match(res.stdout, /^measured window: from 6\.0 s for 3\.0 s: NOT steady within the maximum warm-up of 6\.0 s/m);
 });
 
 test('teardown.sh leaves nothing running', { timeout: 120000 }, async () => {

@@ -57,7 +57,9 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     rate: step.rate ?? null,
     durationMs: plan.durationMs,
     requests: plan.requests,
-    warmupMs: plan.warmupMs,
+    warmupMs: plan.warmupMs, // null: run-round's steady-state gate (plan `warmup: steady`)
+    steady: plan.steady ?? null,
+    afterChange: plan.afterChange ?? 'rerun',
     prewarm: plan.prewarm ?? 0,
     loadbalancing: plan.loadbalancing ?? null,
     timeoutMs: plan.timeoutMs,

@@ -34,8 +34,17 @@ export const DEFAULTS = Object.freeze({
     instances: [1], loadgens: 2, rateMin: 10, rateMax: 2000, tolerance: 0.05, maxProbes: 8,
     probeDurationMs: 20_000, soakDurationMs: 120_000, maxLateFraction: 0.01,
   },
-  validity: { loadgenCpuMax: 0.9, eventLoopP99MaxMs: 50, lateMax: 0.01, errorRateMax: 0.01 },
+  validity: {
+    loadgenCpuMax: 0.9, eventLoopP99MaxMs: 50, lateMax: 0.01, errorRateMax: 0.01,
+    // The measured window (report/lib/report/steady-flags.js): a significant trend beyond
+    // ±10 % over it; throttled in over half the CFS periods; above the CPU entitlement (CF).
+    trendMax: 0.1, throttledMax: 0.5, entitlementMax: 1.0,
+  },
+  // The first round after a change of instances, settings, routing or quota is run again
+  // (rerun) and left out, or kept (keep).
+  afterChange: 'rerun',
 });
+export const AFTER_CHANGE = ['rerun', 'keep'];
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const SETTING_RE = /^[A-Z][A-Z0-9_]*$/;
@@ -159,8 +168,8 @@ export function validatePlan(raw, source = 'plan') {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
-    'load', 'duration', 'requests', 'warmup', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions', 'order', 'seed', 'slo',
-    'scale', 'capacity', 'validity'], '');
+    'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
+    'order', 'seed', 'slo', 'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
   if (typeof name !== 'string' || !NAME_RE.test(name)) fail(where, `name must match ${NAME_RE} (lower case, digits, - and _), got ${show(name)}`);
@@ -234,7 +243,11 @@ export function validatePlan(raw, source = 'plan') {
     eventLoopP99MaxMs: ['eventLoopP99MaxMs', (sc, o, d) => sc.num(o, 'eventLoopP99MaxMs', 0, d, { exclusive: true })],
     lateMax: ['lateMax', (sc, o, d) => sc.num(o, 'lateMax', 0, d, { max: 1 })],
     errorRateMax: ['errorRateMax', (sc, o, d) => sc.num(o, 'errorRateMax', 0, d, { max: 1 })],
+    trendMax: ['trendMax', (sc, o, d) => sc.num(o, 'trendMax', 0, d, { exclusive: true })],
+    throttledMax: ['throttledMax', (sc, o, d) => sc.num(o, 'throttledMax', 0, d, { max: 1 })],
+    entitlementMax: ['entitlementMax', (sc, o, d) => sc.num(o, 'entitlementMax', 0, d, { exclusive: true })],
   });
+  const steady = checkSteady(where, raw);
   const load = kind === 'grid' ? checkLoad(where, raw.load, c) : null;
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
   if (raw.cpu !== undefined && raw.cpu !== null) c.num(raw, 'cpu', 0, undefined, { exclusive: true });
@@ -248,7 +261,10 @@ export function validatePlan(raw, source = 'plan') {
     load,
     durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
-    warmupMs: /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup)) ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
+    warmupMs: raw.warmup === 'steady' ? null
+      : /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup)) ? 0 : c.dur(raw, 'warmup', DEFAULTS.warmupMs),
+    steady,
+    afterChange: c.oneOf(raw, 'afterChange', AFTER_CHANGE, DEFAULTS.afterChange),
     prewarm: c.int(raw, 'prewarm', 0, 0),
     loadbalancing: c.oneOf(raw, 'loadbalancing', LOADBALANCING, null),
     timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
@@ -257,6 +273,22 @@ export function validatePlan(raw, source = 'plan') {
     order: c.oneOf(raw, 'order', ORDERS, DEFAULTS.order),
     seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
     slo, scale, capacity, validity,
+  };
+}
+
+/**
+ * `warmup: steady` hands the warm-up to run-round's steady-state gate; `steady` may set its
+ * settings (unset: run-round's defaults, scripts/round/run-round-args.js).
+ */
+function checkSteady(where, raw) {
+  const o = makeCheck(where).obj(raw, 'steady');
+  if (raw.steady !== undefined && raw.warmup !== 'steady') fail(where, 'steady is for warmup: steady (the steady-state gate)');
+  if (raw.warmup === 'steady' && raw.requests !== undefined) fail(where, 'warmup: steady needs a duration, not requests');
+  makeCheck(where).known(o, ['window', 'cv', 'trend', 'maxWarmup'], 'steady.');
+  const c = makeCheck(`${where}steady.`);
+  return {
+    windowMs: c.dur(o, 'window', null), cv: c.num(o, 'cv', 0, null, { exclusive: true, max: 1 }),
+    trend: c.num(o, 'trend', 0, null, { exclusive: true, max: 1 }), maxWarmupMs: c.dur(o, 'maxWarmup', null),
   };
 }
 

@@ -17,15 +17,23 @@ export async function roundByLabel(client, label) {
  */
 export async function doneRoundFor(client, spec) {
   const { rows } = await client.query(
-    `SELECT ${ROUND_COLUMNS} FROM rounds WHERE label = $1 AND status = 'done' ORDER BY id DESC`, [spec.label]);
+    `SELECT ${ROUND_COLUMNS}, c.first_after_change FROM rounds LEFT JOIN round_changes c ON c.round_id = rounds.id
+      WHERE label = $1 AND status = 'done' ORDER BY id DESC`, [spec.label]);
   let round = null;
   const stale = [];
   for (const row of rows) {
     const mismatches = roundMismatches(row, spec);
     if (mismatches.length) stale.push({ id: row.id, mismatches });
-    else if (!round) round = { id: row.id, status: row.status };
+    // The first round after a change does not stand for its step unless the plan keeps it.
+    else if (!round && !(row.first_after_change && spec.afterChange !== 'keep')) round = { id: row.id, status: row.status };
   }
   return { round, stale };
+}
+
+/** What changed before a round (results-schema.sql round_changes), or null when it is not the first after a change. */
+export async function changeOf(client, roundId) {
+  const { rows } = await client.query('SELECT first_after_change, changes FROM round_changes WHERE round_id = $1', [roundId]);
+  return rows[0]?.first_after_change ? rows[0].changes : null;
 }
 
 /** Figures of one round, latencies in ms, cpu in cores. */

@@ -31,6 +31,17 @@ export function runRoundFeatures(runRound) {
 
 const ms = (v) => `${v}ms`;
 
+/** The steady-state gate's settings a plan gives (`steady`), as run-round.sh flags; none for its defaults. */
+function steadyArgs(st) {
+  if (!st) return [];
+  const a = [];
+  if (st.windowMs !== null) a.push('--steady-window', ms(st.windowMs));
+  if (st.cv !== null) a.push('--steady-cv', String(st.cv));
+  if (st.trend !== null) a.push('--steady-trend', String(st.trend));
+  if (st.maxWarmupMs !== null) a.push('--max-warmup', ms(st.maxWarmupMs));
+  return a;
+}
+
 /** run-round.sh arguments for a round spec (order.js roundSpec). */
 export function runRoundArgs(spec, features = {}) {
   const a = ['--app', spec.app, '--instances', String(spec.instances), '--loadgens', String(spec.loadgens)];
@@ -38,8 +49,9 @@ export function runRoundArgs(spec, features = {}) {
   else a.push('--parallel', String(spec.parallel));
   if (spec.requests) a.push('--requests', String(spec.requests));
   else a.push('--duration', ms(spec.durationMs));
-  a.push('--warmup', ms(spec.warmupMs), '--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario,
-    '--label', spec.label, '--platform', spec.platform);
+  if (spec.warmupMs !== null && spec.warmupMs !== undefined) a.push('--warmup', ms(spec.warmupMs));
+  else a.push(...steadyArgs(spec.steady));
+  a.push('--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario, '--label', spec.label, '--platform', spec.platform);
   if (spec.keepalive === false) a.push('--no-keepalive');
   if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
   if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { configurations, gridRounds } from './order.js';
 import { capacitySearch, scaleUntilSlo } from './procedures.js';
-import { doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
+import { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
 import { EXIT_USAGE, runRoundArgs } from './round-runner.js';
 
 export class UsageError extends Error {}
@@ -27,7 +27,7 @@ function fmt(m) {
  */
 export async function runExperiment(plan, opts) {
   const { client, dryRun, log, print } = opts;
-  const tally = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0 };
+  const tally = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0, reruns: 0 };
   let count = 0;
   let ranMs = 0;
   const total = plan.kind === 'grid' ? gridRounds(plan).length : null;
@@ -63,6 +63,17 @@ export async function runExperiment(plan, opts) {
       return { ...DRY_METRICS };
     }
     log(`${tag}: running${eta()}`);
+    const m = await execute(spec, args, tag);
+    // The first round after a change is left out and the step runs again (once): it now
+    // follows a round of the same configuration.
+    const change = m && spec.afterChange !== 'keep' ? await changeOf(client, m.roundId) : null;
+    if (!change) return m;
+    tally.reruns += 1;
+    log(`${tag}: round ${m.roundId} is the first after a change (${change.join('; ')}): left out, running the step again`);
+    return execute(spec, args, tag);
+  }
+
+  async function execute(spec, args, tag) {
     const t0 = Date.now();
     opts.applySettings(spec.app, spec.settings);
     const res = await opts.execRound(spec, args);

@@ -9,7 +9,7 @@ import { capacityOverrides } from './procedures.js';
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
 export const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
-  duration_ms, requests, warmup_ms, timeout_ms, keepalive, scenario, plan, environment, settings`;
+  duration_ms, requests, warmup_ms, timeout_ms, keepalive, scenario, plan, environment, settings, steady_gate`;
 
 // A route without options.loadbalancing runs the platform's default algorithm: round-robin
 // on Gorouter (router.balancing_algorithm) and on the local platform (HAProxy `balance
@@ -39,7 +39,10 @@ const FIELDS = [
   ['rate', (r) => num(r.rate), (s) => num(s.rate)],
   ['duration_ms', (r) => num(r.duration_ms), (s) => (s.requests ? null : num(s.durationMs))],
   ['requests', (r) => num(r.requests), (s) => (s.requests ? num(s.requests) : null)],
-  ['warmup_ms', (r) => num(r.warmup_ms), (s) => num(s.warmupMs)],
+  // `warmup: steady` (warmupMs null): the round ran with run-round's steady-state gate.
+  ['warmup_ms', (r) => (r.steady_gate ? 'steady' : num(r.warmup_ms)), (s) => (s.warmupMs === null ? 'steady' : num(s.warmupMs))],
+  ...[['window_ms', 'windowMs'], ['cv_max', 'cv'], ['trend_max', 'trend'], ['max_warmup_ms', 'maxWarmupMs']].map(([col, key]) => [
+    `steady.${col}`, (r) => (r.steady_gate ? num(r.steady_gate[col]) : NOT_COMPARED), (s) => (s.steady?.[key] ?? NOT_COMPARED)]),
   ['timeout_ms', (r) => num(r.timeout_ms), (s) => num(s.timeoutMs)],
   ['keepalive', (r) => r.keepalive, (s) => s.keepalive ?? true],
   ['scenario', (r) => r.scenario, (s) => s.scenario],

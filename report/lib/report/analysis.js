@@ -32,9 +32,9 @@ export function offeredLoad(r) {
 }
 
 /** Annotate rounds with flags (limits: plan validity thresholds) and group the done ones. */
-export function analyse(data, { limits } = {}) {
+export function analyse(data, { limits, afterChange } = {}) {
   const rounds = data.overview.map((r) => {
-    const flags = roundFlags(r, limits);
+    const flags = roundFlags(r, limits, afterChange);
     return { ...r, repKind: repKind(r), flags, trusted: trusted(flags) };
   });
   const byKey = new Map();
@@ -49,7 +49,7 @@ export function analyse(data, { limits } = {}) {
   const groups = [...byKey.values()].map((rs) => groupOf(rs, splitByRound));
   groups.sort((a, b) => cmp(a, b, ['experiment', 'app', 'variant', 'app_instances', 'load']));
   return {
-    rounds, groups,
+    rounds, groups, series: data.series ?? { seconds: [], instances: [] },
     comparisons: comparisons(groups),
     efficiency: efficiencies(groups),
     cpuTable: cpuTable(groups),

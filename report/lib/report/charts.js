@@ -2,6 +2,8 @@
 // regenerates. Each takes the analysis and returns null when there is nothing to draw.
 // Points are group means over the repetitions; bars are 95 % confidence intervals.
 
+import { ROUND_CHARTS } from './round-charts.js';
+
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
 // Lower interval ends drawn no lower than 0: every charted quantity is non-negative (the
@@ -151,6 +153,7 @@ export function latencySplitBars(a) {
 }
 
 export const CHARTS = [
+  ...ROUND_CHARTS,
   ['throughput-vs-load', throughputVsLoad],
   ['latency-split-vs-load', latencySplitVsLoad],
   ['throughput-at-full-core', throughputAtFullCore],

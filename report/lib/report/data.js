@@ -3,6 +3,7 @@
 // the plan name inside an exp: label); with neither, every round. Given the plan, rounds
 // of it recorded under other parameters than it gives now are left out (stale).
 import { judgeRounds, ROUND_COLUMNS } from '../experiment/spec-match.js';
+import { loadSteadyData, markSuperseded } from './steady-data.js';
 
 /** "3,5,10-12" → [3, 5, 10, 11, 12]; throws on anything else. */
 export function parseRoundList(text) {
@@ -42,13 +43,16 @@ async function selectedRounds(client, sel) {
 export async function loadReportData(client, sel) {
   const overview = [];
   const split = [];
+  const series = { seconds: [], instances: [] };
   const rows = await selectedRounds(client, sel);
   const { current, stale } = sel.plan ? judgeRounds(rows, sel.plan) : { current: rows, stale: [] };
   for (const { id } of current) {
     overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows);
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
+    await loadSteadyData(client, id, overview, series);
   }
-  return { overview, split, stale };
+  markSuperseded(overview);
+  return { overview, split, stale, series };
 }
 
 /** One line on the rounds left out as stale (null without a plan). */

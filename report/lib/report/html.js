@@ -96,7 +96,8 @@ CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>),
     ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
     ['versions', (r) => `<code>${esc(r.versions)}</code>`], ['environment', (r) => `<code>${esc(r.environment)}</code>`],
     ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
-<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'latency-split-rounds', 'environment']
+<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'latency-split-rounds', 'environment',
+    'round-seconds', 'round-instances']
     .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>
 const CHARTS = ${specs};

@@ -62,7 +62,10 @@ export function roundRows(a) {
     samples: r.samples, throughput_rps: r2(r.throughput_rps, 1), p95_ms: r2(r.p95_us / 1000), p99_ms: r2(r.p99_us / 1000),
     error_rate: r2(r.error_rate, 5), cpu_used_cores: r2(r.cpu_used_cores, 3), cpu_available_cores: r2(r.cpu_available_cores, 3),
     mem_mb: r2(r.mem_avg_bytes / 2 ** 20, 1), loadgen_cpu_max: r2(r.loadgen_cpu_max, 3), late_fraction: r2(r.late_fraction, 5),
-    instance_restarts: r.instance_restarts, trusted: r.trusted,
+    instance_restarts: r.instance_restarts,
+    measured_from_s: r.measure_from_ms == null ? null : r2(r.measure_from_ms / 1000, 1), steady: r.steady ?? null,
+    window_trend: r2(r.window_trend, 4), throttled_fraction: r2(r.throttled_fraction_max, 3),
+    first_after_change: r.first_after_change ?? null, trusted: r.trusted,
     flags: r.flags.filter((f) => f.severity !== 'info').map((f) => f.text).join('; '),
   }));
 }
@@ -99,5 +102,7 @@ export function csvFiles(a, data) {
     'latency-split': toCsv(splitRows(a)),
     'latency-split-rounds': toCsv(data.split),
     environment: toCsv(environmentRows(a)),
+    'round-seconds': toCsv(a.series.seconds),
+    'round-instances': toCsv(a.series.instances),
   };
 }

@@ -1,6 +1,7 @@
 // validity.js — per-round flags that say when a round's figures should not be trusted
 // (or need a second look). Thresholds: plan.js DEFAULTS.validity, documented in README.
 import { DEFAULTS } from '../experiment/plan.js';
+import { steadyFlags } from './steady-flags.js';
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
@@ -11,14 +12,17 @@ export const MIN_COVERAGE = 0.8;
 /** A loadgen whose cgroup was throttled in more of its CFS periods than this was starved. */
 export const MAX_THROTTLED_FRACTION = 0.05;
 
-/** Flags of one report_round_overview row: [{code, severity: 'bad'|'warn'|'info', text}]. */
-export function roundFlags(r, limits = DEFAULTS.validity) {
+/**
+ * Flags of one report_round_overview row (with data.js's report_round_steady columns):
+ * [{code, severity: 'bad'|'warn'|'info', text}]. afterChange: the plan's (steady-flags.js).
+ */
+export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterChange) {
   const f = [];
   const add = (code, severity, text) => f.push({ code, severity, text });
   if (r.status !== 'done') add('status', 'bad', `round ${r.status}`);
   if (!r.samples) add('no-samples', 'bad', 'no samples after the warm-up');
   else if (r.samples < MIN_SAMPLES) add('few-samples', 'bad', `only ${r.samples} sample(s) after the warm-up`);
-  const expectedS = r.duration_ms ? (r.duration_ms - r.warmup_ms) / 1000 : null;
+  const expectedS = r.window_ms != null ? r.window_ms / 1000 : r.duration_ms ? (r.duration_ms - r.warmup_ms) / 1000 : null;
   if (r.samples && expectedS > 0 && r.measured_s !== null && r.measured_s < MIN_COVERAGE * expectedS) {
     add('short', 'bad', `samples cover ${r.measured_s.toFixed(1)} s of the ${expectedS.toFixed(1)} s measured (generator joined late or stopped early)`);
   }
@@ -42,7 +46,10 @@ export function roundFlags(r, limits = DEFAULTS.validity) {
   }
   if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
   if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
-  if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');
+  steadyFlags(r, { ...DEFAULTS.validity, ...limits }, afterChange, add);
+  if (r.steady_gate && r.measure_from_ms != null) {
+    add('warmup', 'info', `warm-up ${(r.measure_from_ms / 1000).toFixed(0)} s excluded by the steady-state gate (${r.warmup_samples ?? 0} samples)`);
+  } else if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');
   else add('warmup', 'info', `warm-up ${(r.warmup_ms / 1000).toFixed(0)} s excluded (${r.warmup_samples ?? 0} samples)`);
   return f;
 }

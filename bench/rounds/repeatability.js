@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+'use strict';
+// repeatability.js — does the instrument read the same twice? (bench/rounds/repeatability.sh;
+// its header is the help). R identical rounds back to back per instance count, in two ways
+// interleaved round by round: `fixed` (a guessed --warmup and --prewarm, how rounds were run
+// before the steady-state gate) and `gate` (the gate decides where the window starts).
+// Prints every round's throughput and p99 (with the load average), then per instance count
+// and way the mean and the coefficient of variation (CV = sd / mean) of both. A settle round
+// before each instance count is run and shown but not counted: it is the first after a
+// change (scripts/round/README.md).
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+const { spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '../..');
+const USAGE = fs.readFileSync(path.join(__dirname, 'repeatability.sh'), 'utf8').split('\n')
+  .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
+const WAYS = {
+  fixed: ['--warmup', '2s', '--prewarm', '200'],
+  gate: [],
+};
+
+function die(msg, code = 2) {
+  process.stderr.write(`repeatability: ${msg}\n`);
+  process.exit(code);
+}
+
+function parseArgs(argv) {
+  const o = { app: 'node-app', cpu: '0.1', instances: [1, 2], rounds: 5, loadgens: '1', parallel: '16', duration: '10s',
+    ways: ['fixed', 'gate'], extra: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [a, v] = [argv[i], argv[i + 1]];
+    if (a === '-h' || a === '--help') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
+    if (a === '--') { o.extra = argv.slice(i + 1); break; }
+    if (v === undefined) die(`${a} needs a value`, 1);
+    i++;
+    if (a === '--app') o.app = v;
+    else if (a === '--cpu') o.cpu = v;
+    else if (a === '--instances') o.instances = v.split(',').map(Number);
+    else if (a === '--rounds') o.rounds = Number(v);
+    else if (a === '--loadgens') o.loadgens = v;
+    else if (a === '--parallel') o.parallel = v;
+    else if (a === '--duration') o.duration = v;
+    else if (a === '--ways') o.ways = v.split(',');
+    else die(`unknown option: ${a}`, 1);
+  }
+  if (!(o.rounds >= 2)) die('--rounds must be at least 2 (a CV needs two)', 1);
+  if (o.instances.some((k) => !(k >= 1))) die('--instances must be counts >= 1', 1);
+  for (const w of o.ways) if (!WAYS[w]) die(`--ways: ${w} is not one of ${Object.keys(WAYS).join(', ')}`, 1);
+  return o;
+}
+
+/** One round through run-round.sh: its figures parsed from the summary it prints. */
+function round(o, k, way, label, env) {
+  const args = ['--app', o.app, '--instances', String(k), '--loadgens', o.loadgens, '--parallel', o.parallel,
+    '--duration', o.duration, '--label', label, ...(o.cpu ? ['--cpu', o.cpu] : []), ...WAYS[way], ...o.extra];
+  const load = os.loadavg()[0];
+  const r = spawnSync(path.join(ROOT, 'scripts/run-round.sh'), args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = r.stdout || '';
+  const num = (re) => { const m = re.exec(out); return m ? Number(m[1]) : null; };
+  const res = {
+    k, way, label, load, code: r.status, id: num(/^round_id=(\d+)$/m),
+    rps: num(/^throughput: ([0-9.]+) req\/s$/m), p99: num(/^latency: .* p99 ([0-9.]+) ms/m),
+    from: num(/^measured window: from ([0-9.]+) s/m),
+    steady: /steady after/.test(out) ? 'steady' : /NOT steady/.test(out) ? 'NOT steady' : '-',
+  };
+  if (r.status !== 0) process.stderr.write(`${label}: run-round exit ${r.status}\n${(r.stderr || '').slice(-1500)}\n`);
+  return res;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const cv = (xs) => {
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)) / m;
+};
+const f = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
+
+function line(r, note = '') {
+  return `${r.label.padEnd(30)} ${String(r.id ?? '-').padStart(5)} ${f(r.rps).padStart(9)} ${f(r.p99, 2).padStart(9)} `
+    + `${(r.from === null ? '-' : `${f(r.from)} s`).padStart(9)} ${r.steady.padEnd(10)} ${f(r.load, 2).padStart(5)} ${note}`;
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const home = fs.mkdtempSync('/tmp/cfscale-bench-repeat-');
+  fs.mkdirSync(path.join(home, 'tmp'));
+  const env = { ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
+    CFSCALE_ROUTER_PORT: '46700', CFSCALE_PG_PORT: '46701', CFSCALE_INSTANCE_PORT_BASE: '46710' };
+  const all = [];
+  try {
+    console.log(`${'round'.padEnd(30)} ${'id'.padStart(5)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(9)} ${'window'.padStart(9)} ${'gate'.padEnd(10)} ${'load'.padStart(5)}`);
+    for (const k of o.instances) {
+      // The first round after the change of instance count: run, shown, not counted.
+      console.log(line(round(o, k, o.ways[0], `repeat:i${k}:settle`, env), '(settle: first after a change, not counted)'));
+      for (let rep = 1; rep <= o.rounds; rep++) {
+        const ways = rep % 2 ? o.ways : [...o.ways].reverse();
+        for (const way of ways) {
+          const r = round(o, k, way, `repeat:i${k}:${way}:${rep}`, env);
+          all.push(r);
+          console.log(line(r));
+        }
+      }
+    }
+  } finally {
+    spawnSync(path.join(ROOT, 'scripts/teardown.sh'), [], { env, stdio: 'ignore' });
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+  console.log('\ninstances  way     n   req/s mean   CV       p99 ms mean   CV');
+  for (const k of o.instances) {
+    for (const way of o.ways) {
+      const rs = all.filter((r) => r.k === k && r.way === way && r.code === 0 && r.rps !== null);
+      if (rs.length < 2) { console.log(`${String(k).padEnd(10)} ${way.padEnd(6)} ${rs.length}   (too few rounds)`); continue; }
+      const x = rs.map((r) => r.rps);
+      const p = rs.map((r) => r.p99);
+      console.log(`${String(k).padEnd(10)} ${way.padEnd(6)} ${String(rs.length).padStart(2)} ${f(mean(x)).padStart(12)} ${`${f(100 * cv(x))} %`.padStart(8)}`
+        + ` ${f(mean(p), 2).padStart(13)} ${`${f(100 * cv(p))} %`.padStart(8)}`);
+    }
+  }
+  console.log('(goal: CV <= 5 % for throughput, <= 10 % for p99; figures depend on the machine and what else runs on it)');
+  if (all.some((r) => r.code !== 0)) process.exit(2);
+}
+
+main();

@@ -1,0 +1,103 @@
+// round-charts.js — per-round time series, one small panel per round (Vega-Lite facets):
+// throughput and errors per second, p50 and p99 per second, and CPU and memory per
+// instance per stats sample, each marking the measured window (results-schema.sql round_seconds and
+// round_instance_series, read by steady-data.js). They show what a round's single figure
+// hides: a warm-up, a drift, throttling steps, an instance that lagged.
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+// Beyond this many rounds the panels show the newest only (the CSVs keep every round).
+export const MAX_ROUNDS_CHARTED = 48;
+const PANEL = { width: 240, height: 110 };
+
+function chartedRounds(a) {
+  const ids = [...new Set(a.series.seconds.map((s) => s.round_id))].sort((x, y) => x - y);
+  return new Set(ids.slice(-MAX_ROUNDS_CHARTED));
+}
+
+function subtitle(a, what) {
+  const n = new Set(a.series.seconds.map((s) => s.round_id)).size;
+  return `${what}; ${n > MAX_ROUNDS_CHARTED ? `the newest ${MAX_ROUNDS_CHARTED} of ${n} rounds` : `${n} round(s)`}`;
+}
+
+function faceted(title, sub, values, layer) {
+  return {
+    $schema: SCHEMA, title: { text: title, subtitle: sub }, data: { values },
+    facet: { field: 'round', type: 'ordinal', title: null, sort: { field: 'round_id' } }, columns: 3,
+    spec: { ...PANEL, layer }, resolve: { scale: { y: 'independent' } },
+  };
+}
+
+const phase = (measured) => (measured ? 'measured window' : 'warm-up / outside');
+const x = { field: 'second', type: 'quantitative', title: 's since start' };
+
+/** Throughput (ok answers) and errors per second. */
+export function roundThroughput(a) {
+  const keep = chartedRounds(a);
+  const v = a.series.seconds.filter((s) => keep.has(s.round_id)).map((s) => ({
+    round: `round ${s.round_id}`, round_id: s.round_id, second: s.second, ok: s.ok, errors: s.errors, phase: phase(s.measured),
+  }));
+  if (!v.length) return null;
+  return faceted('Throughput per second, per round', subtitle(a, 'ok answers per second; red: errors'), v, [
+    { mark: { type: 'point', filled: true, size: 12 }, encoding: { x, y: { field: 'ok', type: 'quantitative', title: 'req/s' },
+      color: { field: 'phase', type: 'nominal', title: null, scale: { range: ['#1f77b4', '#bbbbbb'], domain: ['measured window', 'warm-up / outside'] } } } },
+    { mark: { type: 'tick', color: '#d62728' }, transform: [{ filter: 'datum.errors > 0' }],
+      encoding: { x, y: { field: 'errors', type: 'quantitative' } } },
+  ]);
+}
+
+/** p50 and p99 latency per second. */
+export function roundLatency(a) {
+  const keep = chartedRounds(a);
+  const v = [];
+  for (const s of a.series.seconds) {
+    if (!keep.has(s.round_id)) continue;
+    for (const [p, us] of [['p50', s.p50_us], ['p99', s.p99_us]]) {
+      if (us !== null && us > 0) v.push({ round: `round ${s.round_id}`, round_id: s.round_id, second: s.second, percentile: p, ms: us / 1000, measured: s.measured });
+    }
+  }
+  if (!v.length) return null;
+  return faceted('Latency per second, per round', subtitle(a, 'p50 and p99 of the samples sent in each second (log scale); faint: outside the measured window'), v, [
+    { mark: { type: 'line', point: false, strokeWidth: 1 }, encoding: { x, y: { field: 'ms', type: 'quantitative', title: 'ms', scale: { type: 'log' } },
+      color: { field: 'percentile', type: 'nominal', title: null },
+      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
+  ]);
+}
+
+/** CPU per app instance per stats sample (% of one core), and its quota where there is one. */
+export function roundCpu(a) {
+  const keep = chartedRounds(a);
+  const v = a.series.instances.filter((s) => keep.has(s.round_id) && s.cpu !== null).map((s) => ({
+    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
+    cpu: 100 * s.cpu, quota: s.cpu_quota_cores === null ? null : 100 * s.cpu_quota_cores, measured: s.measured,
+  }));
+  if (!v.length) return null;
+  return faceted('CPU per instance, per round', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
+    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'cpu', type: 'quantitative', title: 'CPU %' },
+      color: { field: 'instance', type: 'nominal', title: 'instance' },
+      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
+    { mark: { type: 'rule', strokeDash: [3, 3], color: 'gray' }, transform: [{ filter: 'datum.quota !== null' }],
+      encoding: { y: { aggregate: 'max', field: 'quota', type: 'quantitative' } } },
+  ]);
+}
+
+/** Memory per app instance per stats sample (MiB). */
+export function roundMemory(a) {
+  const keep = chartedRounds(a);
+  const v = a.series.instances.filter((s) => keep.has(s.round_id) && s.mem_bytes !== null).map((s) => ({
+    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
+    mib: s.mem_bytes / 2 ** 20, measured: s.measured,
+  }));
+  if (!v.length) return null;
+  return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [
+    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'MiB' },
+      color: { field: 'instance', type: 'nominal', title: 'instance' },
+      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
+  ]);
+}
+
+export const ROUND_CHARTS = [
+  ['round-throughput', roundThroughput],
+  ['round-latency', roundLatency],
+  ['round-cpu', roundCpu],
+  ['round-memory', roundMemory],
+];
