@@ -8,9 +8,33 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const crypto = require('node:crypto');
 const YAML = require('yaml');
 const { readManifest } = require('../manifest');
 const errors = require('./errors');
+const P = require('./presenters');
+
+const DEFAULT_HEALTH_CHECK = { type: 'port', endpoint: '/', invocationTimeoutSec: 1, intervalSec: 30, startTimeoutSec: 60 };
+
+// A new app as CC makes it (AppCreate / AppFindOrCreateSkeleton): STOPPED, no droplet, the
+// process defaults (1 instance, 1G memory and disk, port health check).
+function skeletonApp(name, { buildpack = null, env = {} } = {}) {
+  const now = new Date().toISOString();
+  return {
+    name, path: null, buildpack, command: null, memoryMb: 1024, diskMb: 1024, instances: 1,
+    env: { ...env }, services: [], routes: [], routeOptions: {}, healthCheck: { ...DEFAULT_HEALTH_CHECK },
+    guid: crypto.randomUUID(), state: 'STOPPED', createdAt: now, updatedAt: now, dropletGuid: null,
+  };
+}
+
+// CC's app_apply_manifest.rb: without `routes`, an app keeps its routes; `default-route`
+// (which the CLI adds) gives an app with none APP.DEFAULT_DOMAIN.
+function withRoutes(entry, old) {
+  if (entry.routes !== undefined || entry['no-route'] === true) return entry;
+  if (old && old.routes.length) return { ...entry, routes: old.routes.map((r) => ({ route: r, ...(old.routeOptions?.[r] ? { options: old.routeOptions[r] } : {}) })) };
+  if (entry['default-route'] === true) return { ...entry, routes: [{ route: `${entry.name}.${P.DOMAIN.name}` }] };
+  return entry;
+}
 
 // The process attributes an app keeps when the manifest does not name them (CC updates
 // only what the manifest holds).
@@ -42,11 +66,23 @@ function specOf(entry, dir, scratchDir) {
   } finally { fs.rmSync(file, { force: true }); }
 }
 
+// The apps a manifest names, created when missing before the job runs (as CC's
+// space_manifests_controller.rb does): a failed job leaves them, STOPPED.
+function createSkeletons(platform, raw) {
+  const entries = parse(raw);
+  for (const e of entries) {
+    if (!platform.state.apps[e.name]) platform.state.apps[e.name] = skeletonApp(e.name);
+  }
+  platform.save();
+  return entries;
+}
+
 // Apply every entry; the job's errors are CC's (prefixed with the app's name).
 async function applyManifest(platform, raw, { scratchDir }) {
   const entries = parse(raw);
-  for (const entry of entries) {
-    const old = platform.state.apps[entry.name];
+  for (const given of entries) {
+    const old = platform.state.apps[given.name];
+    const entry = withRoutes(given, old);
     for (const s of entry.services || []) {
       const name = typeof s === 'string' ? s : s && s.name;
       if (!platform.state.services[name]) {
@@ -73,4 +109,4 @@ async function applyManifest(platform, raw, { scratchDir }) {
   }
 }
 
-module.exports = { applyManifest, parse };
+module.exports = { applyManifest, parse, createSkeletons, skeletonApp };

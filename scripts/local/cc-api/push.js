@@ -8,10 +8,8 @@ const path = require('node:path');
 const P = require('./presenters');
 const errors = require('./errors');
 const { Bits } = require('./bits');
-const { applyManifest, parse: parseManifest } = require('./app-manifest');
+const { applyManifest, parse: parseManifest, createSkeletons, skeletonApp } = require('./app-manifest');
 const { parseMultipart } = require('./multipart');
-
-const DEFAULT_HEALTH_CHECK = { type: 'port', endpoint: '/', invocationTimeoutSec: 1, intervalSec: 30, startTimeoutSec: 60 };
 
 function register(router, { platform, base, jobs }) {
   const bits = new Bits(platform.cfg.home);
@@ -75,13 +73,7 @@ function register(router, { platform, base, jobs }) {
     if (platform.state.apps[body.name]) throw errors.unprocessable(`App with the name '${body.name}' already exists.`);
     const spaceGuid = body.relationships?.space?.data?.guid;
     if (spaceGuid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
-    const now = new Date().toISOString();
-    const app = {
-      name: body.name, path: null, buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, command: null,
-      memoryMb: 1024, diskMb: 1024, instances: 1, env: { ...(body.environment_variables || {}) }, services: [],
-      routes: [], routeOptions: {}, healthCheck: { ...DEFAULT_HEALTH_CHECK },
-      guid: require('node:crypto').randomUUID(), state: 'STOPPED', createdAt: now, updatedAt: now, dropletGuid: null,
-    };
+    const app = skeletonApp(body.name, { buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, env: body.environment_variables || {} });
     platform.state.apps[app.name] = app;
     platform.save();
     return [201, P.app(base, app)];
@@ -89,7 +81,9 @@ function register(router, { platform, base, jobs }) {
 
   router.add('POST', '/v3/spaces/:guid/actions/apply_manifest', ({ params, raw }) => {
     if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
-    return jobs.start('space.apply_manifest', () => platform.exclusive(() => applyManifest(platform, raw, { scratchDir })));
+    return platform.exclusive(() => createSkeletons(platform, raw)).then(() => jobs.start(
+      'space.apply_manifest', () => platform.exclusive(() => applyManifest(platform, raw, { scratchDir })),
+    ));
   });
 
   // CC answers the changes the manifest would make (space_diff_manifest.rb); the CLI only
