@@ -9,6 +9,7 @@ const errors = require('./errors');
 const { v3Stats } = require('../stats');
 const { environmentVariables, routeResource } = require('../cf-api');
 const { route } = require('./routes');
+const { vcapServices, vcapApplication } = require('../cf-env');
 
 function register(router, { platform, base, jobs }) {
   const apps = () => Object.values(platform.state.apps);
@@ -128,6 +129,20 @@ function register(router, { platform, base, jobs }) {
       platform.save();
     });
     return environmentVariables(a);
+  });
+  // `cf env`: CC's app_env_presenter.rb; VCAP_APPLICATION without the per-instance keys
+  // (CC's VarsBuilder has no instance).
+  router.add('GET', '/v3/apps/:guid/env', ({ params }) => {
+    const a = appOr404(params.guid);
+    const vcapApp = vcapApplication(a, {});
+    for (const k of ['instance_id', 'instance_index', 'port', 'host']) delete vcapApp[k];
+    return {
+      environment_variables: { ...a.env },
+      staging_env_json: {},
+      running_env_json: {},
+      system_env_json: { VCAP_SERVICES: vcapServices(a, platform.state.services) },
+      application_env_json: { VCAP_APPLICATION: vcapApp },
+    };
   });
   router.add('GET', '/v3/apps/:guid/routes', ({ params }) => {
     const a = appOr404(params.guid);

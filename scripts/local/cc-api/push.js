@@ -109,6 +109,14 @@ function register(router, { platform, base, jobs }) {
     if (!pkg) throw errors.resourceNotFound('Package');
     return packageOf(pkg);
   });
+  // Newest first (the CLI's start asks whether a package is newer than the droplet).
+  router.add('GET', '/v3/packages', ({ query }) => {
+    const guids = query.get('app_guids') === null ? null : query.get('app_guids').split(',');
+    const states = query.get('states') === null ? null : query.get('states').split(',');
+    const list = [...bits.packages.values()].filter((p) => (!guids || guids.includes(p.appGuid)) && (!states || states.includes(p.state)))
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    return P.list(base, '/v3/packages', list.map(packageOf));
+  });
   router.add('GET', '/v3/apps/:guid/packages', ({ params }) => {
     const a = appOr404(params.guid);
     return P.list(base, `/v3/apps/${a.guid}/packages`, [...bits.packages.values()].filter((p) => p.appGuid === a.guid).map(packageOf));
@@ -134,6 +142,14 @@ function register(router, { platform, base, jobs }) {
     const b = bits.builds.get(params.guid);
     if (!b) throw errors.resourceNotFound('Build');
     return buildOf(b);
+  });
+  router.add('GET', '/v3/packages/:guid/droplets', ({ params, query }) => {
+    const pkg = bits.packages.get(params.guid);
+    if (!pkg) throw errors.resourceNotFound('Package');
+    const states = query.get('states') === null ? null : query.get('states').split(',');
+    const list = [...bits.builds.values()].filter((b) => b.packageGuid === pkg.guid && b.state === 'STAGED' && (!states || states.includes('STAGED')))
+      .map((b) => bits.droplet(b.dropletGuid, apps())).filter(Boolean);
+    return P.list(base, `/v3/packages/${pkg.guid}/droplets`, list.map(dropletOf));
   });
   router.add('GET', '/v3/droplets/:guid', ({ params }) => dropletOf(dropletOr404(params.guid)));
   router.add('GET', '/v3/apps/:guid/droplets/current', ({ params }) => dropletOf(dropletOr404(appOr404(params.guid).dropletGuid)));
