@@ -10,6 +10,8 @@ const path = require('node:path');
 const { Router } = require('./router');
 const { Uaa } = require('./uaa');
 const { Jobs } = require('./jobs');
+const { EnvelopeStore } = require('./envelope-store');
+const logCacheApi = require('./log-cache');
 const errors = require('./errors');
 
 const MODULES = ['./root', './orgs', './apps', './routes', './service-instances', './push', './log-cache'];
@@ -45,8 +47,9 @@ class CcApi {
     this.base = `http://127.0.0.1:${port}`;
     this.uaa = new Uaa(this.base, path.join(platform.cfg.home, 'uaa.key'));
     this.jobs = new Jobs(this.base, log);
+    this.logCache = new EnvelopeStore();
     this.router = new Router();
-    const deps = { platform, uaa: this.uaa, jobs: this.jobs, base: this.base, log, basicUser };
+    const deps = { platform, uaa: this.uaa, jobs: this.jobs, logCache: this.logCache, base: this.base, log, basicUser };
     for (const m of MODULES) require(m).register(this.router, deps);
   }
 
@@ -75,7 +78,10 @@ class CcApi {
     }
   }
 
+  // After platform.boot(): the app logs exist from then on (lines of apps a daemon restart
+  // brought back before this are in the log files only).
   listen() {
+    logCacheApi.feed(this.logCache, this.platform);
     this.server = http.createServer((req, res) => {
       const chunks = [];
       let size = 0;
