@@ -10,6 +10,9 @@ const SPACE = { guid: '7c2a9a0e-0c8e-4c1a-9a51-0000000000b1', name: 'local' };
 const DOMAIN = { guid: '7c2a9a0e-0c8e-4c1a-9a51-0000000000c1', name: 'localhost' };
 const STACK = { guid: '7c2a9a0e-0c8e-4c1a-9a51-0000000000d1', name: 'cflinuxfs4' };
 const EPOCH = '2026-01-01T00:00:00Z';
+// CC renders times to the second (lib/cloud_controller.rb: ActiveSupport::JSON::Encoding
+// .time_precision = 0): 2026-11-23T21:51:12Z. The platform keeps milliseconds.
+const ts = (iso) => (iso ? String(iso).replace(/\.\d+Z$/, 'Z') : iso);
 const META = () => ({ labels: {}, annotations: {} });
 
 // {pagination, resources}: one page holds everything (per_page is not honoured).
@@ -78,7 +81,7 @@ function app(base, a) {
   const g = a.guid;
   const u = (p) => ({ href: `${base}/v3/apps/${g}${p}` });
   return {
-    guid: g, created_at: a.createdAt, updated_at: a.updatedAt || a.createdAt, name: a.name,
+    guid: g, created_at: ts(a.createdAt), updated_at: ts(a.updatedAt || a.createdAt), name: a.name,
     state: a.state,
     lifecycle: { type: 'buildpack', data: { buildpacks: a.buildpack ? [a.buildpack] : [], stack: STACK.name } },
     relationships: { space: { data: { guid: SPACE.guid } }, current_droplet: { data: { guid: a.dropletGuid || null } } },
@@ -101,7 +104,7 @@ function processOf(base, a, command) {
   if (hc.type === 'http') data.endpoint = hc.endpoint;
   const g = a.guid;
   return {
-    guid: g, created_at: a.createdAt, updated_at: a.updatedAt || a.createdAt, version: a.version || g,
+    guid: g, created_at: ts(a.createdAt), updated_at: ts(a.updatedAt || a.createdAt), version: a.version || g,
     type: 'web', command: command === undefined ? a.command : command, user: 'vcap',
     instances: a.instances, memory_in_mb: a.memoryMb, disk_in_mb: a.diskMb,
     log_rate_limit_in_bytes_per_second: -1,
@@ -120,4 +123,4 @@ function processOf(base, a, command) {
   };
 }
 
-module.exports = { ORG, SPACE, DOMAIN, STACK, list, org, space, domain, stack, app, processOf };
+module.exports = { ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };

@@ -23,7 +23,7 @@ function register(router, { platform, base, jobs }) {
   const meta = () => ({ labels: {}, annotations: {} });
 
   const packageOf = (pkg) => ({
-    guid: pkg.guid, created_at: pkg.createdAt, updated_at: pkg.updatedAt, type: 'bits',
+    guid: pkg.guid, created_at: P.ts(pkg.createdAt), updated_at: P.ts(pkg.updatedAt), type: 'bits',
     data: { error: pkg.error, checksum: { type: 'sha256', value: pkg.sha256 } },
     state: pkg.state,
     relationships: { app: { data: { guid: pkg.appGuid } } },
@@ -36,7 +36,7 @@ function register(router, { platform, base, jobs }) {
     },
   });
   const buildOf = (b) => ({
-    guid: b.guid, created_at: b.createdAt, updated_at: b.updatedAt, state: b.state,
+    guid: b.guid, created_at: P.ts(b.createdAt), updated_at: P.ts(b.updatedAt), state: b.state,
     staging_memory_in_mb: 1024, staging_disk_in_mb: 1024, staging_log_rate_limit_bytes_per_second: -1,
     error: b.error,
     lifecycle: { type: 'buildpack', data: { buildpacks: b.buildpack ? [b.buildpack] : [], stack: P.STACK.name } },
@@ -48,7 +48,7 @@ function register(router, { platform, base, jobs }) {
     links: { self: { href: `${base}/v3/builds/${b.guid}` }, app: { href: `${base}/v3/apps/${b.appGuid}` } },
   });
   const dropletOf = (d) => ({
-    guid: d.guid, created_at: d.createdAt, updated_at: d.createdAt, state: 'STAGED', error: null,
+    guid: d.guid, created_at: P.ts(d.createdAt), updated_at: P.ts(d.createdAt), state: 'STAGED', error: null,
     lifecycle: { type: 'buildpack', data: {} },
     checksum: d.sha256 ? { type: 'sha256', value: d.sha256 } : null,
     buildpacks: [{ name: d.buildpack, detect_output: null, buildpack_name: d.buildpack, version: null }],

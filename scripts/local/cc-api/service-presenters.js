@@ -86,8 +86,8 @@ function included(base, query) {
 function instance(base, svc) {
   const g = svc.guid;
   return {
-    guid: g, created_at: svc.createdAt || EPOCH, updated_at: svc.createdAt || EPOCH, name: svc.name,
-    tags: [], last_operation: { type: 'create', state: 'succeeded', description: '', created_at: svc.createdAt || EPOCH, updated_at: svc.createdAt || EPOCH },
+    guid: g, created_at: P.ts(svc.createdAt) || EPOCH, updated_at: P.ts(svc.createdAt) || EPOCH, name: svc.name,
+    tags: [], last_operation: { type: 'create', state: 'succeeded', description: '', created_at: P.ts(svc.createdAt) || EPOCH, updated_at: P.ts(svc.createdAt) || EPOCH },
     type: 'managed', maintenance_info: {}, upgrade_available: false, dashboard_url: null,
     relationships: { space: { data: { guid: P.SPACE.guid } }, service_plan: { data: { guid: PLAN.guid } } },
     metadata: META(),
@@ -105,7 +105,7 @@ function instance(base, svc) {
 
 function binding(base, svc, app, guid) {
   return {
-    guid, created_at: svc.createdAt || EPOCH, updated_at: svc.createdAt || EPOCH, name: null, type: 'app',
+    guid, created_at: P.ts(svc.createdAt) || EPOCH, updated_at: P.ts(svc.createdAt) || EPOCH, name: null, type: 'app',
     last_operation: { type: 'create', state: 'succeeded', description: '', created_at: EPOCH, updated_at: EPOCH },
     metadata: META(),
     relationships: { app: { data: { guid: app.guid } }, service_instance: { data: { guid: svc.guid } } },
