@@ -24,7 +24,12 @@ const allRunning = async (n) => until(`${n} RUNNING`, async () => {
   const s = await stats();
   return s.length === n && s.every((r) => r.state === 'RUNNING');
 });
-const instanceEnv = async (i) => JSON.parse((await viaRouter('/env', { 'X-Cf-App-Instance': `${guid}:${i}` })).body);
+// The router may learn of a RUNNING instance a moment later, as Gorouter does
+// (docs/cf-platform.md §5): ask until the instance answers.
+const instanceEnv = async (i) => JSON.parse(await until(`instance ${i} through the router`, async () => {
+  const r = await viaRouter('/env', { 'X-Cf-App-Instance': `${guid}:${i}` });
+  return r.status === 200 && r.body;
+}));
 
 test('push the tiny app with 2 instances; cf apps and cf app show them running', async () => {
   await w.login();

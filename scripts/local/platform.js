@@ -287,11 +287,12 @@ class Platform {
     return (await this.start({ appName })).replace(/^Starting/, 'Restarting');
   }
 
-  async restartInstance({ appName, index }) {
+  // wait: false returns once the instance is started again, not yet healthy (CC's terminate).
+  async restartInstance({ appName, index, wait = true }) {
     const app = this.app(appName);
     if (!(index >= 0 && index < app.instances)) throw new UsageError(`Instance ${index} of process web not found`);
     await this.cell.restartInstance(app.name, index);
-    await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
+    if (wait) await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
     return `Restarting instance ${index} of process web of app ${app.name} in org local / space local as admin...\nOK`;
   }
 

@@ -84,7 +84,8 @@ function register(router, { platform, base, jobs }) {
     const a = processOr404(params.guid, params.type);
     const index = Number(params.index);
     if (!(Number.isInteger(index) && index >= 0 && index < a.instances)) throw errors.resourceNotFound('Instance');
-    await exclusive(() => platform.restartInstance({ appName: a.name, index }));
+    // CC stops the instance and answers (processes_controller.rb terminate); Diego starts it again.
+    await exclusive(() => platform.restartInstance({ appName: a.name, index, wait: false }));
     return [204, null];
   });
 
