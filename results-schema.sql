@@ -285,7 +285,12 @@ FROM per_instance
 GROUP BY round_id;
 
 -- What may make a round untrustworthy: the generator's own load, late sends (open
--- model), unfinished loadgens, and app instances that crashed or restarted in the round.
+-- model), unfinished loadgens, app instances that crashed or restarted in the round, and
+-- stats samples lost: stats_expected = duration (or, by requests, the loadgens' run time)
+-- ÷ environment.stats_interval_s (the longer of the poll interval and the platform's
+-- refresh, recorded by run-round) × instances; NULL when the round did not record it. The
+-- collectors run from the round's creation to past its end, so a working one stays above.
+-- (A 10 s local round, 2 instances: 24 samples at 1 s, 20 expected; 6 at 5 s, 4 expected.)
 CREATE OR REPLACE VIEW report_round_validity AS
 SELECT r.id AS round_id,
        count(l.*) AS loadgen_runs,
@@ -300,7 +305,10 @@ SELECT r.id AS round_id,
          WHERE e.app = r.app AND e.kind IN ('crash', 'oom', 'restart')
            AND (e.round_id = r.id
                 OR (e.round_id IS NULL AND e.at >= r.start_at AND e.at <= coalesce(r.finished_at, now()))))
-                                                          AS instance_restarts
+                                                          AS instance_restarts,
+       (SELECT count(*) FROM instance_stats st WHERE st.round_id = r.id AND st.app = r.app) AS stats_samples,
+       floor(coalesce(r.duration_ms / 1000.0, extract(epoch FROM max(l.finished_at) - r.start_at))
+             / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint * r.app_instances AS stats_expected
 FROM rounds r
 LEFT JOIN loadgen_runs l ON l.round_id = r.id
 GROUP BY r.id;
@@ -322,7 +330,7 @@ SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.pl
        u.mem_avg_bytes / nullif(s.throughput_rps, 0) AS mem_bytes_per_rps,
        s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
        v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
-       v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s
+       v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s, v.stats_samples, v.stats_expected
 FROM rounds r
 JOIN round_summary s ON s.round_id = r.id
 JOIN report_round_latency l ON l.round_id = r.id

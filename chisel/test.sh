@@ -11,6 +11,11 @@
 # under another name, or another port that really serves it). Refusal is proven by psql,
 # never by the client's exit code: chisel's client exits 0 even when auth fails
 # (docs/cf-platform.md §6). Ports 47000-47999; DEBUG=1 traces.
+#
+# First, staging without internet (docs/cf-platform.md §12): every build here uses
+# vendor/ (-mod=vendor, as the Go buildpack does when vendor/ exists), `go mod vendor`
+# leaves vendor/, go.mod and go.sum as they are, and go.mod's go line is the oldest that
+# builds: the highest go line among the vendored modules.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 
@@ -118,10 +123,27 @@ start_forwarder() { # start_forwarder FROM_PORT TO_PORT: a plain TCP relay (node
   PIDS+=("$!")
 }
 
+check_vendor() { # vendor/ is complete and current, the go line is the lowest that builds
+  local before stale="" go_line floor
+  before="$(mktemp -d /tmp/cfscale-chisel-vendor-XXXXXX)"
+  cp go.mod go.sum "$before/"
+  GOFLAGS='' go mod vendor -o "$before/vendor" || die "go mod vendor failed"
+  diff -rq vendor "$before/vendor" >&2 || stale="vendor/"
+  if ! cmp -s go.mod "$before/go.mod" || ! cmp -s go.sum "$before/go.sum"; then stale="go.mod or go.sum"; fi
+  rm -rf "$before"
+  [[ -z "$stale" ]] || die "go mod vendor changes $stale: run it in chisel/ and commit the result"
+  go_line="$(sed -n 's/^go //p' go.mod)"
+  floor="$(sed -n 's/^## explicit; go //p' vendor/modules.txt | sort -V | tail -1)"
+  [[ "$go_line" == "$floor" ]] \
+    || die "go.mod says go $go_line; the oldest that builds is go $floor (the highest go line in vendor/modules.txt)"
+  log "ok: vendor/ is current, go line $go_line is the vendored modules' floor"
+}
+
 main() {
   [[ $# -eq 0 ]] || { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 1; }
   cd "$HERE"
-  export GOFLAGS="${GOFLAGS:--mod=mod}"
+  check_vendor
+  export GOFLAGS=-mod=vendor
   log "go test ./..."
   go test ./...
 

@@ -12,8 +12,10 @@
 #
 # Streams `cf logs APP` (locally `cfl logs APP`, the same layout) into
 # scripts/parsers/ingest-rtr.js, which keeps the [RTR/N] lines (Gorouter access-log
-# layout, docs/cf-platform.md §5). On CF these are a lossy sample
-# under load. SIGTERM or SIGINT stops `cf logs`; what was read is flushed, exit 0 (2 when
-# rows could not be written).
+# layout, docs/cf-platform.md §5). On CF these are a lossy sample under load. `cf logs`
+# ends by itself after 5 log-cache errors in a row (§10): it is then restarted, after
+# `cf logs APP --recent` has caught up on the gap (one line on stderr each time; records
+# already stored are dropped). SIGTERM or SIGINT stops `cf logs`; what was read is flushed,
+# exit 0 (2 when rows could not be written).
 set -euo pipefail
 exec node "$(dirname "${BASH_SOURCE[0]}")/ops/collect-logs.js" "$@"

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # collect-stats.sh — per-instance CPU and memory of an app into instance_stats, until killed.
 #
-# Usage: scripts/collect-stats.sh --app APP --round ID [--source plugin|v3|auto]
-#          [--interval SEC] [--platform local|cf] [--dry-run]
+# Usage: scripts/collect-stats.sh --app APP --round ID [--source v3|plugin|auto]
+#          [--interval SEC] [--guid GUID] [--platform local|cf] [--dry-run]
 #   --app APP          the app to watch (required)
+#   --guid GUID        the app's guid for the v3 stats (default: `cf app APP --guid`;
+#                      run-round.sh passes the one it has, a placeholder under --dry-run)
 #   --round ID         the round the samples belong to (required)
-#   --source S         plugin: `cf statistics APP --debug --full` (the swisscom statistics
-#                      plugin, one poll per second); v3: `cf curl /v3/apps/GUID/processes/web/stats`
-#                      every --interval seconds; auto (default): the plugin when installed
-#                      (cf's plugin config lists "Statistics"), else v3. Locally the
-#                      plugin's shape comes from `cfl statistics`.
+#   --source S         v3: `cf curl /v3/apps/GUID/processes/web/stats` every --interval
+#                      seconds; plugin: `cf statistics APP --debug --full` (the swisscom
+#                      statistics plugin, one poll per second; it calls only v2 endpoints,
+#                      off on current foundations, docs/cf-platform.md §1, so on CF it must
+#                      be chosen and installed: listed in the cf CLI's plugin config,
+#                      ${CF_PLUGIN_HOME:-${CF_HOME:-$HOME}}/.cf/plugins/config.json; when it
+#                      ends by itself the v3 stats are polled instead); auto (default): v3
+#                      on CF, `cfl statistics` (the plugin's shape) locally
 #   --interval SEC     v3 polling interval in seconds (default 5; CF refreshes about every
-#                      15 s, docs/cf-platform.md §1, duplicates dropped)
+#                      15 s, docs/cf-platform.md §1, repeats are dropped)
 #   --db URL           results database (default: local `cfl service-url results-db`,
 #                      cf RESULTS_DATABASE_URL)
 #   --platform P       local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # push.sh — push an app (or all of them) from its manifest to the local platform or CF.
 #
-# Usage: scripts/push.sh APP|all [-i N] [--platform local|cf] [--dry-run]
+# Usage: scripts/push.sh APP|all [-i N] [--platform local|cf] [--skip-ssl-validation] [--dry-run]
 #   APP            node-app, java-app or loadgen (a manifests/APP.yml); all = every one
 #   -i N           instances (default: the manifest's, from the vars file)
 #   --platform P   local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
+#   --skip-ssl-validation  a foundation with self-signed certificates: push makes no HTTPS
+#                  request of its own, and cf push has no such flag (the cf CLI reads its
+#                  stored setting, `cf api URL --skip-ssl-validation`, docs/cf-platform.md
+#                  §13); on cf a line says so when the cf CLI still verifies
 #   --dry-run      print each command, shell-quoted, one per line; run none (also DRY_RUN=1)
 #   -h, --help     this help
 #
@@ -12,7 +16,9 @@
 # results-db when missing, builds the java-app jar when missing or stale, then
 # `cfl push APP -f manifests/APP.yml --vars-file manifests/vars-local.yml [-i N]` (for the
 # loadgen then `cfl scale loadgen --cpu none`: the instrument gets no CPU quota).
-# cf: checks the cf CLI, login, target and services first, then
+# cf: checks the cf CLI, login, target and services first, and that a Node app's modules
+# are installed (package-lock.json) and not in its .cfignore: cf push uploads them, so
+# staging builds pg-native without internet (docs/cf-platform.md §12); then
 # `cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]`.
 # Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.
 set -euo pipefail

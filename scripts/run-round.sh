@@ -30,15 +30,23 @@
 #                        route, set before seeding with `cf update-route DOMAIN --hostname
 #                        HOST -o loadbalancing=ALGO` (scripts/cfl alike; default: the route
 #                        is left as it is). The route's option is recorded in rounds.plan
-#                        (loadbalancing; absent = the router's default, round-robin)
+#                        (loadbalancing; absent = the router's default, round-robin). On CF it
+#                        needs cf CLI >= 8.9.1 (checked first) and CC API >= 3.183.0,
+#                        least-connection >= 3.187.0 (docs/cf-platform.md §11)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
 #   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
 #                        + warm-up + timeout + 15s locally / 30s on CF; 10m with --requests)
-#   --stats-source S     plugin | v3 | auto, see collect-stats.sh (default auto)
+#   --stats-source S     v3 | plugin | auto, see collect-stats.sh (default auto: v3 on CF,
+#                        `cfl statistics` locally; plugin on CF only when installed)
 #   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,
 #                        else local)
+#   --skip-ssl-validation  the workstation's own HTTPS requests (seeding, prewarm, timings
+#                        clear and flush) skip certificate verification (loadgen --insecure,
+#                        curl --insecure); default on CF: the cf CLI's own setting
+#                        (`cf api --skip-ssl-validation`, SSLDisabled in $CF_HOME/.cf/config.json,
+#                        else ~/.cf; docs/cf-platform.md §13)
 #   --dry-run            print each platform command and app request, shell-quoted, one per
 #                        line; run none, write nothing (the round id shows as <round>)
 #   -h, --help           this help

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # tunnel.sh — open a chisel tunnel to the results database and prove it works.
 #
-# Usage: scripts/tunnel.sh [--platform local|cf] [--local-port N] [--dry-run]
+# Usage: scripts/tunnel.sh [--platform local|cf] [--local-port N] [--skip-ssl-validation] [--dry-run]
 #        scripts/tunnel.sh --stop
 #   --platform P     local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
 #   --local-port N   local end of the tunnel on 127.0.0.1 (default 15432)
+#   --skip-ssl-validation  cf: the chisel client skips TLS verification of the app's route
+#                    (--tls-skip-verify); default: the cf CLI's own setting (SSLDisabled in
+#                    $CF_HOME/.cf/config.json, else ~/.cf; docs/cf-platform.md §13)
 #   --dry-run        print the exact commands, one per line; run none (also DRY_RUN=1)
 #   --stop           end the tunnel this script started (and the local chisel server)
 #   -h, --help       this help

@@ -7,8 +7,9 @@
 # Builds:
 #   cf             the cf CLI, code.cloudfoundry.org/cli/v8 v8.17.0 (pinned in go.mod;
 #                  GONOSUMDB because the checksum database does not list that module)
-#   chisel         the chisel client, from chisel/go.mod: the same version as the server
+#   chisel         the chisel client, from chisel/vendor: the same version as the server
 #   chisel-server  cfscale's tunnel server (chisel/), run by scripts/tunnel.sh --platform local
+#                  (both -mod=vendor, as the Go buildpack builds the server)
 # Each is rebuilt only when missing or older than its go.mod/go.sum/sources. DEBUG=1 traces.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
@@ -47,8 +48,8 @@ main() {
     log "chisel is up to date"
   else
     log "chisel client and server"
-    (cd "$CHISEL_DIR" && go build -trimpath -o "$out/chisel" github.com/jpillora/chisel \
-      && go build -trimpath -o "$out/chisel-server" .)
+    (cd "$CHISEL_DIR" && go build -mod=vendor -trimpath -o "$out/chisel" github.com/jpillora/chisel \
+      && go build -mod=vendor -trimpath -o "$out/chisel-server" .)
   fi
   "$out/cf" version >&2
 }

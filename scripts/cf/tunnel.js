@@ -22,6 +22,7 @@ const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
 const { selectPlatform, ROOT } = require('../ops/platform');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
+const { skipSslValidation } = require('../ops/tls');
 
 const APP = 'chisel';
 const SERVICE = 'results-db';
@@ -73,14 +74,14 @@ function stopTunnel(quiet = false) {
   fs.rmSync(STATE_DIR, { recursive: true, force: true });
 }
 
-/** The chisel client and server from .tools/bin, built from chisel/go.mod when missing. */
+/** The chisel client and server from .tools/bin, built from chisel/ (vendored modules) when missing. */
 function ensureChisel() {
   if (isExecutable(path.join(BIN_DIR, 'chisel')) && isExecutable(path.join(BIN_DIR, 'chisel-server'))) return;
   if (!onPath('go')) die('chisel is not built and go is missing: run scripts/setup.sh');
   log(`building chisel into ${BIN_DIR}`);
   const out = path.join(ROOT, BIN_DIR);
   fs.mkdirSync(out, { recursive: true });
-  const env = { ...process.env, GOFLAGS: '-mod=mod' };
+  const env = { ...process.env, GOFLAGS: '-mod=vendor' };
   for (const args of [['-o', `${out}/chisel`, 'github.com/jpillora/chisel'], ['-o', `${out}/chisel-server`, '.']]) {
     const r = spawnSync('go', ['build', ...args], { cwd: path.join(ROOT, 'chisel'), env, stdio: ['ignore', 2, 2] });
     if (r.status !== 0) die(`building chisel failed: go build ${args.join(' ')}`);
@@ -128,9 +129,14 @@ function fingerprint(key) {
   return fp;
 }
 
-function startClient(localPort, auth, fp, server, target) {
+/** The chisel client's flags; insecure: --tls-skip-verify (docs/cf-platform.md §6, §13). */
+function clientFlags(fp, insecure) {
+  return ['--fingerprint', fp, '--keepalive', KEEPALIVE, ...(insecure ? ['--tls-skip-verify'] : [])];
+}
+
+function startClient(localPort, auth, fp, server, target, insecure) {
   startDetached(path.join(BIN_DIR, 'chisel'),
-    ['client', '--fingerprint', fp, '--keepalive', KEEPALIVE, server, `127.0.0.1:${localPort}:${target}`],
+    ['client', ...clientFlags(fp, insecure), server, `127.0.0.1:${localPort}:${target}`],
     { AUTH: auth }, stateFile('client.log'), stateFile('client.pid'));
 }
 
@@ -185,13 +191,13 @@ async function tunnelLocal(p, localPort) {
     { PORT: String(port), HOST: '127.0.0.1', CHISEL_AUTH: auth, CHISEL_KEY: key, VCAP_SERVICES: JSON.stringify(vcap) },
     stateFile('server.log'), stateFile('server.pid'));
   const fp = fingerprint(key);
-  startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target);
+  startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target, false);
   await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via the local chisel server on 127.0.0.1:${port} (fingerprint ${fp})`);
 }
 
 /** Under --dry-run every command is printed, look-ups included, and none runs. */
-function dryRun(p, localPort) {
+function dryRun(p, localPort, insecure) {
   const lines = p.name === 'cf' ? [
     `cf app ${APP} --guid`,
     `# when ${APP} is not pushed yet:`,
@@ -202,7 +208,7 @@ function dryRun(p, localPort) {
     'cf curl /v3/apps/GUID/env',
     'cf curl /v3/apps/GUID/routes',
     `CHISEL_KEY=KEY ${BIN_DIR}/chisel-server fingerprint`,
-    `AUTH=USER:PASS ${BIN_DIR}/chisel client --fingerprint FINGERPRINT --keepalive ${KEEPALIVE} https://ROUTE 127.0.0.1:${localPort}:DBHOST:DBPORT`,
+    formatCmd(['AUTH=USER:PASS', `${BIN_DIR}/chisel`, 'client', ...clientFlags('FINGERPRINT', insecure), 'https://ROUTE', `127.0.0.1:${localPort}:DBHOST:DBPORT`]),
   ] : [
     `${p.cf[0]} service-url ${SERVICE}`,
     `PORT=PORT HOST=127.0.0.1 CHISEL_AUTH=tunnel:RANDOM CHISEL_KEY=RANDOM VCAP_SERVICES='{"postgres":[{"name":"${SERVICE}","credentials":{"uri":"URL"}}]}' ${BIN_DIR}/chisel-server`,
@@ -212,7 +218,7 @@ function dryRun(p, localPort) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function tunnelCf(p, localPort) {
+async function tunnelCf(p, localPort, insecure) {
   if (!onPath('cf')) die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin)');
   if (captureSync(['cf', 'oauth-token'], { stderr: 'ignore' }).code !== 0) {
     die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
@@ -240,19 +246,22 @@ async function tunnelCf(p, localPort) {
   const route = (routes.resources && routes.resources[0] && routes.resources[0].url) || '';
   if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname ${APP}`);
   const fp = fingerprint(info.key);
-  startClient(localPort, info.auth, fp, `https://${route}`, info.target);
+  startClient(localPort, info.auth, fp, `https://${route}`, info.target, insecure);
   await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via https://${route} (fingerprint ${fp})`);
 }
 
 function parseArgs(argv) {
-  const o = { platformOpt: '', localPort: String(DEFAULT_LOCAL_PORT), dryRun: process.env.DRY_RUN === '1', stop: false };
+  const o = {
+    platformOpt: '', localPort: String(DEFAULT_LOCAL_PORT), dryRun: process.env.DRY_RUN === '1', stop: false, skipSslValidation: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--platform') { cli.requireValue(a, argv, i); o.platformOpt = argv[++i]; }
     else if (a === '--local-port') { cli.requireValue(a, argv, i); o.localPort = argv[++i]; }
     else if (a === '--dry-run') o.dryRun = true;
     else if (a === '--stop') o.stop = true;
+    else if (a === '--skip-ssl-validation') o.skipSslValidation = true;
     else if (a === '-h' || a === '--help') { process.stdout.write(usageFromHeader(path.join(ROOT, 'scripts/tunnel.sh'))); process.exit(0); }
     else cli.usageError(`unknown argument: ${a}`);
   }
@@ -267,7 +276,8 @@ async function main(argv) {
   const o = parseArgs(argv);
   if (o.stop) { stopTunnel(); return; }
   const p = selectPlatform(cli, { platformOpt: o.platformOpt, dryRun: o.dryRun });
-  if (o.dryRun) { dryRun(p, o.localPort); return; }
+  const insecure = skipSslValidation(p, o.skipSslValidation);
+  if (o.dryRun) { dryRun(p, o.localPort, insecure); return; }
   if (pidAlive(stateFile('client.pid'))) {
     let what = STATE_DIR;
     try { what = fs.readFileSync(stateFile('url'), 'utf8').trim().replace(/:[^:@/]*@/, ':****@'); } catch { /* no url yet */ }
@@ -283,7 +293,7 @@ async function main(argv) {
   if (!onPath('psql')) die('psql is missing: run scripts/setup.sh');
   ensureChisel();
   if (p.name === 'local') await tunnelLocal(p, o.localPort);
-  else await tunnelCf(p, o.localPort);
+  else await tunnelCf(p, o.localPort, insecure);
 }
 
 if (require.main === module) main(process.argv.slice(2));

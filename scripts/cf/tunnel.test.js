@@ -42,8 +42,19 @@ test('--stop with no tunnel is fine', () => {
   assert.match(r.err, /no tunnel running/);
 });
 
+/** A CF_HOME whose cf config has SSLDisabled as given (undefined: no config at all). */
+function cfHome(sslDisabled) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-home-'));
+  if (sslDisabled !== undefined) {
+    fs.mkdirSync(path.join(dir, '.cf'));
+    fs.writeFileSync(path.join(dir, '.cf/config.json'), JSON.stringify({ SSLDisabled: sslDisabled }));
+  }
+  test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 test('--dry-run for cf prints the exact commands and runs none', () => {
-  const r = run(['--platform', 'cf', '--dry-run', '--local-port', '15999'], { PATH: `/nonexistent:${process.env.PATH}` });
+  const r = run(['--platform', 'cf', '--dry-run', '--local-port', '15999'], { PATH: `/nonexistent:${process.env.PATH}`, CF_HOME: cfHome() });
   assert.equal(r.code, 0, r.err);
   const cf = r.out.split('\n').filter((l) => l.startsWith('cf '));
   assert.deepEqual(cf, [
@@ -56,6 +67,22 @@ test('--dry-run for cf prints the exact commands and runs none', () => {
   ]);
   assert.match(r.out, /chisel client --fingerprint FINGERPRINT --keepalive 25s https:\/\/ROUTE 127\.0\.0\.1:15999:DBHOST:DBPORT/);
   assert.doesNotMatch(r.out, /--auth/, 'the password never goes on the command line');
+});
+
+test('--skip-ssl-validation: the chisel client skips TLS verification (--tls-skip-verify); default: the cf CLI\'s SSLDisabled', async (t) => {
+  const CLIENT = 'AUTH=USER:PASS .tools/bin/chisel client --fingerprint FINGERPRINT --keepalive 25s';
+  const cases = [
+    ['the flag (the cf CLI verifies: the API\'s certificate is valid)', ['--skip-ssl-validation'], false, `${CLIENT} --tls-skip-verify https://ROUTE 127.0.0.1:15999:DBHOST:DBPORT`],
+    ['SSLDisabled in $CF_HOME/.cf/config.json', [], true, `${CLIENT} --tls-skip-verify https://ROUTE 127.0.0.1:15999:DBHOST:DBPORT`],
+    ['neither', [], false, `${CLIENT} https://ROUTE 127.0.0.1:15999:DBHOST:DBPORT`],
+  ];
+  for (const [name, args, ssl, want] of cases) {
+    await t.test(name, () => {
+      const r = run(['--platform', 'cf', '--dry-run', '--local-port', '15999', ...args], { CF_HOME: cfHome(ssl) });
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(r.out.split('\n').filter((l) => l.includes('chisel client')), [want]);
+    });
+  }
 });
 
 test('regression: a server left by a run that died is stopped by the next run', async () => {
@@ -132,7 +159,7 @@ test('cf: push when absent, bind when unbound, look-ups by cf curl, exit 2 when 
 test('--help prints the header of tunnel.sh on stdout, exit 0', () => {
   const r = run(['--help']);
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /^Usage: scripts\/tunnel\.sh \[--platform local\|cf\] \[--local-port N\] \[--dry-run\]$/m);
+  assert.match(r.out, /^Usage: scripts\/tunnel\.sh \[--platform local\|cf\] \[--local-port N\] \[--skip-ssl-validation\] \[--dry-run\]$/m);
   assert.match(r.out, /Exit: 0 ok, 1 usage\/configuration, 2 the tunnel does not carry traffic/);
   assert.doesNotMatch(r.out, /set -euo|exec node/);
 });

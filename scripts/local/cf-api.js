@@ -1,6 +1,8 @@
 // cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
 // one app, its web process, process stats (docs/cf-platform.md §2), its user-provided
-// environment variables, its routes (with their options) and crash audit events. Unknown paths answer like CC: a CF-NotFound error body.
+// environment variables, its routes (with their options) and crash audit events with CC's
+// created_ats filter (§9). curl() answers { status, doc } as CC would: errors are CC's
+// error documents with CC's status (unknown path: 404 CF-NotFound).
 'use strict';
 
 const crypto = require('node:crypto');
@@ -60,11 +62,62 @@ function list(resources) {
   return { pagination: { total_results: resources.length, total_pages: 1, next: null, previous: null }, resources };
 }
 
-function notFound() {
-  return { errors: [{ detail: 'Unknown request', title: 'CF-NotFound', code: 10000 }] };
+// An error CC answers with: its HTTP status and error document (cloud_controller_ng
+// errors/v2.yml: name, code, http_code; the v3 document titles it CF-<name>).
+class CcError extends Error {
+  constructor(status, name, code, detail) {
+    super(detail);
+    this.status = status;
+    this.doc = { errors: [{ detail, title: `CF-${name}`, code }] };
+  }
+}
+const notFound = (what) => new CcError(404, 'ResourceNotFound', 10010, `${what} not found`);
+
+// CC's TimestampValidator (app/messages/validators.rb): whole seconds in UTC only. Its
+// advanced filter (app/fetchers/base_list_fetcher.rb) compares with the stored time, to the
+// microsecond: gt and lte T reach to the end of the whole second T (T + 0.999999 s).
+const CC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const CREATED_AT_OPERATORS = {
+  gt: (atMs, t) => atMs > t + 999.999, gte: (atMs, t) => atMs >= t,
+  lt: (atMs, t) => atMs < t, lte: (atMs, t) => atMs <= t + 999.999,
+};
+
+/**
+ * The created_ats[OP]=T filters of a query as [(atMs) => boolean]; a malformed one is CC's
+ * 400 CF-BadQueryParameter with the message of CC's validator (problems joined by ", ").
+ */
+function createdAtFilters(query) {
+  const filters = [];
+  const problems = [];
+  for (const [key, value] of query) {
+    const m = /^created_ats(?:\[([^\]]*)\])?$/.exec(key);
+    if (!m) continue;
+    const op = m[1];
+    const compare = op === undefined
+      ? (atMs, t) => atMs >= t && atMs <= t + 999.999 // created_ats=T: within the second T
+      : CREATED_AT_OPERATORS[op];
+    if (!compare) problems.push(`Created ats Invalid relational operator: '${op}'`);
+    const values = op === undefined ? value.split(',') : [value];
+    if (op !== undefined && value.includes(',')) {
+      problems.push('Created ats only accepts one value when using a relational operator');
+      continue;
+    }
+    if (values.some((v) => !CC_TIMESTAMP.test(v))) {
+      problems.push("Created ats has an invalid timestamp format. Timestamps should be formatted as 'YYYY-MM-DDThh:mm:ssZ'");
+      continue;
+    }
+    if (compare) filters.push((atMs) => values.some((v) => compare(atMs, Date.parse(v))));
+  }
+  if (problems.length) throw new CcError(400, 'BadQueryParameter', 10005, `The query parameter is invalid: ${problems.join(', ')}`);
+  return filters;
 }
 
-function curl(platform, rawPath, { v3Stats }) {
+function auditEvents(platform, query) {
+  const list = (name) => (query.get(name) ? query.get(name).split(',') : null);
+  return platform.events.auditEvents({ targets: list('target_guids'), types: list('types'), createdAt: createdAtFilters(query) });
+}
+
+function route(platform, rawPath, { v3Stats }) {
   const url = new URL(rawPath, 'http://cfl.local');
   const p = url.pathname.replace(/\/+$/, '');
   const apps = Object.values(platform.state.apps);
@@ -73,30 +126,43 @@ function curl(platform, rawPath, { v3Stats }) {
     const wanted = names ? names.split(',') : null;
     return list(apps.filter((a) => !wanted || wanted.includes(a.name)).map(appResource));
   }
-  if (p === '/v3/audit_events') return platform.events.auditEvents(url.searchParams);
+  if (p === '/v3/audit_events') return auditEvents(platform, url.searchParams);
   let m = /^\/v3\/(?:apps\/([^/]+)\/processes\/web|processes\/([^/]+))(\/stats)?$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1] || m[2]);
-    if (!app) return { errors: [{ detail: 'Process not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+    if (!app) throw notFound('Process');
     if (m[3]) return v3Stats(app, platform.cell.list(app.name), platform.cpuCores(app));
     return processResource(app);
   }
   m = /^\/v3\/apps\/([^/]+)\/environment_variables$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1]);
-    return app ? environmentVariables(app) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+    if (!app) throw notFound('App');
+    return environmentVariables(app);
   }
   m = /^\/v3\/apps\/([^/]+)\/routes$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1]);
-    return app ? list(app.routes.map((r) => routeResource(app, r))) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+    if (!app) throw notFound('App');
+    return list(app.routes.map((r) => routeResource(app, r)));
   }
   m = /^\/v3\/apps\/([^/]+)$/.exec(p);
   if (m) {
     const app = platform.appByGuid(m[1]);
-    return app ? appResource(app) : { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] };
+    if (!app) throw notFound('App');
+    return appResource(app);
   }
-  return notFound();
+  throw new CcError(404, 'NotFound', 10000, 'Unknown request');
+}
+
+/** `cfl curl PATH` → { status, doc }: 200 and the resource, or CC's error status and document. */
+function curl(platform, rawPath, opts) {
+  try {
+    return { status: 200, doc: route(platform, rawPath, opts) };
+  } catch (e) {
+    if (e instanceof CcError) return { status: e.status, doc: e.doc };
+    throw e;
+  }
 }
 
 module.exports = { curl, environmentVariables, routeResource };

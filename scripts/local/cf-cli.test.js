@@ -76,12 +76,15 @@ test('cf push node-app -f manifests/node-app.yml --vars-file vars-local.yml, cf 
   assert.equal(stats.resources[0].mem_quota, 200 * 1024 * 1024);
 });
 
-test('bad input gets CC\'s errors: scale to -1 (422, 10008), an unknown app (10010), a manifest naming an unknown service', async () => {
+test('bad input gets CC\'s errors: scale to -1 (422, 10008), an unknown app (10010), a malformed created_ats (400, 10005), a manifest naming an unknown service', async () => {
   const guid = (await cfOk('app', 'node-app', '--guid')).trim();
   assert.deepEqual(await curlJson('-X', 'POST', `/v3/apps/${guid}/processes/web/actions/scale`, '-d', '{"instances":-1}'),
     { errors: [{ detail: 'Instances must be greater than or equal to 0', title: 'CF-UnprocessableEntity', code: 10008 }] });
   assert.deepEqual(await curlJson('/v3/apps/no-such-guid'),
     { errors: [{ detail: 'App not found', title: 'CF-ResourceNotFound', code: 10010 }] });
+  assert.deepEqual(await curlJson(`/v3/audit_events?target_guids=${guid}&created_ats[gt]=yesterday`), { errors: [{
+    detail: "The query parameter is invalid: Created ats has an invalid timestamp format. Timestamps should be formatted as 'YYYY-MM-DDThh:mm:ssZ'",
+    title: 'CF-BadQueryParameter', code: 10005 }] });
   const app = await cf('app', 'no-such-app');
   assert.equal(app.code, 1);
   assert.match(app.out, /App 'no-such-app' not found/);

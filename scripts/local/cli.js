@@ -26,7 +26,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl delete APP [-f]                 cfl apps | app APP [--guid] | env APP
   cfl update-route DOMAIN [--hostname HOST] (-o loadbalancing=round-robin|least-connection | -r loadbalancing)
   cfl set-env APP NAME VALUE          cfl logs APP [--recent]
-  cfl statistics APP --debug [--full] cfl curl PATH
+  cfl statistics APP --debug [--full] cfl curl [-i] PATH
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
   cfl bind-service APP NAME           cfl unbind-service APP NAME
   cfl router-url                      cfl service-url NAME
@@ -58,7 +58,7 @@ const SPECS = {
   'set-env': { pos: ['appName', 'name', 'value'] },
   logs: { pos: ['appName'], bool: { '--recent': 'recent' } },
   statistics: { pos: ['appName'], bool: { '--debug': 'debug', '--full': 'full' } },
-  curl: { pos: ['path'] },
+  curl: { pos: ['path'], bool: { '-i': 'include' } },
   'create-service': { pos: ['offering', 'plan', 'name'] },
   'delete-service': { pos: ['name'], bool: { '-f': 'force' } },
   'bind-service': { pos: ['appName', 'name'] },

@@ -1,6 +1,8 @@
 // events.js — crash events of instances, kept by the daemon and served as CF v3 audit
 // events (`audit.app.process.crash`), and written to `instance_events` of the `results-db`
 // service when it exists (round_id NULL; the scripts attach events to rounds by time).
+// As CC, an event shows its time in whole seconds and is filtered by its exact time
+// (docs/cf-platform.md §9; the query is parsed in cf-api.js).
 'use strict';
 
 const crypto = require('node:crypto');
@@ -35,16 +37,18 @@ class Events {
       space: { guid: '00000000-0000-4000-8000-00000000c0de' },
       organization: { guid: '00000000-0000-4000-8000-00000000c0de' },
     };
-    this.list.push(event);
+    this.list.push({ atMs: at.getTime(), event });
     if (this.list.length > MAX_EVENTS) this.list.shift();
     this.writeResults(app.name, index, oom ? 'oom' : 'crash', exitDescription, at);
     return event;
   }
 
-  auditEvents(query) {
-    const targets = query.get('target_guids') ? query.get('target_guids').split(',') : null;
-    const types = query.get('types') ? query.get('types').split(',') : null;
-    const resources = this.list.filter((e) => (!targets || targets.includes(e.target.guid)) && (!types || types.includes(e.type)));
+  // The events listed: targets and types as lists (null: any), createdAt [(atMs) => boolean].
+  auditEvents({ targets = null, types = null, createdAt = [] } = {}) {
+    const resources = this.list
+      .filter(({ atMs, event: e }) => (!targets || targets.includes(e.target.guid)) && (!types || types.includes(e.type))
+        && createdAt.every((keep) => keep(atMs)))
+      .map(({ event }) => event);
     return {
       pagination: { total_results: resources.length, total_pages: 1, first: { href: '/v3/audit_events?page=1' }, last: { href: '/v3/audit_events?page=1' }, next: null, previous: null },
       resources,

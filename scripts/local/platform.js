@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
+const { STATUS_CODES } = require('node:http');
 const { loadState, saveState } = require('./state');
 const { readManifest } = require('./manifest');
 const { AppLogs } = require('./app-log');
@@ -390,8 +391,12 @@ class Platform {
     }).join('\n');
   }
 
-  curl({ path: p }) {
-    return JSON.stringify(curl(this, p, { v3Stats }), null, 2);
+  // Like `cf curl`: the body whatever the status (exit 0); -i puts the status line and
+  // headers first, as cf's `curl -i` does.
+  curl({ path: p, include = false }) {
+    const { status, doc } = curl(this, p, { v3Stats });
+    const body = JSON.stringify(doc, null, 2);
+    return include ? `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}` : body;
   }
 
   logFile({ appName }) { return this.logs.file(this.app(appName).name); }

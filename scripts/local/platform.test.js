@@ -246,6 +246,12 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.equal(ev.data.index, 0);
     assert.equal(ev.data.reason, 'CRASHED');
     assert.equal(ev.data.exit_description, 'APP/PROC/WEB: Exited with status 137');
+    // CC's created_ats filter: whole seconds only, else the status line and error of CC.
+    const since = `/v3/audit_events?target_guids=${guid}&created_ats[gte]=${ev.created_at}`;
+    assert.deepEqual((await curlJson(since)).resources.map((e) => e.guid), [ev.guid]);
+    const bad = await ok('curl', '-i', since.replace(/Z$/, '.000Z'));
+    assert.match(bad, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    assert.equal(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4)).errors[0].title, 'CF-BadQueryParameter');
     await until('restart', async () => {
       const r = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0];
       return r.state === 'RUNNING' && r.instance_guid !== before;

@@ -15,7 +15,8 @@ const { buildConfig } = require('./haproxy-config');
 const { toRtrLine } = require('./rtr-log');
 const { pluginLines, v3Stats } = require('./stats');
 const { parseArgs, runningSettings } = require('./cli');
-const { environmentVariables } = require('./cf-api');
+const { environmentVariables, curl } = require('./cf-api');
+const { Events } = require('./events');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-unit-'));
@@ -114,6 +115,35 @@ test('cf-api: environment_variables in the v3 shape, user-provided only', () => 
     var: { BUSY: '0', FOO: 'bar' },
     links: { self: { href: '/v3/apps/g-1/environment_variables' }, app: { href: '/v3/apps/g-1' } },
   });
+});
+
+test('cf-api audit events: created_ats takes whole seconds only (CC\'s 400 CF-BadQueryParameter), filters by the exact time', () => {
+  const events = new Events({ log: () => {}, resultsCredentials: () => null });
+  const app = { guid: 'g-1', name: 'a' };
+  for (const [index, at] of [[0, '2026-03-01T12:00:05.400Z'], [1, '2026-03-01T12:00:06.000Z']]) {
+    events.record(app, { index, exitDescription: 'APP/PROC/WEB: Exited with status 137', crashCount: 1, oom: false, at: new Date(at) });
+  }
+  const platform = { state: { apps: {} }, events };
+  const get = (query) => curl(platform, `/v3/audit_events?target_guids=g-1&${query}`, {});
+  const indexes = (query) => {
+    const r = get(query);
+    assert.equal(r.status, 200, JSON.stringify(r.doc));
+    return r.doc.resources.map((e) => e.data.index);
+  };
+  const invalid = "The query parameter is invalid: Created ats has an invalid timestamp format. Timestamps should be formatted as 'YYYY-MM-DDThh:mm:ssZ'";
+  assert.deepEqual(get('created_ats[gt]=2026-03-01T12:00:05.123Z'),
+    { status: 400, doc: { errors: [{ detail: invalid, title: 'CF-BadQueryParameter', code: 10005 }] } });
+  assert.deepEqual(get('created_ats[gte]=2026-03-01T12:00:05%2B00:00').status, 400);
+  assert.equal(get('created_ats[after]=2026-03-01T12:00:05Z').doc.errors[0].detail,
+    "The query parameter is invalid: Created ats Invalid relational operator: 'after'");
+  assert.deepEqual(indexes('created_ats[gt]=2026-03-01T12:00:05Z'), [1], 'gt T: after the whole second T');
+  assert.deepEqual(indexes('created_ats[gte]=2026-03-01T12:00:05Z'), [0, 1]);
+  assert.deepEqual(indexes('created_ats[lt]=2026-03-01T12:00:06Z'), [0]);
+  assert.deepEqual(indexes('created_ats[lte]=2026-03-01T12:00:05Z'), [0], 'lte T: up to the end of the second T');
+  assert.deepEqual(indexes('created_ats=2026-03-01T12:00:06Z,2026-03-01T12:00:07Z'), [1]);
+  assert.deepEqual(get('').doc.resources.map((e) => e.created_at), ['2026-03-01T12:00:05Z', '2026-03-01T12:00:06Z']);
+  assert.deepEqual(curl(platform, '/v3/nothing', {}),
+    { status: 404, doc: { errors: [{ detail: 'Unknown request', title: 'CF-NotFound', code: 10000 }] } });
 });
 
 test('java memory calculator: 800M gives a JVM that fits; too small fails', () => {

@@ -9,20 +9,22 @@
 //   localServices(p)               `cfl create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
+//                                  (on cf a Node app's node_modules must be installed: node-modules.js)
 //   scaleApp(p, app, instances, cpu?)
 //   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
 //   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app)
-//   instanceRequestArgs(base, host, guid, index, method, path) → the curl argv of one request
-//     pinned to one instance
+//   instanceRequestArgs(base, host, guid, index, method, path, { insecure }) → the curl argv of
+//     one request pinned to one instance (insecure: --insecure, tls.js)
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES, LOCAL_DOMAIN } = require('./platform');
 const { onPath, sleepSync } = require('./exec');
 const { pgBindir } = require('../local/pg-cluster');
+const { requireNodeModules } = require('./node-modules');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
@@ -82,6 +84,7 @@ function buildJavaIfStale(p) {
 
 function pushApp(p, app, instances = '') {
   if (app === 'java-app') buildJavaIfStale(p);
+  if (p.name === 'cf') requireNodeModules(p, app);
   const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);
@@ -191,11 +194,13 @@ function appHostHeader(p, app) {
 
 /**
  * One request pinned to one instance with X-Cf-App-Instance: GUID:INDEX (Gorouter; the
- * local router honours it too, docs/cf-platform.md §5).
+ * local router honours it too, docs/cf-platform.md §5). The response headers go to stdout
+ * (-D -): pinned-request.js reads the router's error from them.
  */
-function instanceRequestArgs(base, host, guid, index, method, urlPath) {
-  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC),
-    '-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`];
+function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecure = false } = {}) {
+  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-'];
+  if (insecure) args.push('--insecure');
+  args.push('-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`);
   if (host) args.push('-H', `Host: ${host}`);
   args.push(`${base}${urlPath}`);
   return args;

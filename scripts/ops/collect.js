@@ -1,23 +1,29 @@
 'use strict';
-// collect.js — what the two collectors share (formerly the bash scripts/lib/
-// collect.sh): the checks of their common flags, and running a producer (a long-running
-// cf / cfl command, or one polled every few seconds) into an ingest CLI until SIGTERM or
-// SIGINT. Then the producer's whole process group is stopped (a cf plugin spawns children),
-// the ingest CLI reads to end of input, flushes its rows, and its status is the result.
+// collect.js — what the two collectors share: the checks of their common flags, and running
+// a producer (a long-running cf / cfl command, or one polled every few seconds) into an
+// ingest CLI until SIGTERM or SIGINT. Then the producer's whole process group is stopped (a
+// cf plugin spawns children), the ingest CLI reads to end of input, flushes its rows, and
+// its status is the result.
 //
 // The bytes never pass through this process: the producer writes straight into the ingest
-// CLI's stdin pipe (this process drops its copy of the write end, or holds it only between
-// polls). The ingest CLI runs in a process group of its own, so a terminal's Ctrl-C reaches
-// only this process: the ingest CLI, signalled itself, would stop reading at once and leave
-// lines in the pipe; ended by end of input instead, it reads every line it was given.
+// CLI's stdin pipe (this process holds its copy of the write end while a producer may still
+// follow, and drops it for the last one). The ingest CLI runs in a process group of its
+// own, so a terminal's Ctrl-C reaches only this process: the ingest CLI, signalled itself,
+// would stop reading at once and leave lines in the pipe; ended by end of input instead,
+// it reads every line it was given.
 //
 // API:
 //   requireCollectorArgs(cli, { app, round, dryRun }) — --app is a known app; --round is a
 //     positive integer unless this is a dry run.
 //   pipeUntilTerm(producer, consumerArgv) → Promise<exit code of the consumer (128+N on
-//     signal N)>; producer is { argv } (runs until it exits or is stopped) or
-//     { argv, intervalMs } (run, then sleep intervalMs, again, until stopped; a failed run
-//     is skipped). The consumer ending first (a usage or database error) stops the producer.
+//     signal N)>; producer is
+//       { argv, intervalMs }  run, then sleep intervalMs, again, until stopped (a failed
+//                             run is skipped);
+//       { argv, next }        runs until stopped; when it ends by itself first, next(code)
+//                             gives the producer that takes over (run after its own
+//                             delayMs, if any), or null: then the input ends;
+//       { argv }              runs until it exits or is stopped.
+//     The consumer ending first (a usage or database error) stops the producer.
 const { spawn } = require('node:child_process');
 const { trace, exitCode, spawnError } = require('./exec');
 
@@ -76,23 +82,31 @@ async function pipeUntilTerm(producer, consumerArgv) {
   process.on('SIGINT', stop);
   consumerDone.then(stop);
 
+  let step = producer;
   while (!stopping) {
-    trace(producer.argv);
+    trace(step.argv);
     // Its own process group: stopped as a whole, and out of reach of a terminal's Ctrl-C.
-    const child = spawn(producer.argv[0], producer.argv.slice(1), { stdio: ['ignore', pipe, 'inherit'], detached: true });
+    const child = spawn(step.argv[0], step.argv.slice(1), { stdio: ['ignore', pipe, 'inherit'], detached: true });
     current = child.pid ? child : null;
     if (child.pid) lastPgid = child.pid;
-    if (producer.intervalMs === undefined) pipe.destroy(); // the producer holds the only write end
-    await ended(child, producer.argv, 'exit'); // a failed poll is skipped, as `cf curl … || true` did
+    const last = step.intervalMs === undefined && !step.next;
+    if (last) pipe.destroy(); // the producer holds the only write end
+    const code = await ended(child, step.argv, 'exit'); // a failed poll is skipped
     // Children it left behind in its group would hold the pipe open: they go with it.
     if (child.pid && killGroup(child.pid, 'SIGTERM') && !killTimer) {
       const pgid = child.pid;
       killTimer = setTimeout(() => killGroup(pgid, 'SIGKILL'), KILL_AFTER_MS);
     }
     current = null;
-    if (producer.intervalMs === undefined || stopping) break;
+    if (last || stopping) break;
+    let delayMs = step.intervalMs;
+    if (delayMs === undefined) {
+      step = step.next(code);
+      if (!step) break;
+      delayMs = step.delayMs ?? 0;
+    }
     await new Promise((resolve) => {
-      const timer = setTimeout(resolve, producer.intervalMs);
+      const timer = setTimeout(resolve, delayMs);
       wake = () => { clearTimeout(timer); resolve(); };
     });
     wake = null;

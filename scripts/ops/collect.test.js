@@ -4,8 +4,9 @@
 // wrote reaches the database and the collector exits 0; the producer's whole process group
 // (a child it started included) is gone; a v3 poll loop stops in its sleep; an ingest CLI
 // that fails first (database unreachable) stops the producer and its status (2) is the
-// collector's. They are started as run-round starts them: in a process group of their own,
-// SIGTERM to the collector's pid only.
+// collector's; a `cf logs` that ends by itself is caught up and followed again; a statistics
+// plugin that ends by itself gives way to the v3 stats. They are started as run-round
+// starts them: in a process group of their own, SIGTERM to the collector's pid only.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -38,6 +39,38 @@ fs.writeSync(1, 'Retrieving logs for app node-app in org o / space s as admin...
 for (let i = 0; i < ${BURST}; i++) fs.writeSync(1, line());
 fs.writeFileSync(dir + '/ready', '');
 setInterval(() => fs.writeSync(1, line()), 5);
+`;
+
+// cf logs APP that ends by itself, as the cf CLI does after 5 log-cache errors in a row
+// (exit 0): records 1-50, then the end; --recent: the last ones, 41-80 (it overlaps, and
+// has the gap); the second `cf logs APP`: 81-90, then it waits for SIGTERM. The records
+// are 1-90, each once.
+const FAKE_FLAKY_LOGS = `#!/usr/bin/env node
+'use strict';
+const fs = require('node:fs');
+const dir = process.env.FAKE_DIR;
+fs.appendFileSync(dir + '/cf.log', JSON.stringify(process.argv.slice(2)) + '\\n');
+if (process.argv[2] !== 'logs') process.exit(1);
+const line = (n) => '   2026-03-01T12:00:05.00+0000 [RTR/0] OUT node-app.apps.example.com - [2026-03-01T12:00:05.123456789Z] "GET /ads/1 HTTP/1.1" 200 0 99 "-" "lg" "10.0.0.1:5000" "10.0.1.2:61000" x_forwarded_for:"-" x_forwarded_proto:"https" vcap_request_id:"flaky-' + n + '" response_time:0.002500 gorouter_time:0.000100 app_id:"g" app_index:"0" instance_id:"i"\\n';
+const write = (from, to) => { for (let n = from; n <= to; n++) fs.writeSync(1, line(n)); };
+fs.writeSync(1, 'Retrieving logs for app node-app in org o / space s as admin...\\n\\n');
+if (process.argv[4] === '--recent') { write(41, 80); process.exit(0); }
+const runs = fs.existsSync(dir + '/runs') ? Number(fs.readFileSync(dir + '/runs', 'utf8')) + 1 : 1;
+fs.writeFileSync(dir + '/runs', String(runs));
+if (runs === 1) {
+  write(1, 50);
+  process.stderr.write('Failed to retrieve logs from Log Cache: unexpected status code 502\\n');
+  process.exit(0);
+}
+write(81, 90);
+fs.writeFileSync(dir + '/ready', '');
+setInterval(() => {}, 1000);
+`;
+
+// The statistics plugin on a foundation without the v2 API: it ends at once, exit 1.
+const FAKE_PLUGIN_V2_OFF = `#!/bin/sh
+if [ "$1" = statistics ]; then echo 'ERROR: V2 endpoints are disabled'; exit 1; fi
+exec node ${FAKE_CF} "$@"
 `;
 
 let db;
@@ -132,6 +165,38 @@ test('collect-stats --source v3: polls, SIGTERM in the sleep between polls ends 
   assert.deepEqual(JSON.parse(curls()[0]), ['curl', '/v3/apps/6e6f6465-1111-4222-8333-444455556666/processes/web/stats']);
   assert.deepEqual(await q('SELECT instance_index, source FROM instance_stats WHERE round_id = 12 ORDER BY instance_index'),
     [{ instance_index: 0, source: 'v3' }, { instance_index: 1, source: 'v3' }]);
+});
+
+test('collect-logs: cf logs ending by itself (log-cache errors) is caught up with --recent and followed again, every record once', async () => {
+  const w = world(FAKE_FLAKY_LOGS);
+  const c = startCollector('collect-logs.sh', ['--app', 'node-app', '--round', '15', '--db', db.url], w.env);
+  await until('the second cf logs', () => fs.existsSync(path.join(w.dir, 'ready')));
+  c.child.kill('SIGTERM');
+  const res = await c.done;
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(fs.readFileSync(path.join(w.dir, 'cf.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)),
+    [['logs', 'node-app'], ['logs', 'node-app', '--recent'], ['logs', 'node-app']]);
+  assert.match(res.stderr, /^collect-logs: cf logs node-app ended by itself \(exit 0; restart 1\): catching up with --recent, then following again$/m);
+  const ids = (await q('SELECT vcap_request_id AS id FROM router_timings WHERE round_id = 15')).map((r) => r.id);
+  assert.deepEqual(ids.sort(), Array.from({ length: 90 }, (_, i) => `flaky-${i + 1}`).sort());
+});
+
+test('collect-stats --source plugin: a statistics plugin that ends by itself (no v2 API) gives way to the v3 stats', async () => {
+  const w = world(FAKE_PLUGIN_V2_OFF, { apps: { 'node-app': { instances: 2 } } });
+  fs.mkdirSync(path.join(w.dir, 'home/.cf/plugins'), { recursive: true });
+  fs.writeFileSync(path.join(w.dir, 'home/.cf/plugins/config.json'), JSON.stringify({ Plugins: { Statistics: { Location: '/x' } } }));
+  const c = startCollector('collect-stats.sh',
+    ['--app', 'node-app', '--round', '16', '--db', db.url, '--source', 'plugin', '--interval', '60'], w.env);
+  const rows = () => q('SELECT instance_index, source FROM instance_stats WHERE round_id = 16 ORDER BY instance_index');
+  for (const end = Date.now() + 30000; (await rows()).length < 2;) {
+    assert.ok(Date.now() < end, 'timed out waiting for the v3 rows');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  c.child.kill('SIGTERM');
+  const res = await c.done;
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stderr, /^collect-stats: cf statistics ended by itself \(exit 1\): polling the v3 stats every 60 s instead$/m);
+  assert.deepEqual(await rows(), [{ instance_index: 0, source: 'v3' }, { instance_index: 1, source: 'v3' }]);
 });
 
 test('collect-logs whose ingest CLI fails first (database unreachable): the producer group is stopped, exit 2', async () => {

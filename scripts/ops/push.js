@@ -5,14 +5,16 @@
 const { makeCli, knownApps } = require('./cli');
 const { selectPlatform, ALL_APPS } = require('./platform');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
+const { requireNodeModules } = require('./node-modules');
+const { noteCfVerifies } = require('./tls');
 
 const cli = makeCli('push');
 
 function parseArgs(argv) {
   return cli.parseFlags(argv, {
-    defaults: { target: '', instances: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
+    defaults: { target: '', instances: '', platform: '', skipSslValidation: false, dryRun: process.env.DRY_RUN === '1' },
     values: { '-i': 'instances', '--instances': 'instances', '--platform': 'platform' },
-    switches: { '--dry-run': 'dryRun' },
+    switches: { '--dry-run': 'dryRun', '--skip-ssl-validation': 'skipSslValidation' },
     help: 'push.sh',
     positional(a, o) {
       if (o.target) cli.usageError(`one APP (or all) only, got "${o.target}" and "${a}"`);
@@ -32,7 +34,9 @@ function main() {
     localPlatformUp(p);
     localServices(p);
   } else {
+    noteCfVerifies(p, o.skipSslValidation);
     p.cfPreflight();
+    for (const app of apps) requireNodeModules(p, app);
   }
   for (const app of apps) pushApp(p, app, o.instances);
 }

@@ -4,8 +4,9 @@
 // report's spec-match compares rounds.plan and the parameters with a plan: what is
 // recorded must not change). Look-ups that fail leave their field out or empty, as before.
 //
-// roundDocument(p, o, { guid, baseUrl, hostHeader }) → the document (p: ops Platform,
-// o: run-round options from run-round-args.js).
+// roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) → the document (p: ops Platform,
+// o: run-round options from run-round-args.js, stats: { source, intervalSec } of
+// ops/stats-source.js: the stats source resolved and the seconds between new samples).
 const fs = require('node:fs');
 const { captureSync } = require('../ops/exec');
 
@@ -57,8 +58,9 @@ function localCpuPeriodUs(p) {
   return m ? Number(m[1]) : null;
 }
 
-function environment(p, o, cfApi) {
-  const env = { stats_source: o.statsSource };
+function environment(p, o, cfApi, stats) {
+  // The summary and the report expect duration ÷ stats_interval_s samples per instance.
+  const env = { stats_source: stats.source, stats_interval_s: stats.intervalSec };
   if (p.name === 'local') {
     const { model, cpus } = hostCpu();
     Object.assign(env, {
@@ -73,7 +75,7 @@ function environment(p, o, cfApi) {
 const numOrNull = (s) => (s === '' || s === null || s === undefined ? null : Number(s));
 const strOrNull = (s) => (s === '' ? null : s);
 
-function roundDocument(p, o, { guid, baseUrl, hostHeader }) {
+function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
   const settings = appSettings(p, guid);
   let cliVersion = '';
   let cfApi = '';
@@ -109,7 +111,7 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader }) {
     experiment: strOrNull(o.experiment),
     git_rev: strOrNull(firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
     versions: cliVersion ? { cf_cli: cliVersion } : {},
-    environment: environment(p, o, cfApi),
+    environment: environment(p, o, cfApi, stats),
     settings,
   };
 }

@@ -30,8 +30,8 @@ const CF_DOC = {
   platform: 'cf', app: 'node-app', target_url: 'https://node-app.apps.example.com', host_header: null,
   app_instances: 2, loadgens: 1, model: 'closed', parallel: 4, rate: null, duration_ms: 10000, requests: null,
   warmup_ms: 0, timeout_ms: 10000, keepalive: true, scenario: 'read', plan: { seed_ads: 1000, prewarm: 0 },
-  label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+fake' },
-  environment: { stats_source: 'auto', cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
+  label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+5c3a5e5.2025-06-10' },
+  environment: { stats_source: 'v3', stats_interval_s: 15, cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
 };
 
 test('roundDocument: the rounds columns as run-round.sh recorded them', async (t) => {
@@ -43,14 +43,15 @@ test('roundDocument: the rounds columns as run-round.sh recorded them', async (t
         loadbalancing: 'least-connection', keepalive: false, label: 'a b', experiment: 'x', statsSource: 'v3' },
       want: { ...CF_DOC, model: 'open', parallel: null, rate: 0.5, duration_ms: null, requests: 100, keepalive: false,
         plan: { prewarm: 300, loadbalancing: 'least-connection' }, label: 'a b', experiment: 'x',
-        environment: { stats_source: 'v3', cf_api: 'https://api.example.com' } },
+        environment: { stats_source: 'plugin', stats_interval_s: 15, cf_api: 'https://api.example.com' } },
+      stats: { source: 'plugin', intervalSec: 15 },
     },
   ];
   const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
   for (const c of cases) {
     await t.test(c.name, () => {
-      const doc = roundDocument(p, { ...OPTIONS, ...c.options },
-        { guid: guidOf('node-app'), baseUrl: 'https://node-app.apps.example.com', hostHeader: '' });
+      const doc = roundDocument(p, { ...OPTIONS, ...c.options }, { guid: guidOf('node-app'), baseUrl: 'https://node-app.apps.example.com',
+        hostHeader: '', stats: c.stats ?? { source: 'v3', intervalSec: 15 } });
       assert.deepEqual(doc, c.want);
       assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');
     });

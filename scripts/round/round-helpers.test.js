@@ -176,6 +176,25 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   assert.equal(shown.stdout, out);
 });
 
+test('finish-round: the summary shows router records against requests and stats samples against those expected', async () => {
+  // 10 s, 2 instances, a sample every 5 s: 4 expected, 2 stored; 60 of the 100 requests reached the router log.
+  const id = await createRound({ environment: { stats_source: 'v3', stats_interval_s: 5 } });
+  await fill(id, { ok: 100, failed: 0 });
+  await db.query("UPDATE requests SET vcap_request_id = 'v-' || correlation_id WHERE round_id = $1", [id]);
+  await db.query(`INSERT INTO router_timings (round_id, platform, app, at, vcap_request_id)
+    SELECT round_id, 'local', 'node-app', started_at, vcap_request_id FROM requests WHERE round_id = $1 ORDER BY started_at LIMIT 60`, [id]);
+  const res = await helper('finish-round', ['--round', String(id)]);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^router records: 60 of 100 requests \(60\.0 %\)$/m);
+  assert.match(res.stdout, /^stats samples: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
+  // A round that recorded no stats interval is not judged.
+  const old = await createRound();
+  await fill(old, { ok: 10, failed: 0 });
+  const plain = await helper('finish-round', ['--round', String(old)]);
+  assert.match(plain.stdout, /^router records: 0 of 10 requests \(0\.0 %\)$/m);
+  assert.match(plain.stdout, /^stats samples: 2$/m);
+});
+
 test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline', async () => {
   const done = await createRound();
   await fill(done, { failed: 0 });

@@ -7,7 +7,7 @@
 // parseRunRoundArgs(argv, cli) → options (strings as given, plus the parsed durations):
 //   app, instances, loadgens, parallel, rate, duration, durationMs, requests, warmupMs,
 //   timeoutMs, scenario, keepalive, cpu, label, seedAds, prewarm, loadbalancing,
-//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, dryRun
+//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, skipSslValidation, dryRun
 const path = require('node:path');
 const { usageFromHeader, isPositiveNumber } = require('../ops/cli');
 
@@ -29,13 +29,15 @@ const VALUE_FLAGS = {
 const HELP_FILE = path.join(__dirname, '../run-round.sh');
 
 function parse(argv, cli) {
-  const o = { ...DEFAULTS, dryRun: process.env.DRY_RUN === '1' };
+  const o = { ...DEFAULTS, skipSslValidation: false, dryRun: process.env.DRY_RUN === '1' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--no-keepalive') {
       o.keepalive = false;
     } else if (a === '--dry-run') {
       o.dryRun = true;
+    } else if (a === '--skip-ssl-validation') {
+      o.skipSslValidation = true;
     } else if (a === '-h' || a === '--help') {
       process.stdout.write(usageFromHeader(HELP_FILE));
       process.exit(0);

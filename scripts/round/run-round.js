@@ -18,11 +18,19 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { tryWithClient } = require('./db');
+const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
+const { requireCfCli } = require('../ops/cf-version');
+const { pinnedRequest } = require('../ops/pinned-request');
+const { skipSslValidation } = require('../ops/tls');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
 const PREWARM_PARALLEL = 8;
 const DEFAULT_REQUESTS_MAX_WAIT = '10m';
+// Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
+// the spelling least-connection from 3.187.0 (docs/cf-platform.md §11).
+const LOADBALANCING_CLI = '8.9.1';
+const LOADBALANCING_CC = 'CC API >= 3.183.0 (least-connection: >= 3.187.0; docs/cf-platform.md §11)';
 const PER_PLATFORM = {
   // leadMs: between inserting the round and its start_at, every loadgen must have woken
   // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
@@ -68,6 +76,7 @@ function seedApp(r) {
   if (!(Number(o.seedAds) > 0)) return;
   const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
   if (r.hostHeader) args.push('--host', r.hostHeader);
+  if (r.insecure) args.push('--insecure');
   if (p.run(args) !== 0) {
     cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
     process.exit(2);
@@ -85,6 +94,7 @@ function prewarmInstances(r) {
     const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
       '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
     if (r.hostHeader) args.push('--host', r.hostHeader);
+    if (r.insecure) args.push('--insecure');
     if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
     else args.push('--url', `${r.baseUrl}/health`);
     if (p.dryRun) p.printCmd(args);
@@ -95,18 +105,20 @@ function prewarmInstances(r) {
 /**
  * One request per app instance, in parallel (printed in order under --dry-run), each
  * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
+ * (pinned-request.js): the clear follows a scale-up.
  */
-async function eachInstance(r, method, urlPath) {
+async function eachInstance(r, method, urlPath, { retryUnknownInstance = false } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
-  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath);
+  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
   if (p.dryRun) {
     for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
     return true;
   }
-  const runs = Array.from({ length: n }, (_, i) => runAsync(argsOf(i), {
-    onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
-  }).done);
+  const runs = Array.from({ length: n }, (_, i) => pinnedRequest(argsOf(i), {
+    retryUnknownInstance, onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
+  }));
   return (await Promise.all(runs)).every((res) => res.code === 0);
 }
 
@@ -136,10 +148,10 @@ async function insertRound(r, t) {
 function startCollectors(r) {
   const { p, o } = r;
   const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
-  const stats = ['scripts/collect-stats.sh', ...common];
+  const stats = ['scripts/collect-stats.sh', ...common, '--guid', r.guid];
   const logs = ['scripts/collect-logs.sh', ...common];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', o.statsSource, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });
       if (code !== 0) process.exit(code);
     }
@@ -147,7 +159,7 @@ function startCollectors(r) {
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
   // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', r.dbUrl, '--source', o.statsSource], [...logs, '--db', r.dbUrl]]) {
+  for (const argv of [[...stats, '--db', r.dbUrl, '--source', r.stats.source], [...logs, '--db', r.dbUrl]]) {
     r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
   }
 }
@@ -161,16 +173,31 @@ async function stopCollectors(r) {
   }
 }
 
-/** Crash events of the app since the round was created → instance_events (printed under --dry-run). */
+/**
+ * An ISO time floored to the whole second, as CC's list filters take it: only
+ * YYYY-MM-DDThh:mm:ssZ, anything else is a 400 (docs/cf-platform.md §9). A placeholder
+ * (--dry-run) stays as it is.
+ */
+function wholeSecondUtc(iso) {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? iso : `${new Date(ms - (ms % 1000)).toISOString().slice(0, 19)}Z`;
+}
+
+/**
+ * Crash events of the app since the round was created → instance_events (printed under
+ * --dry-run). CC reads created_ats[gt]=T as after the whole second T, and gives event times
+ * in whole seconds (docs/cf-platform.md §9): so gte the second the round was created in, and
+ * the same bound for the exact filter of ingest-events.js.
+ */
 function ingestEvents(r) {
   const { p, o } = r;
+  const since = wholeSecondUtc(r.createdAt);
   const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
-    + `&created_ats[gt]=${r.createdAt}&per_page=5000`;
+    + `&created_ats[gte]=${since}&per_page=5000`;
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', apiPath]);
     return Promise.resolve();
   }
-  const notIngested = () => cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   return (async () => {
     const look = await runAsync([...p.cf, 'curl', apiPath], { stdout: 'pipe' }).done;
     let json;
@@ -178,13 +205,12 @@ function ingestEvents(r) {
       cfJsonOf(apiPath, look);
       json = look.stdout;
     } catch (err) {
-      cli.log(err.message);
-      notIngested();
+      cli.log(`crash events not ingested: ${err.message}`);
       return;
     }
     const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
-      '--app', o.app, '--platform', p.name, '--since', r.createdAt], { input: json });
-    if ((await ingest.done).code !== 0) notIngested();
+      '--app', o.app, '--platform', p.name, '--since', since], { input: json });
+    if ((await ingest.done).code !== 0) cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
   })();
 }
 
@@ -220,9 +246,16 @@ function onInterrupt(r) {
 function prepare(o) {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  // Recorded with the round: the summary and the report expect duration ÷ intervalSec
+  // samples per instance (at collect-stats.sh's default poll interval).
+  const statsSource = resolveStatsSource(p, o.statsSource);
+  const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
   const t = PER_PLATFORM[p.name];
   if (p.name === 'local') apps.localPlatformUp(p);
   else p.cfPreflight();
+  if (o.loadbalancing && p.name === 'cf') {
+    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
+  }
   const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
     ? o.durationMs + o.warmupMs + o.timeoutMs + t.marginMs
     : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
@@ -235,9 +268,11 @@ function prepare(o) {
   // On CF the app's route, looked up once: its URL and, for --loadbalancing, host and domain.
   const route = p.name === 'cf' && !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
-    p, o, t, guid, dbUrl, maxWaitMs, route,
+    p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app),
+    // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
+    insecure: skipSslValidation(p, o.skipSslValidation),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
   };
 }
@@ -249,7 +284,7 @@ async function main() {
   setRouteLoadbalancing(r);
   seedApp(r);
   prewarmInstances(r);
-  if (!(await eachInstance(r, 'POST', '/timings/clear'))) cli.die('could not clear the app timings');
+  if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });

@@ -4,7 +4,7 @@
 // instance request answers 200) and a real PostgreSQL results database; the loadgen is
 // played by this test (a connection named like an idle loadgen, its loadgen_runs row).
 // Pinned: the summary then `round_id=N` as the last stdout line with the verdict's exit
-// code; SIGTERM mid-round → exit 130, the round cancelled, no collector left running;
+// code; crash events since the round was created ingested; SIGTERM mid-round → exit 130, the round cancelled, no collector left running;
 // SIGTERM while waiting for the loadgens → exit 130 at once, no round inserted.
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -92,6 +92,34 @@ test('a finished round: the summary, then round_id=N as the last line; the verdi
     assert.deepEqual(after, { status: 'failed', plan: { prewarm: 0 }, target_url: 'https://node-app.apps.example.com' });
     assert.equal(collectorsOf(round.id), '');
   } finally {
+    await loadgen.end();
+  }
+});
+
+test('crash events reach instance_events: CC takes whole seconds (created_ats[gte], the second the round was created in)', { timeout: 60000 }, async () => {
+  const statePath = path.join(world, 'state.json');
+  const saved = fs.readFileSync(statePath, 'utf8');
+  const loadgen = await idleLoadgen();
+  try {
+    const run = startRound('crashed');
+    const round = await roundOf('crashed');
+    // The round was created within this second: CC shows the crash under the same whole second.
+    const createdSecondMs = Math.floor(round.created_at.getTime() / 1000) * 1000;
+    const iso = (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+    const oom = 'APP/PROC/WEB: Exited with status 137 (out of memory)';
+    fs.writeFileSync(statePath, JSON.stringify({ ...JSON.parse(saved), auditEvents: [
+      { app: 'node-app', created_at: iso(createdSecondMs), index: 0, exit_description: oom },
+      { app: 'node-app', created_at: iso(createdSecondMs - 1000), index: 1, exit_description: 'before the round' },
+    ] }));
+    await db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [round.id]);
+    const res = await run.done;
+    assert.equal(res.code, 2, res.stderr);
+    assert.doesNotMatch(res.stderr, /not ingested/);
+    assert.deepEqual((await db.query('SELECT instance_index, kind, detail FROM instance_events WHERE round_id = $1', [round.id])).rows,
+      [{ instance_index: 0, kind: 'oom', detail: `CRASHED: ${oom}` }]);
+    assert.match(res.stdout, /^ {2}instance 0: oom \(CRASHED: APP\/PROC\/WEB: Exited with status 137 \(out of memory\)\)/m);
+  } finally {
+    fs.writeFileSync(statePath, saved);
     await loadgen.end();
   }
 });

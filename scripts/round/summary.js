@@ -30,7 +30,24 @@ async function loadSummary(client, roundId) {
   const traced = await q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
               (SELECT count(*) FROM router_timings WHERE round_id = $1)::int AS router_timings,
               (SELECT count(*) FROM instance_stats WHERE round_id = $1)::int AS instance_stats`);
-  return { round, errorKinds, instances, events, loadgens, traced: traced[0] };
+  // What the collectors caught: requests with a router record (joined as the report joins
+  // them, on vcap_request_id), stats samples against the number expected (report_round_validity).
+  const caught = await q(`SELECT count(q.*)::int AS requests, count(rt.vcap_request_id)::int AS routed,
+              (SELECT stats_samples FROM report_round_validity WHERE round_id = $1)::int AS stats_samples,
+              (SELECT stats_expected FROM report_round_validity WHERE round_id = $1)::int AS stats_expected
+         FROM requests q LEFT JOIN router_timings rt ON rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
+  return { round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0] };
+}
+
+/** Router records against requests, stats samples against the number expected: a gap shows. */
+function caughtLines({ round: r, caught: c }) {
+  const statsShort = c.stats_expected !== null && c.stats_samples < c.stats_expected;
+  return [
+    `router records: ${c.routed} of ${c.requests} requests${c.requests > 0 ? ` (${pct(c.routed / c.requests)})` : ''}`,
+    `stats samples: ${c.stats_samples}${c.stats_expected === null ? ''
+      : ` of ${c.stats_expected} expected (one per ${r.environment.stats_interval_s} s per instance)`}`
+      + (statsShort ? ': SHORT, samples were lost (CPU and memory figures rest on fewer)' : ''),
+  ];
 }
 
 /** Why the round failed its own criteria: [] when it passed. */
@@ -91,6 +108,7 @@ function formatSummary(summary, reasons) {
         ms(l.eloop_delay_p99_us), ms(l.eloop_delay_max_us), mb(l.rss_max_bytes)])),
     `traced: ${traced.server_timings} server timings, ${traced.router_timings} router records, `
       + `${traced.instance_stats} stats samples`,
+    ...caughtLines(summary),
     reasons.length === 0 ? `verdict: ok` : `verdict: FAILED: ${reasons.join('; ')}`,
   ];
   return lines;

@@ -5,6 +5,7 @@
 // errors (exit 1) of every script.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
@@ -63,13 +64,13 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
     },
     {
-      name: 'collect-stats --source auto with the plugin in cf\'s plugin config',
-      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
-      want: () => ['cf statistics node-app --debug --full'],
+      name: 'collect-stats defaults to v3 on CF, also with the statistics plugin installed (it calls only v2 endpoints)',
+      state: { apps: { 'node-app': { instances: 1 } } }, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
+      want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
     },
     {
       name: 'collect-stats --source plugin, DRY_RUN=1',
-      state: {}, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: { DRY_RUN: '1' },
+      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: () => ({ DRY_RUN: '1' }),
       want: () => ['cf statistics java-app --debug --full'],
     },
     {
@@ -83,19 +84,19 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => ['cf logs java-app'],
     },
     {
-      name: 'run-round: app at its count, loadgen scaled up, v3 stats',
-      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } },
+      name: 'run-round: app at its count, loadgen scaled up, v3 stats (the default on CF, also with the plugin installed)',
+      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } }, plugin: true,
       script: 'run-round.sh',
       args: ['--app', 'node-app', '--instances', '2', '--loadgens', '3', '--parallel', '4', '--duration', '10s', '--dry-run'],
       want: () => [
         'cf scale loadgen -i 3',
         // The app is seeded (default --seed-ads 1000) before the round is created.
         'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -107,11 +108,11 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         const JAVA = guidOf('java-app');
         return [
           'cf scale java-app -i 1',
-          `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://java-app.apps.example.com/timings/clear`,
+          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://java-app.apps.example.com/timings/clear`,
           `cf curl /v3/apps/${JAVA}/processes/web/stats`,
           'cf logs java-app',
-          `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
-          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://java-app.apps.example.com/timings/flush?round=<round>'`,
+          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
         ];
       },
     },
@@ -123,11 +124,11 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => [
         'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 50 --seed-only',
         ...[0, 1].map((i) => `node loadgen/bin/loadgen.js --requests 300 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:${i}' --url https://node-app.apps.example.com --scenario read --seed 50`),
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://node-app.apps.example.com/timings/clear`),
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://node-app.apps.example.com/timings/flush?round=<round>'`),
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
     {
@@ -137,34 +138,49 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--prewarm', '5', '--dry-run'],
       want: () => [
         `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --url https://node-app.apps.example.com/health`,
-        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://node-app.apps.example.com/timings/clear`,
         `cf curl /v3/apps/${NODE}/processes/web/stats`,
         'cf logs node-app',
-        `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://node-app.apps.example.com/timings/flush?round=<round>'`,
+        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
+      ],
+    },
+    {
+      name: 'run-round: app absent is pushed, v3 stats of its guid (a placeholder under --dry-run)',
+      state: { apps: { loadgen: { instances: 1 } } },
+      script: 'run-round.sh',
+      args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'],
+      want: (w) => [
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 1`,
+        "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/clear'",
+        "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
+        'cf logs node-app',
+        "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/flush?round=<round>'",
+        "cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'",
       ],
     },
     {
       name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
       state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
       script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20', '--dry-run'],
+      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20',
+        '--stats-source', 'plugin', '--dry-run'],
       want: (w) => [
         `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 3`,
         // Not pushed under --dry-run: guid and route show as placeholders.
         "node loadgen/bin/loadgen.js --url 'https://<node-app-route>' --seed 20 --seed-only",
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
         'cf statistics node-app --debug --full',
         'cf logs node-app',
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gt]=<created-at>&per_page=5000'`,
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
+        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
       ],
     },
   ];
   for (const c of cases) {
     await t.test(c.name, () => {
       const world = makeWorld(c.state, { plugin: c.plugin });
-      const res = run(world, c.script, c.args, c.env);
+      const res = run(world, c.script, c.args, c.env?.(world));
       assert.equal(res.code, 0, res.stderr);
       let got = lines(res.stdout);
       if (c.skipJava) got = got.filter((l) => !l.startsWith('mvn '));
@@ -225,6 +241,9 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--interval', '0'], /--interval must be a positive integer, got "0"/],
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--platform', 'mars', '--dry-run'], /--platform must be local or cf, got "mars"/],
     ['collect-stats.sh', ['--app', 'java-app', '--round', '1', '--source', 'v3', '--dry-run'], /^collect-stats: java-app is not pushed$/m],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run'],
+      /^collect-stats: the cf statistics plugin is not installed \(not in \S+\/home\/\.cf\/plugins\/config\.json\): install it, or use the v3 stats/m],
+    ['run-round.sh', [...RR, '--stats-source', 'plugin', '--dry-run'], /^run-round: the cf statistics plugin is not installed/m],
     ['rounds.sh', ['--app', 'nope'], /unknown app "nope"/],
     ['rounds.sh', ['--round', '0'], /--round must be a positive integer, got "0"/],
     ['rounds.sh', ['--dry-run'], /unknown option: --dry-run/],
@@ -241,6 +260,26 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
       assert.equal(lines(res.stderr).length, 1, res.stderr);
       assert.match(res.stderr, want);
       assert.deepEqual(res.calls.filter((a) => !READ_ONLY.has(a[0])), []);
+    });
+  }
+});
+
+test('statistics plugin detection honours CF_PLUGIN_HOME, then CF_HOME, then HOME (the cf CLI\'s rule)', async (t) => {
+  const world = makeWorld({}, { plugin: true }); // the plugin config is in WORLD/home/.cf/plugins
+  const home = path.join(world, 'home');
+  const empty = path.join(world, 'bin'); // no .cf here
+  const cases = [
+    ['HOME', { HOME: home }, true],
+    ['CF_HOME over HOME', { CF_HOME: home, HOME: empty }, true],
+    ['CF_PLUGIN_HOME over CF_HOME', { CF_PLUGIN_HOME: empty, CF_HOME: home, HOME: home }, false],
+    ['CF_PLUGIN_HOME', { CF_PLUGIN_HOME: home, CF_HOME: empty, HOME: empty }, true],
+  ];
+  for (const [name, env, found] of cases) {
+    await t.test(name, () => {
+      const res = run(world, 'collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run'], env);
+      assert.equal(res.code, found ? 0 : 1, res.stderr);
+      if (found) assert.deepEqual(lines(res.stdout), ['cf statistics node-app --debug --full']);
+      else assert.match(res.stderr, /the cf statistics plugin is not installed \(not in \S+\/bin\/\.cf\/plugins\/config\.json\)/);
     });
   }
 });
@@ -274,6 +313,112 @@ test('default platform is local unless cf is installed and `cf target` succeeds'
       const res = run(world, 'teardown.sh', ['--dry-run'], { PLATFORM: '' });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, c.want);
+    });
+  }
+});
+
+test('push to CF stops when a Node app\'s modules would not be uploaded (node-gyp would download headers while staging)', async (t) => {
+  const lock = {
+    lockfileVersion: 3,
+    packages: {
+      '': { name: 'app' },
+      'node_modules/pg-native': {},
+      'node_modules/pg-native/node_modules/libpq': {},
+      'node_modules/autocannon': { dev: true },
+      'node_modules/fsevents': { optional: true },
+    },
+  };
+  const installed = ['pg-native', 'pg-native/node_modules/libpq'];
+  const cases = [
+    { name: 'installed (production-only)', installed, want: null },
+    { name: 'not installed', installed: [], want: /^push: \S+\/node-app\/node_modules lacks 2 package\(s\) of package-lock\.json \(first: pg-native\): run npm ci in \S+\/node-app; cf push must upload installed node_modules .*§12\)$/ },
+    { name: 'a nested module missing', installed: ['pg-native'], want: /node_modules lacks 1 package\(s\) of package-lock\.json \(first: libpq\)/ },
+    { name: 'no lock file', installed, noLock: true, want: /^push: \S+\/node-app\/package-lock\.json missing or unreadable: run npm install in \S+\/node-app / },
+    { name: '.cfignore excludes node_modules', installed, cfignore: 'test/\nnode_modules/\n', want: /^push: \S+\/node-app\/\.cfignore excludes node_modules \("node_modules\/"\): remove that line/ },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld({});
+      // CFSCALE_MANIFEST_DIR=WORLD/m: node-app.yml pushes WORLD/node-app, which the test fills.
+      fs.mkdirSync(path.join(world, 'm'));
+      fs.writeFileSync(path.join(world, 'm/node-app.yml'), 'applications:\n- name: node-app\n  path: ../node-app\n');
+      const app = path.join(world, 'node-app');
+      fs.mkdirSync(app);
+      fs.writeFileSync(path.join(app, 'package.json'), '{"name":"app"}');
+      if (!c.noLock) fs.writeFileSync(path.join(app, 'package-lock.json'), JSON.stringify(lock));
+      if (c.cfignore) fs.writeFileSync(path.join(app, '.cfignore'), c.cfignore);
+      for (const m of c.installed) {
+        fs.mkdirSync(path.join(app, 'node_modules', m), { recursive: true });
+        fs.writeFileSync(path.join(app, 'node_modules', m, 'package.json'), '{}');
+      }
+      const res = run(world, 'push.sh', ['node-app', '--dry-run'], { CFSCALE_MANIFEST_DIR: path.join(world, 'm') });
+      if (!c.want) {
+        assert.equal(res.code, 0, res.stderr);
+        assert.deepEqual(lines(res.stdout), [`cf push node-app -f ${world}/m/node-app.yml --vars-file ${world}/vars.yml`]);
+        return;
+      }
+      assert.equal(res.code, 1, res.stderr);
+      assert.equal(res.stdout, '');
+      assert.equal(lines(res.stderr).length, 1, res.stderr);
+      assert.match(res.stderr.trim(), c.want);
+    });
+  }
+});
+
+test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from the cf CLI\'s SSLDisabled', async (t) => {
+  const NODE = guidOf('node-app');
+  const pinned = (i, p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' ${p}`;
+  const insecure = [
+    'node loadgen/bin/loadgen.js --url https://node-app.apps.example.com --seed 1000 --seed-only --insecure',
+    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --insecure --url https://node-app.apps.example.com --scenario read --seed 1000`,
+    pinned(0, 'https://node-app.apps.example.com/timings/clear'),
+    `cf curl /v3/apps/${NODE}/processes/web/stats`,
+    'cf logs node-app',
+    pinned(0, "'https://node-app.apps.example.com/timings/flush?round=<round>'"),
+  ];
+  const cases = [
+    { name: 'the flag', args: ['--skip-ssl-validation'], insecure: true },
+    { name: 'SSLDisabled in $HOME/.cf/config.json', config: 'home', insecure: true },
+    { name: 'SSLDisabled in $CF_HOME/.cf/config.json', config: 'cfhome', insecure: true },
+    { name: 'CF_HOME without SSLDisabled wins over HOME with it', config: 'home', cfHomeEmpty: true, insecure: false },
+    { name: 'neither', insecure: false },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
+      const env = {};
+      const setSsl = (home) => {
+        const f = path.join(home, '.cf/config.json');
+        fs.mkdirSync(path.dirname(f), { recursive: true });
+        const doc = fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : {};
+        fs.writeFileSync(f, JSON.stringify({ ...doc, SpaceFields: { GUID: 'space-guid-1' }, SSLDisabled: true }));
+      };
+      if (c.config === 'home') setSsl(path.join(world, 'home'));
+      if (c.config === 'cfhome' || c.cfHomeEmpty) {
+        env.CF_HOME = path.join(world, 'cfhome');
+        fs.mkdirSync(path.join(env.CF_HOME, '.cf'), { recursive: true });
+        fs.writeFileSync(path.join(env.CF_HOME, '.cf/config.json'), JSON.stringify({ SpaceFields: { GUID: 'space-guid-1' } }));
+        if (c.config === 'cfhome') setSsl(env.CF_HOME);
+      }
+      const res = run(world, 'run-round.sh', ['--app', 'node-app', '--duration', '5s', '--prewarm', '5', '--dry-run', ...(c.args || [])], env);
+      assert.equal(res.code, 0, res.stderr);
+      const got = lines(res.stdout).slice(0, insecure.length);
+      assert.deepEqual(got, c.insecure ? insecure : insecure.map((l) => l.replace(/ --insecure/, '')));
+    });
+  }
+});
+
+test('push --skip-ssl-validation: push makes no HTTPS request of its own; a line says when the cf CLI still verifies', async (t) => {
+  for (const [name, ssl, note] of [['the cf CLI verifies', false, true], ['the cf CLI skips (SSLDisabled)', true, false]]) {
+    await t.test(name, () => {
+      const world = makeWorld({});
+      const cfg = path.join(world, 'home/.cf/config.json');
+      fs.writeFileSync(cfg, JSON.stringify({ ...JSON.parse(fs.readFileSync(cfg, 'utf8')), SSLDisabled: ssl }));
+      const res = run(world, 'push.sh', ['node-app', '--skip-ssl-validation', '--dry-run']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout), [`cf push node-app -f manifests/node-app.yml --vars-file ${world}/vars.yml`]);
+      assert.equal(res.stderr, note
+        ? 'push: note: the cf CLI itself verifies certificates; if the API\'s is self-signed: cf api API-URL --skip-ssl-validation (docs/cf-platform.md §13)\n' : '');
     });
   }
 });

@@ -29,6 +29,11 @@ export function roundFlags(r, limits = DEFAULTS.validity) {
   if (r.late_fraction !== null && r.late_fraction > limits.lateMax) add('late', 'bad', `open model: ${pct(r.late_fraction)} sent late`);
   if (r.error_rate !== null && r.error_rate > limits.errorRateMax) add('errors', 'warn', `error rate ${pct(r.error_rate)}`);
   if (r.instance_restarts > 0) add('restarts', 'bad', `${r.instance_restarts} instance crash/restart event(s) during the round`);
+  // Lost stats thin the CPU and memory figures; throughput and latency stand (README).
+  if (r.stats_expected > 0 && Number(r.stats_samples) < Number(r.stats_expected)) {
+    add('stats-short', 'warn', `${r.stats_samples} of ${r.stats_expected} expected stats samples `
+      + `(one per ${r.environment?.stats_interval_s} s per instance): CPU and memory figures rest on fewer`);
+  }
   if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
   if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
   if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');

@@ -22,9 +22,14 @@ const unprocessable = (detail) => new CcError(422, 10008, 'CF-UnprocessableEntit
 const badQuery = (detail) => new CcError(400, 10005, 'CF-BadQueryParameter', `The query parameter is invalid: ${detail}`);
 const invalidRequest = (detail) => new CcError(400, 10004, 'CF-InvalidRequest', detail || 'The request is invalid');
 const messageParseError = (detail) => new CcError(400, 1001, 'CF-MessageParseError', `Request invalid due to parse error: ${detail}`);
+// An error document made elsewhere (cf-api.js) with its status.
+const fromDocument = (status, doc) => {
+  const e = doc.errors[0];
+  return new CcError(status, e.code, e.title, e.detail);
+};
 const serverError = () => new CcError(500, 10001, 'CF-ServerError', 'Server error');
 
 module.exports = {
   CcError, notFound, resourceNotFound, notAuthenticated, invalidAuthToken, unprocessable,
-  badQuery, invalidRequest, messageParseError, serverError,
+  badQuery, invalidRequest, messageParseError, serverError, fromDocument,
 };

@@ -1,0 +1,8 @@
+// +build linux
+
+package termutil
+
+import "syscall"
+
+const ioctlReadTermios = syscall.TCGETS
+const ioctlWriteTermios = syscall.TCSETS

@@ -1,0 +1,66 @@
+'use strict';
+// stats-source.js — where an app's per-instance stats come from, and how often a new sample
+// can be expected: the one place for collect-stats.js (what it runs) and run-round.js (what
+// a round records and the expectation its summary and report check against).
+//
+// API:
+//   resolveStatsSource(p, source) → 'plugin' | 'v3' (p: ops Platform). auto: v3 on CF,
+//     `cfl statistics` (the plugin's shape) locally. The cf statistics plugin calls only v2
+//     endpoints, off by default on current foundations (docs/cf-platform.md §1): on CF it is
+//     an explicit choice, and when the cf CLI's plugin config does not list it, p.cli.die.
+//   statsIntervalSec(platform, source, pollSec) → seconds between new samples: the longer
+//     of the poll interval and how often the platform refreshes the figures.
+//   pluginConfigPath(env) → the cf CLI's plugins/config.json; pluginInstalled(env) → boolean
+//   DEFAULT_INTERVAL_SEC (v3 poll), PLUGIN_POLL_SEC
+const fs = require('node:fs');
+const path = require('node:path');
+const { ENVELOPE_INTERVAL_SEC } = require('../parsers/stats-parser');
+
+// v3 polling interval: CF refreshes the process stats only every ~15 s (docs/cf-platform.md
+// §1, §2) and ingest-stats.js drops the repeats, so polling faster adds nothing there.
+const DEFAULT_INTERVAL_SEC = '5';
+// The statistics plugin polls once a second (§1); `cfl statistics` does the same.
+const PLUGIN_POLL_SEC = 1;
+
+/**
+ * The cf CLI keeps its plugin config in $CF_PLUGIN_HOME/.cf/plugins, else in
+ * $CF_HOME/.cf/plugins, else in $HOME/.cf/plugins (docs/cf-platform.md §1).
+ */
+function pluginConfigPath(env = process.env) {
+  return path.join(env.CF_PLUGIN_HOME || env.CF_HOME || env.HOME || '', '.cf', 'plugins', 'config.json');
+}
+
+/** The cf statistics plugin is installed: the cf CLI's plugin config lists "Statistics". */
+function pluginInstalled(env = process.env) {
+  try {
+    const plugins = JSON.parse(fs.readFileSync(pluginConfigPath(env), 'utf8')).Plugins;
+    return plugins !== null && typeof plugins === 'object' && !Array.isArray(plugins)
+      && Object.keys(plugins).some((name) => name.toLowerCase() === 'statistics');
+  } catch {
+    return false;
+  }
+}
+
+function resolveStatsSource(p, source) {
+  if (source === 'auto') return p.name === 'local' ? 'plugin' : 'v3';
+  if (source === 'plugin' && p.name === 'cf' && !pluginInstalled()) {
+    p.cli.die(`the cf statistics plugin is not installed (not in ${pluginConfigPath()}): `
+      + 'install it, or use the v3 stats (--source v3, the default on CF)');
+  }
+  return source;
+}
+
+/**
+ * Seconds between new samples of one instance. CF: the cells send container metrics every
+ * 15 s (§1), repeats are dropped. Locally the daemon samples every CFSCALE_STATS_INTERVAL_MS
+ * (its default, 1 s, is never slower than a poll).
+ */
+function statsIntervalSec(platform, source, pollSec = Number(DEFAULT_INTERVAL_SEC)) {
+  const poll = source === 'plugin' ? PLUGIN_POLL_SEC : Number(pollSec);
+  const refresh = platform === 'cf' ? ENVELOPE_INTERVAL_SEC : Number(process.env.CFSCALE_STATS_INTERVAL_MS || 0) / 1000;
+  return Math.max(poll, refresh);
+}
+
+module.exports = {
+  resolveStatsSource, statsIntervalSec, pluginConfigPath, pluginInstalled, DEFAULT_INTERVAL_SEC, PLUGIN_POLL_SEC,
+};
