@@ -37,6 +37,17 @@ test('cf login -a API -u admin -p admin -o local -s local, as on PCF Dev; the to
   assert.equal(JSON.parse(bad.body).error, 'unauthorized');
 });
 
+test('cf api shows the CC API version; cf auth (wrong, then right password) and cf target -o -s work', async () => {
+  assert.match(await cfOk('api'), /API version: +3\.\d+\.\d+/);
+  const wrong = await cf('auth', 'admin', 'wrong');
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.out, /Credentials were rejected/);
+  await cfOk('auth', 'admin', 'admin');
+  const target = await cfOk('target', '-o', 'local', '-s', 'local');
+  assert.match(target, /org: +local/);
+  assert.match(target, /space: +local/);
+});
+
 test('an endpoint the local API does not implement answers CC\'s 404 CF-NotFound (10000); no token: 401', async () => {
   assert.deepEqual(await curlJson('/v3/no_such_thing'), { errors: [{ detail: 'Unknown request', title: 'CF-NotFound', code: 10000 }] });
   const r = await w.http('GET', '/v3/apps', { port: w.apiPort });
