@@ -25,6 +25,7 @@ class AppLogs {
   constructor(dir) {
     this.dir = dir;
     this.files = new Map(); // app → {fd, size, pending: [lines]}
+    this.listeners = []; // (app, source, stream, message) per line: the CC API's log-cache
     fs.mkdirSync(dir, { recursive: true });
     // Lines are written in batches (a busy router logs thousands a second).
     this.timer = setInterval(() => this.flushAll(), FLUSH_MS);
@@ -32,6 +33,8 @@ class AppLogs {
   }
 
   file(app) { return path.join(this.dir, `${app}.log`); }
+
+  addListener(fn) { this.listeners.push(fn); }
 
   write(app, source, stream, message) {
     let entry = this.files.get(app);
@@ -41,6 +44,7 @@ class AppLogs {
       this.files.set(app, entry);
     }
     entry.pending.push(formatLine(source, stream, message));
+    for (const fn of this.listeners) fn(app, source, stream, message);
     if (entry.pending.length >= FLUSH_LINES) this.flush(app, entry);
   }
 

@@ -30,8 +30,9 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
   cfl bind-service APP NAME           cfl unbind-service APP NAME
   cfl router-url                      cfl service-url NAME
+  cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
 
-Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888),
+Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
 CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
 CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
 
@@ -42,7 +43,7 @@ class CliError extends Error {
 // verb → {pos: [names], min, val: flags with a value, multi: repeatable, bool: switches}
 const SPECS = {
   up: { pos: [] }, down: { pos: [] }, status: { pos: [] }, apps: { pos: [] }, services: { pos: [] },
-  'router-url': { pos: [] },
+  'router-url': { pos: [] }, 'api-url': { pos: [] },
   push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
   scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu' } },
   start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
@@ -163,7 +164,7 @@ async function ensureDaemon(cfg) {
 function runningSettings(cfg, env = process.env, write = (s) => process.stderr.write(s)) {
   let d;
   try { d = JSON.parse(fs.readFileSync(path.join(cfg.home, 'daemon.json'), 'utf8')); } catch { return null; }
-  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
+  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_API_PORT', 'apiPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
     ['CFSCALE_CPU_MODE', 'cpuMode'], ['CFSCALE_CPU_PERIOD_US', 'cpuPeriodUs']];
   for (const [name, key] of pairs) {
     if (env[name] && key in d && d[key] !== cfg[key]) write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
@@ -252,6 +253,11 @@ async function main(argv) {
     case 'router-url': {
       const d = (await ping(cfg)) ? runningSettings(cfg) : null;
       process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
+      return 0;
+    }
+    case 'api-url': {
+      const d = (await ping(cfg)) ? runningSettings(cfg) : null;
+      process.stdout.write(`http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}\n`);
       return 0;
     }
     case 'status':

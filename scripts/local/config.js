@@ -11,6 +11,8 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const DEFAULTS = {
   CFSCALE_HOME: [path.join(REPO_ROOT, '.state', 'local'), 'string'],
   CFSCALE_ROUTER_PORT: [8888, 'port'],
+  // Cloud Controller v3 + UAA token endpoint for the real cf CLI (cc-api/).
+  CFSCALE_API_PORT: [8889, 'port'],
   CFSCALE_PG_PORT: [54320, 'port'],
   CFSCALE_INSTANCE_PORT_BASE: [61000, 'port'],
   // CF hands out CPU shares in proportion to memory (docs/cf-platform.md §7);
@@ -47,6 +49,7 @@ function loadConfig(env = process.env) {
   const cfg = {
     home,
     routerPort: readValue(env, 'CFSCALE_ROUTER_PORT'),
+    apiPort: readValue(env, 'CFSCALE_API_PORT'),
     pgPort: readValue(env, 'CFSCALE_PG_PORT'),
     instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
     cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),

@@ -8,6 +8,7 @@ const http = require('node:http');
 const path = require('node:path');
 const { loadConfig } = require('./config');
 const { Platform, UsageError } = require('./platform');
+const { CcApi } = require('./cc-api/server');
 
 // verb → [method, mutating]
 const VERBS = {
@@ -43,11 +44,12 @@ async function main() {
   fs.mkdirSync(cfg.home, { recursive: true });
   try { fs.unlinkSync(cfg.socketPath); } catch { /* none */ }
   const platform = new Platform(cfg, log);
+  const api = new CcApi({ platform, port: cfg.apiPort, log });
   let stopping = null;
 
   const shutdown = (opts) => {
     if (!stopping) {
-      stopping = platform.shutdown(opts).finally(() => {
+      stopping = api.close().then(() => platform.shutdown(opts)).finally(() => {
         try { fs.unlinkSync(cfg.socketPath); } catch { /* gone */ }
         try { fs.unlinkSync(cfg.pidFile); } catch { /* gone */ }
         try { fs.unlinkSync(path.join(cfg.home, 'daemon.json')); } catch { /* gone */ }
@@ -93,6 +95,7 @@ async function main() {
 
   try {
     await platform.boot();
+    platform.apiUrl = await api.listen();
   } catch (e) {
     log(`boot failed: ${e.message}`);
     await platform.shutdown().catch(() => {});
@@ -102,7 +105,7 @@ async function main() {
     fs.chmodSync(cfg.socketPath, 0o600);
     fs.writeFileSync(cfg.pidFile, `${process.pid}\n`);
     // The settings in force, for clients started with another environment.
-    fs.writeFileSync(path.join(cfg.home, 'daemon.json'), `${JSON.stringify({ pid: process.pid, routerPort: cfg.routerPort, pgPort: cfg.pgPort, instancePortBase: cfg.instancePortBase, cpuMode: cfg.cpuMode, cpuPeriodUs: cfg.cpuPeriodUs })}\n`);
+    fs.writeFileSync(path.join(cfg.home, 'daemon.json'), `${JSON.stringify({ pid: process.pid, routerPort: cfg.routerPort, apiPort: cfg.apiPort, pgPort: cfg.pgPort, instancePortBase: cfg.instancePortBase, cpuMode: cfg.cpuMode, cpuPeriodUs: cfg.cpuPeriodUs })}\n`);
     log(`listening on ${cfg.socketPath}`);
   });
   for (const sig of ['SIGTERM', 'SIGINT']) {

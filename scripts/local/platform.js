@@ -160,33 +160,10 @@ class Platform {
     if (instances !== undefined && specs.length > 1) throw new UsageError('-i needs a single app: name it (cfl push APP -f ...)');
     const out = [];
     for (const spec of specs) {
-      for (const s of spec.services) if (!this.state.services[s]) throw new UsageError(`Service instance ${s} not found`);
-      const old = this.state.apps[spec.name];
-      let routeOptions;
-      try { routeOptions = pushedRouteOptions(old, spec); } catch (e) { throw new UsageError(e.message); }
-      const app = {
-        ...spec,
-        routeOptions,
-        guid: old ? old.guid : crypto.randomUUID(),
-        env: { ...(old ? old.env : {}), ...spec.env },
-        instances: instances !== undefined ? instances : spec.instances,
-        cpuQuota: old ? old.cpuQuota : undefined,
-        version: crypto.randomUUID(),
-        state: noStart ? 'STOPPED' : 'STARTED',
-        createdAt: old ? old.createdAt : new Date().toISOString(),
-      };
-      for (const s of app.services) {
-        const svc = this.state.services[s];
-        svc.bindings = svc.bindings || {};
-        svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
-      }
+      const app = this.appFromSpec(spec, { instances, state: noStart ? 'STOPPED' : 'STARTED' });
       try { await this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
       out.push(`Pushing app ${app.name} to org local / space local as admin...`);
-      if (old) await this.cell.removeApp(app.name);
-      this.cell.discardDisks(app.name, app.instances); // indices the new count drops
-      this.state.apps[app.name] = app;
-      this.save();
-      await this.routes.sync();
+      await this.replaceApp(app);
       if (!noStart) {
         out.push('Waiting for app to start...');
         await this.startAndWait(app, range(app.instances));
@@ -196,7 +173,46 @@ class Platform {
     return out.join('\n');
   }
 
-  async scale({ appName, instances, cpu }) {
+  // The app record a manifest spec (manifest.js) makes: an existing app keeps its guid, its
+  // set-env variables, its CPU override and the route options the spec does not set; the
+  // spec's services are bound. UsageError for an unknown service.
+  appFromSpec(spec, { instances, state }) {
+    for (const s of spec.services) if (!this.state.services[s]) throw new UsageError(`Service instance ${s} not found`);
+    const old = this.state.apps[spec.name];
+    let routeOptions;
+    try { routeOptions = pushedRouteOptions(old, spec); } catch (e) { throw new UsageError(e.message); }
+    const app = {
+      ...spec,
+      routeOptions,
+      guid: old ? old.guid : crypto.randomUUID(),
+      env: { ...(old ? old.env : {}), ...spec.env },
+      instances: instances !== undefined ? instances : spec.instances,
+      cpuQuota: old ? old.cpuQuota : undefined,
+      version: crypto.randomUUID(),
+      state,
+      createdAt: old ? old.createdAt : new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    };
+    for (const s of app.services) {
+      const svc = this.state.services[s];
+      svc.bindings = svc.bindings || {};
+      svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
+    }
+    return app;
+  }
+
+  // Put `app` in place of its previous record: the old instances go, the disks of indices
+  // the new count drops are discarded, the router follows.
+  async replaceApp(app) {
+    if (this.state.apps[app.name]) await this.cell.removeApp(app.name);
+    this.cell.discardDisks(app.name, app.instances);
+    this.state.apps[app.name] = app;
+    this.save();
+    await this.routes.sync();
+  }
+
+  // wait: false returns once the new instances are started, not yet healthy (CC's scale).
+  async scale({ appName, instances, cpu, wait = true }) {
     const app = this.app(appName);
     if (cpu !== undefined) {
       const before = app.cpuQuota;
@@ -217,7 +233,11 @@ class Platform {
       if (app.state === 'STARTED') {
         const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
         await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
-        if (instances > before) await this.startAndWait(app, range(instances).slice(before));
+        if (instances > before) {
+          const added = range(instances).slice(before);
+          if (wait) await this.startAndWait(app, added);
+          else await this.startIndices(app, added);
+        }
         await this.routes.sync();
       }
       this.cell.discardDisks(app.name, instances);
@@ -244,12 +264,14 @@ class Platform {
     return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
   }
 
-  async start({ appName }) {
+  // wait: false returns once the instances are started, not yet healthy (CC's start).
+  async start({ appName, wait = true }) {
     const app = this.app(appName);
     app.state = 'STARTED';
     this.save();
     await this.stageApp(app);
-    await this.startAndWait(app, range(app.instances));
+    if (wait) await this.startAndWait(app, range(app.instances));
+    else await this.startIndices(app, range(app.instances));
     return `Starting app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
   }
 
@@ -266,11 +288,12 @@ class Platform {
     return (await this.start({ appName })).replace(/^Starting/, 'Restarting');
   }
 
-  async restartInstance({ appName, index }) {
+  // wait: false returns once the instance is started again, not yet healthy (CC's terminate).
+  async restartInstance({ appName, index, wait = true }) {
     const app = this.app(appName);
     if (!(index >= 0 && index < app.instances)) throw new UsageError(`Instance ${index} of process web not found`);
     await this.cell.restartInstance(app.name, index);
-    await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
+    if (wait) await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
     return `Restarting instance ${index} of process web of app ${app.name} in org local / space local as admin...\nOK`;
   }
 
@@ -386,6 +409,7 @@ class Platform {
   status() {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
+      `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,

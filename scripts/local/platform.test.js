@@ -98,6 +98,7 @@ test.before(async () => {
     CFSCALE_HOME: HOME,
     CFSCALE_ROUTER_PORT: String(await freePort(45500, 45549)),
     CFSCALE_PG_PORT: String(await freePort(45550, 45599)),
+    CFSCALE_API_PORT: String(await freePort(45950, 45999)),
     CFSCALE_INSTANCE_PORT_BASE: '45600',
     CFSCALE_GRACEFUL_SHUTDOWN_SEC: '2',
   };

@@ -47,8 +47,11 @@ function sample(inst, cgroups, diskBytes, now = Date.now()) {
 // RFC 3339 with +00:00, as CC's Time.now.utc.to_datetime.rfc3339 (§1).
 function rfc3339(d) { return `${d.toISOString().slice(0, 19)}+00:00`; }
 
-function indexesOf(app, instances) {
-  const n = Math.max(app.state === 'STARTED' ? app.instances : 0, ...instances.map((i) => i.index + 1), 0);
+// A stopped app has no instance lines in the plugin's output; CC's v3 stats list a stopped
+// process's instances as DOWN (instances_stats_reporter.rb, handle_no_running_instances):
+// `v3: true`.
+function indexesOf(app, instances, v3 = false) {
+  const n = Math.max(app.state === 'STARTED' || v3 ? app.instances : 0, ...instances.map((i) => i.index + 1), 0);
   return Array.from({ length: n }, (_, i) => i);
 }
 
@@ -86,7 +89,7 @@ function pluginLines(app, instances, cpuQuota, now = new Date()) {
 // GET /v3/apps/GUID/processes/web/stats
 function v3Stats(app, instances, cpuQuota, now = new Date()) {
   const byIndex = new Map(instances.map((i) => [i.index, i]));
-  const resources = indexesOf(app, instances).map((index) => {
+  const resources = indexesOf(app, instances, true).map((index) => {
     const inst = byIndex.get(index);
     const running = inst && inst.state === 'RUNNING';
     const u = running ? (inst.usage || { cpu: 0, mem: 0, disk: 0 }) : null;

@@ -233,6 +233,13 @@ test('stats: plugin lines in string order with string indexes; v3 shape', () => 
   assert.deepEqual(v3.resources[5].usage, {});
 });
 
+test('v3 stats of a stopped app list its instances DOWN, as CC does (cf apps shows web:0/N)', () => {
+  const app = { name: 'a', state: 'STOPPED', instances: 2, memoryMb: 200, diskMb: 1024, routes: [] };
+  const v3 = v3Stats(app, [], null, new Date('2026-11-21T13:00:05Z'));
+  assert.deepEqual(v3.resources.map((r) => [r.index, r.state]), [[0, 'DOWN'], [1, 'DOWN']]);
+  assert.equal(pluginLines(app, [], null).length, 0, 'the plugin prints no line for a stopped app');
+});
+
 test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
   const ok = [
     [['push', '-f', 'm.yml', '--vars-file', 'a', '--vars-file', 'b', '--var', 'k=v', '-i', '2'], { verb: 'push', n: 2 }],

@@ -1,0 +1,112 @@
+// app-manifest.js — POST /v3/spaces/GUID/actions/apply_manifest (cloud_controller_ng
+// app/actions/app_apply_manifest.rb, app/jobs/space_apply_manifest_action_job.rb): the
+// manifest the CLI sends, vars already resolved, is read by manifest.js (with the app's
+// current droplet, or an empty dir, standing in for `path`, which the CLI uploads as bits);
+// each app is created if missing, takes the manifest's attributes and binds its services.
+// A running app keeps running: only a new instance count takes effect at once (scale).
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const YAML = require('yaml');
+const { readManifest } = require('../manifest');
+const errors = require('./errors');
+const P = require('./presenters');
+
+const DEFAULT_HEALTH_CHECK = { type: 'port', endpoint: '/', invocationTimeoutSec: 1, intervalSec: 30, startTimeoutSec: 60 };
+
+// A new app as CC makes it (AppCreate / AppFindOrCreateSkeleton): STOPPED, no droplet, the
+// process defaults (1 instance, 1G memory and disk, port health check).
+function skeletonApp(name, { buildpack = null, env = {} } = {}) {
+  const now = new Date().toISOString();
+  return {
+    name, path: null, buildpack, command: null, memoryMb: 1024, diskMb: 1024, instances: 1,
+    env: { ...env }, services: [], routes: [], routeOptions: {}, healthCheck: { ...DEFAULT_HEALTH_CHECK },
+    guid: crypto.randomUUID(), state: 'STOPPED', createdAt: now, updatedAt: now, dropletGuid: null,
+  };
+}
+
+// CC's app_apply_manifest.rb: without `routes`, an app keeps its routes; `default-route`
+// (which the CLI adds) gives an app with none APP.DEFAULT_DOMAIN.
+function withRoutes(entry, old) {
+  if (entry.routes !== undefined || entry['no-route'] === true) return entry;
+  if (old && old.routes.length) return { ...entry, routes: old.routes.map((r) => ({ route: r, ...(old.routeOptions?.[r] ? { options: old.routeOptions[r] } : {}) })) };
+  if (entry['default-route'] === true) return { ...entry, routes: [{ route: `${entry.name}.${P.DOMAIN.name}` }] };
+  return entry;
+}
+
+// The process attributes an app keeps when the manifest does not name them (CC updates
+// only what the manifest holds).
+const KEPT = [['instances', 'instances'], ['memory', 'memoryMb'], ['disk_quota', 'diskMb']];
+
+function parse(raw) {
+  let doc;
+  try { doc = YAML.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw)); } catch (e) {
+    throw errors.messageParseError(e.message);
+  }
+  if (!doc || !Array.isArray(doc.applications) || !doc.applications.length) {
+    throw errors.unprocessable('Applications must have at least 1 application');
+  }
+  for (const a of doc.applications) if (!a || !a.name) throw errors.unprocessable('Name must not be empty');
+  return doc.applications;
+}
+
+// The normalised spec of one manifest entry (manifest.js), with `dir` as its path.
+function specOf(entry, dir, scratchDir) {
+  fs.mkdirSync(scratchDir, { recursive: true });
+  const file = path.join(scratchDir, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.yml`);
+  const { path: _ignored, ...rest } = entry;
+  // No buildpack and no command: detection waits for the bits (bits.js); `binary_buildpack`
+  // keeps manifest.js from detecting on the stand-in dir.
+  const standIn = rest.buildpacks || rest.buildpack || rest.command ? rest : { ...rest, buildpacks: ['binary_buildpack'] };
+  fs.writeFileSync(file, YAML.stringify({ applications: [{ ...standIn, path: dir }] }));
+  try { return readManifest(file)[0]; } catch (e) {
+    throw errors.unprocessable(`For application '${entry.name}': ${e.message}`);
+  } finally { fs.rmSync(file, { force: true }); }
+}
+
+// The apps a manifest names, created when missing before the job runs (as CC's
+// space_manifests_controller.rb does): a failed job leaves them, STOPPED.
+function createSkeletons(platform, raw) {
+  const entries = parse(raw);
+  for (const e of entries) {
+    if (!platform.state.apps[e.name]) platform.state.apps[e.name] = skeletonApp(e.name);
+  }
+  platform.save();
+  return entries;
+}
+
+// Apply every entry; the job's errors are CC's (prefixed with the app's name).
+async function applyManifest(platform, raw, { scratchDir }) {
+  const entries = parse(raw);
+  for (const given of entries) {
+    const old = platform.state.apps[given.name];
+    const entry = withRoutes(given, old);
+    for (const s of entry.services || []) {
+      const name = typeof s === 'string' ? s : s && s.name;
+      if (!platform.state.services[name]) {
+        throw new errors.CcError(404, 10010, 'CF-ResourceNotFound', `For application '${entry.name}': Service instance '${name}' not found`);
+      }
+    }
+    const emptyDir = path.join(scratchDir, 'empty');
+    fs.mkdirSync(emptyDir, { recursive: true });
+    const spec = specOf(entry, old && old.path && fs.existsSync(old.path) ? old.path : emptyDir, scratchDir);
+    const app = platform.appFromSpec(spec, { state: old ? old.state : 'STOPPED' });
+    for (const [key, field] of KEPT) if (old && entry[key] === undefined) app[field] = old[field];
+    app.manifestEntry = entry;
+    // What the droplet decided stays until the next droplet.
+    app.path = old ? old.path : null;
+    app.buildpack = entry.buildpacks || entry.buildpack || entry.command ? spec.buildpack : (old ? old.buildpack : null);
+    app.dropletGuid = old ? old.dropletGuid : null;
+    const target = app.instances;
+    const running = old && old.state === 'STARTED' && platform.cell.list(old.name).length > 0;
+    if (running) app.instances = old.instances;
+    platform.state.apps[app.name] = app;
+    platform.save();
+    await platform.routes.sync();
+    if (running && target !== old.instances) await platform.scale({ appName: app.name, instances: target, wait: false });
+  }
+}
+
+module.exports = { applyManifest, parse, createSkeletons, skeletonApp };

@@ -1,0 +1,39 @@
+// log-cache.js — the log-cache read API the CLI uses for `cf logs [--recent]` and the
+// staging log of `cf push` (cloudfoundry/log-cache-release src/README.md: GET
+// /api/v1/info, /api/v1/read/<source-id>, /api/v1/meta; go-log-cache v2 client.go picks
+// the /api/v1 paths from the info version). Served on the CC port (root
+// `links.log_cache`). The envelopes are the lines the platform writes to each app's log
+// (envelope-store.js), under the app's guid; unknown source ids read as empty, as in
+// log-cache. Read errors answer as log-cache's gRPC gateway does: 500 with the message.
+'use strict';
+
+const { LogCacheError } = require('./envelope-store');
+
+// log-cache-release's version line at the time of the CLI read (≥ 2.1.0: /api/v1 paths).
+const LOG_CACHE_VERSION = '3.0.0';
+
+function register(router, { logCache }) {
+  router.add('GET', '/api/v1/info', () => ({ version: LOG_CACHE_VERSION, vm_uptime: String(Math.floor(process.uptime())) }), { public: true });
+  router.add('GET', '/api/v1/meta', () => ({ meta: logCache.meta() }));
+  router.add('GET', '/api/v1/read/:sourceId', ({ params, query }) => {
+    try {
+      return { envelopes: { batch: logCache.read(params.sourceId, query) } };
+    } catch (e) {
+      if (!(e instanceof LogCacheError)) throw e;
+      return [500, { code: 2, message: e.message, details: [] }];
+    }
+  });
+}
+
+// Every line written to an app's log becomes an envelope of the app's guid.
+function feed(logCache, platform) {
+  platform.logs.addListener((appName, source, stream, message) => {
+    const a = platform.state.apps[appName];
+    if (!a) return;
+    logCache.add(a.guid, source, stream, message, {
+      app_id: a.guid, app_name: a.name, organization_name: 'local', space_name: 'local',
+    });
+  });
+}
+
+module.exports = { register, feed };

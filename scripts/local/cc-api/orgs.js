@@ -1,0 +1,40 @@
+// orgs.js — the one org and space (`local` / `local`), the shared domain (`localhost`, the
+// routes' domain in manifests/vars-local.yml) and the stack: enough for `cf login -o -s`,
+// `cf target` and the lookups push makes. Name filters (`names=`) as CC's list endpoints.
+'use strict';
+
+const P = require('./presenters');
+const errors = require('./errors');
+
+// CC's `names` filter: comma-separated; absent → everything.
+function byNames(query, name) {
+  const names = query.get('names');
+  return names === null || names.split(',').includes(name);
+}
+
+function register(router, { base }) {
+  router.add('GET', '/v3/organizations', ({ query }) => P.list(base, '/v3/organizations', byNames(query, P.ORG.name) ? [P.org(base)] : []));
+  router.add('GET', '/v3/organizations/:guid', ({ params }) => {
+    if (params.guid !== P.ORG.guid) throw errors.resourceNotFound('Organization');
+    return P.org(base);
+  });
+  router.add('GET', '/v3/organizations/:guid/domains', () => P.list(base, `/v3/organizations/${P.ORG.guid}/domains`, [P.domain(base)]));
+  router.add('GET', '/v3/organizations/:guid/domains/default', () => P.domain(base));
+  router.add('GET', '/v3/spaces', ({ query }) => {
+    const orgs = query.get('organization_guids');
+    const ok = byNames(query, P.SPACE.name) && (orgs === null || orgs.split(',').includes(P.ORG.guid));
+    return P.list(base, '/v3/spaces', ok ? [P.space(base)] : []);
+  });
+  router.add('GET', '/v3/spaces/:guid', ({ params }) => {
+    if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
+    return P.space(base);
+  });
+  router.add('GET', '/v3/domains', ({ query }) => P.list(base, '/v3/domains', byNames(query, P.DOMAIN.name) ? [P.domain(base)] : []));
+  router.add('GET', '/v3/domains/:guid', ({ params }) => {
+    if (params.guid !== P.DOMAIN.guid) throw errors.resourceNotFound('Domain');
+    return P.domain(base);
+  });
+  router.add('GET', '/v3/stacks', ({ query }) => P.list(base, '/v3/stacks', byNames(query, P.STACK.name) ? [P.stack(base)] : []));
+}
+
+module.exports = { register };

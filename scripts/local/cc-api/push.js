@@ -1,0 +1,182 @@
+// push.js — what `cf push` calls after the lookups (cli actor/v7pushaction): create the
+// app, apply the manifest (a job), create a bits package, match resources (nothing is
+// cached: every file is uploaded), upload the zip, build (staging), assign the current
+// droplet; shapes from cloud_controller_ng app/presenters/v3/{package,build,droplet}_presenter.rb.
+'use strict';
+
+const path = require('node:path');
+const P = require('./presenters');
+const errors = require('./errors');
+const { Bits } = require('./bits');
+const { applyManifest, parse: parseManifest, createSkeletons, skeletonApp } = require('./app-manifest');
+const { parseMultipart } = require('./multipart');
+
+function register(router, { platform, base, jobs }) {
+  const bits = new Bits(platform.cfg.home);
+  const scratchDir = path.join(platform.cfg.home, 'bits', 'manifests');
+  const apps = () => Object.values(platform.state.apps);
+  const appOr404 = (guid) => {
+    const a = platform.appByGuid(guid);
+    if (!a) throw errors.resourceNotFound('App');
+    return a;
+  };
+  const meta = () => ({ labels: {}, annotations: {} });
+
+  const packageOf = (pkg) => ({
+    guid: pkg.guid, created_at: P.ts(pkg.createdAt), updated_at: P.ts(pkg.updatedAt), type: 'bits',
+    data: { error: pkg.error, checksum: { type: 'sha256', value: pkg.sha256 } },
+    state: pkg.state,
+    relationships: { app: { data: { guid: pkg.appGuid } } },
+    metadata: meta(),
+    links: {
+      self: { href: `${base}/v3/packages/${pkg.guid}` },
+      upload: { href: `${base}/v3/packages/${pkg.guid}/upload`, method: 'POST' },
+      download: { href: `${base}/v3/packages/${pkg.guid}/download` },
+      app: { href: `${base}/v3/apps/${pkg.appGuid}` },
+    },
+  });
+  const buildOf = (b) => ({
+    guid: b.guid, created_at: P.ts(b.createdAt), updated_at: P.ts(b.updatedAt), state: b.state,
+    staging_memory_in_mb: 1024, staging_disk_in_mb: 1024, staging_log_rate_limit_bytes_per_second: -1,
+    error: b.error,
+    lifecycle: { type: 'buildpack', data: { buildpacks: b.buildpack ? [b.buildpack] : [], stack: P.STACK.name } },
+    package: { guid: b.packageGuid },
+    droplet: b.state === 'STAGED' ? { guid: b.dropletGuid } : null,
+    created_by: { guid: 'c3c3a6a8-3c8b-4b6e-9d6b-000000000001', name: 'admin', email: 'admin' },
+    relationships: { app: { data: { guid: b.appGuid } } },
+    metadata: meta(),
+    links: { self: { href: `${base}/v3/builds/${b.guid}` }, app: { href: `${base}/v3/apps/${b.appGuid}` } },
+  });
+  const dropletOf = (d) => ({
+    guid: d.guid, created_at: P.ts(d.createdAt), updated_at: P.ts(d.createdAt), state: 'STAGED', error: null,
+    lifecycle: { type: 'buildpack', data: {} },
+    checksum: d.sha256 ? { type: 'sha256', value: d.sha256 } : null,
+    buildpacks: [{ name: d.buildpack, detect_output: null, buildpack_name: d.buildpack, version: null }],
+    stack: P.STACK.name, image: null, execution_metadata: '',
+    process_types: { web: d.command || '' },
+    relationships: { app: { data: { guid: d.appGuid } } },
+    metadata: meta(),
+    links: {
+      self: { href: `${base}/v3/droplets/${d.guid}` },
+      app: { href: `${base}/v3/apps/${d.appGuid}` },
+      assign_current_droplet: { href: `${base}/v3/apps/${d.appGuid}/relationships/current_droplet`, method: 'PATCH' },
+    },
+  });
+  const dropletOr404 = (guid) => {
+    const d = guid && bits.droplet(guid, apps());
+    if (!d) throw errors.resourceNotFound('Droplet');
+    return d;
+  };
+
+  router.add('POST', '/v3/apps', ({ body }) => platform.exclusive(async () => {
+    if (!body || typeof body.name !== 'string' || !body.name) throw errors.unprocessable('Name must be a string, Name can\'t be blank');
+    if (platform.state.apps[body.name]) throw errors.unprocessable(`App with the name '${body.name}' already exists.`);
+    const spaceGuid = body.relationships?.space?.data?.guid;
+    if (spaceGuid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
+    const app = skeletonApp(body.name, { buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, env: body.environment_variables || {} });
+    platform.state.apps[app.name] = app;
+    platform.save();
+    return [201, P.app(base, app)];
+  }));
+
+  router.add('POST', '/v3/spaces/:guid/actions/apply_manifest', ({ params, raw }) => {
+    if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
+    return platform.exclusive(() => createSkeletons(platform, raw)).then(() => jobs.start(
+      'space.apply_manifest', () => platform.exclusive(() => applyManifest(platform, raw, { scratchDir })),
+    ));
+  });
+
+  // CC answers the changes the manifest would make (space_diff_manifest.rb); the CLI only
+  // prints them. Locally: no diff, after the same parse checks as apply_manifest.
+  router.add('POST', '/v3/spaces/:guid/manifest_diff', ({ params, raw }) => {
+    if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
+    parseManifest(raw);
+    return [201, { diff: [] }];
+  });
+
+  // Rolling deployments are not implemented: never an active one.
+  router.add('GET', '/v3/deployments', () => P.list(base, '/v3/deployments', []));
+
+  router.add('POST', '/v3/resource_matches', () => [201, { resources: [] }]);
+
+  router.add('POST', '/v3/packages', ({ body }) => {
+    if (body.type !== 'bits') throw errors.unprocessable('Type must be one of \'bits\' (docker packages are not supported locally)');
+    const app = appOr404(body.relationships?.app?.data?.guid);
+    return [201, packageOf(bits.createPackage(app.guid))];
+  });
+  router.add('GET', '/v3/packages/:guid', ({ params }) => {
+    const pkg = bits.packages.get(params.guid);
+    if (!pkg) throw errors.resourceNotFound('Package');
+    return packageOf(pkg);
+  });
+  // Newest first (the CLI's start asks whether a package is newer than the droplet).
+  router.add('GET', '/v3/packages', ({ query }) => {
+    const guids = query.get('app_guids') === null ? null : query.get('app_guids').split(',');
+    const states = query.get('states') === null ? null : query.get('states').split(',');
+    const list = [...bits.packages.values()].filter((p) => (!guids || guids.includes(p.appGuid)) && (!states || states.includes(p.state)))
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    return P.list(base, '/v3/packages', list.map(packageOf));
+  });
+  router.add('GET', '/v3/apps/:guid/packages', ({ params }) => {
+    const a = appOr404(params.guid);
+    return P.list(base, `/v3/apps/${a.guid}/packages`, [...bits.packages.values()].filter((p) => p.appGuid === a.guid).map(packageOf));
+  });
+  router.add('POST', '/v3/packages/:guid/upload', async ({ params, req, raw }) => {
+    const pkg = bits.packages.get(params.guid);
+    if (!pkg) throw errors.resourceNotFound('Package');
+    const parts = parseMultipart(req.headers['content-type'], raw);
+    await bits.upload(pkg, parts.bits);
+    return packageOf(pkg);
+  });
+
+  router.add('POST', '/v3/builds', ({ body }) => {
+    const pkg = bits.packages.get(body.package?.guid);
+    if (!pkg) throw errors.unprocessable('Unable to use package. Ensure that the package exists and you have access to it.');
+    if (pkg.state !== 'READY') throw errors.unprocessable('Package must be in the READY state');
+    const app = appOr404(pkg.appGuid);
+    const build = bits.createBuild(pkg);
+    bits.stage(build, app.manifestEntry || { name: app.name, ...(app.buildpack ? { buildpacks: [app.buildpack] } : {}) });
+    return [201, buildOf(build)];
+  });
+  router.add('GET', '/v3/builds/:guid', ({ params }) => {
+    const b = bits.builds.get(params.guid);
+    if (!b) throw errors.resourceNotFound('Build');
+    return buildOf(b);
+  });
+  router.add('GET', '/v3/packages/:guid/droplets', ({ params, query }) => {
+    const pkg = bits.packages.get(params.guid);
+    if (!pkg) throw errors.resourceNotFound('Package');
+    const states = query.get('states') === null ? null : query.get('states').split(',');
+    const list = [...bits.builds.values()].filter((b) => b.packageGuid === pkg.guid && b.state === 'STAGED' && (!states || states.includes('STAGED')))
+      .map((b) => bits.droplet(b.dropletGuid, apps())).filter(Boolean);
+    return P.list(base, `/v3/packages/${pkg.guid}/droplets`, list.map(dropletOf));
+  });
+  router.add('GET', '/v3/droplets/:guid', ({ params }) => dropletOf(dropletOr404(params.guid)));
+  router.add('GET', '/v3/apps/:guid/droplets/current', ({ params }) => dropletOf(dropletOr404(appOr404(params.guid).dropletGuid)));
+  router.add('GET', '/v3/apps/:guid/droplets', ({ params }) => {
+    const a = appOr404(params.guid);
+    const list = a.dropletGuid ? [dropletOf(dropletOr404(a.dropletGuid))] : [];
+    return P.list(base, `/v3/apps/${a.guid}/droplets`, list);
+  });
+  router.add('PATCH', '/v3/apps/:guid/relationships/current_droplet', ({ params, body }) => platform.exclusive(() => {
+    const a = appOr404(params.guid);
+    const d = bits.droplets.get(body.data?.guid);
+    if (!d || d.appGuid !== a.guid) throw errors.unprocessable('Unable to assign current droplet. Ensure the droplet exists and belongs to this app.');
+    const previous = a.path;
+    a.dropletGuid = d.guid;
+    a.path = d.path;
+    a.buildpack = d.buildpack;
+    a.updatedAt = new Date().toISOString();
+    platform.save();
+    if (!platform.cell.list(a.name).length && previous !== d.path) {
+      const build = [...bits.builds.values()].find((b) => b.dropletGuid === d.guid);
+      bits.discard(previous, build && build.packageGuid);
+    }
+    return {
+      data: { guid: d.guid },
+      links: { self: { href: `${base}/v3/apps/${a.guid}/relationships/current_droplet` }, related: { href: `${base}/v3/apps/${a.guid}/droplets/current` } },
+    };
+  }));
+}
+
+module.exports = { register };

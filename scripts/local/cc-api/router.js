@@ -1,0 +1,33 @@
+// router.js — method + path patterns (`/v3/apps/:guid`) → handlers. A path no pattern
+// matches is CC's 404 CF-NotFound (code 10000); a known path with another method too,
+// as CC's Rails routes answer it.
+'use strict';
+
+const { notFound } = require('./errors');
+
+class Router {
+  constructor() { this.routes = []; }
+
+  // opts.public: no token needed (root, info, UAA).
+  add(method, pattern, handler, opts = {}) {
+    const names = [];
+    const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_, n) => { names.push(n); return '([^/]+)'; })}/?$`);
+    this.routes.push({ method, re, names, handler, public: !!opts.public });
+    return this;
+  }
+
+  // {handler, params, public} of METHOD PATH; throws CF-NotFound.
+  match(method, pathname) {
+    for (const r of this.routes) {
+      if (r.method !== method) continue;
+      const m = r.re.exec(pathname);
+      if (!m) continue;
+      const params = {};
+      r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
+      return { handler: r.handler, params, public: r.public };
+    }
+    throw notFound();
+  }
+}
+
+module.exports = { Router };
