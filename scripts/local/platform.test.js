@@ -314,7 +314,8 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     });
     assert.equal((await curlJson('/v3/apps/nope/environment_variables')).errors[0].title, 'CF-ResourceNotFound');
     await ok('stop', 'tiny');
-    assert.deepEqual((await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources, []);
+    // CC lists a stopped process's instances as DOWN (instances_stats_reporter.rb).
+    assert.deepEqual((await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources.map((r) => [r.index, r.state, r.uptime]), [[0, 'DOWN', 0]]);
     assert.equal((await curlJson(`/v3/apps/${guid}`)).state, 'STOPPED');
     assert.equal((await get('tiny.localhost', '/')).status, 503);
     await ok('start', 'tiny');
