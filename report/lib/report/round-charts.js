@@ -59,6 +59,7 @@ export function roundLatency(a) {
   return faceted('Latency per second, per round', subtitle(a, 'p50 and p99 of the samples sent in each second (log scale); faint: outside the measured window'), v, [
     { mark: { type: 'line', point: false, strokeWidth: 1 }, encoding: { x, y: { field: 'ms', type: 'quantitative', title: 'ms', scale: { type: 'log' } },
       color: { field: 'percentile', type: 'nominal', title: null },
+      detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
       opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
   ]);
 }
@@ -74,6 +75,7 @@ export function roundCpu(a) {
   return faceted('CPU per instance, per round', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
     { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'cpu', type: 'quantitative', title: 'CPU %' },
       color: { field: 'instance', type: 'nominal', title: 'instance' },
+      detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
       opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
     { mark: { type: 'rule', strokeDash: [3, 3], color: 'gray' }, transform: [{ filter: 'datum.quota !== null' }],
       encoding: { y: { aggregate: 'max', field: 'quota', type: 'quantitative' } } },
@@ -91,6 +93,7 @@ export function roundMemory(a) {
   return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [
     { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'MiB' },
       color: { field: 'instance', type: 'nominal', title: 'instance' },
+      detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
       opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
   ]);
 }
