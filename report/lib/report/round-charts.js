@@ -64,19 +64,29 @@ export function roundLatency(a) {
   ]);
 }
 
+/** The charted rounds' stats samples with a value of `field`, one point per instance and sample. */
+function instancePoints(a, field, values) {
+  const keep = chartedRounds(a);
+  return a.series.instances.filter((s) => keep.has(s.round_id) && s[field] !== null).map((s) => ({
+    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
+    measured: s.measured, ...values(s),
+  }));
+}
+
+/** One line per instance, faint outside the measured window. */
+function instanceLine(field, title) {
+  return { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field, type: 'quantitative', title },
+    color: { field: 'instance', type: 'nominal', title: 'instance' },
+    detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
+    opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } };
+}
+
 /** CPU per app instance per stats sample (% of one core), and its quota where there is one. */
 export function roundCpu(a) {
-  const keep = chartedRounds(a);
-  const v = a.series.instances.filter((s) => keep.has(s.round_id) && s.cpu !== null).map((s) => ({
-    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
-    cpu: 100 * s.cpu, quota: s.cpu_quota_cores === null ? null : 100 * s.cpu_quota_cores, measured: s.measured,
-  }));
+  const v = instancePoints(a, 'cpu', (s) => ({ cpu: 100 * s.cpu, quota: s.cpu_quota_cores === null ? null : 100 * s.cpu_quota_cores }));
   if (!v.length) return null;
   return faceted('CPU per instance, per round', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
-    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'cpu', type: 'quantitative', title: 'CPU %' },
-      color: { field: 'instance', type: 'nominal', title: 'instance' },
-      detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
-      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
+    instanceLine('cpu', 'CPU %'),
     { mark: { type: 'rule', strokeDash: [3, 3], color: 'gray' }, transform: [{ filter: 'datum.quota !== null' }],
       encoding: { y: { aggregate: 'max', field: 'quota', type: 'quantitative' } } },
   ]);
@@ -84,18 +94,9 @@ export function roundCpu(a) {
 
 /** Memory per app instance per stats sample (MiB). */
 export function roundMemory(a) {
-  const keep = chartedRounds(a);
-  const v = a.series.instances.filter((s) => keep.has(s.round_id) && s.mem_bytes !== null).map((s) => ({
-    round: `round ${s.round_id}`, round_id: s.round_id, second: Number(s.second), instance: String(s.instance_index),
-    mib: s.mem_bytes / 2 ** 20, measured: s.measured,
-  }));
+  const v = instancePoints(a, 'mem_bytes', (s) => ({ mib: s.mem_bytes / 2 ** 20 }));
   if (!v.length) return null;
-  return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [
-    { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'MiB' },
-      color: { field: 'instance', type: 'nominal', title: 'instance' },
-      detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
-      opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } },
-  ]);
+  return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [instanceLine('mib', 'MiB')]);
 }
 
 export const ROUND_CHARTS = [
