@@ -83,7 +83,7 @@ class ControlPlane {
    */
   async finish(roundId, index, f) {
     await this.query(
-      `UPDATE loadgen_runs SET status = $3, finished_at = now(),
+      `UPDATE loadgen_runs SET status = $3, finished_at = now(), lost = NULL,
               errors_by_kind = $4, late = $5, cpu_user_ms = $6, cpu_system_ms = $7,
               eloop_delay_p99_us = $8, eloop_delay_max_us = $9, rss_max_bytes = $10,
               spooled_batches = $11, detail = $12, cpu_periods = $13, cpu_throttled_periods = $14,
