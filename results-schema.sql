@@ -226,6 +226,27 @@ CREATE TABLE IF NOT EXISTS instance_events (
 );
 CREATE INDEX IF NOT EXISTS instance_events_round_idx ON instance_events (round_id);
 
+-- What an adaptive experiment (scripts/run-experiment.sh, report/README.md) concluded, one
+-- row per run of a procedure: scale-until-SLO's stop (instances, loadgens, stop rule,
+-- reason) and the capacity search's answer (instances, capacity_rps, soak confirmed). A
+-- resumed run replays its decisions and records them again; the report reads the newest.
+CREATE TABLE IF NOT EXISTS experiment_outcomes (
+  id           bigserial PRIMARY KEY,
+  recorded_at  timestamptz NOT NULL DEFAULT now(),
+  experiment   text NOT NULL,
+  platform     text NOT NULL CHECK (platform IN ('local','cf')),
+  kind         text NOT NULL CHECK (kind IN ('scale-until-slo','capacity')),
+  app          text NOT NULL,
+  variant      text NOT NULL,
+  instances    integer NOT NULL,
+  loadgens     integer,                          -- scale-until-slo: the load it stopped at
+  stop         text,                             -- scale-until-slo: cpu-reference | router-saturation | max-instances | loadgens-max
+  capacity_rps double precision,                 -- capacity: total req/s (NULL: no rate passed)
+  confirmed    boolean,                          -- capacity: the soak passed the criteria
+  reason       text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS experiment_outcomes_experiment_idx ON experiment_outcomes (experiment);
+
 -- ---------------------------------------------------------------- views
 -- Per-round summary over samples after the warm-up.
 CREATE OR REPLACE VIEW round_summary AS

@@ -167,7 +167,7 @@ export function validatePlan(raw, source = 'plan') {
   const where = `plan ${source}: `;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
-  c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
+  c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
     'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
     'order', 'seed', 'slo', 'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
@@ -252,9 +252,10 @@ export function validatePlan(raw, source = 'plan') {
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
   if (raw.cpu !== undefined && raw.cpu !== null) c.num(raw, 'cpu', 0, undefined, { exclusive: true });
   if (raw.description !== undefined && typeof raw.description !== 'string') fail(where, 'description must be text');
+  const regenerates = checkRegenerates(where, raw.regenerates);
   if (raw.scenario !== undefined && (typeof raw.scenario !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(raw.scenario))) fail(where, `scenario must be a scenario name like read, got ${show(raw.scenario)}`);
   return {
-    name, description: raw.description ?? '', kind,
+    name, description: raw.description ?? '', regenerates, kind,
     platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,
@@ -274,6 +275,20 @@ export function validatePlan(raw, source = 'plan') {
     seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
     slo, scale, capacity, validity,
   };
+}
+
+// What of the study a plan regenerates: "Fig. 6.2", "Table 7.1", "§5.2.3 keep-alive finding".
+const REGENERATES_RE = /^(Fig\. \d+\.\d+|Table \d+\.\d+|§\d+(\.\d+)*)( .+)?$/;
+
+function checkRegenerates(where, v) {
+  if (v === undefined) return [];
+  const list = [].concat(v);
+  list.forEach((x, i) => {
+    if (typeof x !== 'string' || !REGENERATES_RE.test(x)) {
+      fail(where, `regenerates[${i}] must name a figure, table or section of the study like "Fig. 6.2", "Table 7.1" or "§5.2.3 keep-alive finding", got ${show(x)}`);
+    }
+  });
+  return list;
 }
 
 /**

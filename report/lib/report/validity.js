@@ -49,7 +49,11 @@ export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS
   steadyFlags(r, { ...DEFAULTS.validity, ...limits }, afterChange, add);
   if (r.steady_gate && r.measure_from_ms != null) {
     add('warmup', 'info', `warm-up ${(r.measure_from_ms / 1000).toFixed(0)} s excluded by the steady-state gate (${r.warmup_samples ?? 0} samples)`);
-  } else if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');
+  } else if (!r.warmup_ms) {
+    // Often on purpose (a plan with warmup 0): the method paragraph says it once, the
+    // rounds table keeps to real problems.
+    add('no-warmup', 'info', 'no warm-up excluded');
+  }
   else add('warmup', 'info', `warm-up ${(r.warmup_ms / 1000).toFixed(0)} s excluded (${r.warmup_samples ?? 0} samples)`);
   return f;
 }
