@@ -59,13 +59,13 @@ test('the report renders HTML, one SVG per chart and the CSV tables', () => {
   assert.ok(!/<script[^>]+src=/.test(html), 'no external scripts');
   assert.ok(!/https?:\/\/(?!vega\.github\.io\/schema|www\.w3\.org)/.test(html.replace(/<script>[\s\S]*?<\/script>/g, '')), 'no links outside the page');
   for (const chart of ['throughput-vs-load', 'latency-split-vs-load', 'throughput-at-full-core', 'throughput-vs-cpu',
-    'memory-vs-throughput', 'scaling-efficiency', 'cpu-utilisation', 'latency-split']) {
+    'memory-vs-throughput', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'throughput-vs-loadgens', 'throughput-at-cpu-levels']) {
     const svg = fs.readFileSync(path.join(out, 'charts', `${chart}.svg`), 'utf8');
     assert.match(svg, /^<svg[^>]+xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, chart);
     assert.ok((svg.match(/<path/g) || []).length > 5, `${chart} has marks`);
     assert.ok(html.includes(`id="chart-${chart}"`), `${chart} in the page`);
   }
-  for (const csv of ['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'environment']) {
+  for (const csv of ['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'environment', 'throughput-at-cpu']) {
     assert.ok(fs.statSync(path.join(out, 'csv', `${csv}.csv`)).size > 50, csv);
   }
   assert.equal(readCsv(path.join(out, 'csv', 'rounds.csv')).length, 24);

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { analyse, cpuLevels, cpuTable, scaleStops } from '../lib/report/analysis.js';
 import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens } from '../lib/report/charts.js';
 import { keyValues } from '../lib/report/html.js';
+import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
 import { STUDY, studyAvailableCores } from '../lib/report/study.js';
 import { summarize } from '../lib/stats.js';
 
@@ -124,4 +125,22 @@ test('the environment column: key = value lines, nested keys dotted, HTML escape
   assert.equal(html, '<div class="kv"><span class="k">host_cpus</span> = 2<br><span class="k">quota.app</span> = 0.5<br>'
     + '<span class="k">tag</span> = &lt;b&gt;</div>');
   assert.equal(keyValues('{}'), '–');
+});
+
+test('Fig. 4.3/7.3: the first full GC (first drop below 90 % of the peak) and the memory needed before it', () => {
+  const MiB = 2 ** 20;
+  const series = (round, index, mibs) => mibs.map((m, i) => ({ round_id: round, instance_index: index, second: 5 * i, measured: true,
+    mem_bytes: m === null ? null : m * MiB, cpu: 0.5, cpu_quota_cores: null }));
+  const instances = [
+    ...series(7, 0, [100, 180, 250, 300, 290, 200, 260, 150]), // drop at 25 s (200 < 0.9 × 300)
+    ...series(7, 1, [100, 120, 140, null, 160]), // grows, never drops
+  ];
+  assert.deepEqual(firstFullGc(instances), [
+    { round_id: 7, instance_index: 0, first_gc_second: 25, memory_needed_mib: 300, after_gc_mib: 200, peak_second: 15 },
+    { round_id: 7, instance_index: 1, first_gc_second: null, memory_needed_mib: null, after_gc_mib: null, peak_second: null },
+  ]);
+  const spec = roundMemory({ series: { seconds: [{ round_id: 7, second: 0 }], instances } });
+  const ring = spec.data.values.filter((v) => v.gc);
+  assert.deepEqual(ring.map((v) => [v.instance, v.second, v.mib]), [['0', 15, 300]]);
+  assert.match(spec.title.text, /study Fig\. 4\.3, 7\.3/);
 });

@@ -184,7 +184,7 @@ ${studyHtml()}
     ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
     ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
 <p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
-    'round-seconds', 'round-instances']
+    'round-seconds', 'round-instances', 'memory-first-gc']
     .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>
 const CHARTS = ${specs};

@@ -1,5 +1,6 @@
 // tables.js — the report's tables as plain rows: shown in the HTML and written as CSV.
 // Every comparison carries n and the 95 % interval of both sides.
+import { firstFullGc } from './round-charts.js';
 
 const r2 = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
 
@@ -106,6 +107,11 @@ export function environmentRows(a) {
   return [...m.values()].map((e) => ({ ...e, rounds: e.rounds.join(' ') }));
 }
 
+/** Study §4.2.2: per round and instance, the first full GC and the memory needed (round-charts.js firstFullGc). */
+export function firstGcRows(a) {
+  return firstFullGc(a.series.instances).map((g) => ({ ...g, memory_needed_mib: r2(g.memory_needed_mib, 1), after_gc_mib: r2(g.after_gc_mib, 1) }));
+}
+
 export function toCsv(rows) {
   if (!rows.length) return '';
   const cols = Object.keys(rows[0]);
@@ -132,5 +138,6 @@ export function csvFiles(a, data) {
     environment: toCsv(environmentRows(a)),
     'round-seconds': toCsv(a.series.seconds),
     'round-instances': toCsv(a.series.instances),
+    'memory-first-gc': toCsv(firstGcRows(a)),
   };
 }
