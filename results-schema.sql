@@ -124,6 +124,8 @@ CREATE TABLE IF NOT EXISTS loadgen_runs (
 -- Results databases created before the throttling columns get them here.
 ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS cpu_periods bigint,
   ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint, ADD COLUMN IF NOT EXISTS cpu_throttled_ms bigint;
+-- Placement: the loadgen's cell (CF_INSTANCE_IP; locally 127.0.0.1), beside instance_stats.host.
+ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS host text;
 
 -- One row per request the loadgens sent. Streamed in with COPY while the round
 -- runs. correlation_id is a UUIDv7 (time-ordered: the primary key stays compact
@@ -191,6 +193,8 @@ CREATE TABLE IF NOT EXISTS instance_stats (
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_periods bigint;           -- nr_periods
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint; -- nr_throttled
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_us bigint;      -- throttled_time
+-- Placement: the cell the instance runs on (v3 stats / plugin `host`; locally 127.0.0.1).
+ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS host text;
 
 -- Router access-log records: Gorouter RTR lines on CF, HAProxy on the local
 -- platform (written in the RTR layout, so one parser serves both).

@@ -187,6 +187,28 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.deepEqual(JSON.parse(env[0].environment), { host_cpu: 'synthetic', cpu_per_gb: 1 });
 });
 
+test('placement: the cells of app instances and loadgens; a loadgen on an app cell is flagged on CF; CF cannot see the router', async () => {
+  const cf = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed cf', columns: { platform: 'cf' } });
+  const local = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local' });
+  await db.client.query(`UPDATE instance_stats SET host = CASE WHEN instance_index = 0 THEN '10.0.4.12' ELSE '10.0.4.13' END
+    WHERE round_id = ANY($1)`, [[cf, local]]);
+  await db.client.query(`UPDATE loadgen_runs SET host = CASE WHEN instance_index = 0 THEN '10.0.4.13' ELSE '10.0.4.99' END
+    WHERE round_id = ANY($1)`, [[cf, local]]);
+  const out = path.join(dir, 'placement');
+  report(['--rounds', `${cf},${local}`, '--out', out]);
+  const rows = new Map(readCsv(path.join(out, 'csv', 'rounds.csv')).map((x) => [x.label, x]));
+  for (const label of ['placed cf', 'placed local']) {
+    assert.equal(rows.get(label).app_hosts, '10.0.4.12 10.0.4.13');
+    assert.equal(rows.get(label).loadgen_hosts, '10.0.4.13 10.0.4.99');
+  }
+  assert.match(rows.get('placed cf').flags, /a loadgen ran on the cell of an app instance \(10\.0\.4\.13\)/);
+  assert.equal(rows.get('placed cf').trusted, 'true', 'a warning');
+  assert.doesNotMatch(rows.get('placed local').flags, /cell/, 'locally everything shares the machine');
+  const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.match(html, /<b>Router load\.<\/b> Study §7\.3 stopped scaling Java when the router reached its limit \(70 % load\)\. On Cloud Foundry/);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'local rounds only: no CF note');
+});
+
 test('report.sh: selections and usage errors', () => {
   const cases = [
     [['--help'], 0, /Usage: scripts\/report.sh/],

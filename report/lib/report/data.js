@@ -19,14 +19,21 @@ export function parseRoundList(text) {
   return ids;
 }
 
-// CF: the CPU an instance is entitled to, in cores (v3 stats' cpu_entitlement is the
-// fraction of it used, docs/cf-platform.md §7), summed over the app's instances, mean over the
-// measured window; NULL where the stats carry no entitlement (local, the plugin).
-const ENTITLED_SQL = `SELECT sum(e) AS cores FROM (
-    SELECT avg(s.cpu / s.cpu_entitlement) AS e
-      FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app
-     WHERE r.id = $1 AND s.cpu_entitlement > 0 AND s.sampled_at >= round_measured_from(r)
-     GROUP BY s.instance_index) x`;
+// Per round, beside the views:
+// - cpu_entitled_cores: CF, the CPU the instances are entitled to, in cores (v3 stats'
+//   cpu_entitlement is the fraction of it used, docs/cf-platform.md §7), summed over the
+//   instances, mean over the measured window; NULL where the stats carry none (local, plugin);
+// - app_hosts, loadgen_hosts: placement, the cells the app instances and the loadgens ran
+//   on (instance_stats.host, loadgen_runs.host: docs/cf-platform.md §4).
+const ROUND_EXTRA_SQL = `SELECT
+    (SELECT sum(e) FROM (
+       SELECT avg(s.cpu / s.cpu_entitlement) AS e
+         FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app
+        WHERE r.id = $1 AND s.cpu_entitlement > 0 AND s.sampled_at >= round_measured_from(r)
+        GROUP BY s.instance_index) x) AS cpu_entitled_cores,
+    (SELECT array_agg(DISTINCT s.host ORDER BY s.host) FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app
+      WHERE r.id = $1 AND s.host IS NOT NULL) AS app_hosts,
+    (SELECT array_agg(DISTINCT host ORDER BY host) FROM loadgen_runs WHERE round_id = $1 AND host IS NOT NULL) AS loadgen_hosts`;
 
 /** The rounds rows (ROUND_COLUMNS) of a selection, ascending by id. */
 async function selectedRounds(client, sel) {
@@ -60,7 +67,7 @@ export async function loadReportData(client, sel) {
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
     await loadSteadyData(client, id, overview, series);
     const row = overview.find((r) => Number(r.round_id) === Number(id));
-    if (row) row.cpu_entitled_cores = (await client.query(ENTITLED_SQL, [id])).rows[0]?.cores ?? null;
+    if (row) Object.assign(row, (await client.query(ROUND_EXTRA_SQL, [id])).rows[0]);
   }
   markSuperseded(overview);
   const outcomes = await loadOutcomes(client, [...new Set(overview.map((r) => r.experiment).filter(Boolean))]);

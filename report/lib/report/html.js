@@ -165,7 +165,9 @@ intervals do not overlap, otherwise it is <span class="noise">within noise</span
     ? `; ${a.noWarmup.length} round(s) ran without one (warm-up 0, no steady-state gate, often on purpose): their figures include the
 start (round ${esc(a.noWarmup.slice(0, 20).join(', '))}${a.noWarmup.length > 20 ? ', …' : ''})` : ''}.
 CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>), memory is the mean summed over instances.
-A group meets the SLO when its ${esc(a.slo.metric)} latency is at most ${a.slo.thresholdMs} ms (the plan's <code>slo</code>, else the default).</p>
+A group meets the SLO when its ${esc(a.slo.metric)} latency is at most ${a.slo.thresholdMs} ms (the plan's <code>slo</code>, else the default).
+Placement: the rounds CSV lists the cells (hosts) the app instances and the loadgens ran on; on CF a loadgen on an app
+instance's cell is flagged (they share its CPU); locally every process runs on this one machine.</p>
 <h2>Charts</h2>
 <div id="charts">${chartDivs || '<p class="none">no chart has data</p>'}</div>
 <h2>Comparisons</h2>${comparisonsTable(a)}
