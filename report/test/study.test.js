@@ -144,3 +144,19 @@ test('Fig. 4.3/7.3: the first full GC (first drop below 90 % of the peak) and th
   assert.deepEqual(ring.map((v) => [v.instance, v.second, v.mib]), [['0', 15, 300]]);
   assert.match(spec.title.text, /study Fig\. 4\.3, 7\.3/);
 });
+
+test('regression: one load step drew its axis label as 16.000000 (the tick step is 0); now 16', async () => {
+  const { buildCharts } = await import('../lib/report/charts.js');
+  const { chartSvg } = await import('../lib/report/render.js');
+  const g = { ...group({ app: 'node-app', loadgens: 4, parallel: 4, rps: [100, 110], cpu: [50, 52] }),
+    split: Object.fromEntries(['loadgen', 'router', 'app', 'pool_wait', 'db', 'network', 'router_own', 'app_own'].map((p) => [p, summarize([])])) };
+  g.stats.mem_mb = summarize([]);
+  const a = { groups: [g], cpuTable: [], cpuLevels: [], efficiency: [], capacity: [], slo: { metric: 'mean', thresholdMs: 10 },
+    series: { seconds: [], instances: [] } };
+  const charts = buildCharts(a);
+  const load = charts.find((c) => c.name === 'throughput-vs-load');
+  const labels = [...(await chartSvg(load.spec)).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.ok(labels.includes('16'), labels.join('|'));
+  assert.ok(!labels.some((l) => /\.0{3,}/.test(l)), labels.join('|'));
+  for (const c of charts) assert.deepEqual(c.spec.config.axisQuantitative, { format: ',~r' }, c.name);
+});

@@ -33,8 +33,10 @@ function rowsOf(groups, metric, pick) {
   }));
 }
 
-// Offered load and counts are plain numbers on an axis: 16, 2.5 (never 16.000000).
-const NUM_AXIS = { format: '~g' };
+// Every quantitative axis: plain numbers with trailing zeros trimmed. Vega's default format
+// takes its precision from the tick step, which is 0 when all points share one value (one
+// load step): the axis then read 16.000000.
+export const AXIS_CONFIG = { axisQuantitative: { format: ',~r' } };
 const loadTitle = (groups) => (groups.some((g) => g.model === 'open') ? 'offered load (req/s or requests in flight)' : 'requests in flight (loadgens × parallel)');
 
 /** Fig 6.2: throughput against offered load, per series (e.g. pool size 30/60/90). */
@@ -42,7 +44,7 @@ export function throughputVsLoad(a) {
   const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ load: g.load }));
   if (!v.length) return null;
   return base('Throughput vs load (study Fig. 6.2)', 'mean of the repetitions, bars: 95 % CI', v,
-    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups), axis: NUM_AXIS }, 'throughput (req/s)',
+    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups) }, 'throughput (req/s)',
       { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'instances', type: 'ordinal', title: 'instances' } }));
 }
 
@@ -59,7 +61,7 @@ export function latencySplitVsLoad(a) {
   }
   if (!v.some((x) => x.part === 'database')) return null;
   return base('End-to-end vs database time (study Fig. 6.3)', 'mean latency per layer, bars: 95 % CI', v,
-    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups), axis: NUM_AXIS }, 'mean latency (ms)',
+    meanWithCi({ field: 'load', type: 'quantitative', title: loadTitle(a.groups) }, 'mean latency (ms)',
       { field: 'part', type: 'nominal', title: 'measured at' }, { strokeDash: { field: 'series', type: 'nominal', title: 'app / instances' } }));
 }
 
@@ -104,7 +106,7 @@ export function throughputVsLoadgens(a) {
   const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ loadgens: g.loadgens, per: g.model === 'open' ? `${g.rate} req/s each` : `${g.parallel} in flight each` }));
   if (new Set(v.map((r) => r.loadgens)).size < 2) return null;
   return base('Load produced by loadgen instances (study Fig. 3.1)', 'throughput against the number of loadgen instances; bars: 95 % CI', v,
-    meanWithCi({ field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { ...NUM_AXIS, tickMinStep: 1 } }, 'throughput (req/s)',
+    meanWithCi({ field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { tickMinStep: 1 } }, 'throughput (req/s)',
       { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' } }));
 }
 
@@ -127,7 +129,7 @@ export function capacityChart(a) {
     soak: c.confirmed ? 'confirmed by the soak' : 'soak failed',
   }));
   if (!v.length) return null;
-  const x = { field: 'instances', type: 'quantitative', title: 'app instances', axis: { ...NUM_AXIS, tickMinStep: 1 } };
+  const x = { field: 'instances', type: 'quantitative', title: 'app instances', axis: { tickMinStep: 1 } };
   return base('Capacity per instance count', 'highest open-model rate meeting the SLO (bisection); filled: the soak confirmed it', v, [
     { mark: { type: 'line' }, encoding: { x, y: { field: 'capacity', type: 'quantitative', title: 'capacity (req/s, total)' }, color: { field: 'series', type: 'nominal', title: 'app / variant' } } },
     { mark: { type: 'point', size: 80 }, encoding: { x, y: { field: 'capacity', type: 'quantitative' }, color: { field: 'series', type: 'nominal' },
@@ -219,5 +221,6 @@ export const CHARTS = [
 
 /** [{name, spec}] for every chart with data. */
 export function buildCharts(analysis) {
-  return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec);
+  return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec)
+    .map((c) => ({ ...c, spec: { ...c.spec, config: { ...AXIS_CONFIG, ...c.spec.config } } }));
 }
