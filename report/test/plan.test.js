@@ -20,7 +20,7 @@ test('defaults are filled in', () => {
   assert.equal(p.durationMs, 60_000);
   assert.equal(p.warmupMs, 10_000);
   assert.deepEqual(p.instances, [1]);
-  assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {} }]);
+  assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {}, memoryMb: null }]);
   assert.equal(p.slo.thresholdMs, 100);
   assert.equal(p.scale.loadgensStep, 4);
   assert.equal(p.scale.loadgensMax, 96);
@@ -70,6 +70,8 @@ const BAD = [
   ['app twice', { apps: ['a', 'a'], load: ok.load }, 'apps lists an app twice'],
   ['unknown field', { ...ok, repetiton: 3 }, 'repetiton is not a known field'],
   ['regenerates not of the study', { ...ok, regenerates: ['Figure 6'] }, 'regenerates[0] must name a figure, table or section of the study'],
+  ['variant memory without unit', { ...ok, variants: [{ name: 'a', memory: 512 }] }, 'variants[0].memory must be a size like 512M or 1G'],
+  ['memory in some variants only', { ...ok, variants: [{ name: 'a', memory: '512M' }, { name: 'b' }] }, 'variants must all set memory or none'],
   ['regenerates not text', { ...ok, regenerates: [6.2] }, 'regenerates[0] must name'],
   ['unknown kind', { ...ok, kind: 'soak' }, 'kind must be one of grid, scale-until-slo, capacity'],
   ['bad order', { ...ok, order: 'shuffled' }, 'order must be one of'],

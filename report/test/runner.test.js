@@ -199,6 +199,25 @@ warmup: 1s
   ]);
 });
 
+test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
+  const cliLog = path.join(dir, 'cli-mem.log');
+  const cli = path.join(dir, 'fake-cli-mem.sh');
+  fs.writeFileSync(cli, `#!/usr/bin/env bash\necho "$*" >> ${JSON.stringify(cliLog)}\n`, { mode: 0o755 });
+  const plan = writePlan('memvariants', `apps: [node-app]
+variants:
+  - { name: mem128m, memory: 128M }
+  - { name: mem1g, memory: 1G }
+load: [{ loadgens: 1, parallel: 1 }]
+order: sequential
+repetitions: 2
+duration: 4s
+warmup: 1s
+`);
+  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), ['scale node-app -m 128M -f', 'scale node-app -m 1024M -f']);
+});
+
 test('usage and configuration errors exit 1 with one line', () => {
   const cases = [
     [['--help'], 0, /Usage: scripts\/run-experiment.sh PLAN/],

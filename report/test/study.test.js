@@ -5,7 +5,7 @@
 // study's published values, and the environment as key = value lines.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyse, cpuLevels, cpuTable, scaleStops } from '../lib/report/analysis.js';
+import { analyse, cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/analysis.js';
 import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens } from '../lib/report/charts.js';
 import { keyValues } from '../lib/report/html.js';
 import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
@@ -159,4 +159,27 @@ test('regression: one load step drew its axis label as 16.000000 (the tick step 
   assert.ok(labels.includes('16'), labels.join('|'));
   assert.ok(!labels.some((l) => /\.0{3,}/.test(l)), labels.join('|'));
   for (const c of charts) assert.deepEqual(c.spec.config.axisQuantitative, { format: ',~r' }, c.name);
+});
+
+test('memory needed: the smallest memory no larger one beats on throughput or p95', () => {
+  const at = (mib, rps, p95) => {
+    const g = group({ app: 'java-app', rps, cpu: [100, 100, 100] });
+    g.values.mem_quota_mb = [mib, mib, mib];
+    g.values.p95_ms = p95;
+    g.stats.mem_quota_mb = summarize(g.values.mem_quota_mb);
+    g.stats.p95_ms = summarize(p95);
+    return g;
+  };
+  // 512 -> 768: throughput clearly up; 768 -> 1024 -> 1536: within noise on both.
+  const gs = [at(1024, [201, 199, 200], [10, 11, 10]), at(512, [150, 151, 149], [20, 21, 19]),
+    at(768, [200, 201, 199], [10, 10, 11]), at(1536, [202, 198, 200], [10, 11, 11])];
+  const [m] = memoryNeeded(gs);
+  assert.deepEqual(m.sizes_mib, [512, 768, 1024, 1536]);
+  assert.equal(m.memory_needed_mib, 768);
+  assert.equal(m.largest, false);
+  // Latency alone counts too: 1536 has a clearly lower p95 than everything below.
+  gs[3] = at(1536, [202, 198, 200], [5, 5.1, 4.9]);
+  assert.equal(memoryNeeded(gs)[0].memory_needed_mib, 1536);
+  assert.equal(memoryNeeded(gs)[0].largest, true, 'the largest size tried: raise further');
+  assert.deepEqual(memoryNeeded(gs.slice(0, 1)), [], 'one size: nothing to decide');
 });

@@ -178,20 +178,21 @@ export function validatePlan(raw, source = 'plan') {
   raw.apps.forEach((a, i) => { if (typeof a !== 'string' || !NAME_RE.test(a)) fail(where, `apps[${i}] must be an app name, got ${show(a)}`); });
   if (new Set(raw.apps).size !== raw.apps.length) fail(where, 'apps lists an app twice');
   const settings = checkSettings(where, raw.settings, 'settings');
-  let variants = [{ name: 'default', apps: null, settings: {} }];
+  let variants = [{ name: 'default', apps: null, settings: {}, memoryMb: null }];
   if (raw.variants !== undefined) {
     if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
     variants = raw.variants.map((v, i) => {
       if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
-      c.known(v, ['name', 'apps', 'settings'], `variants[${i}].`);
+      c.known(v, ['name', 'apps', 'settings', 'memory'], `variants[${i}].`);
       if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
       let apps = null;
       if (v.apps !== undefined) {
         if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
         apps = v.apps;
       }
-      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`) };
+      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i) };
     });
+    if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
     if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
     // A variable set by one variant and not another would leak from round to round.
     const keys0 = Object.keys(variants[0].settings).sort().join(',');
@@ -275,6 +276,14 @@ export function validatePlan(raw, source = 'plan') {
     seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
     slo, scale, capacity, validity,
   };
+}
+
+/** A variant's container memory ("512M", "1G": `cf scale -m`) in MB, or null. */
+function checkMemory(where, v, i) {
+  if (v === undefined) return null;
+  const m = /^(\d+)(M|G)$/.exec(String(v));
+  if (!m || Number(m[1]) < 1) fail(where, `variants[${i}].memory must be a size like 512M or 1G, got ${show(v)}`);
+  return Number(m[1]) * (m[2] === 'G' ? 1024 : 1);
 }
 
 // What of the study a plan regenerates: "Fig. 6.2", "Table 7.1", "§5.2.3 keep-alive finding".

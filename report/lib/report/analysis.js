@@ -22,6 +22,7 @@ export const METRICS = {
   cpu_entitled_pct: (r) => (r.cpu_entitled_cores == null ? null : 100 * r.cpu_entitled_cores),
   cpu_utilisation: (r) => r.cpu_utilisation,
   mem_mb: (r) => (r.mem_avg_bytes === null ? null : r.mem_avg_bytes / 2 ** 20),
+  mem_quota_mb: (r) => (r.mem_quota_bytes == null ? null : Number(r.mem_quota_bytes) / 2 ** 20 / (r.instances_sampled || r.app_instances)),
   mem_kb_per_rps: (r) => (r.mem_bytes_per_rps === null ? null : r.mem_bytes_per_rps / 1024),
   rps_per_core: (r) => r.rps_per_core,
 };
@@ -66,6 +67,7 @@ export function analyse(data, { limits, afterChange, slo = DEFAULTS.slo } = {}) 
     efficiency: efficiencies(groups),
     cpuTable: cpuTable(groups),
     cpuLevels: cpuLevels(groups),
+    memoryNeeded: memoryNeeded(groups),
     scaleStops: scaleStops(outcomes),
     capacity: outcomes.filter((o) => o.kind === 'capacity'),
     platforms: [...new Set(rounds.map((r) => r.platform))],
@@ -232,4 +234,40 @@ function levelRow(g, level, rps) {
 /** Scale-until-SLO stops (experiment_outcomes) with the study's stop beside them (study §7.3). */
 export function scaleStops(outcomes) {
   return outcomes.filter((o) => o.kind === 'scale-until-slo').map((o) => ({ ...o, published: studyScaleStop(o.app) }));
+}
+
+/**
+ * The "memory needed" procedure (study §4.2.2, Fig. 4.3): the same load at rising container
+ * memory (a plan's variants with `memory`). Per experiment, app, instances and load step:
+ * the smallest memory (per instance) that no larger one beats — no significantly higher
+ * throughput and no significantly lower p95 (Welch and non-overlapping 95 % intervals, as
+ * the comparisons) — i.e. where raising memory stops improving throughput and latency.
+ */
+export function memoryNeeded(groups) {
+  const byPoint = new Map();
+  for (const g of groups) {
+    if (g.kind !== 'rep' || !g.stats.mem_quota_mb.n || !g.stats.throughput_rps.n) continue;
+    const key = JSON.stringify([g.experiment, g.app, g.scenario, g.app_instances, g.loadgens, g.parallel, g.rate]);
+    if (!byPoint.has(key)) byPoint.set(key, []);
+    byPoint.get(key).push(g);
+  }
+  const out = [];
+  for (const gs of byPoint.values()) {
+    const sizes = [...new Set(gs.map((g) => Math.round(g.stats.mem_quota_mb.mean)))];
+    if (sizes.length < 2) continue;
+    gs.sort((a, b) => a.stats.mem_quota_mb.mean - b.stats.mem_quota_mb.mean);
+    const beats = (big, small) => {
+      const t = compare(big.values.throughput_rps, small.values.throughput_rps);
+      const l = compare(big.values.p95_ms, small.values.p95_ms);
+      return (t.verdict === 'significant' && t.relDiff < 0) || (l.verdict === 'significant' && l.relDiff > 0);
+    };
+    const i = gs.findIndex((g, k) => gs.slice(k + 1).every((big) => !beats(big, g)));
+    const g0 = gs[0];
+    out.push({
+      experiment: g0.experiment, app: g0.app, instances: g0.app_instances, load: g0.load,
+      sizes_mib: gs.map((g) => Math.round(g.stats.mem_quota_mb.mean)), throughput_rps: gs.map((g) => g.stats.throughput_rps.mean),
+      memory_needed_mib: Math.round(gs[i].stats.mem_quota_mb.mean), largest: i === gs.length - 1,
+    });
+  }
+  return out.sort((x, y) => cmp(x, y, ['experiment', 'app', 'instances', 'load']));
 }

@@ -1,7 +1,9 @@
 // html.js — the report page: one self-contained HTML file (no network): tables, the charts
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
 import { STUDY } from './study.js';
-import { capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, roundRows, scaleStopRows } from './tables.js';
+import {
+  capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
+} from './tables.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Number(x).toFixed(d));
@@ -102,6 +104,14 @@ function procedureHtml(a) {
       ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', seriesOf], ['instances', (r) => r.instances],
       ['CPU %', (r) => r.cpu_pct], ['throughput req/s (interpolated)', (r) => fmt(r.throughput_rps)]], levels)}`);
   }
+  const mem = memoryNeededRows(a);
+  if (mem.length) {
+    out.push(`<h2>Memory needed (study §4.2.2, Fig. 4.3)</h2>${table([
+      ['experiment', (r) => esc(r.experiment)], ['app', (r) => esc(r.app)], ['instances', (r) => r.instances], ['load', (r) => r.load],
+      ['memory per instance MiB', (r) => esc(r.sizes_mib)], ['throughput req/s', (r) => esc(r.throughput_rps)],
+      ['memory needed MiB', (r) => `${r.memory_needed_mib}${r.largest_tried ? ' <span class="warn">(the largest tried: raise further)</span>' : ''}`]], mem)}
+<p>The smallest memory that no larger one beats: no significantly higher throughput, no significantly lower p95 (as the comparisons).</p>`);
+  }
   if (stops.length) {
     out.push(`<h2>Scale until the SLO: where it stopped (study §7.3)</h2>${table([
       ['experiment', (r) => esc(r.experiment)], ['app / variant', seriesOf], ['stopped at instances', (r) => r.instances],
@@ -185,7 +195,7 @@ ${studyHtml()}
     ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
     ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
     ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
-<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
+<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'memory-needed', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
     'round-seconds', 'round-instances', 'memory-first-gc']
     .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>

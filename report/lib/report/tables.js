@@ -59,6 +59,13 @@ export function cpuLevelRows(a) {
   return a.cpuLevels.map((c) => ({ ...c, throughput_rps: r2(c.throughput_rps, 1) }));
 }
 
+export function memoryNeededRows(a) {
+  return a.memoryNeeded.map((m) => ({
+    experiment: m.experiment, app: m.app, instances: m.instances, load: m.load, sizes_mib: m.sizes_mib.join(' '),
+    throughput_rps: m.throughput_rps.map((x) => r2(x, 1)).join(' '), memory_needed_mib: m.memory_needed_mib, largest_tried: m.largest,
+  }));
+}
+
 export function scaleStopRows(a) {
   return a.scaleStops.map((o) => ({
     experiment: o.experiment, platform: o.platform, app: o.app, variant: o.variant, instances: o.instances, loadgens: o.loadgens,
@@ -132,6 +139,7 @@ export function csvFiles(a, data) {
     'scaling-efficiency': toCsv(efficiencyRows(a)),
     'cpu-utilisation': toCsv(cpuRows(a)),
     'throughput-at-cpu': toCsv(cpuLevelRows(a)),
+    'memory-needed': toCsv(memoryNeededRows(a)),
     'scale-stops': toCsv(scaleStopRows(a)),
     capacity: toCsv(capacityRows(a)),
     'latency-split': toCsv(splitRows(a)),
