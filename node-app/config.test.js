@@ -35,6 +35,7 @@ test('defaults with DATABASE_URL only', () => {
       timingsFlushOnExit: false,
       shutdownTimeoutMs: 8000,
       framework: 'raw',
+      dbDriver: 'native',
       webConcurrency: 1,
     },
   )
@@ -54,6 +55,7 @@ test('valid settings are taken as given', () => {
     TIMINGS_FLUSH_ON_EXIT: 'true',
     SHUTDOWN_TIMEOUT_MS: '0',
     APP_FRAMEWORK: 'express',
+    DB_DRIVER: 'js',
     WEB_CONCURRENCY: '4',
     RESULTS_DATABASE_URL: 'postgres://r@h/res',
     DB_SERVICE_NAME: '', // empty counts as unset
@@ -68,6 +70,7 @@ test('valid settings are taken as given', () => {
   assert.equal(c.timingsFlushOnExit, true)
   assert.equal(c.shutdownTimeoutMs, 0)
   assert.equal(c.framework, 'express')
+  assert.equal(c.dbDriver, 'js')
   assert.equal(c.webConcurrency, 4)
   assert.deepEqual(c.results, { connectionString: 'postgres://r@h/res' })
 })
@@ -92,6 +95,7 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],
     [{ TIMINGS_FLUSH_ON_EXIT: '1' }, 'TIMINGS_FLUSH_ON_EXIT must be true or false, got "1"'],
     [{ APP_FRAMEWORK: 'koa' }, 'APP_FRAMEWORK must be one of raw, express, got "koa"'],
+    [{ DB_DRIVER: 'pg-native' }, 'DB_DRIVER must be one of native, js, got "pg-native"'],
     [{ VCAP_APPLICATION: '{' }, 'VCAP_APPLICATION is not valid JSON'],
     [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
     [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],

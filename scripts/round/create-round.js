@@ -43,7 +43,10 @@ async function readStdin() {
 function insertStatement(round, startLeadMs) {
   const cols = COLUMNS.filter((c) => round[c] !== undefined && round[c] !== null);
   const values = cols.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(round[c]) : round[c]));
-  const params = cols.map((_, i) => `$${i + 2}`);
+  // The results database's PostgreSQL server joins the versions (locally the app databases
+  // live on the same server, scripts/local/services.js).
+  const params = cols.map((c, i) => (c === 'versions'
+    ? `$${i + 2}::jsonb || jsonb_build_object('postgresql_results_db', current_setting('server_version'))` : `$${i + 2}`));
   const text = `INSERT INTO rounds (start_at, ${cols.join(', ')})
     VALUES (now() + make_interval(secs => $1::double precision / 1000), ${params.join(', ')})
     RETURNING id, start_at, created_at`;
