@@ -12,7 +12,7 @@
 // so every loadgen has time to get ready and all share one clock.
 // --wait-loadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
 // Each worker's control connection says so in its application_name,
-// `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/control-plane.js), which
+// `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/results-db.js), which
 // pg_stat_activity shows to any role. Not ready within --ready-timeout-ms (default 60 s):
 // exit 2 with one line naming each missing index, e.g.
 // `create-round: loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
