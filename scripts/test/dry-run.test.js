@@ -21,6 +21,9 @@ function run(world, script, args, env = {}) {
 }
 
 const lines = (s) => s.split('\n').filter(Boolean);
+// The local platform's login, printed under --dry-run while its CF_HOME is not logged in
+// (fake-cf-world: a CFSCALE_HOME of its own, the API on its default port).
+const LOCAL_LOGIN = 'cf login -a http://127.0.0.1:8889 -u admin -p admin -o local -s local --skip-ssl-validation';
 
 test('dry-run prints the exact cf sequence and calls cf only for look-ups', async (t) => {
   const NODE = guidOf('node-app');
@@ -53,10 +56,10 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
         'cf delete-service node-db -f', 'cf delete-service java-db -f', 'cf delete-service results-db -f'],
     },
     {
-      name: 'teardown --all on the local platform: up, delete the apps and services, down',
+      name: 'teardown --all on the local platform: up, cf login to its API, the same cf deletes, down',
       state: {}, script: 'teardown.sh', args: ['--all', '--dry-run', '--platform', 'local'],
-      want: () => ['scripts/cfl up', ...['node-app', 'java-app', 'loadgen'].map((a) => `scripts/cfl delete ${a} -f`),
-        ...['node-db', 'java-db', 'results-db'].map((s) => `scripts/cfl delete-service ${s} -f`), 'scripts/cfl down'],
+      want: () => ['scripts/cfl up', LOCAL_LOGIN, ...['node-app', 'java-app', 'loadgen'].map((a) => `cf delete ${a} -f`),
+        ...['node-db', 'java-db', 'results-db'].map((s) => `cf delete-service ${s} -f`), 'scripts/cfl down'],
     },
     {
       name: 'collect-stats --source auto without the plugin: v3 (the round is a placeholder under --dry-run)',
@@ -74,9 +77,15 @@ test('dry-run prints the exact cf sequence and calls cf only for look-ups', asyn
       want: () => ['cf statistics java-app --debug --full'],
     },
     {
-      name: 'collect-stats on the local platform: the plugin shape from cfl',
-      state: {}, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--platform', 'local', '--dry-run'],
-      want: () => ['scripts/cfl statistics node-app --debug --full'],
+      name: 'collect-stats on the local platform: the same v3 poll through cf',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--platform', 'local', '--dry-run'],
+      want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
+    },
+    {
+      name: 'scale on the local platform: up, login, the CPU quota as the process annotation, then cf scale',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'scale.sh', args: ['node-app', '-i', '2', '--cpu', '0.5', '--platform', 'local', '--dry-run'],
+      want: () => ['scripts/cfl up', LOCAL_LOGIN,
+        `cf curl -X PATCH /v3/processes/${NODE} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"0.5"}}}'`, 'cf scale node-app -i 2'],
     },
     {
       name: 'collect-logs',
