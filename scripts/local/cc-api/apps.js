@@ -10,6 +10,7 @@ const { v3Stats } = require('../stats');
 const { environmentVariables, routeResource, curl } = require('../cf-api');
 const { route } = require('./routes');
 const { vcapServices, vcapApplication } = require('../cf-env');
+const { USER } = require('./uaa');
 
 function register(router, { platform, base, jobs }) {
   const apps = () => Object.values(platform.state.apps);
@@ -112,7 +113,10 @@ function register(router, { platform, base, jobs }) {
     const a = processOr404(params.guid, params.type);
     const index = Number(params.index);
     if (!(Number.isInteger(index) && index >= 0 && index < a.instances)) throw errors.resourceNotFound('Instance');
-    // CC stops the instance and answers (processes_controller.rb terminate); Diego starts it again.
+    // CC records the event, stops the instance and answers (processes_controller.rb
+    // terminate, process_event_repository.rb record_terminate); Diego starts it again.
+    platform.logs.write(a.name, 'API/0', 'OUT', `Terminating process: "web", index: "${index}"`);
+    platform.events.terminated(a, index, { guid: USER.id, name: USER.name });
     await exclusive(() => platform.restartInstance({ appName: a.name, index, wait: false }));
     return [204, null];
   });

@@ -17,7 +17,7 @@ const META = () => ({ labels: {}, annotations: {} });
 // The local CPU quota of a process's instances, in cores or "none" (cc-api/apps.js PATCH).
 const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 
-// {pagination, resources}: one page holds everything (per_page is not honoured).
+// {pagination, resources} of everything: server.js cuts it to the page asked for (pagination.js).
 function list(base, path, resources) {
   const href = `${base}${path}`;
   return {
