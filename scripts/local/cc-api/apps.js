@@ -83,7 +83,7 @@ function register(router, { platform, base, jobs }) {
   // readiness_health_check, metadata). Locally only metadata, and one annotation has an
   // effect: CPU_ANNOTATION, the instance's CPU quota in cores or "none" (null: back to
   // the default that follows memory, docs/cf-platform.md §7). CF has no CPU setting; an
-  // annotation is CC's own place for what a platform's tooling keeps on a resource.
+  // annotation is CC's own place for what a platform's tooling keeps on a resource (§14).
   router.add('PATCH', '/v3/processes/:guid', async ({ params, body }) => {
     const a = processOr404(params.guid);
     const fields = Object.keys(body || {});
@@ -114,7 +114,8 @@ function register(router, { platform, base, jobs }) {
     const index = Number(params.index);
     if (!(Number.isInteger(index) && index >= 0 && index < a.instances)) throw errors.resourceNotFound('Instance');
     // CC records the event, stops the instance and answers (processes_controller.rb
-    // terminate, process_event_repository.rb record_terminate); Diego starts it again.
+    // terminate, process_event_repository.rb record_terminate; docs/cf-platform.md §14);
+    // Diego starts it again.
     platform.logs.write(a.name, 'API/0', 'OUT', `Terminating process: "web", index: "${index}"`);
     platform.events.terminated(a, index, { guid: USER.id, name: USER.name });
     await exclusive(() => platform.restartInstance({ appName: a.name, index, wait: false }));

@@ -4,7 +4,7 @@
 // (PaginationPageValidator), lib/cloud_controller/paging/pagination_options.rb
 // (PER_PAGE_DEFAULT) and app/presenters/v3/paginated_list_presenter.rb
 // (present_pagination_hash) do it. The cf CLI follows `next` until it is null
-// (cli api/cloudcontroller/ccv3/paginate.go).
+// (cli api/cloudcontroller/ccv3/paginate.go). docs/cf-platform.md §14.
 'use strict';
 
 const errors = require('./errors');

@@ -123,7 +123,7 @@ function register(router, { platform, base, jobs }) {
     const svc = byGuid(body.relationships?.service_instance?.data?.guid);
     if (!svc) throw errors.unprocessable('Service instance not found');
     if (body.type === 'key') {
-      // service_credential_binding_key_create.rb: a name, unique per instance.
+      // service_credential_binding_key_create.rb: a name, unique per instance (docs/cf-platform.md §14).
       if (typeof body.name !== 'string' || !body.name) throw errors.unprocessable("Name can't be blank");
       if (svc.keys && svc.keys[body.name]) {
         throw errors.unprocessable(`The binding name is invalid. Key binding names must be unique. The service instance already has a key binding with name '${body.name}'.`);
