@@ -54,10 +54,10 @@ class ControlPlane {
   }
 
   /** Inserts this instance's loadgen_runs row; false when it already exists. */
-  async claim(roundId, index, guid) {
+  async claim(roundId, index, guid, host = null) {
     const r = await this.query(
-      `INSERT INTO loadgen_runs (round_id, instance_index, instance_guid, status)
-       VALUES ($1, $2, $3, 'running') ON CONFLICT DO NOTHING RETURNING round_id`, [roundId, index, guid]);
+      `INSERT INTO loadgen_runs (round_id, instance_index, instance_guid, host, status)
+       VALUES ($1, $2, $3, $4, 'running') ON CONFLICT DO NOTHING RETURNING round_id`, [roundId, index, guid, host]);
     return r.rowCount === 1;
   }
 

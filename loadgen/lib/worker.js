@@ -90,7 +90,7 @@ class Worker {
         this.skipped.add(row.id);
         continue;
       }
-      if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid))) continue;
+      if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid, this.config.instanceHost))) continue;
       await this.cp.setState('busy');
       try {
         const clockOffsetMs = await this.cp.clockOffsetMs();

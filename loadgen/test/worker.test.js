@@ -97,15 +97,17 @@ test('worker: finds a round by polling when no NOTIFY comes', async (t) => {
   t.after(srv.close);
   const db = await createDatabase(await testCluster());
   await query(db, 'ALTER TABLE rounds DISABLE TRIGGER rounds_notify');
-  const w = startWorker(db, 0, { LOADGEN_POLL_MS: '300' });
+  // CF_INSTANCE_IP: the cell the loadgen runs on, recorded as its placement.
+  const w = startWorker(db, 0, { LOADGEN_POLL_MS: '300', CF_INSTANCE_IP: '10.0.4.12' });
   t.after(() => w.cleanup());
   await waitFor(() => /waiting for rounds/.test(w.output()), 10000, 'worker up');
   const id = await insertRound(db, { url: srv.url, start_in_ms: 1000, duration_ms: 300 });
   const [run] = await waitFor(async () => {
-    const rows = await query(db, "SELECT sent::int FROM loadgen_runs WHERE round_id = $1 AND status = 'done'", [id]);
+    const rows = await query(db, "SELECT sent::int, host FROM loadgen_runs WHERE round_id = $1 AND status = 'done'", [id]);
     return rows.length === 1 && rows;
   }, 10000, 'round run after polling');
   assert.ok(run.sent > 0);
+  assert.strictEqual(run.host, '10.0.4.12');
 });
 
 test('worker: application_name tells idle/busy; a round set to failed stops it (regression: only cancelled did, so a failed round kept it from the next)', async (t) => {

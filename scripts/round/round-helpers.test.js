@@ -83,6 +83,9 @@ test('create-round: the id and start_at come from the database, every column sto
   assert.equal(r.status, 'pending');
   assert.equal(r.host_header, 'node-app.localhost');
   assert.deepEqual(r.settings, { DB_POOL_SIZE: '10' });
+  // The versions given, and the results database's server.
+  assert.equal(r.versions.node, 'v20');
+  assert.match(r.versions.postgresql_results_db, /^\d+\.\d+/);
   assert.equal(new Date(out.start_at).getTime(), r.start_at.getTime());
 });
 

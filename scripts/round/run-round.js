@@ -40,8 +40,9 @@ const PER_PLATFORM = {
   // container and connecting through the tunnel take longer).
   // marginMs: added to duration + warm-up + timeout for the default --max-wait.
   // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
-  // the log collector stops.
-  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 500 },
+  // the log collector stops. `cf logs` itself reads log-cache 2 s behind (its walk delay,
+  // docs/cf-platform.md §10), then polls every 250 ms.
+  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 },
   cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
 };
 
