@@ -3,8 +3,8 @@
 #
 # Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]
 #   --only          run only these variants: node-raw node-express node-cluster java
-#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (bad
-#                   settings, VCAP_SERVICES; run for node-raw and java only)
+#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (the
+#                   ranges of settings.json on every variant; bad settings, VCAP_SERVICES)
 #   --keep          keep the temp dir (app logs, test logs) and print its path
 #
 # Uses the cluster of CFSCALE_TEST_PG_URL/CFSCALE_TEST_PG_DIR when set (scripts/test.sh),
@@ -184,6 +184,7 @@ main() {
   start_pg
 
   local failed=()
+  run_tests spec settings-table.test.js || failed+=("settings spec")
   for v in "${VARIANTS[@]}"; do start_variant "$v"; done
   for v in "${VARIANTS[@]}"; do
     if ! wait_healthy "$v"; then failed+=("$v: start"); stop_variant "$v"; continue; fi
@@ -205,10 +206,8 @@ main() {
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
         CONTRACT_APP_ENV="$(contract_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
-      if [[ "$v" == node-raw || "$v" == java ]]; then
-        run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
-          CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")
-      fi
+      run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
+        CONTRACT_APP_ENV="$(contract_env "$v")" CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")
     done
   fi
   if [[ ${#failed[@]} -gt 0 ]]; then

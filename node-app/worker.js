@@ -20,10 +20,27 @@ const { beginRequest } = require('./request-context')
 const { sendReason, setInstanceIndex, markClosing } = require('./http-response')
 const { log, logError } = require('./log')
 
-// Longer than the idle timeout of the router in front (HAProxy locally, Gorouter on CF),
-// so the router, not the app, closes idle keep-alive connections and never reuses a
-// connection the app is closing.
-const KEEP_ALIVE_TIMEOUT_MS = 65000
+// How often node:http looks for connections past HTTP_HEADER_TIMEOUT_MS (its default, 30 s,
+// would let a slow client hold a connection up to 30 s longer than the setting says).
+const MAX_CHECK_INTERVAL_MS = 250
+
+/**
+ * node:http's server-level limits, each from the settings spec (contract/settings.json), none
+ * left to node's defaults: the request head is bounded in size (HTTP_MAX_HEADER_BYTES) and
+ * time (HTTP_HEADER_TIMEOUT_MS: 408 and close); a connection with no byte for
+ * HTTP_IDLE_TIMEOUT_MS is closed, between requests (keepAliveTimeout) and while a body is
+ * awaited (the socket timeout). The whole request is not bounded (requestTimeout 0): Jetty has
+ * no such limit, and the head and idle bounds already end every slow client.
+ */
+function serverOptions(config) {
+  return {
+    maxHeaderSize: config.httpMaxHeaderBytes,
+    headersTimeout: config.httpHeaderTimeoutMs,
+    requestTimeout: 0,
+    keepAliveTimeout: config.httpIdleTimeoutMs,
+    connectionsCheckingInterval: Math.min(MAX_CHECK_INTERVAL_MS, config.httpHeaderTimeoutMs),
+  }
+}
 
 function startWorker(config) {
   setInstanceIndex(config.instanceIndex)
@@ -43,13 +60,13 @@ function startWorker(config) {
   const handlers = { ...createAdsHandlers(db), ...createTimingsHandlers(timings) }
   const route = config.framework === 'express' ? createExpressRouter(handlers) : createRawRouter(handlers)
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(serverOptions(config), (req, res) => {
     const { ctx, badCorrelationId } = beginRequest(req, buffer)
     if (badCorrelationId) return sendReason(res, ctx, 400, 'invalid X-Correlation-ID')
     route(req, res, ctx)
   })
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000
+  server.keepAliveTimeout = config.httpIdleTimeoutMs
+  server.timeout = config.httpIdleTimeoutMs
   server.on('error', (err) => {
     logError(`cannot listen on port ${config.port}: ${err.message}`)
     process.exit(1)

@@ -55,7 +55,14 @@ final class AppServer {
     http.setSendXPoweredBy(false);
     // Paths are routed raw (contract: no percent-decoding); Jetty must not reject e.g. %2F itself.
     http.setUriCompliance(UriCompliance.UNSAFE);
+    // Server-level limits from the settings spec (contract/settings.json), none left to Jetty's
+    // defaults: the request head's size (HTTP_MAX_HEADER_BYTES, request line included), and a
+    // connection without a byte for HTTP_IDLE_TIMEOUT_MS is closed (between requests, or while
+    // a body is awaited).
+    http.setRequestHeaderSize(config.httpMaxHeaderBytes());
+    http.setIdleTimeout(config.httpIdleTimeoutMs());
     ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, new HttpConnectionFactory(http));
+    connector.setIdleTimeout(config.httpIdleTimeoutMs());
     connector.setPort(config.port());
     server.addConnector(connector);
     server.setHandler(new GracefulHandler(new Router(config.instanceIndex(), timings, store, flusher)));
