@@ -92,7 +92,7 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ DB_STATEMENT_TIMEOUT_MS: '-1' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "-1"'],
     [{ TIMINGS_CAPACITY: '10000001' }, 'TIMINGS_CAPACITY must be an integer from 1 to 10000000, got "10000001"'],
     [{ SHUTDOWN_TIMEOUT_MS: '99' }, 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000, got "99"'],
-    [{ HTTP_HEADER_TIMEOUT_MS: '2000', HTTP_IDLE_TIMEOUT_MS: '1999' }, 'HTTP_IDLE_TIMEOUT_MS must be >= HTTP_HEADER_TIMEOUT_MS (2000), got "1999"'],
+    [{ HTTP_HEADER_TIMEOUT_MS: '3000', HTTP_IDLE_TIMEOUT_MS: '2999' }, 'HTTP_IDLE_TIMEOUT_MS must be >= HTTP_HEADER_TIMEOUT_MS (3000), got "2999"'],
     [{ HTTP_HEADER_TIMEOUT_MS: '100000' }, 'HTTP_IDLE_TIMEOUT_MS must be >= HTTP_HEADER_TIMEOUT_MS (100000), got "95000"'],
     [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY must be an integer from 1 to 256, got "0"'],
     [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],

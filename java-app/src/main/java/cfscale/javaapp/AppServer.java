@@ -3,7 +3,6 @@ package cfscale.javaapp;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -30,14 +29,16 @@ final class AppServer {
   private final Config config;
   private final Server server;
   private final ServerConnector connector;
+  private final FramingConnectionFactory framing;
   private final AdStore store;
   private final TimingsFlusher flusher;
 
-  private AppServer(Config config, Server server, ServerConnector connector, AdStore store,
-      TimingsFlusher flusher) {
+  private AppServer(Config config, Server server, ServerConnector connector, FramingConnectionFactory framing,
+      AdStore store, TimingsFlusher flusher) {
     this.config = config;
     this.server = server;
     this.connector = connector;
+    this.framing = framing;
     this.store = store;
     this.flusher = flusher;
   }
@@ -61,7 +62,8 @@ final class AppServer {
     // a body is awaited).
     http.setRequestHeaderSize(config.httpMaxHeaderBytes());
     http.setIdleTimeout(config.httpIdleTimeoutMs());
-    ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, new HttpConnectionFactory(http));
+    FramingConnectionFactory framing = new FramingConnectionFactory(http, config.httpHeaderTimeoutMs(), config.instanceIndex());
+    ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, framing);
     connector.setIdleTimeout(config.httpIdleTimeoutMs());
     connector.setPort(config.port());
     server.addConnector(connector);
@@ -70,7 +72,7 @@ final class AppServer {
     server.setStopAtShutdown(false);
     server.setStopTimeout(config.shutdownTimeoutMs() / 2);
     server.start();
-    return new AppServer(config, server, connector, store, flusher);
+    return new AppServer(config, server, connector, framing, store, flusher);
   }
 
   int port() {
@@ -86,6 +88,7 @@ final class AppServer {
       // graceful stop (GracefulHandler) lets the requests in flight finish.
       connector.close();
       server.stop();
+      framing.stopChecking();
     } catch (Exception e) {
       LOG.warn("jetty stop: {}", e.toString());
       clean = false;

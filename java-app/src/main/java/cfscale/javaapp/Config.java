@@ -55,7 +55,7 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     int shutdownTimeoutMs = e.integer("SHUTDOWN_TIMEOUT_MS", 8000, 100, 600_000);
     int httpMaxHeaderBytes = e.integer("HTTP_MAX_HEADER_BYTES", 16_384, 1024, 1_048_576);
     int httpHeaderTimeoutMs = e.integer("HTTP_HEADER_TIMEOUT_MS", 10_000, 100, 600_000);
-    int httpIdleTimeoutMs = e.integer("HTTP_IDLE_TIMEOUT_MS", 95_000, 100, 3_600_000);
+    int httpIdleTimeoutMs = e.integer("HTTP_IDLE_TIMEOUT_MS", 95_000, 2000, 3_600_000);
     e.notBelow("HTTP_IDLE_TIMEOUT_MS", httpIdleTimeoutMs, "HTTP_HEADER_TIMEOUT_MS", httpHeaderTimeoutMs);
     int threadsMin = e.integer("JETTY_THREADS_MIN", 8, 1, 10_000);
     int threadsMax = e.integer("JETTY_THREADS_MAX", 200, MIN_JETTY_THREADS_MAX, 10_000);

@@ -1,13 +1,14 @@
-// settings-table.test.js — the settings spec is sound, and what is generated from it (the
-// README's Settings table, node-app/settings.json) is current. No app, no database.
-//   node --test contract/settings-table.test.js
+// readme-tables.test.js — the settings spec is sound, and what is generated from the
+// contract's tables (the README's Settings and Framing tables, node-app/settings.json) is
+// current. No app, no database.
+//   node --test contract/readme-tables.test.js
 'use strict';
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const spec = require('./settings.json');
-const { generated } = require('./settings-table');
+const { generated } = require('./readme-tables');
 
 const TYPES = ['integer', 'boolean', 'choice', 'text'];
 const APPS = ['both', 'node', 'java'];
@@ -46,8 +47,8 @@ test('every setting is complete: name, apps, type, default inside its range, uni
   assert.deepEqual(problems, []);
 });
 
-test('contract/README.md settings table and node-app/settings.json are generated from settings.json (node contract/settings-table.js --write)', () => {
+test('contract/README.md tables and node-app/settings.json are generated (node contract/readme-tables.js --write)', () => {
   for (const [file, current, wanted] of generated()) {
-    assert.ok(current === wanted, `${path.relative(path.join(__dirname, '..'), file)} is stale: run node contract/settings-table.js --write`);
+    assert.ok(current === wanted, `${path.relative(path.join(__dirname, '..'), file)} is stale: run node contract/readme-tables.js --write`);
   }
 });
