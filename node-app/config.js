@@ -131,6 +131,8 @@ function loadConfig(env = process.env) {
     timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS'),
     framework: choice(env, 'APP_FRAMEWORK', ['raw', 'express']),
+    // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
+    dbDriver: choice(env, 'DB_DRIVER', ['native', 'js']),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
   })
 }
@@ -144,6 +146,7 @@ function describeConfig(c) {
     `instance=${c.instanceIndex}`,
     `app=${c.appName}`,
     `framework=${c.framework}`,
+    `dbDriver=${c.dbDriver}`,
     `workers=${c.webConcurrency}`,
     `db=${describeConnection(c.db)}`,
     `results=${describeConnection(c.results)}`,

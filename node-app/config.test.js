@@ -36,6 +36,7 @@ test('defaults with DATABASE_URL only', () => {
       timingsFlushOnExit: false,
       shutdownTimeoutMs: 8000,
       framework: 'raw',
+      dbDriver: 'native',
       webConcurrency: 1,
     },
   )
@@ -56,6 +57,7 @@ test('valid settings are taken as given', () => {
     TIMINGS_FLUSH_ON_EXIT: 'true',
     SHUTDOWN_TIMEOUT_MS: '0',
     APP_FRAMEWORK: 'express',
+    DB_DRIVER: 'js',
     WEB_CONCURRENCY: '4',
     RESULTS_DATABASE_URL: 'postgres://r@h/res',
     DB_SERVICE_NAME: '', // empty counts as unset
@@ -70,6 +72,7 @@ test('valid settings are taken as given', () => {
   assert.equal(c.timingsFlushOnExit, true)
   assert.equal(c.shutdownTimeoutMs, 0)
   assert.equal(c.framework, 'express')
+  assert.equal(c.dbDriver, 'js')
   assert.equal(c.webConcurrency, 4)
   assert.equal(describeConnection(c.results), 'postgres://r@h:5432/res?sslmode=disable')
 })
@@ -94,6 +97,7 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],
     [{ TIMINGS_FLUSH_ON_EXIT: '1' }, 'TIMINGS_FLUSH_ON_EXIT must be true or false, got "1"'],
     [{ APP_FRAMEWORK: 'koa' }, 'APP_FRAMEWORK must be one of raw, express, got "koa"'],
+    [{ DB_DRIVER: 'pg-native' }, 'DB_DRIVER must be one of native, js, got "pg-native"'],
     [{ VCAP_APPLICATION: '{' }, 'VCAP_APPLICATION is not valid JSON'],
     [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
     [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],

@@ -71,6 +71,8 @@ function loadConfig(env = process.env) {
   return {
     instanceIndex,
     instanceGuid: env.CF_INSTANCE_GUID || null,
+    // The cell's address (docs/cf-platform.md §4): a loadgen on an app instance's cell is flagged.
+    instanceHost: env.CF_INSTANCE_IP || null,
     resultsUrl: resultsUrl(env),
     pollMs: intVar(env, 'LOADGEN_POLL_MS', DEFAULT_POLL_MS, 100, 600000),
     batchRows: intVar(env, 'LOADGEN_BATCH_ROWS', DEFAULT_BATCH_ROWS, 100, 1000000),

@@ -1,6 +1,6 @@
 'use strict';
 // db.js — one connection to the results database for a round helper. The URL comes from
-// the caller (scripts pass `cfl service-url results-db` or RESULTS_DATABASE_URL) and is
+// the caller (scripts pass the local results-db's service key or RESULTS_DATABASE_URL) and is
 // never logged. Its sslmode (and sslrootcert) mean what they mean to libpq and psql
 // (cf/bindings.js): require encrypts without verifying the certificate.
 //
