@@ -67,9 +67,11 @@ function loggedInTo(api) {
 }
 
 function localPlatformUp(p) {
-  if (localInstallNeeded()) {
-    p.cli.log('first local run on this machine: installing what it needs (scripts/setup.sh --no-tools)');
-    p.mustRun(['scripts/setup.sh', '--no-tools']);
+  // The cf CLI is the client of the local platform too: setup.sh builds it (Go tools).
+  const tools = onPath('cf') ? ['--no-tools'] : [];
+  if (tools.length === 0 || localInstallNeeded()) {
+    p.cli.log(`first local run on this machine: installing what it needs (${['scripts/setup.sh', ...tools].join(' ')})`);
+    p.mustRun(['scripts/setup.sh', ...tools]);
   }
   p.cflRun('up');
   const r = p.cflQuery('api-url');
