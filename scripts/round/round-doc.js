@@ -1,14 +1,15 @@
 'use strict';
 // round-doc.js — the round document run-round hands to createRound (create-round.js):
-// the `rounds` columns as the bash version's round_json wrote them, field for field (the
-// report's spec-match compares rounds.plan and the parameters with a plan: what is
-// recorded must not change). Look-ups that fail leave their field out or empty, as before.
+// the `rounds` columns, field for field (the report's spec-match compares rounds.plan and
+// the parameters with a plan: what is recorded must stay comparable across rounds).
+// Look-ups that fail leave their field out or empty.
 //
 // roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) → the document (p: ops Platform,
 // o: run-round options from run-round-args.js, stats: { source, intervalSec } of
 // ops/stats-source.js: the stats source resolved and the seconds between new samples).
 const fs = require('node:fs');
 const { captureSync } = require('../ops/exec');
+const { appVersions } = require('./app-versions');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
 function tryCurl(p, apiPath, { quiet = false } = {}) {
@@ -37,7 +38,7 @@ function firstLine(argv) {
 function hostCpu() {
   let model = '';
   try {
-    // awk -F': ' '/^model name/ { print $2; exit }', as the bash version read it.
+    // The first `model name` line's value: one CPU model names the host.
     const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
     if (line) model = line.split(': ')[1] ?? '';
   } catch {
@@ -116,7 +117,10 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
     label: strOrNull(o.label),
     experiment: strOrNull(o.experiment),
     git_rev: strOrNull(firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
-    versions: cliVersion ? { cf_cli: cliVersion } : {},
+    versions: {
+      ...(cliVersion ? { cf_cli: cliVersion } : {}),
+      ...appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) }),
+    },
     environment: environment(p, o, cfApi, stats),
     settings,
     steady_gate: gateDocument(o.steadyGate),

@@ -1,6 +1,6 @@
 'use strict';
 // run-round-args.js — the flags of scripts/run-round.sh (help: its header), parsed and
-// validated in one place with the exact messages the bash version had. A bad flag is a
+// validated in one place. A bad flag is a
 // usage error (one line, exit 1); the platform-dependent checks (--cpu) come after the
 // platform is known (run-round.js).
 //
