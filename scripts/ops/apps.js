@@ -5,8 +5,8 @@
 // look-ups still run.
 //
 // API:
-//   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh
-//                                  --no-tools), then `cf login` against `cfl api-url` unless
+//   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh,
+//                                  which builds the cf CLI), then `cf login` to `cfl api-url` unless
 //                                  the local CF_HOME is logged in there already
 //   localServices(p)               `cf create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
