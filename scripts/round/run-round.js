@@ -313,10 +313,12 @@ async function main() {
     if (gate) await gate.stop();
     if (r.interrupted) return parked();
   }
+  // The router's last lines are on their way from the round's end: the flush overlaps the drain.
+  const drainedAt = Date.now() + t.drainMs;
   if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`))) cli.log('some app timings were not flushed');
   if (r.interrupted) return parked();
   const events = ingestEvents(r);
-  if (!p.dryRun) await sleep(t.drainMs);
+  if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
   await stopCollectors(r);
   await events;
   if (r.interrupted) return parked();
