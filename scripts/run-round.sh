@@ -25,7 +25,8 @@
 #                        window relative to its mean, is within ±F (default 0.1)
 #   --max-warmup DUR     the gate gives up after DUR of warm-up: the round measures from
 #                        there and is flagged as never steady (default 60s)
-#   --scenario NAME      read | browse | publish | mix (default read)
+#   --scenario NAME      read | browse | publish | hello | mix (default read; hello: GET
+#                        /hello, no database: measures the router or a TLS proxy)
 #   --timeout DUR        per-request timeout of the loadgens (default 10s)
 #   --no-keepalive       a new connection per request (default: keep-alive)
 #   --cpu CORES|none     local only: per-instance CPU quota of the app (default: the local

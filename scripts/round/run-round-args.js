@@ -13,7 +13,7 @@
 const path = require('node:path');
 const { usageFromHeader, isPositiveNumber } = require('../ops/cli');
 
-const SCENARIOS = ['read', 'browse', 'publish', 'mix'];
+const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 // warmup '' = not given: the steady-state gate decides where the measured window starts.
 const DEFAULTS = {
   app: '', instances: '1', loadgens: '1', parallel: '', rate: '', duration: '', requests: '', warmup: '',
