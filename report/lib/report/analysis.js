@@ -6,6 +6,7 @@
 // CPU utilisation table (study Table 7.1) and the latency split per group.
 import { compare, efficiency, summarize } from '../stats.js';
 import { roundFlags, trusted } from './validity.js';
+import { proxyCpuMaxPct } from './keepalive-chart.js';
 
 // Group metrics: name → how to read it from a report_round_overview row.
 export const METRICS = {
@@ -20,9 +21,10 @@ export const METRICS = {
   mem_mb: (r) => (r.mem_avg_bytes === null ? null : r.mem_avg_bytes / 2 ** 20),
   mem_kb_per_rps: (r) => (r.mem_bytes_per_rps === null ? null : r.mem_bytes_per_rps / 1024),
   rps_per_core: (r) => r.rps_per_core,
+  proxy_cpu_max_pct: (r) => proxyCpuMaxPct(r.environment),
 };
 
-const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate', 'repKind'];
+const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate', 'keepalive', 'front_proxies', 'repKind'];
 
 function repKind(r) { return (r.rep || 'rep').replace(/\d+$/, ''); }
 
@@ -74,6 +76,7 @@ function groupOf(all, splitByRound) {
     experiment: r0.experiment, app: r0.app, variant: r0.variant, series: `${r0.app}${r0.variant === 'default' ? '' : ` ${r0.variant}`}`,
     app_instances: r0.app_instances, loadgens: r0.loadgens, model: r0.model, parallel: r0.parallel,
     rate: r0.rate, scenario: r0.scenario, kind: r0.repKind, load: offeredLoad(r0),
+    keepalive: r0.keepalive ?? true, front_proxies: r0.front_proxies ?? 0,
     round_ids: rs.map((r) => r.round_id), excluded_ids: all.filter((r) => !r.trusted).map((r) => r.round_id),
     values: {}, stats: {},
   };

@@ -3,6 +3,7 @@
 // Points are group means over the repetitions; bars are 95 % confidence intervals.
 
 import { ROUND_CHARTS } from './round-charts.js';
+import { keepaliveThroughput } from './keepalive-chart.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -162,6 +163,7 @@ export const CHARTS = [
   ['scaling-efficiency', scalingEfficiency],
   ['cpu-utilisation', cpuUtilisation],
   ['latency-split', latencySplitBars],
+  ['keepalive-throughput', keepaliveThroughput],
 ];
 
 /** [{name, spec}] for every chart with data. */
