@@ -13,7 +13,7 @@ export function configurations(plan) {
     for (const v of plan.variants) {
       if (v.apps && !v.apps.includes(app)) continue;
       out.push({
-        app, variant: v.name, settings: { ...plan.settings, ...v.settings },
+        app, variant: v.name, settings: { ...plan.settings, ...v.settings }, memoryMb: v.memoryMb ?? null,
         keepalive: v.keepalive ?? plan.keepalive ?? true, frontProxies: v.frontProxies ?? plan.frontProxies ?? 0,
       });
     }
@@ -54,6 +54,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     app: cfg.app,
     variant: cfg.variant,
     settings: cfg.settings,
+    memoryMb: cfg.memoryMb ?? null,
     instances,
     loadgens: step.loadgens,
     parallel: step.parallel ?? null,

@@ -4,9 +4,11 @@
 // N, and the busiest proxy's CPU (its cgroup, rounds.environment.front_proxy_usage) beside.
 // Only rounds that went through front proxies (rounds.plan.front_proxies) are drawn.
 
+import { STUDY } from './study.js';
+
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 // study §5.2.3: each HAProxy handled at most about 100 req/s until its CPU hit the ceiling.
-export const STUDY_PROXY_CAP_RPS = 100;
+export const STUDY_PROXY_CAP_RPS = STUDY.proxyCap.perProxyRps;
 
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
 
@@ -30,7 +32,7 @@ export function keepaliveRows(groups) {
 /** The study's cap for each proxy count drawn: N × 100 req/s. */
 export function capRows(rows) {
   return [...new Set(rows.map((r) => r.proxies))].sort((a, b) => a - b).map((n) => ({
-    proxies: n, cap: n * STUDY_PROXY_CAP_RPS, label: `study cap: ${n} × ${STUDY_PROXY_CAP_RPS} req/s (§5.2.3)`,
+    proxies: n, cap: n * STUDY_PROXY_CAP_RPS, label: `study cap: ${n} × ${STUDY_PROXY_CAP_RPS} req/s (${STUDY.proxyCap.cite})`,
   }));
 }
 
