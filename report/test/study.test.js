@@ -5,7 +5,8 @@
 // study's published values, and the environment as key = value lines.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyse, cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/analysis.js';
+import { analyse } from '../lib/report/analysis.js';
+import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/study-figures.js';
 import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens } from '../lib/report/charts.js';
 import { keyValues } from '../lib/report/html.js';
 import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
