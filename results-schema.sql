@@ -99,7 +99,7 @@ CREATE TABLE IF NOT EXISTS loadgen_runs (
   instance_index    integer NOT NULL,
   instance_guid     text,
   status            text NOT NULL DEFAULT 'running'
-                    CHECK (status IN ('running','done','failed','stopped')),
+                    CHECK (status IN ('running','done','failed','stopped','lost')),
   started_at        timestamptz NOT NULL DEFAULT now(),
   finished_at       timestamptz,
   sent              bigint NOT NULL DEFAULT 0,
@@ -126,6 +126,17 @@ ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS cpu_periods bigint,
   ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint, ADD COLUMN IF NOT EXISTS cpu_throttled_ms bigint;
 -- Placement: the loadgen's cell (CF_INSTANCE_IP; locally 127.0.0.1), beside instance_stats.host.
 ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS host text;
+-- sent, ok and errors grow with every batch loaded, in the batch's own transaction
+-- (loadgen/lib/sink.js): the row always tells what reached `requests`, and progress_at when
+-- that last grew. An instance that died in the round (killed, or its samples gone with its
+-- container at SIGTERM) is marked `lost` when the round finishes, with `lost` = the samples
+-- it recorded beyond `sent` (from its cfscale-loadgen-lost log line), else the requests the
+-- router or the app saw from it that are not in `requests` (scripts/round/lost-loadgens.js).
+ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS progress_at timestamptz,
+  ADD COLUMN IF NOT EXISTS lost bigint;
+ALTER TABLE loadgen_runs DROP CONSTRAINT IF EXISTS loadgen_runs_status_check;
+ALTER TABLE loadgen_runs ADD CONSTRAINT loadgen_runs_status_check
+  CHECK (status IN ('running','done','failed','stopped','lost'));
 
 -- One row per request the loadgens sent. Streamed in with COPY while the round
 -- runs. correlation_id is a UUIDv7 (time-ordered: the primary key stays compact

@@ -5,7 +5,7 @@
 #   --last N         how many rounds (default 20)
 #   --app APP        only rounds of this app
 #   --round ID       the full summary of one round instead (as run-round.sh printed it)
-#   --platform P     where the results database is: local (`cfl service-url results-db`)
+#   --platform P     where the results database is: local (results-db's service key, see run-round.sh)
 #                    or cf (RESULTS_DATABASE_URL, see scripts/tunnel.sh); default: PLATFORM,
 #                    else cf when `cf target` succeeds, else local
 #   -h, --help       this help

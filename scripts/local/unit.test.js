@@ -229,6 +229,7 @@ test('stats: plugin lines in string order with string indexes; v3 shape', () => 
   assert.equal(v3.resources[0].index, 0);
   assert.equal(v3.resources[0].usage.cpu, 0.5);
   assert.equal(v3.resources[0].usage.cpu_entitlement, 2.5);
+  assert.equal(v3.resources[0].cpu_quota, 0.2, 'the local quota, as in the plugin shape');
   assert.equal(v3.resources[5].state, 'DOWN');
   assert.deepEqual(v3.resources[5].usage, {});
 });
@@ -237,6 +238,7 @@ test('v3 stats of a stopped app list its instances DOWN, as CC does (cf apps sho
   const app = { name: 'a', state: 'STOPPED', instances: 2, memoryMb: 200, diskMb: 1024, routes: [] };
   const v3 = v3Stats(app, [], null, new Date('2026-11-21T13:00:05Z'));
   assert.deepEqual(v3.resources.map((r) => [r.index, r.state]), [[0, 'DOWN'], [1, 'DOWN']]);
+  assert.ok(!('cpu_quota' in v3.resources[0]), 'no quota: no key');
   assert.equal(pluginLines(app, [], null).length, 0, 'the plugin prints no line for a stopped app');
 });
 

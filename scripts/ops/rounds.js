@@ -5,6 +5,7 @@
 const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { runSync } = require('./exec');
+const { localPlatformUp } = require('./apps');
 
 const cli = makeCli('rounds');
 const DEFAULT_LAST = '20';
@@ -23,6 +24,7 @@ function main() {
   if (o.app) cli.requireKnownApp(o.app);
   if (o.round) cli.requirePositiveInt(o.round, '--round');
   const p = selectPlatform(cli, { platformOpt: o.platform });
+  if (p.name === 'local') localPlatformUp(p);
   const db = p.resultsDbUrl();
   const argv = o.round
     ? ['node', 'scripts/round/show-round.js', '--db', db, '--round', o.round]

@@ -10,6 +10,7 @@
 // Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database.
 
 const { Client } = require('pg');
+const { connectionFromUrl, pgConfig } = require('../cf/bindings');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
@@ -108,9 +109,10 @@ class BatchWriter {
 
 /** Connects; a clear one-line error (exit 2) when the database cannot be reached. */
 async function connect(url, log) {
-  const client = new Client({ connectionString: url, application_name: 'cfscale-ingest' });
-  client.on('error', (err) => log(`database connection error: ${err.message}`));
+  let client;
   try {
+    client = new Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-ingest' });
+    client.on('error', (err) => log(`database connection error: ${err.message}`));
     await client.connect();
   } catch (err) {
     log(`cannot connect to the results database: ${err.message}`);

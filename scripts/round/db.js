@@ -1,7 +1,8 @@
 'use strict';
 // db.js — one connection to the results database for a round helper. The URL comes from
-// the caller (scripts pass `cfl service-url results-db` or RESULTS_DATABASE_URL) and is
-// never logged.
+// the caller (scripts pass the local results-db's service key or RESULTS_DATABASE_URL) and is
+// never logged. Its sslmode (and sslrootcert) mean what they mean to libpq and psql
+// (cf/bindings.js): require encrypts without verifying the certificate.
 //
 // `pg` is required when the first connection is made, not when this module loads:
 // run-round loads it before its first step, and on a fresh clone that step is the one
@@ -11,8 +12,9 @@ const CONNECT_TIMEOUT_MS = 10000;
 
 async function connect(url, name) {
   const { Client } = require('pg');
+  const { connectionFromUrl, pgConfig } = require('../cf/bindings');
   const client = new Client({
-    connectionString: url,
+    ...pgConfig(connectionFromUrl(url, 'the results database URL')),
     application_name: `cfscale-${name}`,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });

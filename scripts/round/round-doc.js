@@ -54,7 +54,7 @@ function hostCpu() {
  * at most one period's share, then waits for the next): a round must say which one it had.
  */
 function localCpuPeriodUs(p) {
-  const r = p.cfQuery('status', { stderr: 'ignore' });
+  const r = p.cflQuery('status', { stderr: 'ignore' });
   const m = r.code === 0 ? /CPU mode quota, period (\d+) µs/.exec(r.stdout) : null;
   return m ? Number(m[1]) : null;
 }

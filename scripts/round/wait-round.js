@@ -11,6 +11,7 @@
 // Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130.
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
+const { sleep } = require('./sleep');
 
 const PROG = 'wait-round';
 const LOG_EVERY_MS = 5000;
@@ -24,13 +25,6 @@ const STATE_SQL = `
              AND l.status <> 'running') AS final,
          CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
   FROM rounds r WHERE r.id = $1`;
-
-// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
-const sleep = (ms, signal) => new Promise((resolve) => {
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
 
 function progressLine(roundId, s, samples) {
   const elapsed = Math.max(0, s.elapsed_ms) / 1000;
