@@ -108,7 +108,8 @@ export function throughputVsLoadgens(a) {
   if (new Set(v.map((r) => r.loadgens)).size < 2) return null;
   return base('Load produced by loadgen instances (study Fig. 3.1)', 'throughput against the number of loadgen instances; bars: 95 % CI', v,
     meanWithCi({ field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { tickMinStep: 1 } }, 'throughput (req/s)',
-      { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' } }));
+      { field: 'series', type: 'nominal', title: 'app / variant' },
+      { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' }, detail: { field: 'instances', type: 'ordinal' } }));
 }
 
 /** Fig 7.5/7.6: throughput read off at 100–400 % CPU (interpolated), per app and instance count. */
