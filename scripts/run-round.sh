@@ -51,8 +51,9 @@
 #                        each in its own cgroup with a CPU quota: study §5.2.3,
 #                        scripts/local/README.md), spread like round-robin DNS (loadgen i →
 #                        proxy i mod N; rounds.plan.front_proxies, target_urls); their CPU
-#                        over the round goes to rounds.environment.front_proxy_usage and the
-#                        output (default: none, the loadgens send to the router)
+#                        from the end of the warm-up to the loadgens' end goes to
+#                        rounds.environment.front_proxy_usage and the output (default: none,
+#                        the loadgens send to the router)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)
