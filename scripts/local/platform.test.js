@@ -289,11 +289,12 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
   await t.test('scale -m: the app restarts with the new memory limit (cf scale -m)', async () => {
     const guid = await ok('app', 'tiny', '--guid');
     await ok('scale', 'tiny', '-m', '128M', '-f');
+    // The new limit, and a first sample of the restarted instance under it.
     const s = await until('running with 128M', async () => {
       const r = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0];
-      return r.state === 'RUNNING' && r.mem_quota === 128 * 1024 * 1024 && r;
+      return r.state === 'RUNNING' && r.mem_quota === 128 * 1024 * 1024 && r.usage.mem > 0 && r;
     });
-    assert.ok(s.usage.mem > 0 && s.usage.mem < s.mem_quota);
+    assert.ok(s.usage.mem < s.mem_quota, `mem ${s.usage.mem}`);
     assert.equal((await get('tiny.localhost', '/')).status, 200);
   });
 
