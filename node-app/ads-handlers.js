@@ -1,5 +1,6 @@
 'use strict'
-// ads-handlers.js — GET /health and the three ad routes. Parameterized statements only;
+// ads-handlers.js — GET /health, GET /hello (no database: the study's Hello World control,
+// so a measurement of the router or a proxy is not one of the database) and the three ad routes. Parameterized statements only;
 // PostgreSQL formats price (price::text) and created (to_char, UTC, ms) so that node-app
 // and java-app cannot differ (contract/README.md "One ad").
 
@@ -8,7 +9,7 @@ const { parseAdForm, parseQuery, isFormContentType } = require('./form')
 const { validateAd, validateAdId, validatePage } = require('./validation')
 const { HttpError } = require('./http-error')
 const { send } = require('./http-response')
-const { ROUTE_HEALTH, ROUTE_CREATE_AD, ROUTE_GET_AD, ROUTE_LIST_ADS } = require('./timings-buffer')
+const { ROUTE_HEALTH, ROUTE_HELLO, ROUTE_CREATE_AD, ROUTE_GET_AD, ROUTE_LIST_ADS } = require('./timings-buffer')
 
 const INSERT_AD = 'INSERT INTO ads (title, body, price, contact) VALUES ($1, $2, $3, $4) RETURNING id'
 const SELECT_AD =
@@ -34,6 +35,11 @@ function createAdsHandlers(db) {
   function health(req, res, ctx) {
     ctx.route = ROUTE_HEALTH
     send(res, ctx, 200, 'ok\n')
+  }
+
+  function hello(req, res, ctx) {
+    ctx.route = ROUTE_HELLO
+    send(res, ctx, 200, 'Hello World\n')
   }
 
   async function createAd(req, res, ctx) {
@@ -71,7 +77,7 @@ function createAdsHandlers(db) {
     send(res, ctx, 200, page, { 'X-Total-Count': rows[0].total })
   }
 
-  return { health, createAd, getAd, listAds }
+  return { health, hello, createAd, getAd, listAds }
 }
 
 module.exports = { createAdsHandlers, formatAd }

@@ -9,6 +9,7 @@ const ITEM_PREFIX = '/ads/'
 
 const ROUTES = [
   { path: '/health', methods: { GET: 'health' } },
+  { path: '/hello', methods: { GET: 'hello' } },
   { path: '/ads', methods: { GET: 'listAds', POST: 'createAd' } },
   // /ads/ followed by one non-empty segment without '/'.
   { path: '/ads/{id}', pattern: /^\/ads\/[^/]+$/, methods: { GET: 'getAd' } },

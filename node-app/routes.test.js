@@ -8,6 +8,7 @@ const { findRoute } = require('./routes')
 test('findRoute matches exact paths only', () => {
   const cases = [
     ['/health', '/health', 'GET'],
+    ['/hello', '/hello', 'GET'],
     ['/ads', '/ads', 'GET, POST'],
     ['/ads/1', '/ads/{id}', 'GET'],
     ['/ads/abc', '/ads/{id}', 'GET'],

@@ -6,12 +6,13 @@
 // and only counted in `dropped` (contract "Server timings"): memory never grows.
 
 /** Routes as recorded in server_timings.route; the index is what the buffer stores. */
-const ROUTE_LABELS = Object.freeze(['-', 'GET /health', 'POST /ads', 'GET /ads/{id}', 'GET /ads'])
+const ROUTE_LABELS = Object.freeze(['-', 'GET /health', 'POST /ads', 'GET /ads/{id}', 'GET /ads', 'GET /hello'])
 const ROUTE_NONE = 0
 const ROUTE_HEALTH = 1
 const ROUTE_CREATE_AD = 2
 const ROUTE_GET_AD = 3
 const ROUTE_LIST_ADS = 4
+const ROUTE_HELLO = 5
 
 class TimingsBuffer {
   /**
@@ -91,4 +92,5 @@ module.exports = {
   ROUTE_CREATE_AD,
   ROUTE_GET_AD,
   ROUTE_LIST_ADS,
+  ROUTE_HELLO,
 }

@@ -7,6 +7,7 @@
 // TIMINGS_FLUSH_ON_EXIT=true, end the pools, exit 0; exit 1 after SHUTDOWN_TIMEOUT_MS.
 
 const http = require('node:http')
+const { randomUUID } = require('node:crypto')
 const cluster = require('node:cluster')
 const { createAppDb } = require('./db')
 const { TimingsBuffer } = require('./timings-buffer')
@@ -18,12 +19,36 @@ const { createRawRouter } = require('./app-raw')
 const { createExpressRouter } = require('./app-express')
 const { beginRequest } = require('./request-context')
 const { sendReason, setInstanceIndex, markClosing } = require('./http-response')
+const { createClientErrorHandler, createIdleTimeoutHandler, rememberCorrelationId, rejectHead, reasonOf } = require('./plain-error-handler')
 const { log, logError } = require('./log')
 
-// Longer than the idle timeout of the router in front (HAProxy locally, Gorouter on CF),
-// so the router, not the app, closes idle keep-alive connections and never reuses a
-// connection the app is closing.
-const KEEP_ALIVE_TIMEOUT_MS = 65000
+// How often node:http looks for connections past HTTP_HEADER_TIMEOUT_MS (its default, 30 s,
+// would let a slow client hold a connection up to 30 s longer than the setting says).
+const MAX_CHECK_INTERVAL_MS = 250
+const CONNECTION_CLOSE = Object.freeze({ Connection: 'close' })
+// node:http closes an idle keep-alive connection this long after its keepAliveTimeout
+// (HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER in lib/_http_server.js); hence the spec's 2 s minimum.
+const KEEP_ALIVE_BUFFER_MS = 1000
+
+/**
+ * node:http's server-level limits, each from the settings spec (contract/settings.json), none
+ * left to node's defaults: the request head is bounded in size (HTTP_MAX_HEADER_BYTES) and
+ * time (HTTP_HEADER_TIMEOUT_MS: 408 and close); a connection with no byte for
+ * HTTP_IDLE_TIMEOUT_MS is closed, between requests (keepAliveTimeout) and while a body is
+ * awaited (the socket timeout: 408, plain-error-handler.js). The whole request is not bounded (requestTimeout 0): Jetty has
+ * no such limit, and the head and idle bounds already end every slow client.
+ */
+function serverOptions(config) {
+  return {
+    maxHeaderSize: config.httpMaxHeaderBytes,
+    headersTimeout: config.httpHeaderTimeoutMs,
+    requestTimeout: 0,
+    keepAliveTimeout: config.httpIdleTimeoutMs - KEEP_ALIVE_BUFFER_MS,
+    connectionsCheckingInterval: Math.min(MAX_CHECK_INTERVAL_MS, config.httpHeaderTimeoutMs),
+    // Checked in rejectHead, so the answer is the contract's plain-text one, not node's own.
+    requireHostHeader: false,
+  }
+}
 
 function startWorker(config) {
   setInstanceIndex(config.instanceIndex)
@@ -43,13 +68,22 @@ function startWorker(config) {
   const handlers = { ...createAdsHandlers(db), ...createTimingsHandlers(timings) }
   const route = config.framework === 'express' ? createExpressRouter(handlers) : createRawRouter(handlers)
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(serverOptions(config), (req, res) => {
     const { ctx, badCorrelationId } = beginRequest(req, buffer)
+    const refused = rejectHead(req, config.httpMaxHeaderBytes)
+    if (refused !== 0) {
+      // As when the parser refuses a head: not recorded, a fresh id, the connection closed.
+      ctx.timings = null
+      if (!badCorrelationId) ctx.correlationId = randomUUID()
+      return sendReason(res, ctx, refused, reasonOf(refused), CONNECTION_CLOSE)
+    }
     if (badCorrelationId) return sendReason(res, ctx, 400, 'invalid X-Correlation-ID')
+    rememberCorrelationId(req, ctx.correlationId)
     route(req, res, ctx)
   })
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
-  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000
+  server.on('clientError', createClientErrorHandler(config.instanceIndex))
+  server.on('timeout', createIdleTimeoutHandler(config.instanceIndex))
+  server.timeout = config.httpIdleTimeoutMs
   server.on('error', (err) => {
     logError(`cannot listen on port ${config.port}: ${err.message}`)
     process.exit(1)

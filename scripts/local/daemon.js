@@ -20,6 +20,7 @@ const VERBS = {
   'restart-app-instance': ['restartInstance', true],
   delete: ['deleteApp', true],
   'update-route': ['updateRoute', true],
+  'front-proxies': ['frontProxies', true],
   apps: ['apps', false],
   app: ['appInfo', false],
   env: ['env', false],

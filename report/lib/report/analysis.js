@@ -9,6 +9,7 @@ import { DEFAULTS } from '../experiment/plan.js';
 import { compare, efficiency, summarize } from '../stats.js';
 import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from './study-figures.js';
 import { roundFlags, trusted } from './validity.js';
+import { proxyCpuMaxPct } from './keepalive-chart.js';
 
 // Group metrics: name → how to read it from a report_round_overview row.
 export const METRICS = {
@@ -26,9 +27,10 @@ export const METRICS = {
   mem_quota_mb: (r) => (r.mem_quota_bytes == null ? null : Number(r.mem_quota_bytes) / 2 ** 20 / (r.instances_sampled || r.app_instances)),
   mem_kb_per_rps: (r) => (r.mem_bytes_per_rps === null ? null : r.mem_bytes_per_rps / 1024),
   rps_per_core: (r) => r.rps_per_core,
+  proxy_cpu_max_pct: (r) => proxyCpuMaxPct(r.environment),
 };
 
-const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate', 'repKind'];
+const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model', 'parallel', 'rate', 'keepalive', 'front_proxies', 'repKind'];
 
 function repKind(r) { return (r.rep || 'rep').replace(/\d+$/, ''); }
 
@@ -95,6 +97,7 @@ function groupOf(all, splitByRound, slo) {
     app_instances: r0.app_instances, loadgens: r0.loadgens, model: r0.model, parallel: r0.parallel,
     rate: r0.rate, scenario: r0.scenario, kind: r0.repKind, load: offeredLoad(r0),
     platform: r0.platform, host_cpus: Number(r0.environment?.host_cpus) || null,
+    keepalive: r0.keepalive ?? true, front_proxies: r0.front_proxies ?? 0,
     round_ids: rs.map((r) => r.round_id), excluded_ids: all.filter((r) => !r.trusted).map((r) => r.round_id),
     values: {}, stats: {},
   };

@@ -4,6 +4,7 @@
 
 import { ROUND_CHARTS } from './round-charts.js';
 import { STUDY } from './study.js';
+import { keepaliveThroughput } from './keepalive-chart.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -218,6 +219,7 @@ export const CHARTS = [
   ['scaling-efficiency', scalingEfficiency],
   ['cpu-utilisation', cpuUtilisation],
   ['latency-split', latencySplitBars],
+  ['keepalive-throughput', keepaliveThroughput],
 ];
 
 /** [{name, spec}] for every chart with data. */

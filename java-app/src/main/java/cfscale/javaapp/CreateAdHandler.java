@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpException;
 import org.eclipse.jetty.server.Request;
 
 /**
@@ -49,6 +51,24 @@ final class CreateAdHandler implements Endpoint {
     return mediaType.toLowerCase(Locale.ROOT).equals(FORM_TYPE);
   }
 
+  /**
+   * A body Jetty's parser refused (a bad chunk) is the client's mistake, and a body that stopped
+   * coming for HTTP_IDLE_TIMEOUT_MS (Jetty's idle timeout) the client's delay: the framing
+   * layer's {@code 400 bad request} and {@code 408 request timeout} (contract "Framing"), not a
+   * 500; Jetty closes the connection after either.
+   */
+  private static IOException framingError(IOException e) throws HttpError {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof HttpException h && h.getCode() == 400) {
+        throw HttpError.badRequest(PlainErrorHandler.reason(400).trim());
+      }
+      if (c instanceof TimeoutException) {
+        throw new HttpError(408, PlainErrorHandler.reason(408).trim());
+      }
+    }
+    return e;
+  }
+
   private static byte[] readBody(Request request) throws HttpError, IOException {
     long length = request.getLength();
     if (length > MAX_BODY_BYTES) {
@@ -70,6 +90,8 @@ final class CreateAdHandler implements Endpoint {
         }
         n += r;
       }
+    } catch (IOException e) {
+      throw framingError(e);
     }
     if (n > MAX_BODY_BYTES) {
       throw new HttpError(413, TOO_LARGE);
