@@ -8,7 +8,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { loadConfig } = require('./config')
-const { createAppDb } = require('./db')
+const { createAppDb } = require('./ad-store')
 const table = require(path.join(__dirname, '..', 'contract', 'bindings', 'table.js'))
 
 const DRIVERS = [{ name: 'native', native: true }, { name: 'javascript', native: false }]

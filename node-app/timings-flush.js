@@ -5,7 +5,7 @@
 const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const { from: copyFrom } = require('pg-copy-streams')
-const { ROUTE_LABELS } = require('./timings-buffer')
+const { ROUTE_LABELS } = require('./timing-buffer')
 
 const COPY_SERVER_TIMINGS =
   'COPY server_timings (round_id, app, instance_index, correlation_id, route, status, ' +

@@ -1,11 +1,11 @@
 'use strict'
-// timings-handlers.js — GET /timings and POST /timings/{flush,clear,recording}
+// timings-handler.js — GET /timings and POST /timings/{flush,clear,recording}
 // (contract/README.md "Timing state"). Their own requests are not recorded.
 
-const { parseQuery } = require('./form')
+const { parseQuery } = require('./form-parser')
 const { validateRound, validateEnabled } = require('./validation')
 const { resultsDatabaseUnavailable } = require('./http-error')
-const { send } = require('./http-response')
+const { send } = require('./reply')
 
 /** The answer of a timings operation, or the error it stands for. */
 function unwrap(result) {

@@ -1,5 +1,5 @@
 'use strict'
-// timings-service.js — the timing operations of one process: state, flush, clear,
+// timings-flusher.js — the timing operations of one process: state, flush, clear,
 // recording on/off. Every operation answers a plain object (it may travel over cluster
 // IPC); a failure is { error: 'results-unavailable' | 'internal' }, never a throw.
 // Flush and clear run one at a time; the buffer keeps whatever was not written.
@@ -7,7 +7,7 @@
 const pg = require('pg')
 const { pgConfig } = require('./bindings')
 const { copyTimings } = require('./timings-flush')
-const { isConnectionError } = require('./db')
+const { isConnectionError } = require('./ad-store')
 const { log, logError } = require('./log')
 
 const FLUSH_BATCH_ROWS = 10000

@@ -1,12 +1,12 @@
 'use strict'
-// db.test.js — the ads table statement stays the one of results-schema.sql; which errors
+// ad-store.test.js — the ads table statement stays the one of results-schema.sql; which errors
 // count as "database unavailable" (db-timeout.test.js runs the timeouts for real).
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { CREATE_ADS_TABLE, isConnectionError, statementError } = require('./db')
+const { CREATE_ADS_TABLE, isConnectionError, statementError } = require('./ad-store')
 
 test('CREATE_ADS_TABLE is exactly the statement in results-schema.sql', () => {
   const schema = fs.readFileSync(path.join(__dirname, '..', 'results-schema.sql'), 'utf8')

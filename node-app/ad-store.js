@@ -1,5 +1,5 @@
 'use strict'
-// db.js — the app database: a node-postgres Pool on the native libpq binding (falls back
+// ad-store.js — the app database: a node-postgres Pool on the native libpq binding (falls back
 // to the pure-JS driver when pg-native cannot load), the `ads` table created on first
 // reach, and query() that measures pool wait and statement time per request.
 //

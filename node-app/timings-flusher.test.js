@@ -1,12 +1,12 @@
 'use strict'
-// timings-service.test.js — flush against a real results database: batches of COPY, the
+// timings-flusher.test.js — flush against a real results database: batches of COPY, the
 // buffer emptied by what was written, kept when the results database is unavailable.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const t = require('./test-support')
-const { TimingsBuffer, ROUTE_LIST_ADS } = require('./timings-buffer')
-const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-service')
+const { TimingsBuffer, ROUTE_LIST_ADS } = require('./timing-buffer')
+const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher')
 const { connectionFromUrl } = require('./bindings')
 
 let cluster

@@ -1,9 +1,9 @@
 'use strict'
-// timings-buffer.test.js — the buffer's bounds and counters, COPY formatting, cluster sums.
+// timing-buffer.test.js — the buffer's bounds and counters, COPY formatting, cluster sums.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { TimingsBuffer, ROUTE_GET_AD, ROUTE_NONE } = require('./timings-buffer')
+const { TimingsBuffer, ROUTE_GET_AD, ROUTE_NONE } = require('./timing-buffer')
 const { copyLines, isoMicros } = require('./timings-flush')
 const { combine } = require('./cluster-timings')
 

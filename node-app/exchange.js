@@ -1,12 +1,12 @@
 'use strict'
-// request-context.js — what one request carries through the app: its correlation id, path
+// exchange.js — what one request carries through the app: its correlation id, path
 // and query, route, and the times measured for server_timings (contract "Server timings").
 //
 // The context starts at arrival, in the node:http 'request' callback, the same point for
 // node:http and express, so handler_us includes express's dispatch.
 
 const { randomUUID } = require('node:crypto')
-const { ROUTE_NONE } = require('./timings-buffer')
+const { ROUTE_NONE } = require('./timing-buffer')
 
 const MAX_CORRELATION_ID_BYTES = 64
 

@@ -1,15 +1,15 @@
 'use strict'
-// ads-handlers.js — GET /health, GET /hello (no database: the study's Hello World control,
+// create-ad-handler.js — GET /health, GET /hello (no database: the study's Hello World control,
 // so a measurement of the router or a proxy is not one of the database) and the three ad routes. Parameterized statements only;
 // PostgreSQL formats price (price::text) and created (to_char, UTC, ms) so that node-app
 // and java-app cannot differ (contract/README.md "One ad").
 
 const { readBody } = require('./body-reader')
-const { parseAdForm, parseQuery, isFormContentType } = require('./form')
+const { parseAdForm, parseQuery, isFormContentType } = require('./form-parser')
 const { validateAd, validateAdId, validatePage } = require('./validation')
 const { HttpError } = require('./http-error')
-const { send } = require('./http-response')
-const { ROUTE_HEALTH, ROUTE_HELLO, ROUTE_CREATE_AD, ROUTE_GET_AD, ROUTE_LIST_ADS } = require('./timings-buffer')
+const { send } = require('./reply')
+const { ROUTE_HEALTH, ROUTE_HELLO, ROUTE_CREATE_AD, ROUTE_GET_AD, ROUTE_LIST_ADS } = require('./timing-buffer')
 
 const INSERT_AD = 'INSERT INTO ads (title, body, price, contact) VALUES ($1, $2, $3, $4) RETURNING id'
 const SELECT_AD =

@@ -1,5 +1,5 @@
 'use strict'
-// timings-buffer.js — the bounded in-memory buffer of per-request server timings.
+// timing-buffer.js — the bounded in-memory buffer of per-request server timings.
 //
 // Preallocated typed arrays plus one string array (the correlation ids), so recording a
 // request is a handful of stores and no allocation. When full, new records are not kept

@@ -1,5 +1,5 @@
 'use strict'
-// worker.js — one serving process: the app database pool, the timings buffer, the HTTP
+// app-server.js — one serving process: the app database pool, the timings buffer, the HTTP
 // server (node:http or express), and graceful shutdown on SIGTERM/SIGINT.
 //
 // Shutdown (contract "SIGTERM"): stop accepting, close idle keep-alive connections, let
@@ -9,16 +9,16 @@
 const http = require('node:http')
 const { randomUUID } = require('node:crypto')
 const cluster = require('node:cluster')
-const { createAppDb } = require('./db')
-const { TimingsBuffer } = require('./timings-buffer')
-const { createTimingsService } = require('./timings-service')
+const { createAppDb } = require('./ad-store')
+const { TimingsBuffer } = require('./timing-buffer')
+const { createTimingsService } = require('./timings-flusher')
 const { clusterTimingsService } = require('./cluster-timings')
-const { createAdsHandlers } = require('./ads-handlers')
-const { createTimingsHandlers } = require('./timings-handlers')
+const { createAdsHandlers } = require('./create-ad-handler')
+const { createTimingsHandlers } = require('./timings-handler')
 const { createRawRouter } = require('./app-raw')
 const { createExpressRouter } = require('./app-express')
-const { beginRequest } = require('./request-context')
-const { sendReason, setInstanceIndex, markClosing } = require('./http-response')
+const { beginRequest } = require('./exchange')
+const { sendReason, setInstanceIndex, markClosing } = require('./reply')
 const { createClientErrorHandler, createIdleTimeoutHandler, rememberCorrelationId, rejectHead, reasonOf } = require('./plain-error-handler')
 const { log, logError } = require('./log')
 
