@@ -10,7 +10,7 @@ const net = require('node:net')
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const t = require('./test-support')
-const { createAppDb } = require('./ad-store')
+const { openAdStore } = require('./ad-store')
 const { connectionFromUrl } = require('./bindings')
 
 const STATEMENT_TIMEOUT_MS = 300
@@ -50,7 +50,7 @@ test.after(async () => {
 
 function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = connectionFromUrl(connectionString, 'test') } = {}) {
   const config = { db, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
-  return createAppDb(config, { logDriver: false, native })
+  return openAdStore(config, { logDriver: false, native })
 }
 
 /** A TCP server that accepts connections and never answers (a frozen postmaster, a black hole). */

@@ -1,7 +1,9 @@
 'use strict'
-// ad-store.js — the app database: a node-postgres Pool on the native libpq binding (falls back
-// to the pure-JS driver when pg-native cannot load), the `ads` table created on first
-// reach, and query() that measures pool wait and statement time per request.
+// ad-store.js — the ads table behind a node-postgres Pool on the native libpq binding (falls
+// back to the pure-JS driver when pg-native cannot load): the table created on first reach,
+// insert/find/page, and query() that measures pool wait and statement time per request.
+// Parameterized statements only; PostgreSQL formats price (price::text) and created
+// (to_char, UTC, ms) so that node-app and java-app cannot differ (contract/README.md "One ad").
 //
 // Connection trouble (refused, reset, pool timeout DB_POOL_TIMEOUT_MS, server shutting
 // down) becomes `503 database unavailable` (contract "Database trouble"); the pool drops
@@ -33,6 +35,16 @@ const CREATE_ADS_TABLE = `CREATE TABLE IF NOT EXISTS ads (
   contact    text        NOT NULL DEFAULT '',
   created_at timestamptz NOT NULL DEFAULT now()
 );`
+
+const INSERT_AD = 'INSERT INTO ads (title, body, price, contact) VALUES ($1, $2, $3, $4) RETURNING id'
+const SELECT_AD =
+  'SELECT id, title, price::text AS price, contact, ' +
+  `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created, body ` +
+  'FROM ads WHERE id = $1'
+// The total and the page in one round trip; the LEFT JOIN keeps the total on an empty page.
+const SELECT_PAGE =
+  'SELECT t.total, p.id, p.price, p.title FROM (SELECT count(*) AS total FROM ads) t ' +
+  'LEFT JOIN LATERAL (SELECT id, price::text AS price, title FROM ads ORDER BY id DESC LIMIT $1 OFFSET $2) p ON true'
 
 // Two apps or workers creating the table at once: one of them sees one of these.
 const ALREADY_CREATED = new Set(['42P07', '23505'])
@@ -123,7 +135,7 @@ function elapsedUs(fromNs) {
  * The app database of config (loadConfig). logDriver: log which driver runs; native: false
  * for the pure-JS driver (tests run both).
  */
-function createAppDb(config, { logDriver = true, native = true } = {}) {
+function openAdStore(config, { logDriver = true, native = true } = {}) {
   const { driver, name, reason } = loadDriver(native)
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`)
   const driverConnectTimeoutMs = Math.max(config.dbPoolTimeoutMs, DRIVER_MIN_CONNECT_TIMEOUT_MS)
@@ -179,6 +191,24 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     })
   }
 
+  /** The id of a new ad (validateAd's fields). */
+  async function insert(ctx, ad) {
+    const { rows } = await query(ctx, { name: 'ads-insert', text: INSERT_AD, values: [ad.title, ad.body, ad.price, ad.contact] })
+    return rows[0].id
+  }
+
+  /** The ad { id, title, price, contact, created, body }, or null when absent. */
+  async function find(ctx, id) {
+    const { rows } = await query(ctx, { name: 'ads-get', text: SELECT_AD, values: [id] })
+    return rows.length === 0 ? null : rows[0]
+  }
+
+  /** { total, lines: [{ id, price, title }] }, newest first. */
+  async function page(ctx, offset, limit) {
+    const { rows } = await query(ctx, { name: 'ads-page', text: SELECT_PAGE, values: [limit, offset] })
+    return { total: rows[0].total, lines: rows.filter((r) => r.id !== null) }
+  }
+
   /** Run one statement (pg query config) for the request ctx, adding to its pool wait and DB time. */
   async function query(ctx, statement) {
     if (!tableReady) await ensureTable()
@@ -212,7 +242,7 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     )
   }
 
-  return { query, ensureTable, startUp, end: () => pool.end(), driverName: name }
+  return { insert, find, page, query, ensureTable, startUp, end: () => pool.end(), driverName: name }
 }
 
-module.exports = { createAppDb, isConnectionError, statementError, CREATE_ADS_TABLE, STATEMENT_GRACE_MS }
+module.exports = { openAdStore, isConnectionError, statementError, CREATE_ADS_TABLE, STATEMENT_GRACE_MS }

@@ -14,7 +14,7 @@ const ROUTE_GET_AD = 3
 const ROUTE_LIST_ADS = 4
 const ROUTE_HELLO = 5
 
-class TimingsBuffer {
+class TimingBuffer {
   /**
    * @param {number} capacity records kept (TIMINGS_CAPACITY)
    * @param {boolean} recording whether recording is on at start (TIMINGS_ENABLED)
@@ -85,7 +85,7 @@ class TimingsBuffer {
 }
 
 module.exports = {
-  TimingsBuffer,
+  TimingBuffer,
   ROUTE_LABELS,
   ROUTE_NONE,
   ROUTE_HEALTH,
