@@ -1,5 +1,6 @@
 // readme-tables.test.js — the settings spec is sound, and what is generated from the
-// contract's tables (the README's Settings and Framing tables, node-app/settings.json) is
+// contract's tables (the README's Settings and Framing tables, node-app/settings.json) and
+// from results-schema.sql (each app's ads-table.sql) is
 // current. No app, no database.
 //   node --test contract/readme-tables.test.js
 'use strict';
@@ -47,7 +48,7 @@ test('every setting is complete: name, apps, type, default inside its range, uni
   assert.deepEqual(problems, []);
 });
 
-test('contract/README.md tables and node-app/settings.json are generated (node contract/readme-tables.js --write)', () => {
+test('contract/README.md tables, node-app/settings.json and the apps\' ads-table.sql are generated (node contract/readme-tables.js --write)', () => {
   for (const [file, current, wanted] of generated()) {
     assert.ok(current === wanted, `${path.relative(path.join(__dirname, '..'), file)} is stale: run node contract/readme-tables.js --write`);
   }
