@@ -1,8 +1,10 @@
 // readme-tables.js — what is generated from the contract's tables: the "Settings" table of
 // contract/README.md and node-app/settings.json (a copy, because CF pushes node-app/ alone)
-// from the settings spec (settings.json), and the "Framing" table from framing-cases.js.
-// `node contract/readme-tables.js --write` rewrites them; readme-tables.test.js fails when
-// one is stale.
+// from the settings spec (settings.json), the "Framing" table from framing-cases.js, and each
+// app's copy of the `ads` statement of results-schema.sql (the one source of the DDL; an app
+// cannot read a file outside what CF pushes: node-app/, or java-app's jar, which packs
+// src/main/resources). `node contract/readme-tables.js --write` rewrites them;
+// readme-tables.test.js fails when one is stale.
 'use strict';
 
 const fs = require('node:fs');
@@ -11,6 +13,12 @@ const path = require('node:path');
 const SPEC_FILE = path.join(__dirname, 'settings.json');
 const README_FILE = path.join(__dirname, 'README.md');
 const NODE_COPY_FILE = path.join(__dirname, '..', 'node-app', 'settings.json');
+const SCHEMA_FILE = path.join(__dirname, '..', 'results-schema.sql');
+const ADS_COPY_FILES = [
+  path.join(__dirname, '..', 'node-app', 'ads-table.sql'),
+  path.join(__dirname, '..', 'java-app', 'src', 'main', 'resources', 'ads-table.sql'),
+];
+const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
 
 const SETTINGS = ['<!-- settings table: generated from settings.json by readme-tables.js -->', '<!-- end of settings table -->'];
@@ -52,19 +60,32 @@ function withBlock(readme, [begin, end], lines) {
   return readme.slice(0, from) + [begin, ...lines, end].join('\n') + readme.slice(to + end.length);
 }
 
+/** An app's copy of the ads statement: a line saying where it comes from, then the statement. */
+function adsTableCopy(schema) {
+  const m = ADS_STATEMENT.exec(schema);
+  if (m === null) throw new Error('results-schema.sql: no "CREATE TABLE IF NOT EXISTS ads (" … ");" statement');
+  return `-- Generated from results-schema.sql by \`node contract/readme-tables.js --write\`: edit it there.\n${m[0]}\n`;
+}
+
+const readOrEmpty = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+
 /** [file, current text, wanted text] of every generated file. */
 function generated() {
   const specText = fs.readFileSync(SPEC_FILE, 'utf8');
   const spec = JSON.parse(specText);
   const readme = fs.readFileSync(README_FILE, 'utf8');
-  const copy = fs.existsSync(NODE_COPY_FILE) ? fs.readFileSync(NODE_COPY_FILE, 'utf8') : '';
   const wanted = withBlock(withBlock(readme, SETTINGS, settingsTable(spec)), FRAMING, framingTable());
-  return [[README_FILE, readme, wanted], [NODE_COPY_FILE, copy, specText]];
+  const adsTable = adsTableCopy(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+  return [
+    [README_FILE, readme, wanted],
+    [NODE_COPY_FILE, readOrEmpty(NODE_COPY_FILE), specText],
+    ...ADS_COPY_FILES.map((file) => [file, readOrEmpty(file), adsTable]),
+  ];
 }
 
 if (require.main === module) {
   if (process.argv[2] !== '--write') {
-    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables and node-app/settings.json)');
+    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables, node-app/settings.json and the apps\' ads-table.sql)');
     process.exit(1);
   }
   for (const [file, current, wanted] of generated()) {

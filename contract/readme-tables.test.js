@@ -1,5 +1,6 @@
 // readme-tables.test.js — the settings spec is sound, and what is generated from the
-// contract's tables (the README's Settings and Framing tables, node-app/settings.json) is
+// contract's tables (the README's Settings and Framing tables, node-app/settings.json) and
+// from results-schema.sql (each app's ads-table.sql) is
 // current. No app, no database.
 //   node --test contract/readme-tables.test.js
 'use strict';
@@ -9,6 +10,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const spec = require('./settings.json');
 const { generated } = require('./readme-tables');
+const { appFilesProblems, nodeNameOf } = require('./app-files');
 
 const TYPES = ['integer', 'boolean', 'choice', 'text'];
 const APPS = ['both', 'node', 'java'];
@@ -47,8 +49,31 @@ test('every setting is complete: name, apps, type, default inside its range, uni
   assert.deepEqual(problems, []);
 });
 
-test('contract/README.md tables and node-app/settings.json are generated (node contract/readme-tables.js --write)', () => {
+test('contract/README.md tables, node-app/settings.json and the apps\' ads-table.sql are generated (node contract/readme-tables.js --write)', () => {
   for (const [file, current, wanted] of generated()) {
     assert.ok(current === wanted, `${path.relative(path.join(__dirname, '..'), file)} is stale: run node contract/readme-tables.js --write`);
   }
+});
+
+test('the two apps pair file for file as the README table says (app-files.js)', () => {
+  assert.equal(nodeNameOf('AdStore.java'), 'ad-store.js');
+  assert.equal(nodeNameOf('ConfigException.java'), 'config-error.js');
+  assert.deepEqual(appFilesProblems(), []);
+});
+
+test('app-files.js finds a file missing from the table, a row without a file, and names that differ without a reason', () => {
+  const readme = require('node:fs').readFileSync(path.join(__dirname, 'README.md'), 'utf8');
+  const broken = readme
+    .replace('| `router.js` | `Router.java` | |\n', '')
+    .replace('| `reply.js` | `Reply.java` | |', '| `reply.js` | `HttpError.java` | |')
+    .replace('| `log.js` | — |', '| `logger.js` | — |');
+  assert.deepEqual(appFilesProblems(broken).sort(), [
+    'java-app/HttpError.java: in 2 rows of the table, not 1',
+    'java-app/Reply.java: in 0 rows of the table, not 1',
+    'java-app/Router.java: in 0 rows of the table, not 1',
+    'node-app/log.js: in 0 rows of the table, not 1',
+    'node-app/logger.js: in the table, not on disk',
+    'node-app/router.js: in 0 rows of the table, not 1',
+    'reply.js ↔ HttpError.java: the names differ (http-error.js expected) without a reason',
+  ]);
 });

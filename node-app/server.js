@@ -21,7 +21,7 @@ function main() {
   if (cluster.isPrimary && config.webConcurrency > 1) {
     require('./primary').startPrimary(config)
   } else {
-    require('./worker').startWorker(config)
+    require('./app-server').startWorker(config)
   }
 }
 

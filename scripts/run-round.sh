@@ -47,12 +47,13 @@
 #                        needs cf CLI >= 8.9.1 (checked first) and CC API >= 3.183.0,
 #                        least-connection >= 3.187.0 (docs/cf-platform.md §11)
 #   --front-proxies N    local only: the loadgens send HTTPS to N TLS-terminating HAProxy
-#                        front proxies before the router (1-16; `cfl front-proxies -n N`,
+#                        front proxies before the router (N >= 1; `cfl front-proxies -n N`,
 #                        each in its own cgroup with a CPU quota: study §5.2.3,
 #                        scripts/local/README.md), spread like round-robin DNS (loadgen i →
 #                        proxy i mod N; rounds.plan.front_proxies, target_urls); their CPU
-#                        over the round goes to rounds.environment.front_proxy_usage and the
-#                        output (default: none, the loadgens send to the router)
+#                        from the end of the warm-up to the loadgens' end goes to
+#                        rounds.environment.front_proxy_usage and the output (default: none,
+#                        the loadgens send to the router)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)

@@ -31,6 +31,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
   cfl bind-service APP NAME           cfl unbind-service APP NAME
   cfl router-url                      cfl service-url NAME
+  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N}
   cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
   cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
 
@@ -48,6 +49,7 @@ const SPECS = {
   'router-url': { pos: [] }, 'api-url': { pos: [] },
   push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
   scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu', '-m': 'memory' }, bool: { '-f': 'force' } },
+  'router-usage': { pos: [] },
   'front-proxies': { pos: [], val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
   start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
   'restart-app-instance': { pos: ['appName', 'index'] },

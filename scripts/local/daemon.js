@@ -21,6 +21,7 @@ const VERBS = {
   delete: ['deleteApp', true],
   'update-route': ['updateRoute', true],
   'front-proxies': ['frontProxies', true],
+  'router-usage': ['routerUsage', false],
   apps: ['apps', false],
   app: ['appInfo', false],
   env: ['env', false],

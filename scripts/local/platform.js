@@ -70,7 +70,7 @@ class Platform {
     this.pg = new Postgres({ repoRoot: cfg.repoRoot, dir: cfg.pgDir, port: cfg.pgPort });
     await this.pg.start();
     this.sink = await startSink((rec) => this.routerLog(rec));
-    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log });
+    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log, cgroups: this.cgroups });
     this.routes = new RouterSync({
       router: this.router, log: this.log,
       apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
@@ -449,6 +449,11 @@ class Platform {
    * (and their quota), then print their URLs one per line, or with --json their stats
    * (front-proxy.js stats()).
    */
+  /** `cfl router-usage`: the router's CPU since it started, from its cgroup, as JSON {cpu_ns} (null without cgroups). */
+  routerUsage() {
+    return JSON.stringify({ cpu_ns: this.router.cpuNs() });
+  }
+
   async frontProxies({ count, cpu, json }) {
     if (count !== undefined) {
       if (!Number.isInteger(count) || count > MAX_FRONT_PROXIES) throw new UsageError(`-n must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${count}`);

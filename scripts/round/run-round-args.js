@@ -89,8 +89,9 @@ function validate(o, cli) {
   if (!/^(|round-robin|least-connection)$/.test(o.loadbalancing)) {
     usageError(`--loadbalancing must be round-robin or least-connection, got "${o.loadbalancing}"`);
   }
-  if (o.frontProxies !== '' && !/^([1-9]|1[0-6])$/.test(o.frontProxies)) {
-    usageError(`--front-proxies must be an integer from 1 to 16, got "${o.frontProxies}"`);
+  // The local platform knows how many it can run (scripts/local/config.js): cfl says so.
+  if (o.frontProxies !== '' && !/^[1-9][0-9]*$/.test(o.frontProxies)) {
+    usageError(`--front-proxies must be a positive integer, got "${o.frontProxies}"`);
   }
   if (!/^(plugin|v3|auto)$/.test(o.statsSource)) usageError(`--stats-source must be plugin, v3 or auto, got "${o.statsSource}"`);
   o.maxWaitMs = o.maxWait ? cli.durationMs(o.maxWait, '--max-wait') : null;

@@ -24,6 +24,7 @@ const { requireCfCli } = require('../ops/cf-version');
 const { pinnedRequest } = require('../ops/pinned-request');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
+const { readRouterCpu, routerCores } = require('./router-usage');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -263,6 +264,18 @@ async function recordFrontUsage(r) {
   if (!res.ok) cli.log('front proxies: usage not recorded');
 }
 
+/** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
+async function recordRouterUsage(r) {
+  clearTimeout(r.routerTimer);
+  const cores = routerCores(r.routerBefore, readRouterCpu(r.p));
+  if (cores === null) return;
+  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores`);
+  const res = await tryWithClient(r.dbUrl, 'router-usage', (c) => c.query(
+    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('router_cpu_cores', $2::float8) WHERE id = $1",
+    [r.roundId, cores]));
+  if (!res.ok) cli.log('router: usage not recorded');
+}
+
 // ---------------------------------------------------------------- main
 
 /** Platform up and the apps at their counts; returns the round context r. */
@@ -318,10 +331,9 @@ async function main() {
     r.creating = insertRound(r, t);
     const created = await r.creating;
     // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
-    if (r.frontUrls) {
-      const fromMs = new Date(created.start_at).getTime() + o.warmupMs - Date.now();
-      r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, Math.max(0, fromMs));
-    }
+    const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
+    if (r.frontUrls) r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, fromMs);
+    if (p.name === 'local') r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
     if (r.interrupted) return parked();
     cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
@@ -333,6 +345,7 @@ async function main() {
     if (gate) await gate.stop();
     if (r.interrupted) return parked();
     if (r.frontUrls) await recordFrontUsage(r);
+    await recordRouterUsage(r);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;

@@ -48,8 +48,6 @@ export const DEFAULTS = Object.freeze({
   keepalive: true,
   frontProxies: 0,
 });
-// run-round --front-proxies takes 1-16 (scripts/round/run-round-args.js).
-export const MAX_FRONT_PROXIES = 16;
 export const AFTER_CHANGE = ['rerun', 'keep'];
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -200,7 +198,7 @@ export function validatePlan(raw, source = 'plan') {
       const vc = makeCheck(`${where}variants[${i}].`);
       return {
         name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i),
-        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null, MAX_FRONT_PROXIES),
+        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null),
       };
     });
     if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
@@ -272,7 +270,7 @@ export function validatePlan(raw, source = 'plan') {
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,
     keepalive: checkKeepalive(c, raw, DEFAULTS.keepalive),
-    frontProxies: c.int(raw, 'frontProxies', 0, DEFAULTS.frontProxies, MAX_FRONT_PROXIES),
+    frontProxies: c.int(raw, 'frontProxies', 0, DEFAULTS.frontProxies),
     load,
     durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,

@@ -100,6 +100,7 @@ export function roundRows(a) {
     measured_from_s: r.measure_from_ms == null ? null : r2(r.measure_from_ms / 1000, 1), steady: r.steady ?? null,
     window_trend: r2(r.window_trend, 4), throttled_fraction: r2(r.throttled_fraction_max, 3),
     first_after_change: r.first_after_change ?? null,
+    router_cpu_cores: r2(r.environment?.router_cpu_cores ?? null, 3),
     app_hosts: (r.app_hosts ?? []).join(' '), loadgen_hosts: (r.loadgen_hosts ?? []).join(' '), trusted: r.trusted,
     flags: r.flags.filter((f) => f.severity !== 'info').map((f) => f.text).join('; '),
   }));

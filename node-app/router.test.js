@@ -1,9 +1,9 @@
 'use strict'
-// routes.test.js — exact path matching and the Allow lists of the contract.
+// router.test.js — exact path matching and the Allow lists of the contract.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { findRoute } = require('./routes')
+const { findRoute } = require('./router')
 
 test('findRoute matches exact paths only', () => {
   const cases = [

@@ -1,5 +1,5 @@
 'use strict'
-// timings-buffer.js — the bounded in-memory buffer of per-request server timings.
+// timing-buffer.js — the bounded in-memory buffer of per-request server timings.
 //
 // Preallocated typed arrays plus one string array (the correlation ids), so recording a
 // request is a handful of stores and no allocation. When full, new records are not kept
@@ -14,7 +14,7 @@ const ROUTE_GET_AD = 3
 const ROUTE_LIST_ADS = 4
 const ROUTE_HELLO = 5
 
-class TimingsBuffer {
+class TimingBuffer {
   /**
    * @param {number} capacity records kept (TIMINGS_CAPACITY)
    * @param {boolean} recording whether recording is on at start (TIMINGS_ENABLED)
@@ -85,7 +85,7 @@ class TimingsBuffer {
 }
 
 module.exports = {
-  TimingsBuffer,
+  TimingBuffer,
   ROUTE_LABELS,
   ROUTE_NONE,
   ROUTE_HEALTH,

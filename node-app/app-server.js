@@ -1,5 +1,5 @@
 'use strict'
-// worker.js — one serving process: the app database pool, the timings buffer, the HTTP
+// app-server.js — one serving process: the ad store (app database pool), the timing buffer, the HTTP
 // server (node:http or express), and graceful shutdown on SIGTERM/SIGINT.
 //
 // Shutdown (contract "SIGTERM"): stop accepting, close idle keep-alive connections, let
@@ -9,16 +9,23 @@
 const http = require('node:http')
 const { randomUUID } = require('node:crypto')
 const cluster = require('node:cluster')
-const { createAppDb } = require('./db')
-const { TimingsBuffer } = require('./timings-buffer')
-const { createTimingsService } = require('./timings-service')
+const { openAdStore } = require('./ad-store')
+const { TimingBuffer } = require('./timing-buffer')
+const { createTimingsService } = require('./timings-flusher')
 const { clusterTimingsService } = require('./cluster-timings')
-const { createAdsHandlers } = require('./ads-handlers')
-const { createTimingsHandlers } = require('./timings-handlers')
+const { healthHandler } = require('./health-handler')
+const { helloHandler } = require('./hello-handler')
+const { createAdHandler } = require('./create-ad-handler')
+const { getAdHandler } = require('./get-ad-handler')
+const { listAdsHandler } = require('./list-ads-handler')
+const { timingsHandler } = require('./timings-handler')
+const { timingsFlushHandler } = require('./timings-flush-handler')
+const { timingsClearHandler } = require('./timings-clear-handler')
+const { timingsRecordingHandler } = require('./timings-recording-handler')
 const { createRawRouter } = require('./app-raw')
 const { createExpressRouter } = require('./app-express')
-const { beginRequest } = require('./request-context')
-const { sendReason, setInstanceIndex, markClosing } = require('./http-response')
+const { beginRequest } = require('./exchange')
+const { sendReason, setInstanceIndex, markClosing } = require('./reply')
 const { createClientErrorHandler, createIdleTimeoutHandler, rememberCorrelationId, rejectHead, reasonOf } = require('./plain-error-handler')
 const { log, logError } = require('./log')
 
@@ -53,10 +60,10 @@ function serverOptions(config) {
 function startWorker(config) {
   setInstanceIndex(config.instanceIndex)
   const firstWorker = !cluster.isWorker || cluster.worker.id === 1
-  const db = createAppDb(config, { logDriver: firstWorker, native: config.dbDriver === 'native' })
-  db.startUp()
+  const store = openAdStore(config, { logDriver: firstWorker, native: config.dbDriver === 'native' })
+  store.startUp()
 
-  const buffer = new TimingsBuffer(config.timingsCapacity, config.timingsEnabled)
+  const buffer = new TimingBuffer(config.timingsCapacity, config.timingsEnabled)
   const localTimings = createTimingsService({
     buffer,
     results: config.results,
@@ -65,7 +72,18 @@ function startWorker(config) {
     connectTimeoutMs: config.dbPoolTimeoutMs,
   })
   const timings = cluster.isWorker ? clusterTimingsService(localTimings) : localTimings
-  const handlers = { ...createAdsHandlers(db), ...createTimingsHandlers(timings) }
+  // By the names of router.js's route table.
+  const handlers = {
+    health: healthHandler(),
+    hello: helloHandler(),
+    createAd: createAdHandler(store),
+    getAd: getAdHandler(store),
+    listAds: listAdsHandler(store),
+    timingsState: timingsHandler(timings),
+    timingsFlush: timingsFlushHandler(timings),
+    timingsClear: timingsClearHandler(timings),
+    timingsRecording: timingsRecordingHandler(timings),
+  }
   const route = config.framework === 'express' ? createExpressRouter(handlers) : createRawRouter(handlers)
 
   const server = http.createServer(serverOptions(config), (req, res) => {
@@ -105,7 +123,7 @@ function startWorker(config) {
     server.close(async () => {
       try {
         if (config.timingsFlushOnExit) await localTimings.run('flush', null)
-        await Promise.allSettled([db.end(), localTimings.end()])
+        await Promise.allSettled([store.end(), localTimings.end()])
       } finally {
         clearTimeout(force)
         log('stopped')
