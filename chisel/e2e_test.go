@@ -43,10 +43,16 @@ func TestEndToEnd(t *testing.T) {
 	if os.Getenv("CFSCALE_CHISEL_E2E") != "1" {
 		t.Skip("set CFSCALE_CHISEL_E2E=1 (chisel/test.sh does)")
 	}
-	e := &e2e{t: t, work: t.TempDir(), used: map[int]bool{}}
-	if err := os.Chmod(e.work, 0o755); err != nil { // the cluster in it runs as postgres when we are root
+	// Not t.TempDir(): its parent is private, and the cluster in it runs as postgres when we are root.
+	work, err := os.MkdirTemp("", "cfscale-chisel-")
+	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { os.RemoveAll(work) })
+	if err := os.Chmod(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := &e2e{t: t, work: work, used: map[int]bool{}}
 	e.fromPort, e.toPort = portRange(t, "chisel")
 	bin := filepath.Join(e.work, "bin")
 	e.run(nil, "go", "build", "-trimpath", "-o", filepath.Join(bin, "chisel-server"), ".")
