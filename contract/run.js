@@ -12,10 +12,10 @@
 'use strict';
 
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { ALL_VARIANTS, variant, envList, portRange } = require('./lib/variants');
+const { healthOk } = require('./lib/app-process');
 
 const ROOT = path.resolve(__dirname, '..');
 const CONTRACT = __dirname;
@@ -196,14 +196,6 @@ class Run {
 /** contract's PostgreSQL helpers, loaded once its dependencies are known to be installed. */
 function pgTools() {
   return { ...require('./lib/pg-admin'), ...require('./lib/app-process') };
-}
-
-function healthOk(url) {
-  return new Promise((resolve) => {
-    const req = http.get(`${url}/health`, { timeout: 2000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-  });
 }
 
 async function runAll(run, opts) {

@@ -5,7 +5,6 @@
 'use strict';
 
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
@@ -13,6 +12,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..', '..');
 const CONTRACT_LIB = path.join(ROOT, 'contract', 'lib');
 const { variant, portRange } = require(path.join(CONTRACT_LIB, 'variants'));
+const { healthOk, freePortInRange } = require(path.join(CONTRACT_LIB, 'app-process'));
 
 const APP_CPU = 0;
 const LOAD_CPU = 1;
@@ -64,7 +64,6 @@ class Bench {
     if (spawnSync('taskset', ['--version']).error) throw new Error('taskset not found (util-linux)');
     if (os.cpus().length < 2) throw new Error('needs 2 CPUs (app and generator on different cores)');
     this.pg = require(path.join(CONTRACT_LIB, 'pg-admin'));
-    const { freePortInRange } = require(path.join(CONTRACT_LIB, 'app-process'));
     this.work = fs.mkdtempSync('/tmp/cfscale-contract-bench-');
     fs.chmodSync(this.work, 0o755);
     for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => this.cleanup().finally(() => process.exit(1)));
@@ -80,7 +79,6 @@ class Bench {
 
   /** Variant `v` pinned to APP_CPU with `extraEnv` on top of its own settings, SEED_ADS ads in. */
   async startApp(v, extraEnv = {}) {
-    const { freePortInRange } = require(path.join(CONTRACT_LIB, 'app-process'));
     const appDb = await this.pg.freshDatabase(this.pgUrl, 'bench_app', { results: true }); // the same file holds ads
     const resultsDb = await this.pg.freshDatabase(this.pgUrl, 'bench_results', { results: true });
     const port = await freePortInRange(...portRange('bench-apps'));
@@ -142,14 +140,6 @@ function cpuTicks(pid) {
 }
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-function healthOk(url) {
-  return new Promise((resolve) => {
-    const req = http.get(`${url}/health`, { timeout: 2000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
-  });
-}
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
