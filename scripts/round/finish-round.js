@@ -5,7 +5,9 @@
 // Exit 0 done, 2 failed or cancelled, 1 usage or database error.
 //
 // Usage: node scripts/round/finish-round.js --db URL --round ID [--max-error-rate F] [--cancel]
-// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel }) → { code, text }.
+// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel, dbOutageMs })
+// → { code, text }; dbOutageMs: how long run-round found the results database unreachable
+// during the round (rounds.db_outage_ms, a validity flag).
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
@@ -16,14 +18,16 @@ const PROG = 'finish-round';
  * Judge the round, write its status back, and return { code, text }: code 0 done, 2
  * failed or cancelled; text the summary lines. Throws when the round does not exist.
  */
-async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RATE, cancel = false }) {
+async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RATE, cancel = false, dbOutageMs = null }) {
   const summary = await loadSummary(client, round);
   if (!summary) throw new Error(`round ${round} does not exist`);
   const reasons = cancel ? ['cancelled'] : verdict(summary, { maxErrorRate });
   const status = cancel ? 'cancelled' : reasons.length === 0 ? 'done' : 'failed';
   const { rows } = await client.query(
-    'UPDATE rounds SET status = $2, finished_at = now() WHERE id = $1 RETURNING status', [round, status]);
-  summary.round.status = rows[0].status;
+    `UPDATE rounds SET status = $2, finished_at = now(), status_reason = $3,
+        db_outage_ms = coalesce($4, db_outage_ms)
+      WHERE id = $1 RETURNING status, db_outage_ms`, [round, status, reasons.join('; ') || null, dbOutageMs]);
+  Object.assign(summary.round, rows[0]);
   return { code: status === 'done' ? 0 : 2, text: `${formatSummary(summary, reasons).join('\n')}\n` };
 }
 
