@@ -122,7 +122,7 @@ CREATE TABLE IF NOT EXISTS loadgen_runs (
   instance_index    integer NOT NULL,
   instance_guid     text,
   status            text NOT NULL DEFAULT 'running'
-                    CHECK (status IN ('running','done','failed','stopped')),
+                    CHECK (status IN ('running','done','failed','stopped','lost')),
   started_at        timestamptz NOT NULL DEFAULT now(),
   finished_at       timestamptz,
   sent              bigint NOT NULL DEFAULT 0,
@@ -147,6 +147,19 @@ CREATE TABLE IF NOT EXISTS loadgen_runs (
 -- Results databases created before the throttling columns get them here.
 ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS cpu_periods bigint,
   ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint, ADD COLUMN IF NOT EXISTS cpu_throttled_ms bigint;
+-- Placement: the loadgen's cell (CF_INSTANCE_IP; locally 127.0.0.1), beside instance_stats.host.
+ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS host text;
+-- sent, ok and errors grow with every batch loaded, in the batch's own transaction
+-- (loadgen/lib/sink.js): the row always tells what reached `requests`, and progress_at when
+-- that last grew. An instance that died in the round (killed, or its samples gone with its
+-- container at SIGTERM) is marked `lost` when the round finishes, with `lost` = the samples
+-- it recorded beyond `sent` (from its cfscale-loadgen-lost log line), else the requests the
+-- router or the app saw from it that are not in `requests` (scripts/round/lost-loadgens.js).
+ALTER TABLE loadgen_runs ADD COLUMN IF NOT EXISTS progress_at timestamptz,
+  ADD COLUMN IF NOT EXISTS lost bigint;
+ALTER TABLE loadgen_runs DROP CONSTRAINT IF EXISTS loadgen_runs_status_check;
+ALTER TABLE loadgen_runs ADD CONSTRAINT loadgen_runs_status_check
+  CHECK (status IN ('running','done','failed','stopped','lost'));
 
 -- One row per request the loadgens sent. Streamed in with COPY while the round
 -- runs. correlation_id is a UUIDv7 (time-ordered: the primary key stays compact
@@ -214,6 +227,8 @@ CREATE TABLE IF NOT EXISTS instance_stats (
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_periods bigint;           -- nr_periods
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_periods bigint; -- nr_throttled
 ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS cpu_throttled_us bigint;      -- throttled_time
+-- Placement: the cell the instance runs on (v3 stats / plugin `host`; locally 127.0.0.1).
+ALTER TABLE instance_stats ADD COLUMN IF NOT EXISTS host text;
 
 -- Router access-log records: Gorouter RTR lines on CF, HAProxy on the local
 -- platform (written in the RTR layout, so one parser serves both).
@@ -248,6 +263,27 @@ CREATE TABLE IF NOT EXISTS instance_events (
   detail         text
 );
 CREATE INDEX IF NOT EXISTS instance_events_round_idx ON instance_events (round_id);
+
+-- What an adaptive experiment (scripts/run-experiment.sh, report/README.md) concluded, one
+-- row per run of a procedure: scale-until-SLO's stop (instances, loadgens, stop rule,
+-- reason) and the capacity search's answer (instances, capacity_rps, soak confirmed). A
+-- resumed run replays its decisions and records them again; the report reads the newest.
+CREATE TABLE IF NOT EXISTS experiment_outcomes (
+  id           bigserial PRIMARY KEY,
+  recorded_at  timestamptz NOT NULL DEFAULT now(),
+  experiment   text NOT NULL,
+  platform     text NOT NULL CHECK (platform IN ('local','cf')),
+  kind         text NOT NULL CHECK (kind IN ('scale-until-slo','capacity')),
+  app          text NOT NULL,
+  variant      text NOT NULL,
+  instances    integer NOT NULL,
+  loadgens     integer,                          -- scale-until-slo: the load it stopped at
+  stop         text,                             -- scale-until-slo: cpu-reference | router-saturation | max-instances | loadgens-max
+  capacity_rps double precision,                 -- capacity: total req/s (NULL: no rate passed)
+  confirmed    boolean,                          -- capacity: the soak passed the criteria
+  reason       text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS experiment_outcomes_experiment_idx ON experiment_outcomes (experiment);
 
 -- ---------------------------------------------------------------- views
 -- Per-round summary over samples after the warm-up.

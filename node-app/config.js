@@ -6,7 +6,7 @@
 // server.js exits 1 with that one line (a benchmark with a silently changed setting lies).
 
 const { ConfigError } = require('./config-error')
-const { databasesFromVcap } = require('./vcap')
+const bindings = require('./bindings')
 
 const APP_DEFAULT_NAME = 'node-app'
 const DEFAULT_RESULTS_SERVICE_NAME = 'results-db'
@@ -71,30 +71,52 @@ function appName(env) {
   return typeof name === 'string' && name !== '' ? name : APP_DEFAULT_NAME
 }
 
+/**
+ * The app and results databases (bindings.js connection settings; results may be null):
+ * from VCAP_SERVICES when set (contract/README.md: DB_SERVICE_NAME by name, else by tag,
+ * then label, leaving out the results binding; RESULTS_SERVICE_NAME by name), else from
+ * DATABASE_URL and RESULTS_DATABASE_URL.
+ */
 function databases(env) {
   const resultsName = raw(env, 'RESULTS_SERVICE_NAME')
   const resultsUrl = raw(env, 'RESULTS_DATABASE_URL')
   const vcap = raw(env, 'VCAP_SERVICES')
-  if (vcap !== undefined) {
-    const found = databasesFromVcap(vcap, {
-      dbServiceName: raw(env, 'DB_SERVICE_NAME'),
-      resultsServiceName: resultsName ?? DEFAULT_RESULTS_SERVICE_NAME,
-      resultsNameExplicit: resultsName !== undefined,
-    })
-    if (!found.results && resultsUrl) found.results = { connectionString: resultsUrl }
-    return found
+  if (vcap === undefined) {
+    const dbUrl = raw(env, 'DATABASE_URL')
+    if (dbUrl === undefined) throw new ConfigError('DATABASE_URL is required when VCAP_SERVICES is absent')
+    return {
+      db: bindings.connectionFromUrl(dbUrl, 'DATABASE_URL'),
+      results: resultsUrl ? bindings.connectionFromUrl(resultsUrl, 'RESULTS_DATABASE_URL') : null,
+    }
   }
-  const dbUrl = raw(env, 'DATABASE_URL')
-  if (dbUrl === undefined) throw new ConfigError('DATABASE_URL is required when VCAP_SERVICES is absent')
+  const all = bindings.listBindings(vcap)
+  const results = resultsName ?? DEFAULT_RESULTS_SERVICE_NAME
+  const dbName = raw(env, 'DB_SERVICE_NAME')
+  const dbBinding = bindings.findBinding(all, { name: dbName, exclude: [results] })
+  if (!dbBinding && dbName) throw new ConfigError(`DB_SERVICE_NAME: no binding named "${dbName}" in VCAP_SERVICES`)
+  if (!dbBinding) {
+    throw new ConfigError('DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one')
+  }
+  const resultsBinding = bindings.findBinding(all, { name: results })
+  if (!resultsBinding && resultsName !== undefined) {
+    throw new ConfigError(`RESULTS_SERVICE_NAME: no binding named "${resultsName}" in VCAP_SERVICES`)
+  }
   return {
-    db: { connectionString: dbUrl },
-    results: resultsUrl ? { connectionString: resultsUrl } : null,
+    db: bindings.connectionFromBinding(dbBinding),
+    results: resultsBinding ? bindings.connectionFromBinding(resultsBinding)
+      : resultsUrl ? bindings.connectionFromUrl(resultsUrl, 'RESULTS_DATABASE_URL') : null,
   }
 }
 
 /** The validated settings from env (default process.env); throws ConfigError. */
 function loadConfig(env = process.env) {
-  const { db, results } = databases(env)
+  let db
+  let results
+  try {
+    ({ db, results } = databases(env))
+  } catch (err) {
+    throw err instanceof bindings.BindingError ? new ConfigError(err.message) : err
+  }
   return Object.freeze({
     port: integer(env, 'PORT'),
     instanceIndex: integer(env, 'CF_INSTANCE_INDEX'),
@@ -109,17 +131,13 @@ function loadConfig(env = process.env) {
     timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT', false),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS'),
     framework: choice(env, 'APP_FRAMEWORK', ['raw', 'express']),
+    // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
+    dbDriver: choice(env, 'DB_DRIVER', ['native', 'js']),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
   })
 }
 
-/** A connection setting for the log, password masked. */
-function describeConnection(conn) {
-  if (!conn) return 'none'
-  if (conn.connectionString) return conn.connectionString.replace(/(\/\/[^:/@]*:)[^@]*@/, '$1***@')
-  const user = conn.user ? `${conn.user}:***@` : ''
-  return `postgres://${user}${conn.host}:${conn.port}/${conn.database ?? ''}`
-}
+const { describeConnection } = bindings
 
 /** The one log line of effective settings. */
 function describeConfig(c) {
@@ -128,6 +146,7 @@ function describeConfig(c) {
     `instance=${c.instanceIndex}`,
     `app=${c.appName}`,
     `framework=${c.framework}`,
+    `dbDriver=${c.dbDriver}`,
     `workers=${c.webConcurrency}`,
     `db=${describeConnection(c.db)}`,
     `results=${describeConnection(c.results)}`,

@@ -6,6 +6,7 @@ const assert = require('node:assert/strict')
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
 const { loadConfig, describeConfig } = require('./config')
+const { describeConnection } = require('./bindings')
 
 const URL = 'postgres://app:secret@db.example:5432/app'
 const base = { DATABASE_URL: URL }
@@ -35,10 +36,12 @@ test('defaults with DATABASE_URL only', () => {
       timingsFlushOnExit: false,
       shutdownTimeoutMs: 8000,
       framework: 'raw',
+      dbDriver: 'native',
       webConcurrency: 1,
     },
   )
-  assert.deepEqual(c.db, { connectionString: URL })
+  assert.equal(describeConnection(c.db), 'postgres://app:***@db.example:5432/app?sslmode=disable')
+  assert.equal(c.db.password, 'secret')
 })
 
 test('valid settings are taken as given', () => {
@@ -54,6 +57,7 @@ test('valid settings are taken as given', () => {
     TIMINGS_FLUSH_ON_EXIT: 'true',
     SHUTDOWN_TIMEOUT_MS: '0',
     APP_FRAMEWORK: 'express',
+    DB_DRIVER: 'js',
     WEB_CONCURRENCY: '4',
     RESULTS_DATABASE_URL: 'postgres://r@h/res',
     DB_SERVICE_NAME: '', // empty counts as unset
@@ -68,8 +72,9 @@ test('valid settings are taken as given', () => {
   assert.equal(c.timingsFlushOnExit, true)
   assert.equal(c.shutdownTimeoutMs, 0)
   assert.equal(c.framework, 'express')
+  assert.equal(c.dbDriver, 'js')
   assert.equal(c.webConcurrency, 4)
-  assert.deepEqual(c.results, { connectionString: 'postgres://r@h/res' })
+  assert.equal(describeConnection(c.results), 'postgres://r@h:5432/res?sslmode=disable')
 })
 
 test('invalid settings stop with one message naming the variable', async (t) => {
@@ -92,6 +97,7 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],
     [{ TIMINGS_FLUSH_ON_EXIT: '1' }, 'TIMINGS_FLUSH_ON_EXIT must be true or false, got "1"'],
     [{ APP_FRAMEWORK: 'koa' }, 'APP_FRAMEWORK must be one of raw, express, got "koa"'],
+    [{ DB_DRIVER: 'pg-native' }, 'DB_DRIVER must be one of native, js, got "pg-native"'],
     [{ VCAP_APPLICATION: '{' }, 'VCAP_APPLICATION is not valid JSON'],
     [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
     [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],
@@ -109,7 +115,7 @@ test('VCAP_SERVICES lookup', async (t) => {
     {
       name: 'uri first, by tag',
       vcap: vcap({ name: 'node-db', label: 'csb-aws-postgresql', tags: ['postgres'], credentials: { uri: URL, hostname: 'ignored' } }),
-      db: { connectionString: URL },
+      db: 'postgres://app:***@db.example:5432/app?sslmode=disable',
     },
     {
       name: 'hostname and port as a string',
@@ -119,66 +125,66 @@ test('VCAP_SERVICES lookup', async (t) => {
         tags: [],
         credentials: { hostname: 'h1', port: '6543', name: 'd1', username: 'u1', password: 'p1' },
       }),
-      db: { host: 'h1', port: 6543, database: 'd1', user: 'u1', password: 'p1' },
+      db: 'postgres://u1:***@h1:6543/d1?sslmode=disable',
     },
     {
       name: 'a9s style: host, dbname/user, numeric port',
       vcap: vcap({ name: 'pg', label: 'a9s-postgresql13', tags: ['sql'], credentials: { host: 'h2', port: 5433, dbname: 'd2', user: 'u2', password: 'p2' } }),
-      db: { host: 'h2', port: 5433, database: 'd2', user: 'u2', password: 'p2' },
+      db: 'postgres://u2:***@h2:5433/d2?sslmode=disable',
     },
     {
       name: 'database key, default port',
-      vcap: vcap({ name: 'pg', label: 'x', tags: ['PostgreSQL'], credentials: { hostname: 'h3', database: 'd3' } }),
-      db: { host: 'h3', port: 5432, database: 'd3', user: undefined, password: undefined },
+      vcap: vcap({ name: 'pg', label: 'x', tags: ['PostgreSQL'], credentials: { hostname: 'h3', database: 'd3', user: 'u3', password: 'p3' } }),
+      db: 'postgres://u3:***@h3:5432/d3?sslmode=disable',
     },
     {
       name: 'by name (DB_SERVICE_NAME) over an earlier tagged binding',
       env: { DB_SERVICE_NAME: 'java-db' },
       vcap: vcap(
-        { name: 'node-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://node' } },
-        { name: 'java-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://java' } },
+        { name: 'node-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://n:np@node/n' } },
+        { name: 'java-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://j:jp@java/j' } },
       ),
-      db: { connectionString: 'postgres://java' },
+      db: 'postgres://j:***@java:5432/j?sslmode=disable',
     },
     {
       name: 'by tag, skipping the results binding and non-postgres ones',
-      vcap: vcap(results, { name: 'cache', label: 'redis', tags: ['redis'], credentials: { uri: 'redis://x' } }, { name: 'node-db', label: 'user-provided', tags: ['postgres'], credentials: { uri: 'postgres://node' } }),
-      db: { connectionString: 'postgres://node' },
-      results: { connectionString: 'postgres://r:rpw@res:5432/results' },
+      vcap: vcap(results, { name: 'cache', label: 'redis', tags: ['redis'], credentials: { uri: 'redis://x' } }, { name: 'node-db', label: 'user-provided', tags: ['postgres'], credentials: { uri: 'postgres://n:np@node/n' } }),
+      db: 'postgres://n:***@node:5432/n?sslmode=disable',
+      results: 'postgres://r:***@res:5432/results?sslmode=disable',
     },
     {
       name: 'results binding under another name',
       env: { RESULTS_SERVICE_NAME: 'res2' },
-      vcap: vcap({ ...results, name: 'res2' }, { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }),
-      db: { connectionString: 'postgres://node' },
-      results: { connectionString: 'postgres://r:rpw@res:5432/results' },
+      vcap: vcap({ ...results, name: 'res2' }, { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://n:np@node/n' } }),
+      db: 'postgres://n:***@node:5432/n?sslmode=disable',
+      results: 'postgres://r:***@res:5432/results?sslmode=disable',
     },
     {
       name: 'no results binding: RESULTS_DATABASE_URL is used',
-      env: { RESULTS_DATABASE_URL: 'postgres://fallback' },
-      vcap: vcap({ name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }),
-      db: { connectionString: 'postgres://node' },
-      results: { connectionString: 'postgres://fallback' },
+      env: { RESULTS_DATABASE_URL: 'postgres://f:fp@fallback/f' },
+      vcap: vcap({ name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://n:np@node/n' } }),
+      db: 'postgres://n:***@node:5432/n?sslmode=disable',
+      results: 'postgres://f:***@fallback:5432/f?sslmode=disable',
     },
   ]
   for (const c of cases) {
     await t.test(c.name, () => {
       const config = loadConfig({ DATABASE_URL: 'postgres://not-used', ...c.env, VCAP_SERVICES: c.vcap })
-      assert.deepEqual(config.db, c.db)
-      assert.deepEqual(config.results, c.results ?? null)
+      assert.equal(describeConnection(config.db), c.db)
+      assert.equal(describeConnection(config.results), c.results ?? 'none')
     })
   }
 })
 
 test('VCAP_SERVICES errors name the variable', async (t) => {
-  const nodeDb = { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://node' } }
+  const nodeDb = { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://n:np@node/n' } }
   const cases = [
     [{ DB_SERVICE_NAME: 'missing-db' }, vcap(nodeDb), 'DB_SERVICE_NAME: no binding named "missing-db" in VCAP_SERVICES'],
-    [{}, vcap(results), 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding besides the results one'],
-    [{}, '{}', 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding besides the results one'],
+    [{}, vcap(results), 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one'],
+    [{}, '{}', 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one'],
     [{ RESULTS_SERVICE_NAME: 'nope' }, vcap(nodeDb), 'RESULTS_SERVICE_NAME: no binding named "nope" in VCAP_SERVICES'],
-    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { username: 'u' } }), 'VCAP_SERVICES binding "pg" has neither uri nor hostname/host'],
-    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { host: 'h', port: 'x' } }), 'VCAP_SERVICES binding "pg" has an invalid port'],
+    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { username: 'u' } }), 'VCAP_SERVICES binding "pg": credentials have no host (uri, jdbcUrl or hostname|host|hosts)'],
+    [{}, vcap({ name: 'pg', label: 'postgres', credentials: { host: 'h', port: 'x', name: 'd', user: 'u', password: 'p' } }), 'VCAP_SERVICES binding "pg": port must be an integer from 1 to 65535, got "x"'],
   ]
   for (const [env, raw, message] of cases) {
     await t.test(message, () => {
@@ -197,7 +203,7 @@ test('APP_NAME: explicit, else VCAP_APPLICATION.application_name, else node-app'
 test('the settings line masks passwords', () => {
   const line = describeConfig(
     loadConfig({
-      VCAP_SERVICES: vcap(results, { name: 'node-db', label: 'postgres', credentials: { hostname: 'h', username: 'u', password: 'hunter2' } }),
+      VCAP_SERVICES: vcap(results, { name: 'node-db', label: 'postgres', credentials: { hostname: 'h', name: 'd', username: 'u', password: 'hunter2' } }),
     }),
   )
   assert.match(line, /db=postgres:\/\/u:\*\*\*@h:5432\//)

@@ -11,6 +11,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const t = require('./test-support')
 const { createAppDb } = require('./db')
+const { connectionFromUrl } = require('./bindings')
 
 const STATEMENT_TIMEOUT_MS = 300
 const DEADLINE_MS = STATEMENT_TIMEOUT_MS + 1000 // contract "Database trouble"
@@ -47,7 +48,7 @@ test.after(async () => {
   if (cluster) cluster.stop()
 })
 
-function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = { connectionString } } = {}) {
+function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = connectionFromUrl(connectionString, 'test') } = {}) {
   const config = { db, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
   return createAppDb(config, { logDriver: false, native })
 }
@@ -138,7 +139,7 @@ for (const { name, native } of DRIVERS) {
   // non-enumerable password: with credentials as parts (VCAP_SERVICES) login failed.
   test(`${name}: connection settings as parts (VCAP_SERVICES credentials) keep the password`, { timeout: TEST_TIMEOUT_MS }, async () => {
     const u = new URL(appDb)
-    const parts = { host: u.hostname, port: Number(u.port), database: u.pathname.slice(1), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }
+    const parts = { host: u.hostname, port: Number(u.port), database: u.pathname.slice(1), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), sslmode: 'disable', ca: null }
     const db = openDb(native, { db: parts })
     try {
       const { rows } = await db.query(newCtx(), { text: 'SELECT 1 AS one' })

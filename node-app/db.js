@@ -20,6 +20,7 @@
 // within DB_STATEMENT_TIMEOUT_MS + 1 s.
 
 const pg = require('pg')
+const { pgConfig } = require('./bindings')
 const { databaseUnavailable } = require('./http-error')
 const { log, logError, throttledLog } = require('./log')
 
@@ -134,7 +135,8 @@ function createAppDb(config, { logDriver = true, native = true } = {}) {
     }
   }
   const pool = new driver.Pool({
-    ...config.db,
+    // TLS as the binding asks, in the driver's own terms (libpq sslmode or tls options).
+    ...pgConfig(config.db, { native: driver !== pg }),
     Client,
     max: config.dbPoolSize,
     idleTimeoutMillis: 0, // keep connections between rounds, like HikariCP's fixed pool

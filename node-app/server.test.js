@@ -142,6 +142,21 @@ test('raw and express answer byte-identically', async () => {
   }
 })
 
+test('DB_DRIVER: native (pg-native) and js (node-postgres) run as asked and answer alike', async () => {
+  const [nat, js] = await Promise.all([t.startApp(appEnv({ DB_DRIVER: 'native' })), t.startApp(appEnv({ DB_DRIVER: 'js' }))])
+  try {
+    assert.match(nat.output(), /database driver: native \(pg-native\/libpq\)/)
+    assert.match(js.output(), /database driver: javascript \(asked for\)/)
+    const form = { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'title=driver&price=1.50' }
+    const id = (await t.request(nat.base, '/ads', form)).body
+    const [a, b] = await Promise.all([t.request(nat.base, `/ads/${id}`), t.request(js.base, `/ads/${id}`)])
+    assert.equal(a.status, 200)
+    assert.deepEqual([b.status, b.body], [a.status, a.body])
+  } finally {
+    await Promise.all([nat.stop(), js.stop()])
+  }
+})
+
 test('cluster (WEB_CONCURRENCY=2): /timings totals and flush act on every worker', async () => {
   const appName = `node-app-cluster-${process.pid}`
   const app = await t.startApp(appEnv({ WEB_CONCURRENCY: '2', APP_NAME: appName, TIMINGS_CAPACITY: '100' }), { workers: 2 })

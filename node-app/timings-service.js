@@ -5,6 +5,7 @@
 // Flush and clear run one at a time; the buffer keeps whatever was not written.
 
 const pg = require('pg')
+const { pgConfig } = require('./bindings')
 const { copyTimings } = require('./timings-flush')
 const { isConnectionError } = require('./db')
 const { log, logError } = require('./log')
@@ -30,7 +31,7 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
 
   function resultsPool() {
     if (pool === null) {
-      pool = new pg.Pool({ ...results, max: 1, connectionTimeoutMillis: connectTimeoutMs, query_timeout: FLUSH_BATCH_TIMEOUT_MS })
+      pool = new pg.Pool({ ...pgConfig(results), max: 1, connectionTimeoutMillis: connectTimeoutMs, query_timeout: FLUSH_BATCH_TIMEOUT_MS })
       pool.on('error', (err) => logError(`idle results-database connection failed: ${err.message}`))
     }
     return pool

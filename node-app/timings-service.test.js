@@ -7,6 +7,7 @@ const assert = require('node:assert/strict')
 const t = require('./test-support')
 const { TimingsBuffer, ROUTE_LIST_ADS } = require('./timings-buffer')
 const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-service')
+const { connectionFromUrl } = require('./bindings')
 
 let cluster
 let resultsDb
@@ -37,7 +38,7 @@ test('flush writes every record in batches, empties the buffer and resets droppe
   const n = 2 * FLUSH_BATCH_ROWS + 17
   const buffer = filledBuffer(n, n)
   buffer.record('over', ROUTE_LIST_ADS, 200, 0, 0, 0, 0) // dropped: the buffer is full
-  const s = service(buffer, { connectionString: resultsDb })
+  const s = service(buffer, connectionFromUrl(resultsDb, 'test'))
   try {
     assert.deepEqual(await s.run('flush', '77'), { flushed: n })
     assert.deepEqual(await s.run('state'), { recording: true, count: 0, dropped: 0, capacity: n })
@@ -56,7 +57,7 @@ test('flush writes every record in batches, empties the buffer and resets droppe
 test('flush with the results database unreachable keeps the buffer', async () => {
   const buffer = filledBuffer(10)
   const port = await t.freePort()
-  const s = service(buffer, { connectionString: `postgres://nobody:x@127.0.0.1:${port}/none` })
+  const s = service(buffer, connectionFromUrl(`postgres://nobody:x@127.0.0.1:${port}/none`, 'test'))
   try {
     assert.deepEqual(await s.run('flush', null), { error: 'results-unavailable' })
     assert.equal(buffer.count, 10)

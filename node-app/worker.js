@@ -28,7 +28,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 65000
 function startWorker(config) {
   setInstanceIndex(config.instanceIndex)
   const firstWorker = !cluster.isWorker || cluster.worker.id === 1
-  const db = createAppDb(config, { logDriver: firstWorker })
+  const db = createAppDb(config, { logDriver: firstWorker, native: config.dbDriver === 'native' })
   db.startUp()
 
   const buffer = new TimingsBuffer(config.timingsCapacity, config.timingsEnabled)

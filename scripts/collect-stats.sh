@@ -14,17 +14,17 @@
 #                      be chosen and installed: listed in the cf CLI's plugin config,
 #                      ${CF_PLUGIN_HOME:-${CF_HOME:-$HOME}}/.cf/plugins/config.json; when it
 #                      ends by itself the v3 stats are polled instead); auto (default): v3
-#                      on CF, `cfl statistics` (the plugin's shape) locally
-#   --interval SEC     v3 polling interval in seconds (default 5; CF refreshes about every
-#                      15 s, docs/cf-platform.md §1, repeats are dropped)
-#   --db URL           results database (default: local `cfl service-url results-db`,
-#                      cf RESULTS_DATABASE_URL)
+#   --interval SEC     v3 polling interval in seconds (default 5 on CF, which refreshes about
+#                      every 15 s, docs/cf-platform.md §1, repeats are dropped; 1 locally,
+#                      where the figures are refreshed every second)
+#   --db URL           results database (default: local the service key of results-db,
+#                      see run-round.sh; cf RESULTS_DATABASE_URL)
 #   --platform P       local | cf (default: PLATFORM, else cf when `cf target` succeeds, else local)
 #   --dry-run          print the platform command, run nothing
 #   -h, --help         this help
 #
 # The samples are piped into scripts/parsers/ingest-stats.js. SIGTERM or SIGINT stops the
 # platform command; what was read is flushed and the script exits 0 (2 when rows could not
-# be written). Results database: local `cfl service-url results-db`, cf RESULTS_DATABASE_URL.
+# be written). The cf CLI is the client on both platforms (locally logged in by push.sh).
 set -euo pipefail
 exec node "$(dirname "${BASH_SOURCE[0]}")/ops/collect-stats.js" "$@"

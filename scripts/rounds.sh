@@ -8,7 +8,7 @@
 #   --reap           mark failed, with the reason, every round still pending or running
 #                    whose control process is gone (no heartbeat for
 #                    round_heartbeat_timeout() in results-schema.sql); one line per round
-#   --platform P     where the results database is: local (`cfl service-url results-db`)
+#   --platform P     where the results database is: local (results-db's service key, see run-round.sh)
 #                    or cf (RESULTS_DATABASE_URL, see scripts/tunnel.sh); default: PLATFORM,
 #                    else cf when `cf target` succeeds, else local
 #   -h, --help       this help

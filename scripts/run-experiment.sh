@@ -2,6 +2,7 @@
 # run-experiment.sh — run an experiment plan (experiments/*.yml) unattended, resumable.
 #
 # Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
+#        scripts/run-experiment.sh --list   (each shipped plan and what of the study it regenerates)
 #
 # Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>;
 # rounds already done under that label are skipped, so running the plan again resumes it.

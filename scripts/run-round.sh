@@ -40,7 +40,7 @@
 #                        seconds; round-robin then holds every instance to its pace
 #   --loadbalancing ALGO round-robin | least-connection: Gorouter's algorithm for the app's
 #                        route, set before seeding with `cf update-route DOMAIN --hostname
-#                        HOST -o loadbalancing=ALGO` (scripts/cfl alike; default: the route
+#                        HOST -o loadbalancing=ALGO` (both platforms; default: the route
 #                        is left as it is). The route's option is recorded in rounds.plan
 #                        (loadbalancing; absent = the router's default, round-robin). On CF it
 #                        needs cf CLI >= 8.9.1 (checked first) and CC API >= 3.183.0,
@@ -51,8 +51,8 @@
 #   --max-wait DUR       how long after the start to wait for the loadgens (default: duration
 #                        + warm-up (with the gate: --max-warmup) + timeout + 15s locally /
 #                        30s on CF; 10m with --requests)
-#   --stats-source S     v3 | plugin | auto, see collect-stats.sh (default auto: v3 on CF,
-#                        `cfl statistics` locally; plugin on CF only when installed)
+#   --stats-source S     v3 | plugin | auto, see collect-stats.sh (default auto: v3; plugin
+#                        only when installed)
 #   --platform P         local | cf (default: PLATFORM, else cf when `cf target` succeeds,
 #                        else local)
 #   --skip-ssl-validation  the workstation's own HTTPS requests (seeding, prewarm, timings
@@ -64,12 +64,13 @@
 #                        line; run none, write nothing (the round id shows as <round>)
 #   -h, --help           this help
 #
-# Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). Locally the loadgen instances
-# get no CPU quota (`cfl scale loadgen --cpu none` with every push and scale, also by
-# push.sh and scale.sh): they are the instrument, not the subject, and must not be
-# throttled. On CF they get what their manifest memory buys.
-# Results database: local `cfl service-url results-db`; cf RESULTS_DATABASE_URL (open it with
-# scripts/tunnel.sh). The round is created once every loadgen taking part is connected
+# Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). One path on both platforms:
+# the real cf CLI, logged in locally to the local platform's API (see push.sh). Locally the
+# loadgen instances get no CPU quota (scale.sh --cpu none with every push and scale): they
+# are the instrument, not the subject, and must not be throttled. On CF they get what
+# their manifest memory buys. Results database: local the credentials of results-db's
+# service key cfscale-scripts (`cf create-service-key`, made once); cf
+# RESULTS_DATABASE_URL (open it with scripts/tunnel.sh). The round is created once every loadgen taking part is connected
 # and idle (create-round.js --wait-loadgens). The last line on stdout is `round_id=N`.
 # Exit: 0 round done, 1 usage or configuration error, 2 the round failed (errors above
 # --max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding

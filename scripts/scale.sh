@@ -12,7 +12,9 @@
 #   --dry-run      print each command, shell-quoted, one per line; run none (also DRY_RUN=1)
 #   -h, --help     this help
 #
-# Runs `cf scale APP -i N` (locally `cfl scale APP -i N [--cpu C]`), then waits until the
-# v3 process stats show N instances RUNNING. Exit: 0 ok, 1 usage/configuration error.
+# Runs `cf scale APP -i N` (locally after `scripts/cfl up` and the cf login of push.sh; a
+# --cpu quota first, as the process annotation cfscale.local/cpu-quota: `cf curl -X PATCH
+# /v3/processes/GUID`), then waits until the v3 process stats show N instances RUNNING.
+# Exit: 0 ok, 1 usage/configuration error.
 set -euo pipefail
 exec node "$(dirname "${BASH_SOURCE[0]}")/ops/scale.js" "$@"

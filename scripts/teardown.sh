@@ -9,7 +9,8 @@
 #   -h, --help     this help
 #
 # cf: `cf delete APP -f` for node-app, java-app and loadgen (then `cf delete-service NAME -f`
-# with --all). local: `cfl down` stops every instance, the router and PostgreSQL (data is
-# kept unless --all deleted the services first). Exit: 0 ok, 1 usage/configuration error.
+# with --all; locally after `scripts/cfl up` and the cf login of push.sh). local: then
+# `scripts/cfl down` stops every instance, the router and PostgreSQL (data is kept unless
+# --all deleted the services first). Exit: 0 ok, 1 usage/configuration error.
 set -euo pipefail
 exec node "$(dirname "${BASH_SOURCE[0]}")/ops/teardown.js" "$@"

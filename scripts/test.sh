@@ -7,7 +7,8 @@
 #   --list       print the suites in order and exit
 #
 # Suites run one after another against one shared PostgreSQL cluster started here
-# (superuser URL in CFSCALE_TEST_PG_URL, cluster dir in CFSCALE_TEST_PG_DIR); each
+# (superuser URL in CFSCALE_TEST_PG_URL, cluster dir in CFSCALE_TEST_PG_DIR; it serves TLS
+# too, its CA in CFSCALE_TEST_PG_DIR/tls/ca.crt); each
 # suite creates its own databases in it. Tests that need a database outage start a
 # cluster of their own with scripts/pg-cluster.sh. Exit 0 only when every suite passed.
 set -euo pipefail
@@ -49,7 +50,7 @@ reserve_ports() {
 
 start_pg() {
   export CFSCALE_TEST_PG_DIR="${CFSCALE_TEST_PG_DIR:-/tmp/cfscale-test-pg}"
-  CFSCALE_TEST_PG_URL="$("$ROOT/scripts/pg-cluster.sh" start --dir "$CFSCALE_TEST_PG_DIR" --port "$TEST_PG_PORT")"
+  CFSCALE_TEST_PG_URL="$("$ROOT/scripts/pg-cluster.sh" start --dir "$CFSCALE_TEST_PG_DIR" --port "$TEST_PG_PORT" --tls)"
   export CFSCALE_TEST_PG_URL
   log "PostgreSQL test cluster on port $TEST_PG_PORT ($CFSCALE_TEST_PG_DIR)"
 }

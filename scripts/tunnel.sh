@@ -18,7 +18,8 @@
 # `cf curl /v3/apps/GUID/env` and the route with `cf curl /v3/apps/GUID/routes`; starts
 # the chisel client pinned to the server's fingerprint (computed from the key).
 # local: runs the same chisel server (chisel/) as a background process in front of the
-# local results-db (`scripts/cfl service-url results-db`), with fresh random credentials.
+# local results-db (its service key cfscale-scripts, through the cf CLI logged in to the
+# local platform as by push.sh), with fresh random credentials.
 # Either way psql SELECT 1 through the tunnel must work before the script says so; then
 # it prints the psql command and `export RESULTS_DATABASE_URL=...` for run-round.sh
 # (stdout). State (pids, logs) in .state/tunnel (CFSCALE_TUNNEL_DIR); the proof waits at most

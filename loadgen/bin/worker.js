@@ -20,7 +20,7 @@ function main() {
   const worker = new Worker(config, log);
   const onSignal = () => {
     // Never outlive the platform's kill: exit by shutdownMs whatever happens.
-    setTimeout(() => process.exit(0), config.shutdownMs).unref();
+    setTimeout(() => { worker.reportLost(); process.exit(0); }, config.shutdownMs).unref();
     worker.shutdown().then(() => process.exit(0), (err) => {
       log(`shutdown: ${err.message}`);
       process.exit(1);

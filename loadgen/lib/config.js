@@ -3,13 +3,16 @@
 // once with the password masked; and the translation of a `rounds` row into a run
 // plan. A bad setting stops the worker with exit 1 and a line naming the variable.
 //
-// Results database: the VCAP_SERVICES binding named RESULTS_SERVICE_NAME (same
-// credential rules as contract/README.md: `uri` first, else hostname|host, port,
-// name|dbname|database, username|user, password), else RESULTS_DATABASE_URL.
+// Results database (bindings.js, docs/bindings.md): the VCAP_SERVICES binding named
+// RESULTS_SERVICE_NAME (default results-db); with that name unset and no
+// RESULTS_DATABASE_URL, the first postgres binding by tag, then label; else
+// RESULTS_DATABASE_URL. Either way one URL with the sslmode the broker asks for, in
+// libpq's meaning (require encrypts without verifying).
 
 const os = require('node:os');
 const path = require('node:path');
 const { SCENARIOS } = require('./scenario');
+const bindings = require('./bindings');
 
 const DEFAULT_RESULTS_SERVICE = 'results-db';
 const DEFAULT_POLL_MS = 5000;
@@ -39,31 +42,28 @@ function boolVar(env, name, def) {
   return raw === 'true';
 }
 
-function credentialsUrl(c, label) {
-  if (c.uri) return c.uri;
-  const host = c.hostname || c.host;
-  const db = c.name || c.dbname || c.database;
-  const user = c.username || c.user;
-  if (!host || !db || !user) throw new ConfigError(`VCAP_SERVICES binding ${label} has neither uri nor host/name/username`);
-  const port = c.port ? `:${Number(c.port)}` : '';
-  const pw = c.password ? ':' + encodeURIComponent(c.password) : '';
-  return `postgres://${encodeURIComponent(user)}${pw}@${host}${port}/${encodeURIComponent(db)}`;
-}
-
-function resultsUrl(env) {
+function resultsConnection(env) {
   const name = env.RESULTS_SERVICE_NAME || DEFAULT_RESULTS_SERVICE;
   if (env.VCAP_SERVICES) {
-    let services;
-    try { services = JSON.parse(env.VCAP_SERVICES); } catch { throw new ConfigError('VCAP_SERVICES is not valid JSON'); }
-    for (const list of Object.values(services || {})) {
-      for (const b of Array.isArray(list) ? list : []) {
-        if (b && b.name === name) return credentialsUrl(b.credentials || {}, name);
-      }
+    const all = bindings.listBindings(env.VCAP_SERVICES);
+    const fallback = !env.RESULTS_SERVICE_NAME && !env.RESULTS_DATABASE_URL;
+    const b = bindings.findBinding(all, { name }) ?? (fallback ? bindings.findBinding(all) : null);
+    if (b) return bindings.connectionFromBinding(b);
+    if (!env.RESULTS_DATABASE_URL) {
+      throw new ConfigError(`RESULTS_SERVICE_NAME: no binding named "${name}"${fallback ? ' nor a postgres one (tag or label)' : ''} in VCAP_SERVICES`);
     }
-    if (!env.RESULTS_DATABASE_URL) throw new ConfigError(`RESULTS_SERVICE_NAME: no binding named "${name}" in VCAP_SERVICES`);
   }
-  if (env.RESULTS_DATABASE_URL) return env.RESULTS_DATABASE_URL;
+  if (env.RESULTS_DATABASE_URL) return bindings.connectionFromUrl(env.RESULTS_DATABASE_URL, 'RESULTS_DATABASE_URL');
   throw new ConfigError('RESULTS_DATABASE_URL or a VCAP_SERVICES binding "results-db" is required');
+}
+
+/** The results database as a URL node-postgres reads with libpq's sslmode meaning. */
+function resultsUrl(env) {
+  try {
+    return bindings.toUrl(resultsConnection(env), { libpqCompat: true });
+  } catch (err) {
+    throw err instanceof bindings.BindingError ? new ConfigError(err.message) : err;
+  }
 }
 
 function loadConfig(env = process.env) {
@@ -71,6 +71,8 @@ function loadConfig(env = process.env) {
   return {
     instanceIndex,
     instanceGuid: env.CF_INSTANCE_GUID || null,
+    // The cell's address (docs/cf-platform.md §4): a loadgen on an app instance's cell is flagged.
+    instanceHost: env.CF_INSTANCE_IP || null,
     resultsUrl: resultsUrl(env),
     pollMs: intVar(env, 'LOADGEN_POLL_MS', DEFAULT_POLL_MS, 100, 600000),
     batchRows: intVar(env, 'LOADGEN_BATCH_ROWS', DEFAULT_BATCH_ROWS, 100, 1000000),

@@ -31,6 +31,7 @@ class SampleBatch {
   constructor(capacity) {
     this.capacity = capacity;
     this.length = 0;
+    this.okRows = 0;
     this.uuid = new Uint8Array(capacity * 16);
     this.op = new Uint8Array(capacity);
     this.kind = new Uint8Array(capacity);
@@ -54,6 +55,7 @@ class SampleBatch {
   /** Adds a finished request from a connection; returns true when the batch is full. */
   add(conn, kind, latencyUs) {
     const i = this.length++;
+    if (kind === 0) this.okRows++;
     const p = conn.parser;
     const u = conn.uuid;
     const uo = i * 16;
@@ -103,6 +105,7 @@ class SampleBatch {
       out[o++] = 10;
     }
     this.length = 0;
+    this.okRows = 0;
     return Buffer.from(out.subarray(0, o));
   }
 
@@ -114,6 +117,7 @@ class SampleBatch {
    */
   encodeBinary(roundId, loadgenIndex) {
     this.lastRows = this.length;
+    this.lastOk = this.okRows;
     const out = this.scratch;
     const dv = new DataView(out.buffer, out.byteOffset, out.byteLength);
     let o = BINARY_HEADER.copy(out, 0);
@@ -165,6 +169,7 @@ class SampleBatch {
     dv.setInt16(o, -1);
     o += 2;
     this.length = 0;
+    this.okRows = 0;
     this.scratch = this.spare.pop() || Buffer.allocUnsafe(this.scratchBytes);
     return out.subarray(0, o);
   }

@@ -6,32 +6,53 @@
 // retries with backoff. A spooled batch may already be in (a COPY whose answer was
 // lost), so it is replayed through a temporary table with
 // INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates.
+// The transaction that loads a batch of a worker's round also adds the batch's counts to
+// its loadgen_runs row (sent, ok, errors, progress_at), so the row tells exactly what
+// reached the database even when the instance dies mid-round (issue 13).
 
-const pg = require('pg');
 const { from: copyFrom } = require('pg-copy-streams');
 const { Spool } = require('./spool');
 const { COPY_COLUMNS } = require('./sample-batch');
+const { ResultsDb } = require('./results-db');
 
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
-const CONNECT_TIMEOUT_MS = 5000;
 const COPY_TIMEOUT_MS = 30000;
 const REPLAY_TABLE = 'cfscale_loadgen_replay';
+// The rows a replay inserted, added to their loadgen_runs rows in the same statement.
+const REPLAY_SQL = `WITH ins AS (
+    INSERT INTO requests SELECT * FROM ${REPLAY_TABLE} ON CONFLICT (correlation_id) DO NOTHING
+    RETURNING round_id, loadgen_index, error_kind
+  ), c AS (
+    SELECT round_id, loadgen_index, count(*) AS n, count(*) FILTER (WHERE error_kind IS NULL) AS ok
+      FROM ins GROUP BY round_id, loadgen_index
+  ), u AS (
+    UPDATE loadgen_runs l SET sent = l.sent + c.n, ok = l.ok + c.ok, errors = l.errors + c.n - c.ok, progress_at = now()
+      FROM c WHERE l.round_id = c.round_id AND l.instance_index = c.loadgen_index
+  )
+  SELECT coalesce(sum(n), 0)::bigint AS n FROM c`;
 
 class Sink {
-  /** opts: { url, spoolDir, log, format: 'binary' (default, what runs write) | 'text' } */
+  /**
+   * opts: { db (a ResultsDb to share) | url (a connection of its own), spoolDir, log,
+   * format: 'binary' (default, what runs write) | 'text', onLoaded(info) after each batch
+   * pushed with info is in (bench/kill-loss.js) }
+   */
   constructor(opts) {
-    this.url = opts.url;
+    this.log = opts.log || (() => {});
+    this.db = opts.db || new ResultsDb(opts.url, { log: this.log });
+    this.ownsDb = !opts.db;
+    this.onLoaded = opts.onLoaded || null;
     const format = opts.format === 'text' ? 'text' : 'binary';
+    this.format = format;
     this.copySql = `COPY requests (${COPY_COLUMNS}) FROM STDIN (FORMAT ${format})`;
     this.replaySql = `COPY ${REPLAY_TABLE} (${COPY_COLUMNS}) FROM STDIN (FORMAT ${format})`;
     this.rowCounter = format === 'text' ? countTextRows : countBinaryRows;
-    this.log = opts.log || (() => {});
     this.spool = new Spool(opts.spoolDir);
     this.queue = [];
     this.queuedBytes = 0;
-    this.client = null;
+    this.prepared = new WeakSet(); // clients that have the replay table
     this.working = false;
     this.retryTimer = null;
     this.backoffMs = BACKOFF_MIN_MS;
@@ -42,18 +63,20 @@ class Sink {
     this.lastError = null;
     this.idleWaiters = [];
     this.releases = new Map();
-    this.rows = new Map();
+    this.info = new Map();
     this.held = [];
   }
 
   /**
-   * Hands over one encoded batch of `rows` rows (counted from the bytes when not
-   * given). Never blocks, never throws. `release(buf)`, when given, is called once the
-   * sink no longer needs the bytes (loaded or spooled).
+   * Hands over one encoded batch. Never blocks, never throws. `release(buf)`, when
+   * given, is called once the sink no longer needs the bytes (loaded or spooled).
+   * `info` { rows, ok, roundId, loadgenIndex }, when given: the batch's counts, added to
+   * that loadgen_runs row in the transaction that loads the batch (rows are otherwise
+   * counted from the bytes).
    */
-  push(buf, release, rows) {
+  push(buf, release, info) {
     if (release) this.releases.set(buf, release);
-    if (rows !== undefined) this.rows.set(buf, rows);
+    if (info !== undefined) this.info.set(buf, info);
     if (buf.length === 0) { this.done(buf); return; }
     if (this.queuedBytes + buf.length > MAX_QUEUED_BYTES || this.retryTimer !== null) this.toSpool(buf);
     else {
@@ -77,7 +100,7 @@ class Sink {
   }
 
   done(buf) {
-    this.rows.delete(buf);
+    this.info.delete(buf);
     const release = this.releases.get(buf);
     if (release === undefined) return;
     this.releases.delete(buf);
@@ -99,18 +122,19 @@ class Sink {
     });
   }
 
+  /** One batch at a time on the shared connection: control queries get turns in between. */
   async work() {
     try {
-      const client = await this.connect();
       while (this.held.length > 0) {
-        await this.replay(client, this.held[0]);
+        const buf = this.held[0];
+        await this.db.exclusive((client) => this.replay(client, buf));
         this.done(this.held.shift());
         this.batchesLoaded++;
       }
       for (const name of this.spool.list()) {
         const buf = this.spool.read(name);
         try {
-          if (buf !== null) await this.replay(client, buf);
+          if (buf !== null) await this.db.exclusive((client) => this.replay(client, buf));
         } catch (err) {
           if (!isRejection(err)) throw err;
           // The database answered but refuses this batch (schema mismatch, bad data):
@@ -126,14 +150,15 @@ class Sink {
       while (this.queue.length > 0) {
         const buf = this.queue[0];
         try {
-          await this.copy(client, this.copySql, buf);
+          await this.db.exclusive((client) => this.load(client, buf));
         } catch (err) {
           // Outcome unknown: spool it, the replay path tolerates rows already in.
           if (this.unqueue(buf)) this.toSpool(buf);
           throw err;
         }
-        const rows = this.rows.get(buf);
-        this.rowsLoaded += rows !== undefined ? rows : this.rowCounter(buf);
+        const info = this.info.get(buf);
+        this.rowsLoaded += info !== undefined ? info.rows : this.rowCounter(buf);
+        if (info !== undefined && this.onLoaded !== null) this.onLoaded(info);
         if (this.unqueue(buf)) this.done(buf);
         this.batchesLoaded++;
       }
@@ -141,6 +166,26 @@ class Sink {
       this.lastError = null;
     } catch (err) {
       this.onFailure(err);
+    }
+  }
+
+  /** COPY into requests; with a round's counts, in one transaction with its loadgen_runs row. */
+  async load(client, buf) {
+    const info = this.info.get(buf);
+    if (info === undefined || info.roundId === undefined) {
+      await this.copy(client, this.copySql, buf);
+      return;
+    }
+    const n = [info.rows, info.ok, info.roundId, info.loadgenIndex];
+    if (!n.every(Number.isSafeInteger)) throw new Error(`bad batch counts ${JSON.stringify(info)}`);
+    await client.query('BEGIN');
+    try {
+      await this.copy(client, this.copySql, buf);
+      await client.query(`UPDATE loadgen_runs SET sent = sent + ${n[0]}, ok = ok + ${n[1]}, errors = errors + ${n[0] - n[1]},
+        progress_at = now() WHERE round_id = ${n[2]} AND instance_index = ${n[3]}; COMMIT`);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
     }
   }
 
@@ -155,7 +200,6 @@ class Sink {
   onFailure(err) {
     if (this.lastError === null) this.log(`results database unavailable, spooling: ${err.message}`);
     this.lastError = err;
-    this.dropClient();
     while (this.queue.length > 0) this.toSpool(this.queue.shift());
     this.queuedBytes = 0;
     const delay = this.backoffMs;
@@ -166,30 +210,17 @@ class Sink {
     }, delay);
   }
 
-  async connect() {
-    if (this.client !== null) return this.client;
-    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      keepAlive: true, application_name: 'cfscale-loadgen' });
-    client.on('error', () => { if (this.client === client) this.client = null; });
-    await client.connect();
-    await client.query(`CREATE TEMP TABLE IF NOT EXISTS ${REPLAY_TABLE} (LIKE requests INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
-    this.client = client;
-    return client;
-  }
-
-  dropClient() {
-    const c = this.client;
-    this.client = null;
-    if (c !== null) c.end().catch(() => {});
-  }
-
   async replay(client, buf) {
+    if (!this.prepared.has(client)) {
+      await client.query(`CREATE TEMP TABLE IF NOT EXISTS ${REPLAY_TABLE} (LIKE requests INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`);
+      this.prepared.add(client);
+    }
     await client.query('BEGIN');
     try {
       await this.copy(client, this.replaySql, buf);
-      const r = await client.query(`INSERT INTO requests SELECT * FROM ${REPLAY_TABLE} ON CONFLICT (correlation_id) DO NOTHING`);
+      const r = await client.query(REPLAY_SQL);
       await client.query('COMMIT');
-      this.rowsLoaded += r.rowCount;
+      this.rowsLoaded += Number(r.rows[0].n);
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
@@ -241,12 +272,29 @@ class Sink {
     return { loaded: spoolPending === 0 && this.queue.length === 0 && !this.working, spoolPending };
   }
 
+  /**
+   * Samples recorded but not in the database: the batches still in memory or in the
+   * spool, as a Map round id -> rows (binary batches; text ones count under 0).
+   */
+  pendingRowsByRound() {
+    const byRound = new Map();
+    const add = (buf) => {
+      if (this.format !== 'binary') { byRound.set(0, (byRound.get(0) || 0) + countTextRows(buf)); return; }
+      for (const [round, n] of binaryRowsByRound(buf)) byRound.set(round, (byRound.get(round) || 0) + n);
+    };
+    for (const buf of this.queue) add(buf);
+    for (const buf of this.held) add(buf);
+    for (const name of this.spool.list()) {
+      const buf = this.spool.read(name);
+      if (buf !== null) add(buf);
+    }
+    return byRound;
+  }
+
   async close() {
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.retryTimer = null;
-    const c = this.client;
-    this.client = null;
-    if (c !== null) await c.end().catch(() => {});
+    if (this.ownsDb) await this.db.close();
   }
 }
 
@@ -259,20 +307,28 @@ function isRejection(err) {
   return typeof err.code === 'string' && /^(22|23|42)/.test(err.code);
 }
 
-/** Rows of a binary COPY batch: walks the tuples by their field lengths. */
-function countBinaryRows(buf) {
-  let n = 0;
+/** Rows of a binary COPY batch per round id (its second field): walks the tuples by their field lengths. */
+function binaryRowsByRound(buf) {
+  const byRound = new Map();
   let o = 19; // header
   while (o + 2 <= buf.length) {
     const fields = buf.readInt16BE(o);
     o += 2;
     if (fields < 0) break;
+    let round = 0;
     for (let f = 0; f < fields; f++) {
       const len = buf.readInt32BE(o);
+      if (f === 1 && len === 8) round = buf.readInt32BE(o + 4) * 4294967296 + buf.readUInt32BE(o + 8);
       o += 4 + (len > 0 ? len : 0);
     }
-    n++;
+    byRound.set(round, (byRound.get(round) || 0) + 1);
   }
+  return byRound;
+}
+
+function countBinaryRows(buf) {
+  let n = 0;
+  for (const v of binaryRowsByRound(buf).values()) n += v;
   return n;
 }
 

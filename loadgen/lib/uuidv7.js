@@ -4,7 +4,10 @@
 // §6.2 method 1), variant 10, 62 random bits. Random bytes are drawn in bulk, and
 // ids are written straight into caller buffers (16 raw bytes or 36 hex chars), so
 // generating one costs no allocation. Time-ordered ids keep the `requests` primary
-// key compact and make a replayed spool batch recognisable.
+// key compact and make a replayed spool batch recognisable. With an instance tag set
+// (the loadgen index of a worker), the first 14 bits of rand_b carry it instead of
+// random bits: in SQL, (get_byte(uuid_send(id), 8) & 63) * 256 + get_byte(uuid_send(id), 9).
+// Ids of one process stay unique by their time and counter.
 
 const crypto = require('node:crypto');
 
@@ -16,6 +19,14 @@ const pool = Buffer.allocUnsafe(RANDOM_POOL_BYTES);
 let poolPos = RANDOM_POOL_BYTES;
 let lastMs = 0;
 let counter = 0;
+let tag = -1;
+
+const TAG_MAX = 0x3fff;
+
+/** Puts `index` (0..16383, taken modulo 16384) into every id made from now on. */
+function setInstanceTag(index) {
+  tag = index & TAG_MAX;
+}
 
 // HEX[b] = two ASCII bytes of b in lower-case hex, as one 16-bit little-endian value.
 const HEX_PAIRS = new Uint16Array(256);
@@ -61,8 +72,14 @@ function uuidv7Bytes(out, offset) {
   out[offset + 6] = 0x70 | (counter >>> 8);
   out[offset + 7] = counter & 0xff;
   const r = randomBytes(8);
-  out[offset + 8] = 0x80 | (pool[r] & 0x3f);
-  for (let i = 1; i < 8; i++) out[offset + 8 + i] = pool[r + i];
+  if (tag < 0) {
+    out[offset + 8] = 0x80 | (pool[r] & 0x3f);
+    out[offset + 9] = pool[r + 1];
+  } else {
+    out[offset + 8] = 0x80 | (tag >>> 8);
+    out[offset + 9] = tag & 0xff;
+  }
+  for (let i = 2; i < 8; i++) out[offset + 8 + i] = pool[r + i];
 }
 
 /** Writes 16 raw UUID bytes from `src[srcOff..]` as 36 ASCII chars into `out[outOff..]`. */
@@ -87,4 +104,4 @@ function uuidv7() {
   return s.latin1Slice(0, 36);
 }
 
-module.exports = { uuidv7, uuidv7Bytes, writeUuidHex, UUID_BYTES: 16, UUID_HEX_LENGTH: 36 };
+module.exports = { uuidv7, uuidv7Bytes, setInstanceTag, writeUuidHex, UUID_BYTES: 16, UUID_HEX_LENGTH: 36 };

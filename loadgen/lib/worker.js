@@ -7,10 +7,13 @@
 // skipped, so is one whose start is long past. Its control connection tells
 // whether it is idle or busy (application_name, see control-plane.js). A round set
 // to failed or cancelled while it runs is stopped. SIGTERM: stop sending, let
-// in-flight requests finish briefly, flush or spool everything, exit in time.
+// in-flight requests finish briefly, flush or spool everything, exit in time; what
+// could not be loaded by then is reported in one machine-readable stdout line (LOST_LINE).
+// The control plane and the sink share one results-database connection (results-db.js).
 
 const { performance } = require('node:perf_hooks');
 const { ControlPlane } = require('./control-plane');
+const { ResultsDb } = require('./results-db');
 const { Sink } = require('./sink');
 const { Run } = require('./run');
 const { Health } = require('./health');
@@ -26,14 +29,22 @@ const PROGRESS_LOG_EVERY_S = 10;
 const STATUS_CHECK_EVERY_S = 5;     // how often a running round's status is read
 const STOP_ON_STATUS = new Set(['failed', 'cancelled']);
 const SPIN_BEFORE_START_MS = 20;   // last stretch before start_at is waited actively
+// On CF the spool goes with the container (docs/cf-platform.md §4): samples not loaded at
+// exit are counted in one stdout line, which `cf logs` keeps, and the round reads it
+// (scripts/parsers/loadgen-log-parser.js): `cfscale-loadgen-lost {"round_id":…,
+// "loadgen_index":…,"lost":…,"recorded":…}` per round with samples left.
+const LOST_LINE = 'cfscale-loadgen-lost';
 
 class Worker {
   constructor(config, log) {
     this.config = config;
     this.log = log;
     this.index = config.instanceIndex;
-    this.cp = new ControlPlane(config.resultsUrl, log, this.index);
-    this.sink = new Sink({ url: config.resultsUrl, spoolDir: config.spoolDir, log });
+    this.db = new ResultsDb(config.resultsUrl, { index: this.index, log });
+    this.cp = new ControlPlane(this.db, log, this.index);
+    this.sink = new Sink({ db: this.db, spoolDir: config.spoolDir, log });
+    this.recorded = new Map(); // round id -> samples recorded by this life
+    this.lostReported = false;
     this.checking = false;
     this.again = false;
     this.stopping = false;
@@ -79,7 +90,7 @@ class Worker {
         this.skipped.add(row.id);
         continue;
       }
-      if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid))) continue;
+      if (!(await this.cp.claim(row.id, this.index, this.config.instanceGuid, this.config.instanceHost))) continue;
       await this.cp.setState('busy');
       try {
         const clockOffsetMs = await this.cp.clockOffsetMs();
@@ -139,6 +150,7 @@ class Worker {
       summary = run.stats.summary();
     }
     this.current = null;
+    this.recorded.set(Number(id), summary.requests.sent);
     const h = health.stop();
     if (this.stopping && status === 'done') status = 'stopped';
     if (run.roundEnded) { status = 'stopped'; detail += `; round ${run.roundEnded}`; }
@@ -148,8 +160,7 @@ class Worker {
     const rejected = this.sink.batchesRejected - rejectedBefore;
     if (rejected > 0) { status = 'failed'; detail += `; ${rejected} batches rejected by the database, kept in ${this.config.spoolDir}/rejected`; }
     await this.finishRow(id, {
-      status, detail, sent: summary.requests.sent, ok: summary.requests.ok, errors: summary.requests.errors,
-      errors_by_kind: summary.errors_by_kind, late: summary.late, spooled_batches: this.sink.batchesSpooled - spooledBefore, ...h,
+      status, detail, errors_by_kind: summary.errors_by_kind, late: summary.late, spooled_batches: this.sink.batchesSpooled - spooledBefore, ...h,
     });
     const l = summary.latency_us;
     this.log(`round ${id}: ${status}: ${summary.requests.sent} requests (${summary.requests.errors} errors, ${summary.late} late), ` +
@@ -206,7 +217,7 @@ class Worker {
   }
 
   async finishRow(id, fields) {
-    const f = { sent: 0, ok: 0, errors: 0, late: 0, spooled_batches: 0, ...fields };
+    const f = { late: 0, spooled_batches: 0, ...fields };
     for (;;) {
       try {
         await this.cp.finish(id, this.index, f);
@@ -232,8 +243,31 @@ class Worker {
     if (this.current) this.current.stop(Math.min(this.current.plan.timeoutMs, STOP_GRACE_MAX_MS));
     if (this.checking && this.roundDone) await this.roundDone;
     await this.sink.flush(Math.max(0, this.deadline - Date.now() - SHUTDOWN_RESERVE_MS));
+    this.reportLost();
     await Promise.race([Promise.all([this.sink.close(), this.cp.close()]), new Promise((r) => setTimeout(r, 500))]);
+  }
+
+  /**
+   * On the way out: one LOST_LINE on stdout per round whose samples are not all in the
+   * database (still in memory or in the spool). Synchronous and printed once, so the
+   * forced exit at the end of the shutdown budget can call it too.
+   */
+  reportLost() {
+    if (this.lostReported) return;
+    this.lostReported = true;
+    let pending;
+    try {
+      pending = this.sink.pendingRowsByRound();
+    } catch (err) {
+      this.log(`cannot count the samples left: ${err.message}`);
+      return;
+    }
+    for (const [round, lost] of pending) {
+      const line = { round_id: round, loadgen_index: this.index, lost };
+      if (this.recorded.has(round)) line.recorded = this.recorded.get(round);
+      process.stdout.write(`${LOST_LINE} ${JSON.stringify(line)}\n`);
+    }
   }
 }
 
-module.exports = { Worker };
+module.exports = { Worker, LOST_LINE };

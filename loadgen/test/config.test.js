@@ -6,10 +6,11 @@ const { loadConfig, planFromRound, maskUrl } = require('../lib/config');
 const vcap = (binding) => JSON.stringify({ 'postgresql-db': [binding] });
 
 const CASES = [
-  ['uri first', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { uri: 'postgres://u:p@h:5432/d', hostname: 'other' } }) }, 'postgres://u:p@h:5432/d'],
-  ['host, port as string, dbname, user', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { host: 'h', port: '6543', dbname: 'd', user: 'u', password: 'p w' } }) }, 'postgres://u:p%20w@h:6543/d'],
-  ['hostname, name, username', { VCAP_SERVICES: vcap({ name: 'res', credentials: { hostname: 'h', port: 5432, name: 'd', username: 'u', password: 'p' } }), RESULTS_SERVICE_NAME: 'res' }, 'postgres://u:p@h:5432/d'],
-  ['RESULTS_DATABASE_URL without VCAP_SERVICES', { RESULTS_DATABASE_URL: 'postgres://a@b/c' }, 'postgres://a@b/c'],
+  ['uri first', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { uri: 'postgres://u:p@h:5432/d', hostname: 'other' } }) }, 'postgres://u:p@h:5432/d?sslmode=disable&uselibpqcompat=true'],
+  ['host, port as string, dbname, user', { VCAP_SERVICES: vcap({ name: 'results-db', credentials: { host: 'h', port: '6543', dbname: 'd', user: 'u', password: 'p w' } }) }, 'postgres://u:p%20w@h:6543/d?sslmode=disable&uselibpqcompat=true'],
+  ['hostname, name, username', { VCAP_SERVICES: vcap({ name: 'res', credentials: { hostname: 'h', port: 5432, name: 'd', username: 'u', password: 'p' } }), RESULTS_SERVICE_NAME: 'res' }, 'postgres://u:p@h:5432/d?sslmode=disable&uselibpqcompat=true'],
+  ['another name, found by label', { VCAP_SERVICES: vcap({ name: 'db', label: 'postgresql-db', credentials: { uri: 'postgres://u:p@h/d?sslmode=require' } }) }, 'postgres://u:p@h:5432/d?sslmode=require&uselibpqcompat=true'],
+  ['RESULTS_DATABASE_URL without VCAP_SERVICES', { RESULTS_DATABASE_URL: 'postgres://a@b/c' }, 'postgres://a@b:5432/c?sslmode=disable&uselibpqcompat=true'],
 ];
 for (const [name, env, url] of CASES) {
   test(`config: results database from ${name}`, () => assert.strictEqual(loadConfig(env).resultsUrl, url));

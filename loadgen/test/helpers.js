@@ -130,6 +130,27 @@ function spawnNode(script, args = [], env = {}) {
   return child;
 }
 
+/** A worker process (bin/worker.js) for instance `index`, with a spool directory of its own. */
+function startWorker(db, index, extra = {}) {
+  const spool = fs.mkdtempSync('/tmp/cfscale-loadgen-test-wspool-');
+  const child = spawnNode('bin/worker.js', [], {
+    RESULTS_DATABASE_URL: db, CF_INSTANCE_INDEX: String(index), LOADGEN_POLL_MS: '500',
+    LOADGEN_SPOOL_DIR: spool, VCAP_SERVICES: '', ...extra,
+  });
+  child.spool = spool;
+  child.cleanup = () => { child.kill('SIGKILL'); fs.rmSync(spool, { recursive: true, force: true }); };
+  return child;
+}
+
+/** A `rounds` row starting start_in_ms from now (scenario get); its id. */
+async function insertRound(db, fields) {
+  const f = { start_in_ms: 2000, loadgens: 1, model: 'closed', parallel: 2, duration_ms: 1000, ...fields };
+  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, scenario, steady_gate)
+    VALUES (now() + make_interval(secs => $1::float8 / 1000), 'local', 'test', $2, 1, $3, $4, $5, $6, 'get', $7) RETURNING id`,
+  [f.start_in_ms, f.url, f.loadgens, f.model, f.parallel, f.duration_ms, f.steady_gate ?? null]);
+  return id;
+}
+
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
 async function waitFor(fn, timeoutMs, what) {
@@ -144,4 +165,5 @@ async function waitFor(fn, timeoutMs, what) {
 
 module.exports = {
   startServer, closedPort, createDatabase, ownCluster, testCluster, stopTestCluster, query, spawnNode, sleep, waitFor, ROOT,
+  startWorker, insertRound,
 };

@@ -1,7 +1,7 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { uuidv7, uuidv7Bytes, writeUuidHex } = require('../lib/uuidv7');
+const { uuidv7, uuidv7Bytes, writeUuidHex, setInstanceTag } = require('../lib/uuidv7');
 
 test('uuidv7: 200k ids are unique and strictly increasing in generation order', () => {
   const ids = Array.from({ length: 200000 }, () => uuidv7());
@@ -23,4 +23,17 @@ test('uuidv7: bytes and hex writer agree', () => {
   const out = Buffer.alloc(36);
   writeUuidHex(b, 0, out, 0);
   assert.strictEqual(out.toString().replace(/-/g, ''), b.toString('hex'));
+});
+
+test('uuidv7: an instance tag is in the first 14 bits of rand_b; ids stay unique, increasing, version 7, variant 10', () => {
+  setInstanceTag(12345);
+  const ids = Array.from({ length: 50000 }, () => uuidv7());
+  for (const id of [ids[0], ids[ids.length - 1]]) {
+    const b = Buffer.from(id.replace(/-/g, ''), 'hex');
+    assert.strictEqual((b[8] & 63) * 256 + b[9], 12345, id);
+    assert.strictEqual(b[6] >> 4, 7);
+    assert.strictEqual(b[8] >> 6, 2);
+  }
+  assert.strictEqual(new Set(ids).size, ids.length);
+  assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]));
 });

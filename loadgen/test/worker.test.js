@@ -6,28 +6,10 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const { ROOT } = require('./helpers');
 const { spawn } = require('node:child_process');
-const { startServer, spawnNode, testCluster, stopTestCluster, createDatabase, query, waitFor } = require('./helpers');
+const { startServer, spawnNode, testCluster, stopTestCluster, createDatabase, query, waitFor, startWorker, insertRound } = require('./helpers');
 const { openCpuStat } = require('../lib/cgroup-cpu');
 
 test.after(stopTestCluster);
-
-function startWorker(db, index, extra = {}) {
-  const spool = fs.mkdtempSync('/tmp/cfscale-loadgen-test-wspool-');
-  const child = spawnNode('bin/worker.js', [], {
-    RESULTS_DATABASE_URL: db, CF_INSTANCE_INDEX: String(index), LOADGEN_POLL_MS: '500',
-    LOADGEN_SPOOL_DIR: spool, VCAP_SERVICES: '', ...extra,
-  });
-  child.cleanup = () => { child.kill('SIGKILL'); fs.rmSync(spool, { recursive: true, force: true }); };
-  return child;
-}
-
-async function insertRound(db, fields) {
-  const f = { start_in_ms: 2000, loadgens: 1, model: 'closed', parallel: 2, duration_ms: 1000, ...fields };
-  const [{ id }] = await query(db, `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, scenario, steady_gate)
-    VALUES (now() + make_interval(secs => $1::float8 / 1000), 'local', 'test', $2, 1, $3, $4, $5, $6, 'get', $7) RETURNING id`,
-  [f.start_in_ms, f.url, f.loadgens, f.model, f.parallel, f.duration_ms, f.steady_gate ?? null]);
-  return id;
-}
 
 test('worker: two instances start one round together, a third (index >= loadgens) stays idle', async (t) => {
   const srv = await startServer((req, res) => { res.setHeader('X-Instance-Index', '0'); res.end('ok\n'); });
@@ -115,15 +97,17 @@ test('worker: finds a round by polling when no NOTIFY comes', async (t) => {
   t.after(srv.close);
   const db = await createDatabase(await testCluster());
   await query(db, 'ALTER TABLE rounds DISABLE TRIGGER rounds_notify');
-  const w = startWorker(db, 0, { LOADGEN_POLL_MS: '300' });
+  // CF_INSTANCE_IP: the cell the loadgen runs on, recorded as its placement.
+  const w = startWorker(db, 0, { LOADGEN_POLL_MS: '300', CF_INSTANCE_IP: '10.0.4.12' });
   t.after(() => w.cleanup());
   await waitFor(() => /waiting for rounds/.test(w.output()), 10000, 'worker up');
   const id = await insertRound(db, { url: srv.url, start_in_ms: 1000, duration_ms: 300 });
   const [run] = await waitFor(async () => {
-    const rows = await query(db, "SELECT sent::int FROM loadgen_runs WHERE round_id = $1 AND status = 'done'", [id]);
+    const rows = await query(db, "SELECT sent::int, host FROM loadgen_runs WHERE round_id = $1 AND status = 'done'", [id]);
     return rows.length === 1 && rows;
   }, 10000, 'round run after polling');
   assert.ok(run.sent > 0);
+  assert.strictEqual(run.host, '10.0.4.12');
 });
 
 test('worker: application_name tells idle/busy; a round set to failed stops it (regression: only cancelled did, so a failed round kept it from the next)', async (t) => {

@@ -58,7 +58,7 @@ async function main() {
     const data = await loadReportData(client, sel);
     const staleNote = staleLine(sel.plan, data.stale);
     if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}${data.stale.length ? ` (${staleNote})` : ''}`);
-    const analysis = analyse(data, { limits: sel.plan?.validity, afterChange: sel.plan?.afterChange });
+    const analysis = analyse(data, { limits: sel.plan?.validity, afterChange: sel.plan?.afterChange, slo: sel.plan?.slo });
     const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
     // Vega is loaded only now: usage errors answer without its start-up cost.
     const { writeReport } = await import('../lib/report/render.js');

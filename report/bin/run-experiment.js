@@ -3,12 +3,16 @@
 // plan, connect to the results database, hand off to lib/experiment/runner.js.
 import { parseArgs } from 'node:util';
 import { connect, resultsUrl } from '../lib/db.js';
+import { listLines, shippedPlans } from '../lib/experiment/catalogue.js';
 import { loadPlan, PlanError } from '../lib/experiment/plan.js';
 import { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } from '../lib/experiment/round-runner.js';
 import { runExperiment, UsageError } from '../lib/experiment/runner.js';
 
 const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
+       scripts/run-experiment.sh --list
   PLAN             experiments/NAME.yml (or .json): see report/README.md for every field
+  --list           print every shipped plan (experiments/) with the figure, table or
+                   section of the study it regenerates (the plan field regenerates)
   --dry-run        print the rounds it would run (and the ones already done, when the
                    results database is reachable); run nothing
   --platform P     override the plan's platform (local | cf)
@@ -33,12 +37,17 @@ async function main() {
       allowPositionals: true,
       options: {
         'dry-run': { type: 'boolean' }, platform: { type: 'string' }, db: { type: 'string' },
-        'run-round': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        'run-round': { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (e) { die(`${e.message} (see --help)`); }
   const o = args.values;
   if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  if (o.list) {
+    if (args.positionals.length) die('--list takes no PLAN (see --help)');
+    try { process.stdout.write(`${listLines(shippedPlans()).join('\n')}\n`); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+    return 0;
+  }
   if (args.positionals.length !== 1) die('exactly one PLAN file is required (see --help)');
   if (o.platform && !['local', 'cf'].includes(o.platform)) die(`--platform must be local or cf, got "${o.platform}"`);
   let plan;

@@ -32,9 +32,10 @@ test('the report renders in headless Chromium without console errors', async () 
   const page = await inspectPage(path.join(dir, 'index.html'));
   assert.deepEqual(page.errors, [], 'console errors');
   assert.deepEqual(page.requests, [], 'network requests');
-  // The 8 figures and the 4 per-round series (throughput, latency, CPU, memory).
-  assert.equal(page.chartsRendered, '12');
-  assert.equal(page.svgCount, 12);
+  // The 10 figures (with Fig. 3.1 from the 2 and 4 loadgen steps and Fig. 7.5/7.6 from the
+  // lines crossing 100 % CPU; no capacity search) and the 4 per-round series.
+  assert.equal(page.chartsRendered, '14');
+  assert.equal(page.svgCount, 14);
   assert.ok(page.pixels > 20_000, `page has ${page.pixels} non-white pixels`);
   assert.ok(page.chartPixels > 2_000, `first chart has ${page.chartPixels} non-white pixels`);
 });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from '../lib/db.js';
+import { runScript } from './helpers/cli.js';
 import { loadPlan, parseDurationMs, PlanError, validatePlan } from '../lib/experiment/plan.js';
 
 const ok = { apps: ['node-app', 'java-app'], load: [{ loadgens: 2, parallel: 1 }] };
@@ -19,7 +20,7 @@ test('defaults are filled in', () => {
   assert.equal(p.durationMs, 60_000);
   assert.equal(p.warmupMs, 10_000);
   assert.deepEqual(p.instances, [1]);
-  assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {} }]);
+  assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {}, memoryMb: null }]);
   assert.equal(p.slo.thresholdMs, 100);
   assert.equal(p.scale.loadgensStep, 4);
   assert.equal(p.scale.loadgensMax, 96);
@@ -47,6 +48,20 @@ test('every shipped plan in experiments/ is valid', () => {
   }
 });
 
+test('regenerates: figures, tables and sections of the study; --list prints each shipped plan with them', () => {
+  assert.deepEqual(validatePlan({ ...ok, regenerates: ['Fig. 6.2', 'Table 7.1', '§5.2.3 keep-alive finding'] }, 'r.yml').regenerates,
+    ['Fig. 6.2', 'Table 7.1', '§5.2.3 keep-alive finding']);
+  assert.deepEqual(validatePlan(ok, 'r.yml').regenerates, []);
+  const r = runScript('run-experiment.sh', ['--list']);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  const files = fs.readdirSync(path.join(REPO_ROOT, 'experiments')).filter((f) => /\.ya?ml$/.test(f));
+  assert.equal(lines.length, files.length);
+  assert.match(lines.find((l) => l.startsWith('experiments/pool-size.yml ')), /^experiments\/pool-size\.yml +study Fig\. 6\.2, Fig\. 6\.3 +\(database connection pool/);
+  assert.match(lines.find((l) => l.startsWith('experiments/ci-tiny.yml ')), /^experiments\/ci-tiny\.yml +- +\(/);
+  assert.equal(runScript('run-experiment.sh', ['--list', 'x.yml']).code, 1);
+});
+
 // [what is wrong, plan, text the one-line error must contain]
 const BAD = [
   ['apps missing', { load: ok.load }, 'apps must be a non-empty list'],
@@ -54,6 +69,10 @@ const BAD = [
   ['bad app name', { apps: ['Node App'], load: ok.load }, 'apps[0]'],
   ['app twice', { apps: ['a', 'a'], load: ok.load }, 'apps lists an app twice'],
   ['unknown field', { ...ok, repetiton: 3 }, 'repetiton is not a known field'],
+  ['regenerates not of the study', { ...ok, regenerates: ['Figure 6'] }, 'regenerates[0] must name a figure, table or section of the study'],
+  ['variant memory without unit', { ...ok, variants: [{ name: 'a', memory: 512 }] }, 'variants[0].memory must be a size like 512M or 1G'],
+  ['memory in some variants only', { ...ok, variants: [{ name: 'a', memory: '512M' }, { name: 'b' }] }, 'variants must all set memory or none'],
+  ['regenerates not text', { ...ok, regenerates: [6.2] }, 'regenerates[0] must name'],
   ['unknown kind', { ...ok, kind: 'soak' }, 'kind must be one of grid, scale-until-slo, capacity'],
   ['bad order', { ...ok, order: 'shuffled' }, 'order must be one of'],
   ['zero repetitions', { ...ok, repetitions: 0 }, 'repetitions must be an integer from 1 to 100'],

@@ -59,13 +59,13 @@ test('the report renders HTML, one SVG per chart and the CSV tables', () => {
   assert.ok(!/<script[^>]+src=/.test(html), 'no external scripts');
   assert.ok(!/https?:\/\/(?!vega\.github\.io\/schema|www\.w3\.org)/.test(html.replace(/<script>[\s\S]*?<\/script>/g, '')), 'no links outside the page');
   for (const chart of ['throughput-vs-load', 'latency-split-vs-load', 'throughput-at-full-core', 'throughput-vs-cpu',
-    'memory-vs-throughput', 'scaling-efficiency', 'cpu-utilisation', 'latency-split']) {
+    'memory-vs-throughput', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'throughput-vs-loadgens', 'throughput-at-cpu-levels']) {
     const svg = fs.readFileSync(path.join(out, 'charts', `${chart}.svg`), 'utf8');
     assert.match(svg, /^<svg[^>]+xmlns="http:\/\/www\.w3\.org\/2000\/svg"/, chart);
     assert.ok((svg.match(/<path/g) || []).length > 5, `${chart} has marks`);
     assert.ok(html.includes(`id="chart-${chart}"`), `${chart} in the page`);
   }
-  for (const csv of ['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'environment']) {
+  for (const csv of ['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'environment', 'throughput-at-cpu']) {
     assert.ok(fs.statSync(path.join(out, 'csv', `${csv}.csv`)).size > 50, csv);
   }
   assert.equal(readCsv(path.join(out, 'csv', 'rounds.csv')).length, 24);
@@ -121,9 +121,22 @@ test('scaling efficiency and CPU utilisation (Table 7.1)', () => {
   assert.ok(Number(e2.ci_low) < Number(e2.efficiency) && Number(e2.ci_high) > Number(e2.efficiency));
   const cpu = readCsv(path.join(dir, 'synth', 'csv', 'cpu-utilisation.csv'));
   const n2 = cpu.find((c) => c.app === 'node-app' && c.instances === '2');
-  close(n2.max_cpu_used_pct, 2 * 80 * 0.995, 1, 'node ×2 at 4 loadgens');
+  // Peak as the study took it: each instance's highest sample (jitter +2 %), summed.
+  close(n2.max_cpu_used_pct, 2 * 80 * 1.02, 0.2, 'node ×2 at 4 loadgens, peak');
+  close(n2.mean_cpu_used_pct, 2 * 80 * 0.995, 1, 'node ×2 at 4 loadgens, mean');
   close(n2.cpu_available_pct, 200, 0.01, 'two one-core quotas');
-  close(n2.utilisation_pct, 80 * 0.995, 0.5, 'utilisation');
+  assert.equal(n2.available_basis, 'quota');
+  close(n2.utilisation_pct, 81.6, 0.1, 'utilisation');
+  // The study's notion (one core per Node.js instance) and its own row, study Table 7.1.
+  close(n2.study_available_pct, 200, 0.01, 'study: 1 core per Node.js instance');
+  assert.deepEqual([n2.published_max_cpu_pct, n2.published_available_pct, n2.published_utilisation_pct], ['198', '200', '99']);
+  // Java: the synthetic rounds record no host cores, so the study's 4 per cell is assumed and said.
+  const j1 = cpu.find((c) => c.app === 'java-app' && c.instances === '1');
+  close(j1.study_available_pct, 400, 0.01, 'study: 4 cores per Java instance');
+  assert.match(j1.study_basis, /assumed 4 cores per cell \(study §7\.2\)/);
+  assert.deepEqual([j1.published_max_cpu_pct, j1.published_utilisation_pct], ['229', '57']);
+  const html = fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8');
+  assert.match(html, /<b>Assumption:<\/b> the cell's cores are not known .*: assumed 4 cores per cell \(study §7\.2\)/);
 });
 
 test('validity flags: saturated generator, restarts, late sends, errors, no warm-up, stats samples lost', async () => {
@@ -146,7 +159,9 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.match(r.flags, /open model: 40\.0 % sent late/);
   // With no warm-up the 20 early requests count too: 10 errors in 120 samples.
   assert.match(r.flags, /error rate 8\.3 %/);
-  assert.match(r.flags, /no warm-up excluded/);
+  // No warm-up is often on purpose: said once in the method, not as a flag on every round.
+  assert.doesNotMatch(r.flags, /warm-up/);
+  assert.match(fs.readFileSync(path.join(out, 'index.html'), 'utf8'), new RegExp(`1 round\\(s\\) ran without one .*\\n?.*round ${bad}\\)`));
   // A generator that joined late: 10 samples 0.24 s apart (first to last 2.2 s) in 30 % of 8 s.
   const late = await insertRound(db.client, { app: 'java-app', instances: 1, loadgens: 1, parallel: 1, label: 'late join', requests: 10, coverage: 0.3 });
   const out2 = path.join(dir, 'late');
@@ -170,6 +185,28 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.equal(env[0].platform, 'local');
   assert.equal(env[0].git_rev, 'abc1234');
   assert.deepEqual(JSON.parse(env[0].environment), { host_cpu: 'synthetic', cpu_per_gb: 1 });
+});
+
+test('placement: the cells of app instances and loadgens; a loadgen on an app cell is flagged on CF; CF cannot see the router', async () => {
+  const cf = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed cf', columns: { platform: 'cf' } });
+  const local = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local' });
+  await db.client.query(`UPDATE instance_stats SET host = CASE WHEN instance_index = 0 THEN '10.0.4.12' ELSE '10.0.4.13' END
+    WHERE round_id = ANY($1)`, [[cf, local]]);
+  await db.client.query(`UPDATE loadgen_runs SET host = CASE WHEN instance_index = 0 THEN '10.0.4.13' ELSE '10.0.4.99' END
+    WHERE round_id = ANY($1)`, [[cf, local]]);
+  const out = path.join(dir, 'placement');
+  report(['--rounds', `${cf},${local}`, '--out', out]);
+  const rows = new Map(readCsv(path.join(out, 'csv', 'rounds.csv')).map((x) => [x.label, x]));
+  for (const label of ['placed cf', 'placed local']) {
+    assert.equal(rows.get(label).app_hosts, '10.0.4.12 10.0.4.13');
+    assert.equal(rows.get(label).loadgen_hosts, '10.0.4.13 10.0.4.99');
+  }
+  assert.match(rows.get('placed cf').flags, /a loadgen ran on the cell of an app instance \(10\.0\.4\.13\)/);
+  assert.equal(rows.get('placed cf').trusted, 'true', 'a warning');
+  assert.doesNotMatch(rows.get('placed local').flags, /cell/, 'locally everything shares the machine');
+  const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+  assert.match(html, /<b>Router load\.<\/b> Study §7\.3 stopped scaling Java when the router reached its limit \(70 % load\)\. On Cloud Foundry/);
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'local rounds only: no CF note');
 });
 
 test('report.sh: selections and usage errors', () => {

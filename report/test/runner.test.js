@@ -119,6 +119,32 @@ afterChange: keep
   assert.equal(r2.code, 0, r2.stderr);
   assert.deepEqual(calls(log).slice(first.length).map((c) => c.label), lost);
   assert.ok(r2.stderr.includes(outcome.replace(/^run-experiment: /, '')), r2.stderr);
+  // The stop is stored (experiment_outcomes), once per run, for the report (study §7.3).
+  const { rows } = await db.client.query(`SELECT app, variant, instances, loadgens, stop, reason FROM experiment_outcomes
+    WHERE experiment = 'scaling' ORDER BY id`);
+  assert.equal(rows.length, 2);
+  assert.deepEqual(rows[0], rows[1]);
+  assert.ok(outcome.endsWith(`stopped at ${rows[0].instances} instance(s), ${rows[0].loadgens} loadgens: ${rows[0].reason}`), outcome);
+  assert.ok(['router-saturation', 'max-instances', 'loadgens-max'].includes(rows[0].stop), rows[0].stop);
+});
+
+test('capacity: the search result per instance count is stored with the soak verdict', async () => {
+  const plan = writePlan('capsearch', `kind: capacity
+apps: [node-app]
+slo: { metric: p99, threshold: 50ms }
+capacity: { instances: [1, 2], loadgens: 2, rateMin: 10, rateMax: 400, tolerance: 0.2, maxProbes: 4, probeDuration: 4s, soakDuration: 4s }
+warmup: 1s
+`);
+  const r = run(plan);
+  assert.equal(r.code, 0, r.stderr);
+  const { rows } = await db.client.query(`SELECT instances, capacity_rps, confirmed, reason FROM experiment_outcomes
+    WHERE experiment = 'capsearch' ORDER BY instances`);
+  assert.deepEqual(rows.map((x) => x.instances), [1, 2]);
+  for (const x of rows) {
+    const line = r.stderr.split('\n').find((l) => l.includes(`node-app/default x${x.instances}:`));
+    assert.ok(line.endsWith(`capacity ${x.capacity_rps} req/s at ${x.instances} instance(s), ${x.reason}`), line);
+    assert.equal(x.confirmed, x.reason === 'soak confirmed');
+  }
 });
 
 test('the first round after a change is run again and left out; on resume it does not count as done', async () => {
@@ -171,6 +197,25 @@ warmup: 1s
   assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), [
     'set-env node-app DB_POOL_SIZE 30', 'restart node-app', 'set-env node-app DB_POOL_SIZE 60', 'restart node-app',
   ]);
+});
+
+test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
+  const cliLog = path.join(dir, 'cli-mem.log');
+  const cli = path.join(dir, 'fake-cli-mem.sh');
+  fs.writeFileSync(cli, `#!/usr/bin/env bash\necho "$*" >> ${JSON.stringify(cliLog)}\n`, { mode: 0o755 });
+  const plan = writePlan('memvariants', `apps: [node-app]
+variants:
+  - { name: mem128m, memory: 128M }
+  - { name: mem1g, memory: 1G }
+load: [{ loadgens: 1, parallel: 1 }]
+order: sequential
+repetitions: 2
+duration: 4s
+warmup: 1s
+`);
+  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), ['scale node-app -m 128M -f', 'scale node-app -m 1024M -f']);
 });
 
 test('usage and configuration errors exit 1 with one line', () => {

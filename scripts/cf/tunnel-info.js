@@ -8,43 +8,17 @@
 //   stdout: one JSON object {auth, key, target, url}: the tunnel credentials, the
 //          database's host:port as the server's ACL names it (chisel/config.go), and the
 //          database URL through the local end of the tunnel (127.0.0.1:N).
-// The binding is found by name (binding name, else instance name); credentials: `uri`
-// first, else hostname|host, port, name|dbname|database, username|user, password
-// (contract/README.md; docs/cf-platform.md §4).
+// The binding is found by name and read by bindings.js (docs/bindings.md): every broker's
+// credential shape, and the sslmode and CA it asks for. The URL keeps them (the CA as a
+// file in sslrootcert); through the tunnel the host is 127.0.0.1, which no broker's
+// certificate names, so verify-full becomes verify-ca there: the chain is still checked.
 // Exit 1 with one line when something is missing.
+
+const bindings = require('./bindings');
 
 function fail(msg) {
   process.stderr.write(`tunnel-info: ${msg}\n`);
   process.exit(1);
-}
-
-function findBinding(vcap, name) {
-  for (const bindings of Object.values(vcap || {})) {
-    if (!Array.isArray(bindings)) continue;
-    for (const b of bindings) {
-      if (b && (b.name === name || (!b.name && (b.binding_name === name || b.instance_name === name)))) return b;
-    }
-  }
-  return null;
-}
-
-/** host, port, user, password (URL-encoded), dbname, search of a binding's credentials. */
-function dbParts(cr, name) {
-  if (typeof cr.uri === 'string' && cr.uri !== '') {
-    let u;
-    try {
-      u = new URL(cr.uri);
-    } catch {
-      fail(`binding ${name}: credentials.uri is not a URL`);
-    }
-    return { host: u.hostname, port: u.port || '5432', user: u.username, password: u.password,
-      dbname: u.pathname.replace(/^\//, ''), search: u.search };
-  }
-  const host = cr.hostname || cr.host;
-  if (!host) fail(`binding ${name}: credentials have no uri, hostname or host`);
-  const enc = (v) => encodeURIComponent(v == null ? '' : String(v));
-  return { host, port: String(cr.port || '5432'), user: enc(cr.username || cr.user), password: enc(cr.password),
-    dbname: enc(cr.name || cr.dbname || cr.database || ''), search: '' };
 }
 
 /**
@@ -55,16 +29,22 @@ function tunnelInfo(envDoc, { service, localPort }) {
   const ev = (envDoc && envDoc.environment_variables) || {};
   if (!ev.CHISEL_AUTH) fail('the chisel app has no CHISEL_AUTH (push it with manifests/chisel.yml and your vars file)');
   if (!ev.CHISEL_KEY) fail('the chisel app has no CHISEL_KEY (push it with manifests/chisel.yml and your vars file)');
-  const vcap = envDoc.system_env_json && envDoc.system_env_json.VCAP_SERVICES;
-  const b = findBinding(vcap, service);
-  if (!b) fail(`the chisel app has no binding named ${service}: cf bind-service chisel ${service} && cf restart chisel`);
-  const p = dbParts(b.credentials || {}, service);
-  const userinfo = p.user ? `${p.user}${p.password ? `:${p.password}` : ''}@` : '';
+  const vcap = (envDoc.system_env_json && envDoc.system_env_json.VCAP_SERVICES) || {};
+  let conn;
+  try {
+    const b = bindings.findBinding(bindings.listBindings(vcap), { name: service });
+    if (!b) fail(`the chisel app has no binding named ${service}: cf bind-service chisel ${service} && cf restart chisel`);
+    conn = bindings.connectionFromBinding(b);
+  } catch (err) {
+    if (err instanceof bindings.BindingError) fail(err.message);
+    throw err;
+  }
+  const sslmode = conn.sslmode === 'verify-full' ? 'verify-ca' : conn.sslmode;
   return {
     auth: ev.CHISEL_AUTH,
     key: ev.CHISEL_KEY,
-    target: `${p.host}:${p.port}`,
-    url: `postgres://${userinfo}127.0.0.1:${localPort}/${p.dbname}${p.search}`,
+    target: `${conn.host.includes(':') ? `[${conn.host}]` : conn.host}:${conn.port}`,
+    url: bindings.toUrl({ ...conn, host: '127.0.0.1', port: localPort, sslmode }),
   };
 }
 

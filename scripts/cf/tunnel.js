@@ -6,7 +6,8 @@
 // cf: the chisel app is pushed when absent and bound to results-db when it lacks the
 // binding; its credentials, key and binding come from `cf curl /v3/apps/GUID/env`
 // (tunnel-info.js), its route from `cf curl /v3/apps/GUID/routes`. local: the same chisel
-// server runs in front of the local results-db with fresh random credentials. Either way
+// server runs in front of the local results-db (its URL from the service key the scripts
+// keep, ops/platform.js resultsDbUrl) with fresh random credentials. Either way
 // the chisel client is pinned to the server's fingerprint, and psql SELECT 1 through the
 // tunnel must answer before the URL is printed. The chisel processes are started
 // detached (orphaned, so any later run can stop them by pid); every exit before the
@@ -19,9 +20,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
-const { selectPlatform, ROOT } = require('../ops/platform');
+const { selectPlatform, localCfHome, CFL, RESULTS_KEY, ROOT } = require('../ops/platform');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
+const { localPlatformUp } = require('../ops/apps');
 const { skipSslValidation } = require('../ops/tls');
 
 const APP = 'chisel';
@@ -175,11 +177,11 @@ function report(localPort, url, via) {
 }
 
 async function tunnelLocal(p, localPort) {
-  const q = p.cfQuery('service-url', SERVICE);
-  if (q.code !== 0) {
-    die(`no local ${SERVICE}: start the platform first (scripts/push.sh APP, or scripts/cfl up && scripts/cfl create-service postgres local ${SERVICE})`);
+  localPlatformUp(p);
+  if (!p.cfCurlJson(`/v3/service_instances?names=${SERVICE}`).resources?.length) {
+    die(`no local ${SERVICE}: scripts/push.sh APP creates it, or cf create-service postgres local ${SERVICE}`);
   }
-  const dbUrl = q.stdout.replace(/\n+$/, '');
+  const dbUrl = p.resultsDbUrl();
   const port = await freeServerPort(localPort);
   const auth = `tunnel:${randomSecret()}`;
   const key = randomSecret();
@@ -210,7 +212,12 @@ function dryRun(p, localPort, insecure) {
     `CHISEL_KEY=KEY ${BIN_DIR}/chisel-server fingerprint`,
     formatCmd(['AUTH=USER:PASS', `${BIN_DIR}/chisel`, 'client', ...clientFlags('FINGERPRINT', insecure), 'https://ROUTE', `127.0.0.1:${localPort}:DBHOST:DBPORT`]),
   ] : [
-    `${p.cf[0]} service-url ${SERVICE}`,
+    `${CFL} up`,
+    `# unless CF_HOME=${path.relative(ROOT, localCfHome())} is logged in there already:`,
+    'cf login -a "$(scripts/cfl api-url)" -u admin -p admin -o local -s local --skip-ssl-validation',
+    `cf service-key ${SERVICE} ${RESULTS_KEY} --guid`,
+    `# when the key is missing: cf create-service-key ${SERVICE} ${RESULTS_KEY}`,
+    'cf curl /v3/service_credential_bindings/GUID/details',
     `PORT=PORT HOST=127.0.0.1 CHISEL_AUTH=tunnel:RANDOM CHISEL_KEY=RANDOM VCAP_SERVICES='{"postgres":[{"name":"${SERVICE}","credentials":{"uri":"URL"}}]}' ${BIN_DIR}/chisel-server`,
     `AUTH=tunnel:RANDOM ${BIN_DIR}/chisel client --fingerprint FINGERPRINT --keepalive ${KEEPALIVE} http://127.0.0.1:PORT 127.0.0.1:${localPort}:DBHOST:DBPORT`,
   ];

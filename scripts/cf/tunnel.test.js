@@ -165,10 +165,15 @@ test('--help prints the header of tunnel.sh on stdout, exit 0', () => {
 });
 
 test('DRY_RUN=1 for local prints the exact commands and runs none', () => {
-  const r = run(['--platform', 'local', '--local-port', '15998'], { DRY_RUN: '1', PATH: `/nonexistent:${process.env.PATH}` });
+  const r = run(['--platform', 'local', '--local-port', '15998'], { DRY_RUN: '1', CFSCALE_HOME: '', PATH: `/nonexistent:${process.env.PATH}` });
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(r.out.trim().split('\n'), [
-    'scripts/cfl service-url results-db',
+    'scripts/cfl up',
+    '# unless CF_HOME=.state/local/cf-home is logged in there already:',
+    'cf login -a "$(scripts/cfl api-url)" -u admin -p admin -o local -s local --skip-ssl-validation',
+    'cf service-key results-db cfscale-scripts --guid',
+    '# when the key is missing: cf create-service-key results-db cfscale-scripts',
+    'cf curl /v3/service_credential_bindings/GUID/details',
     'PORT=PORT HOST=127.0.0.1 CHISEL_AUTH=tunnel:RANDOM CHISEL_KEY=RANDOM VCAP_SERVICES=\'{"postgres":[{"name":"results-db","credentials":{"uri":"URL"}}]}\' .tools/bin/chisel-server',
     'AUTH=tunnel:RANDOM .tools/bin/chisel client --fingerprint FINGERPRINT --keepalive 25s http://127.0.0.1:PORT 127.0.0.1:15998:DBHOST:DBPORT',
     "psql postgres://DBUSER:DBPASS@127.0.0.1:15998/DBNAME -Atqc 'SELECT 1'",

@@ -1,7 +1,9 @@
 // End to end with the real cf CLI against the local Cloud Controller: an app's life after
 // the push — cf apps / app, logs (--recent and streaming, from the local log-cache),
 // update-route -o loadbalancing, set-env / env, restart-app-instance, a crash in the audit
-// events, stop / start / restart, bind / unbind / delete-service, delete. The app is the
+// events (and the user's terminate_instance), STG lines of the push, service keys, the
+// local CPU quota annotation, pages of a list followed by the CLI, stop / start / restart,
+// bind / unbind / delete-service, delete. The app is the
 // tiny fixture (scripts/local/fixtures/tiny-app), 2 instances. Under the heavy lock.
 'use strict';
 
@@ -101,6 +103,11 @@ test('cf restart-app-instance restarts one instance (a new instance guid); a cra
   await allRunning(2);
   assert.notEqual((await instanceEnv(1)).CF_INSTANCE_GUID, before1);
   assert.equal((await instanceEnv(0)).CF_INSTANCE_GUID, before0);
+  // CC records the user's restart (process_event_repository.rb record_terminate).
+  const term = (await curlJson(`/v3/audit_events?target_guids=${guid}&types=audit.app.process.terminate_instance`)).resources;
+  assert.equal(term.length, 1);
+  assert.deepEqual([term[0].actor.type, term[0].actor.name, term[0].data.process_type, term[0].data.process_index], ['user', 'admin', 'web', 1]);
+  assert.match(await cfOk('logs', APP, '--recent'), /\[API\/0\] OUT Terminating process: "web", index: "1"/);
 
   await viaRouter('/die', { 'X-Cf-App-Instance': `${guid}:0` }).catch(() => {});
   const events = await until('a crash event', async () => {
@@ -109,6 +116,46 @@ test('cf restart-app-instance restarts one instance (a new instance guid); a cra
   });
   assert.equal(events.resources[0].data.index, 0);
   await allRunning(2);
+});
+
+test('the push left staging lines (STG) in the app\'s log', async () => {
+  assert.match(await cfOk('logs', APP, '--recent'), /\[STG\/0\] OUT Staged with nodejs_buildpack: droplet [0-9a-f-]{36}/);
+});
+
+test('cf create-service-key / service-key: the instance\'s credentials; a taken name is "already exists", as the CLI says it', async () => {
+  await cfOk('create-service-key', 'results-db', 'k1');
+  const again = await cfOk('create-service-key', 'results-db', 'k1');
+  assert.match(again, /Service key k1 already exists/);
+  const keyGuid = (await cfOk('service-key', 'results-db', 'k1', '--guid')).trim();
+  const { credentials } = await curlJson(`/v3/service_credential_bindings/${keyGuid}/details`);
+  assert.match(credentials.uri, /^postgres:\/\/svc_results_db:[^@]+@127\.0\.0\.1:\d+\/results-db$/);
+  assert.match(await cfOk('service-key', 'results-db', 'k1'), /"uri": "postgres:/);
+  const keys = await curlJson('/v3/service_credential_bindings?type=key');
+  assert.deepEqual(keys.resources.map((k) => [k.name, k.type]), [['k1', 'key']]);
+  const bad = await curlJson('/v3/service_credential_bindings?type=route');
+  assert.equal(bad.errors[0].code, 10005);
+  await cfOk('delete-service-key', 'results-db', 'k1', '-f');
+  assert.equal((await curlJson('/v3/service_credential_bindings?type=key')).resources.length, 0);
+});
+
+test('the local CPU quota is a process annotation (cf curl -X PATCH /v3/processes/GUID); a bad one is CC\'s 422', async () => {
+  const patch = (v) => curlJson('-X', 'PATCH', `/v3/processes/${guid}`, '-d', JSON.stringify({ metadata: { annotations: { 'cfscale.local/cpu-quota': v } } }));
+  assert.deepEqual((await patch('0.3')).metadata.annotations, { 'cfscale.local/cpu-quota': '0.3' });
+  assert.ok((await stats()).every((s) => s.cpu_quota === 0.3));
+  const bad = await patch('lots');
+  assert.equal(bad.errors[0].code, 10008);
+  assert.match(bad.errors[0].detail, /must be a number of cores >= 0\.01 or "none"/);
+  assert.deepEqual((await patch(null)).metadata.annotations, {});
+});
+
+test('lists come in pages of per_page (CC: 50 by default, 5000 at most); the CLI follows next', async () => {
+  const one = await curlJson('/v3/service_plans?per_page=1');
+  assert.equal(one.pagination.total_results, 1);
+  const events = await curlJson(`/v3/audit_events?target_guids=${guid}&per_page=1`);
+  assert.equal(events.resources.length, 1);
+  assert.ok(events.pagination.total_results >= 2);
+  assert.match(events.pagination.next.href, /[?&]page=2&per_page=1/);
+  assert.equal((await curlJson('/v3/apps?per_page=5001')).errors[0].detail, 'The query parameter is invalid: Per page must be between 1 and 5000');
 });
 
 test('cf stop (DOWN), cf start (RUNNING again)', async () => {

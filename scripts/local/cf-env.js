@@ -5,10 +5,10 @@
 // may set TMPDIR).
 'use strict';
 
+const { ORG, SPACE } = require('./cc-api/presenters');
+const { loadConfig } = require('./config');
+
 const FDS_QUOTA = 16384;
-const LOCAL_ORG = 'local';
-const LOCAL_SPACE = 'local';
-const LOCAL_GUID = '00000000-0000-4000-8000-00000000c0de'; // org/space stand-in
 // What a container gets from the host besides the CF variables.
 // Not TMPDIR: each instance has its own (instance.tmpDir).
 const PASSED_THROUGH = ['PATH', 'HOME', 'LANG', 'TZ', 'JAVA_HOME'];
@@ -43,19 +43,20 @@ function vcapApplication(app, instance) {
     application_name: app.name,
     application_uris: app.routes,
     application_version: app.version,
-    cf_api: 'http://127.0.0.1',
+    // The platform's Cloud Controller (cc-api/), as CF gives its API URL.
+    cf_api: `http://127.0.0.1:${loadConfig().apiPort}`,
     host: '0.0.0.0',
     instance_id: instance.guid,
     instance_index: instance.index,
     limits: { disk: app.diskMb, fds: FDS_QUOTA, mem: app.memoryMb },
     name: app.name,
-    organization_id: LOCAL_GUID,
-    organization_name: LOCAL_ORG,
+    organization_id: ORG.guid,
+    organization_name: ORG.name,
     port: instance.port,
     process_id: app.guid,
     process_type: 'web',
-    space_id: LOCAL_GUID,
-    space_name: LOCAL_SPACE,
+    space_id: SPACE.guid,
+    space_name: SPACE.name,
     uris: app.routes,
     users: null,
     version: app.version,

@@ -10,6 +10,7 @@ const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { loadConfig } = require('./config');
 const { recentLines } = require('./app-log');
+const { parseMegabytes } = require('./manifest');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
 const STATS_POLL_MS = 1000;
@@ -21,7 +22,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
 
   cfl up | down | status
   cfl push [APP] -f MANIFEST [--vars-file F]... [--var k=v]... [-i N] [--no-start]
-  cfl scale APP [-i N] [--cpu CORES|none]
+  cfl scale APP [-i N] [--cpu CORES|none] [-m MEMORY [-f]]
   cfl start|stop|restart APP          cfl restart-app-instance APP INDEX
   cfl delete APP [-f]                 cfl apps | app APP [--guid] | env APP
   cfl update-route DOMAIN [--hostname HOST] (-o loadbalancing=round-robin|least-connection | -r loadbalancing)
@@ -45,7 +46,7 @@ const SPECS = {
   up: { pos: [] }, down: { pos: [] }, status: { pos: [] }, apps: { pos: [] }, services: { pos: [] },
   'router-url': { pos: [] }, 'api-url': { pos: [] },
   push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
-  scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu' } },
+  scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu', '-m': 'memory' }, bool: { '-f': 'force' } },
   start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
   'restart-app-instance': { pos: ['appName', 'index'] },
   delete: { pos: ['appName'], bool: { '-f': 'force' } },
@@ -110,7 +111,14 @@ function normalise(verb, args) {
     if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
     args.cpu = n;
   }
-  if (verb === 'scale' && args.instances === undefined && args.cpu === undefined) throw new CliError('scale needs -i N and/or --cpu CORES|none');
+  if (args.memory !== undefined) {
+    try { args.memoryMb = parseMegabytes(args.memory, '-m'); } catch (e) { throw new CliError(e.message); }
+    delete args.memory;
+  }
+  delete args.force; // cf scale's -f skips its confirmation; cfl asks none
+  if (verb === 'scale' && args.instances === undefined && args.cpu === undefined && args.memoryMb === undefined) {
+    throw new CliError('scale needs -i N, --cpu CORES|none and/or -m MEMORY');
+  }
   // Like cf push: without -f, ./manifest.yml when there is one.
   if (verb === 'push' && !args.manifest && fs.existsSync('manifest.yml')) args.manifest = 'manifest.yml';
   if (args.manifest) args.manifest = path.resolve(args.manifest);

@@ -8,6 +8,8 @@
 const crypto = require('node:crypto');
 const { Client } = require('pg');
 
+const { ORG: { guid: ORG_GUID }, SPACE: { guid: SPACE_GUID } } = require('./cc-api/presenters');
+
 const MAX_EVENTS = 10000;
 const RESULTS_SERVICE = 'results-db';
 
@@ -34,12 +36,29 @@ class Events {
         crash_count: crashCount,
         crash_timestamp: at.getTime() * 1e6,
       },
-      space: { guid: '00000000-0000-4000-8000-00000000c0de' },
-      organization: { guid: '00000000-0000-4000-8000-00000000c0de' },
+      space: { guid: SPACE_GUID },
+      organization: { guid: ORG_GUID },
     };
     this.list.push({ atMs: at.getTime(), event });
     if (this.list.length > MAX_EVENTS) this.list.shift();
     this.writeResults(app.name, index, oom ? 'oom' : 'crash', exitDescription, at);
+    return event;
+  }
+
+  // `cf restart-app-instance` by a user: CC's audit.app.process.terminate_instance
+  // (app/repositories/process_event_repository.rb record_terminate: the user as actor,
+  // metadata process_guid, process_type, process_index). user: {guid, name}.
+  terminated(app, index, user, at = new Date()) {
+    const time = at.toISOString().replace(/\.\d+Z$/, 'Z');
+    const event = {
+      guid: crypto.randomUUID(), created_at: time, updated_at: time, type: 'audit.app.process.terminate_instance',
+      actor: { guid: user.guid, type: 'user', name: user.name },
+      target: { guid: app.guid, type: 'app', name: app.name },
+      data: { process_guid: app.guid, process_type: 'web', process_index: index },
+      space: { guid: SPACE_GUID }, organization: { guid: ORG_GUID },
+    };
+    this.list.push({ atMs: at.getTime(), event });
+    if (this.list.length > MAX_EVENTS) this.list.shift();
     return event;
   }
 

@@ -19,7 +19,8 @@ const { isExecutable, findOnPath } = require('../ops/exec');
 const USAGE = `pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
 
 Usage:
-  scripts/pg-cluster.sh start --dir DIR [--port PORT]   init if needed, start, print superuser URL
+  scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls]
+                                                        init if needed, start, print superuser URL
   scripts/pg-cluster.sh stop  --dir DIR                 fast shutdown (no-op when not running)
   scripts/pg-cluster.sh url   --dir DIR                 print superuser URL
   scripts/pg-cluster.sh status --dir DIR                exit 0 when running
@@ -28,6 +29,9 @@ Usage:
 PostgreSQL refuses to run as root, so as root the cluster is owned by and run as the
 \`postgres\` user. The cluster listens on 127.0.0.1 only, with a generated superuser
 password (scram-sha-256), kept in DIR/password (mode 600). DEBUG=1 traces.
+--tls also serves TLS (plain connections still work): a CA generated with openssl in
+DIR/tls/ca.crt signs a server certificate for DNS name localhost only (not 127.0.0.1),
+so verify-full passes for host localhost and fails for 127.0.0.1 while verify-ca passes.
 `;
 
 const DEFAULT_PORT = 55432;
@@ -171,17 +175,54 @@ function initCluster(dir, port) {
   ].join('\n'));
 }
 
+function openssl(args, cwd) {
+  const r = run('openssl', args, { cwd });
+  if (r.status !== 0) throw new ClusterError(`openssl ${args[0]} failed: ${r.stderr.trim().split('\n').pop()}`);
+}
+
+/**
+ * DIR/tls: a test CA and a server certificate it signs for DNS:localhost, and the lines
+ * that make the server use them (in postgresql.conf once). Idempotent.
+ */
+function enableTls(dir) {
+  const tls = path.join(dir, 'tls');
+  fs.mkdirSync(tls, { recursive: true });
+  if (!fs.existsSync(path.join(tls, 'server.crt'))) {
+    const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+    openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '3650', '-subj', '/CN=cfscale test CA'], tls);
+    openssl(['req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'], tls);
+    fs.writeFileSync(path.join(tls, 'server.ext'), 'subjectAltName=DNS:localhost\n');
+    openssl(['x509', '-req', '-in', 'server.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+      '-out', 'server.crt', '-days', '3650', '-extfile', 'server.ext'], tls);
+    fs.chmodSync(path.join(tls, 'server.key'), 0o600);
+    if (isRoot()) for (const f of ['.', 'server.crt', 'server.key']) fs.chownSync(path.join(tls, f), ownerUid(), -1);
+  }
+  const conf = path.join(dir, 'data', 'postgresql.conf');
+  if (!fs.readFileSync(conf, 'utf8').includes('# cfscale --tls')) {
+    fs.appendFileSync(conf, ['# cfscale --tls', 'ssl = on', `ssl_cert_file = '${tls}/server.crt'`,
+      `ssl_key_file = '${tls}/server.key'`, ''].join('\n'));
+    return true;
+  }
+  return false;
+}
+
 /**
  * Init the cluster in DIR if needed, start it unless running; the superuser URL.
- * Without an explicit port a cluster keeps the port it was created with.
+ * Without an explicit port a cluster keeps the port it was created with. tls: also serve
+ * TLS with DIR/tls/ca.crt's server certificate (a running cluster reloads its settings).
  * @param {string} dir absolute
- * @param {{port?: number|string}} [opts]
+ * @param {{port?: number|string, tls?: boolean}} [opts]
  */
-function start(dir, { port } = {}) {
+function start(dir, { port, tls = false } = {}) {
   let p = port === undefined ? DEFAULT_PORT : port;
   const portFile = path.join(dir, 'port');
   if (port === undefined && fs.existsSync(portFile)) p = readTrimmed(portFile, 'port', dir);
   initCluster(dir, p);
+  const tlsAdded = tls && enableTls(dir);
+  if (tlsAdded && isRunning(dir)) {
+    const r = runAsOwner(path.join(pgBindir(), 'pg_ctl'), ['-D', path.join(dir, 'data'), 'reload'], { stdio: 'ignore' });
+    if (r.status !== 0) throw new ClusterError(`reload for --tls failed, see ${dir}/server.log`);
+  }
   if (!isRunning(dir)) {
     // stdout is the URL only; pg_ctl's own words are replaced by the cause from the log.
     const log = path.join(dir, 'server.log');
@@ -227,12 +268,14 @@ function createdb(dir, name) {
 function parseArgs(argv) {
   const [cmd, ...rest] = argv;
   if (!cmd) return { usageError: true };
-  const opts = { cmd, dir: '', port: undefined, name: '' };
+  const opts = { cmd, dir: '', port: undefined, name: '', tls: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (a === '--dir' || a === '--port') {
       if (i + 1 >= rest.length) throw new ClusterError(`${a} needs a value`);
       opts[a.slice(2)] = rest[++i];
+    } else if (a === '--tls') {
+      opts.tls = true;
     } else if (a === '-h' || a === '--help') {
       return { help: true };
     } else if (a.startsWith('-')) {
@@ -257,7 +300,7 @@ function main(argv) {
     if (o.usageError) { process.stderr.write(USAGE); return 1; }
     if (o.help) { process.stdout.write(USAGE); return 0; }
     switch (o.cmd) {
-      case 'start': process.stdout.write(`${start(o.dir, { port: o.port })}\n`); return 0;
+      case 'start': process.stdout.write(`${start(o.dir, { port: o.port, tls: o.tls })}\n`); return 0;
       case 'stop': stop(o.dir); return 0;
       case 'url': process.stdout.write(`${clusterUrl(o.dir)}\n`); return 0;
       case 'status': return isRunning(o.dir) ? 0 : 1;

@@ -212,8 +212,15 @@ class Platform {
   }
 
   // wait: false returns once the new instances are started, not yet healthy (CC's scale).
-  async scale({ appName, instances, cpu, wait = true }) {
+  // memoryMb: the container's memory (cf scale -m): a running app restarts with the new
+  // limit, its CPU quota or shares following it as on CF (docs/cf-platform.md §7).
+  async scale({ appName, instances, cpu, memoryMb, wait = true }) {
     const app = this.app(appName);
+    if (memoryMb !== undefined && memoryMb !== app.memoryMb) {
+      app.memoryMb = memoryMb;
+      this.save();
+      if (app.state === 'STARTED') await this.restart({ appName });
+    }
     if (cpu !== undefined) {
       const before = app.cpuQuota;
       app.cpuQuota = cpu;

@@ -2,7 +2,8 @@
 // (cpuacct.usage delta / wall time = fraction of one core, as CF's `cpu`; memory usage minus
 // inactive file cache, as Garden), or from /proc when cgroups are unavailable; served in the
 // cf statistics plugin's JSON line shape (docs/cf-platform.md §1) and the v3 process
-// stats shape (§2). Local extension in both shapes, as `cpu_quota`: `cpu_throttling`
+// stats shape (§2). Local extensions in both shapes: `cpu_quota` (cores, when the instance
+// has one) and `cpu_throttling`
 // {periods, throttled_periods, throttled_us}, the cgroup's cpu.stat counters (CFS quota
 // throttling), when readable.
 'use strict';
@@ -117,6 +118,7 @@ function v3Stats(app, instances, cpuQuota, now = new Date()) {
       log_rate_limit: -1,
       isolation_segment: null,
       details: inst && inst.state === 'CRASHED' ? 'crashed' : null,
+      ...(cpuQuota ? { cpu_quota: cpuQuota } : {}),
       ...(u && u.throttling ? { cpu_throttling: u.throttling } : {}),
     };
   });

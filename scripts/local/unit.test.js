@@ -229,6 +229,7 @@ test('stats: plugin lines in string order with string indexes; v3 shape', () => 
   assert.equal(v3.resources[0].index, 0);
   assert.equal(v3.resources[0].usage.cpu, 0.5);
   assert.equal(v3.resources[0].usage.cpu_entitlement, 2.5);
+  assert.equal(v3.resources[0].cpu_quota, 0.2, 'the local quota, as in the plugin shape');
   assert.equal(v3.resources[5].state, 'DOWN');
   assert.deepEqual(v3.resources[5].usage, {});
 });
@@ -237,6 +238,7 @@ test('v3 stats of a stopped app list its instances DOWN, as CC does (cf apps sho
   const app = { name: 'a', state: 'STOPPED', instances: 2, memoryMb: 200, diskMb: 1024, routes: [] };
   const v3 = v3Stats(app, [], null, new Date('2026-11-21T13:00:05Z'));
   assert.deepEqual(v3.resources.map((r) => [r.index, r.state]), [[0, 'DOWN'], [1, 'DOWN']]);
+  assert.ok(!('cpu_quota' in v3.resources[0]), 'no quota: no key');
   assert.equal(pluginLines(app, [], null).length, 0, 'the plugin prints no line for a stopped app');
 });
 
@@ -253,7 +255,9 @@ test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
     if (want.n !== undefined) assert.equal(r.args.instances, want.n);
   }
   assert.deepEqual(parseArgs(['push', 'a', '-f', 'm.yml', '--var', 'x=1', '--var', 'y=2']).args.vars, ['x=1', 'y=2']);
-  const bad = [['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['app'], ['push', '-f'], ['apps', '--nope']];
+  // cf scale -m (and its -f): the memory in MB, as a manifest's memory.
+  assert.deepEqual(parseArgs(['scale', 'x', '-m', '1G', '-f']).args, { appName: 'x', memoryMb: 1024 });
+  const bad = [['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['scale', 'x', '-m', '512'], ['app'], ['push', '-f'], ['apps', '--nope']];
   for (const argv of bad) assert.throws(() => parseArgs(argv), (e) => e.code === 1, argv.join(' '));
 });
 

@@ -5,12 +5,16 @@
 // look-ups still run.
 //
 // API:
-//   localPlatformUp(p)             `cfl up`, installing first on a fresh machine (setup.sh --no-tools)
-//   localServices(p)               `cfl create-service postgres local NAME` for each service
+//   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh
+//                                  --no-tools), then `cf login` against `cfl api-url` unless
+//                                  the local CF_HOME is logged in there already
+//   localServices(p)               `cf create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
 //                                  (on cf a Node app's node_modules must be installed: node-modules.js)
-//   scaleApp(p, app, instances, cpu?)
+//   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota)
+//   setCpuQuota(p, guid, cpu)      local: the process annotation the local Cloud Controller
+//                                  reads as the instances' CPU quota (cores or none)
 //   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
 //   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
@@ -34,6 +38,10 @@ const RUNNING_POLL_MS = 500;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
 const LOADGEN_LOCAL_CPU = 'none';
+// The local Cloud Controller's one org, space and admin user (scripts/local/cc-api/).
+const LOCAL_LOGIN = ['-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation'];
+// The process annotation that sets a local instance's CPU quota (scripts/local/cc-api/presenters.js).
+const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 // Longest time one pinned request to an instance may take (curl --max-time).
 const INSTANCE_REQUEST_MAX_SEC = 60;
 
@@ -48,16 +56,35 @@ function localInstallNeeded() {
   return ['node-app', 'loadgen', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 
+/** The local CF_HOME's cf config targets api with a token and the local space. */
+function loggedInTo(api) {
+  try {
+    const c = JSON.parse(fs.readFileSync(path.join(process.env.CF_HOME, '.cf', 'config.json'), 'utf8'));
+    return c.Target === api && !!c.RefreshToken && c.SpaceFields?.Name === 'local';
+  } catch {
+    return false;
+  }
+}
+
 function localPlatformUp(p) {
   if (localInstallNeeded()) {
     p.cli.log('first local run on this machine: installing what it needs (scripts/setup.sh --no-tools)');
     p.mustRun(['scripts/setup.sh', '--no-tools']);
   }
-  p.cfRun('up');
+  p.cflRun('up');
+  const r = p.cflQuery('api-url');
+  if (r.code !== 0) process.exit(r.code);
+  const api = r.stdout.trim();
+  if (!loggedInTo(api)) p.cfRun('login', '-a', api, ...LOCAL_LOGIN);
 }
 
 function localServices(p) {
   for (const s of SERVICES) p.cfRun('create-service', 'postgres', 'local', s);
+}
+
+function setCpuQuota(p, guid, cpu) {
+  const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: String(cpu) } } });
+  p.cfRun('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', body);
 }
 
 /** Any file or directory under dir (or dir itself) modified after mtimeNs (find -newer). */
@@ -88,17 +115,19 @@ function pushApp(p, app, instances = '') {
   const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);
-  // `cfl scale APP --cpu C`: scripts/cfl only, cf has no such flag (CPU follows memory
-  // there, docs/cf-platform.md §7).
-  if (p.name === 'local' && app === 'loadgen') p.cfRun('scale', app, '--cpu', LOADGEN_LOCAL_CPU);
+  // A local CPU quota: CF has none (CPU follows memory there, docs/cf-platform.md §7).
+  if (p.name === 'local' && app === 'loadgen') setCpuQuota(p, guidOrPlaceholder(p, app), LOADGEN_LOCAL_CPU);
 }
 
-/** scaleApp — cpu (cores or none) is a local-platform quota. */
-function scaleApp(p, app, instances, cpu = '') {
+function guidOrPlaceholder(p, app) {
+  return p.appGuid(app) || (p.dryRun ? `<${app}-guid>` : p.cli.die(`${app}: cf app ${app} --guid finds nothing`));
+}
+
+/** scaleApp — cpu (cores or none) is a local-platform quota, set before the count changes. */
+function scaleApp(p, app, instances, cpu = '', guid = '') {
   const quota = !cpu && p.name === 'local' && app === 'loadgen' ? LOADGEN_LOCAL_CPU : cpu;
-  const args = ['scale', app, '-i', String(instances)];
-  if (quota) args.push('--cpu', quota);
-  p.cfRun(...args);
+  if (quota) setCpuQuota(p, guid || guidOrPlaceholder(p, app), quota);
+  p.cfRun('scale', app, '-i', String(instances));
 }
 
 function instanceStates(p, guid, opts) {
@@ -147,7 +176,7 @@ function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
   if (!guid) {
     if (p.name === 'local') localServices(p);
     pushApp(p, app, want);
-    if (cpu) scaleApp(p, app, want, cpu);
+    if (cpu) setCpuQuota(p, guidOrPlaceholder(p, app), cpu);
     if (p.dryRun) return '';
     guid = p.appGuid(app);
     if (!guid) p.cli.die(`${app}: pushed, but cf app ${app} --guid finds nothing`);
@@ -156,7 +185,7 @@ function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
     const have = states.length;
     if (atLeast && have >= want) want = have;
     if (have !== want || (cpu && !atLeast)) {
-      scaleApp(p, app, want, cpu);
+      scaleApp(p, app, want, cpu, guid);
     } else if (states.filter((s) => s === 'RUNNING').length === want) {
       return guid;
     }
@@ -179,7 +208,7 @@ function appRoute(p, app, guid) {
  */
 function appBaseUrl(p, app, guid, route = null) {
   if (p.name === 'local') {
-    const r = p.cfQuery('router-url');
+    const r = p.cflQuery('router-url');
     if (r.code !== 0) process.exit(r.code);
     return r.stdout.replace(/\n+$/, '');
   }
@@ -211,6 +240,6 @@ function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecur
 }
 
 module.exports = {
-  localPlatformUp, localServices, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
+  localPlatformUp, localServices, setCpuQuota, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
   instanceStates, appRoute, appBaseUrl, appHostHeader, instanceRequestArgs, LOADGEN_LOCAL_CPU,
 };

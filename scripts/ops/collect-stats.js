@@ -9,13 +9,13 @@
 const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
-const { resolveStatsSource, DEFAULT_INTERVAL_SEC } = require('./stats-source');
+const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');
 
 const cli = makeCli('collect-stats');
 
 function parseArgs(argv) {
   return cli.parseFlags(argv, {
-    defaults: { app: '', guid: '', round: '', db: '', source: 'auto', interval: DEFAULT_INTERVAL_SEC, platform: '', dryRun: process.env.DRY_RUN === '1' },
+    defaults: { app: '', guid: '', round: '', db: '', source: 'auto', interval: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
     values: {
       '--app': 'app', '--guid': 'guid', '--round': 'round', '--db': 'db', '--source': 'source', '--interval': 'interval', '--platform': 'platform',
     },
@@ -36,7 +36,7 @@ function producerOf(p, o, source) {
     argv: [...p.cf, 'statistics', o.app, '--debug', '--full'],
     next: (code) => {
       const poll = v3();
-      cli.log(`${p.cf.join(' ')} statistics ended by itself (exit ${code}): `
+      cli.log(`cf statistics ended by itself (exit ${code}): `
         + (poll ? `polling the v3 stats every ${intervalSec} s instead` : `${o.app} is not pushed, no more stats`));
       return poll;
     },
@@ -49,8 +49,9 @@ async function main() {
   if (!['plugin', 'v3', 'auto'].includes(o.source)) {
     cli.usageError(`--source must be plugin, v3 or auto, got "${o.source}"`);
   }
-  cli.requirePositiveInt(o.interval, '--interval');
+  if (o.interval) cli.requirePositiveInt(o.interval, '--interval');
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  o.interval ||= defaultIntervalSec(p.name);
   const producer = producerOf(p, o, resolveStatsSource(p, o.source));
   if (p.dryRun) {
     p.printCmd(producer.argv);

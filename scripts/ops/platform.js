@@ -1,36 +1,46 @@
 'use strict';
-// platform.js — the one place where cf / scripts/cfl commands run, for the cfscale Node
-// scripts (what the former bash library scripts/lib/common.sh was): platform selection, --dry-run, the
-// look-ups (`cf app NAME --guid`, `cf curl /v3/...` JSON, never human tables), the results
-// database URL and the cf preflight. Requiring it moves the process to the repository
-// root, so printed commands read as typed there, and appends .tools/bin to PATH (where
-// scripts/setup.sh builds the cf CLI; a cf already on PATH wins).
+// platform.js — the one place where cf commands run, for the cfscale Node scripts: platform
+// selection, --dry-run, the look-ups (`cf app NAME --guid`, `cf curl /v3/...` JSON, never
+// human tables), the results database URL and the cf preflight. Both platforms are driven
+// by the real cf CLI; they differ only in where it is logged in: the local platform
+// (scripts/cfl up) answers Cloud Controller's v3 API on `scripts/cfl api-url`, and its cf
+// config lives in a CF_HOME of its own (LOCAL_CF_HOME), so the user's own cf target is left
+// alone. Requiring it moves the process to the repository root, so printed commands read as
+// typed there, and appends .tools/bin to PATH (where scripts/setup.sh builds the cf CLI; a
+// cf already on PATH wins).
 //
 // API:
 //   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
 //     --platform, else PLATFORM, else cf when `cf target` succeeds, else local.
-//   Platform: name ('local'|'cf'), cf (argv prefix: ['cf'] or ['scripts/cfl']), varsFile,
-//     dryRun, cli;
+//   Platform: name ('local'|'cf'), cf (argv prefix ['cf']), varsFile, dryRun, cli;
 //     printCmd(argv)          the command, shell-quoted, on one stdout line
 //     run(argv) → code        a command that changes something: printed under --dry-run
 //                             (code 0), else run with its stdout on stderr
 //     mustRun(argv)           run(); a failure ends the script with the command's code
-//     cfRun(...args)          mustRun of a cf / cfl command
+//     cfRun(...args)          mustRun of a cf command
 //     cfQuery(...args, opts?) read-only look-up, runs even under --dry-run → {code, stdout, stderr}
+//     cflRun(...args), cflQuery(...args, opts?)  the same for the local platform's own
+//                             verbs (scripts/cfl up|down|status|api-url|router-url)
 //     appGuid(app) → guid or ''
 //     cfCurlJson(path, { quiet }) → the document; dies on failure, a CF error document
 //                             or non-JSON (quiet: no messages, throws instead)
-//     resultsDbUrl()          local `cfl service-url results-db`; cf RESULTS_DATABASE_URL
+//     resultsDbUrl()          local: the credentials of the service key RESULTS_KEY of
+//                             results-db (made once); cf: RESULTS_DATABASE_URL
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
 //   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
-//   SERVICES, ALL_APPS, CFL, ROOT
+//   localCfHome() → the local platform's CF_HOME
+//   SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
+const { loadConfig } = require('../local/config');
 
 const CFL = 'scripts/cfl';
+// The service key through which the scripts reach results-db on the local platform (a
+// client outside the platform gets credentials from a key, as `cf service-key` shows them).
+const RESULTS_KEY = 'cfscale-scripts';
 // The apps of the harness, in push order (loadgen last: it is the instrument).
 const ALL_APPS = ['node-app', 'java-app', 'loadgen'];
 // Services every app manifest binds (manifests/*.yml).
@@ -75,7 +85,8 @@ class Platform {
     this.cli = cli;
     this.name = name;
     this.dryRun = dryRun;
-    this.cf = name === 'local' ? [CFL] : ['cf'];
+    this.cf = ['cf'];
+    if (name === 'local') process.env.CF_HOME = localCfHome();
     this.varsFile = process.env.CFSCALE_VARS_FILE
       || `${MANIFEST_DIR}/${name === 'local' ? 'vars-local.yml' : 'vars.yml'}`;
   }
@@ -106,6 +117,15 @@ class Platform {
     return captureSync([...this.cf, ...args], opts);
   }
 
+  cflRun(...args) {
+    this.mustRun([CFL, ...args]);
+  }
+
+  cflQuery(...args) {
+    const opts = typeof args[args.length - 1] === 'object' ? args.pop() : {};
+    return captureSync([CFL, ...args], opts);
+  }
+
   appGuid(app) {
     const r = this.cfQuery('app', app, '--guid', { stderr: 'ignore' });
     const out = r.stdout.replace(/\n+$/, '');
@@ -122,12 +142,26 @@ class Platform {
     }
   }
 
-  resultsDbUrl() {
-    if (this.name === 'local') {
-      const r = this.cfQuery('service-url', 'results-db');
-      if (r.code !== 0) process.exit(r.code);
-      return r.stdout.replace(/\n+$/, '');
+  /** The local results-db's credentials URI, through its service key (made when missing). */
+  localServiceUrl(service) {
+    const keyGuid = () => {
+      const r = this.cfQuery('service-key', service, RESULTS_KEY, '--guid', { stderr: 'ignore' });
+      const out = r.stdout.trim();
+      return r.code === 0 && /^[0-9a-f-]+$/.test(out) ? out : '';
+    };
+    let guid = keyGuid();
+    if (!guid) {
+      this.cfRun('create-service-key', service, RESULTS_KEY);
+      guid = keyGuid();
+      if (!guid) this.cli.die(`cf service-key ${service} ${RESULTS_KEY} --guid finds nothing after cf create-service-key`);
     }
+    const uri = this.cfCurlJson(`/v3/service_credential_bindings/${guid}/details`).credentials?.uri;
+    if (!uri) this.cli.die(`the service key ${RESULTS_KEY} of ${service} has no credentials.uri`);
+    return uri;
+  }
+
+  resultsDbUrl() {
+    if (this.name === 'local') return this.localServiceUrl('results-db');
     if (!process.env.RESULTS_DATABASE_URL) {
       this.cli.die('RESULTS_DATABASE_URL is not set: open the tunnel with scripts/tunnel.sh and export the URL it prints');
     }
@@ -166,6 +200,11 @@ class Platform {
   }
 }
 
+/** The local platform's CF_HOME: beside its state, so each CFSCALE_HOME has its own login. */
+function localCfHome() {
+  return path.join(loadConfig().home, 'cf-home');
+}
+
 function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   let name = platformOpt || process.env.PLATFORM || '';
   if (!name) name = cfTargeted() ? 'cf' : 'local';
@@ -173,4 +212,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, SERVICES, ALL_APPS, CFL, ROOT };
+module.exports = { selectPlatform, Platform, cfJsonOf, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT };

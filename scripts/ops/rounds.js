@@ -6,6 +6,7 @@
 const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { runSync } = require('./exec');
+const { localPlatformUp } = require('./apps');
 
 const cli = makeCli('rounds');
 const DEFAULT_LAST = '20';
@@ -25,6 +26,7 @@ function main() {
   if (o.app) cli.requireKnownApp(o.app);
   if (o.round) cli.requirePositiveInt(o.round, '--round');
   const p = selectPlatform(cli, { platformOpt: o.platform });
+  if (p.name === 'local') localPlatformUp(p);
   const db = p.resultsDbUrl();
   const argv = o.reap ? ['node', 'scripts/round/reap-rounds.js', '--db', db]
     : o.round

@@ -4,7 +4,7 @@
 // its CPU quota), then wait until that many are RUNNING. Help: the header of scripts/scale.sh.
 const { makeCli, knownApps } = require('./cli');
 const { selectPlatform } = require('./platform');
-const { scaleApp, waitRunning } = require('./apps');
+const { localPlatformUp, scaleApp, waitRunning } = require('./apps');
 
 const cli = makeCli('scale');
 
@@ -31,9 +31,10 @@ function main() {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
   if (p.name === 'cf') p.cfPreflight();
+  else localPlatformUp(p);
   const guid = p.appGuid(o.app);
   if (!guid) cli.die(`${o.app} is not pushed: run scripts/push.sh ${o.app}`);
-  scaleApp(p, o.app, o.instances, o.cpu);
+  scaleApp(p, o.app, o.instances, o.cpu, guid);
   waitRunning(p, guid, o.instances);
 }
 

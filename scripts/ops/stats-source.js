@@ -4,22 +4,25 @@
 // a round records and the expectation its summary and report check against).
 //
 // API:
-//   resolveStatsSource(p, source) → 'plugin' | 'v3' (p: ops Platform). auto: v3 on CF,
-//     `cfl statistics` (the plugin's shape) locally. The cf statistics plugin calls only v2
-//     endpoints, off by default on current foundations (docs/cf-platform.md §1): on CF it is
-//     an explicit choice, and when the cf CLI's plugin config does not list it, p.cli.die.
+//   resolveStatsSource(p, source) → 'plugin' | 'v3' (p: ops Platform). auto: v3 (on both
+//     platforms: the local one answers CC's v3 stats). The cf statistics plugin calls only
+//     v2 endpoints, off by default on current foundations (docs/cf-platform.md §1): it is an
+//     explicit choice, and when the cf CLI's plugin config does not list it, p.cli.die.
 //   statsIntervalSec(platform, source, pollSec) → seconds between new samples: the longer
 //     of the poll interval and how often the platform refreshes the figures.
 //   pluginConfigPath(env) → the cf CLI's plugins/config.json; pluginInstalled(env) → boolean
-//   DEFAULT_INTERVAL_SEC (v3 poll), PLUGIN_POLL_SEC
+//   defaultIntervalSec(platform) → the v3 poll interval (a string, as a flag value);
+//   PLUGIN_POLL_SEC
 const fs = require('node:fs');
 const path = require('node:path');
 const { ENVELOPE_INTERVAL_SEC } = require('../parsers/stats-parser');
 
 // v3 polling interval: CF refreshes the process stats only every ~15 s (docs/cf-platform.md
-// §1, §2) and ingest-stats.js drops the repeats, so polling faster adds nothing there.
-const DEFAULT_INTERVAL_SEC = '5';
-// The statistics plugin polls once a second (§1); `cfl statistics` does the same.
+// §1, §2) and ingest-stats.js drops the repeats, so polling faster adds nothing there. The
+// local platform refreshes them every second (CFSCALE_STATS_INTERVAL_MS), and one `cf curl`
+// costs it about 30 ms of CPU: polled every second, as the plugin would.
+const DEFAULT_INTERVAL_SEC = { cf: '5', local: '1' };
+// The statistics plugin polls once a second (§1).
 const PLUGIN_POLL_SEC = 1;
 
 /**
@@ -42,8 +45,8 @@ function pluginInstalled(env = process.env) {
 }
 
 function resolveStatsSource(p, source) {
-  if (source === 'auto') return p.name === 'local' ? 'plugin' : 'v3';
-  if (source === 'plugin' && p.name === 'cf' && !pluginInstalled()) {
+  if (source === 'auto') return 'v3';
+  if (source === 'plugin' && !pluginInstalled()) {
     p.cli.die(`the cf statistics plugin is not installed (not in ${pluginConfigPath()}): `
       + 'install it, or use the v3 stats (--source v3, the default on CF)');
   }
@@ -55,12 +58,16 @@ function resolveStatsSource(p, source) {
  * 15 s (§1), repeats are dropped. Locally the daemon samples every CFSCALE_STATS_INTERVAL_MS
  * (its default, 1 s, is never slower than a poll).
  */
-function statsIntervalSec(platform, source, pollSec = Number(DEFAULT_INTERVAL_SEC)) {
+function defaultIntervalSec(platform) {
+  return DEFAULT_INTERVAL_SEC[platform];
+}
+
+function statsIntervalSec(platform, source, pollSec = Number(defaultIntervalSec(platform))) {
   const poll = source === 'plugin' ? PLUGIN_POLL_SEC : Number(pollSec);
   const refresh = platform === 'cf' ? ENVELOPE_INTERVAL_SEC : Number(process.env.CFSCALE_STATS_INTERVAL_MS || 0) / 1000;
   return Math.max(poll, refresh);
 }
 
 module.exports = {
-  resolveStatsSource, statsIntervalSec, pluginConfigPath, pluginInstalled, DEFAULT_INTERVAL_SEC, PLUGIN_POLL_SEC,
+  resolveStatsSource, statsIntervalSec, defaultIntervalSec, pluginConfigPath, pluginInstalled, PLUGIN_POLL_SEC,
 };

@@ -5,6 +5,7 @@
 const { makeCli } = require('./cli');
 const { selectPlatform, ALL_APPS, SERVICES } = require('./platform');
 const { onPath } = require('./exec');
+const { localPlatformUp } = require('./apps');
 
 const cli = makeCli('teardown');
 
@@ -28,11 +29,11 @@ function main() {
   }
   // Locally the services live in the platform's PostgreSQL: it must be up to delete them.
   if (o.all) {
-    p.cfRun('up');
+    localPlatformUp(p);
     for (const app of ALL_APPS) p.cfRun('delete', app, '-f');
     for (const s of SERVICES) p.cfRun('delete-service', s, '-f');
   }
-  p.cfRun('down');
+  p.cflRun('down');
 }
 
 main();

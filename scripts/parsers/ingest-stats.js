@@ -17,7 +17,7 @@ const cli = require('./ingest-cli');
 const COLUMNS = [
   'round_id', 'platform', 'app', 'instance_index', 'sampled_at', 'state', 'cpu',
   'cpu_entitlement', 'mem_bytes', 'mem_quota_bytes', 'cpu_quota_cores', 'disk_bytes',
-  'disk_quota_bytes', 'uptime_s', 'source', 'cpu_periods', 'cpu_throttled_periods', 'cpu_throttled_us',
+  'disk_quota_bytes', 'uptime_s', 'source', 'cpu_periods', 'cpu_throttled_periods', 'cpu_throttled_us', 'host',
 ];
 
 async function main(log) {

@@ -43,7 +43,7 @@ test('cfl statistics --debug --full lines → local rows, index as integer, cpu_
   const r10 = rows.find((r) => r.instance_index === 10);
   assert.deepEqual(r10, { instance_index: 10, sampled_at: '2026-03-01T12:00:05.000Z', state: 'RUNNING', cpu: 1,
     cpu_entitlement: null, mem_bytes: 1010, mem_quota_bytes: 200 * 1024 * 1024, cpu_quota_cores: 0.2, disk_bytes: 0,
-    disk_quota_bytes: 1024 * 1024 * 1024, uptime_s: 60, source: 'local' });
+    disk_quota_bytes: 1024 * 1024 * 1024, uptime_s: 60, source: 'local', host: '127.0.0.1' });
   assert.equal(rows.find((r) => r.instance_index === 3).state, 'CRASHED');
 });
 

@@ -20,6 +20,9 @@
 // instance's previous kept row is dropped unless that one is ENVELOPE_INTERVAL_SEC old
 // (then it is kept, so a flat metric still gets one row per platform interval).
 //
+// Both shapes carry the instance's `host` (the cell's address, §1 and §2; locally 127.0.0.1):
+// a row gets it when it is there.
+//
 // The local platform adds `stats.cpu_quota` (cores) and `cpu_throttling` {periods,
 // throttled_periods, throttled_us} (its cgroup's cpu.stat counters) to both shapes; a
 // row gets the three throttling columns only when they are there.
@@ -32,7 +35,7 @@
 const ROW_COLUMNS = [
   'instance_index', 'sampled_at', 'state', 'cpu', 'cpu_entitlement', 'mem_bytes',
   'mem_quota_bytes', 'cpu_quota_cores', 'disk_bytes', 'disk_quota_bytes', 'uptime_s', 'source',
-  'cpu_periods', 'cpu_throttled_periods', 'cpu_throttled_us',
+  'cpu_periods', 'cpu_throttled_periods', 'cpu_throttled_us', 'host',
 ];
 
 /** Number or null; anything else (strings, NaN, objects) is null. */
@@ -90,6 +93,8 @@ function buildRow({ index, state, usage, stats, source, readAt }) {
       uptime_s: int(stats.uptime),
       source,
       ...(th ? { cpu_periods: int(th.periods), cpu_throttled_periods: int(th.throttled_periods), cpu_throttled_us: int(th.throttled_us) } : {}),
+      // The cell (or, locally, the machine) the instance runs on: placement (study §5.4).
+      ...(typeof stats.host === 'string' && stats.host !== '' ? { host: stats.host } : {}),
     },
   };
 }

@@ -77,7 +77,7 @@ test('stats rows: plugin shape (§1)', async (t) => {
     { name: 'full, cf', value: JSON.parse(PLUGIN_FULL), platform: 'cf',
       rows: [{ instance_index: 0, sampled_at: '2026-03-01T12:00:05.000Z', state: 'RUNNING', cpu: 0.734,
         cpu_entitlement: null, mem_bytes: 187695104, mem_quota_bytes: 536870912, cpu_quota_cores: null,
-        disk_bytes: 142606336, disk_quota_bytes: 1073741824, uptime_s: 3600, source: 'plugin' }] },
+        disk_bytes: 142606336, disk_quota_bytes: 1073741824, uptime_s: 3600, source: 'plugin', host: '10.0.1.12' }] },
     { name: 'not full', value: JSON.parse(PLUGIN_PLAIN), platform: 'cf',
       rows: [{ instance_index: 0, sampled_at: '2026-03-01T12:00:05.000Z', state: null, cpu: 0.734,
         cpu_entitlement: null, mem_bytes: 187695104, mem_quota_bytes: null, cpu_quota_cores: null,
@@ -137,6 +137,10 @@ test('stats rows: v3 document (§2): empty usage, null entitlement, null quotas'
   assert.equal(rows[2].state, 'STARTING');
   assert.equal(rows[2].cpu, null);
   assert.equal(rows[2].sampled_at, '2026-03-01T12:00:07.000Z');
+  // Placement: the v3 resource's host (the cell), when given; none without it.
+  assert.equal(rows[0].host, undefined);
+  const placed = { resources: [{ ...V3_DOC.resources[0], host: '10.0.16.7' }] };
+  assert.equal(statsRows(placed, { platform: 'cf', readAt: READ_AT }).rows[0].host, '10.0.16.7');
   // a v3 document is v3 even on the local platform
   assert.equal(statsRows(V3_DOC, { platform: 'local', readAt: READ_AT }).rows[0].source, 'v3');
   // the local platform's throttling counters ride on the resource

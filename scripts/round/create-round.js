@@ -12,7 +12,7 @@
 // so every loadgen has time to get ready and all share one clock.
 // --wait-loadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
 // Each worker's control connection says so in its application_name,
-// `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/control-plane.js), which
+// `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/results-db.js), which
 // pg_stat_activity shows to any role. Not ready within --ready-timeout-ms (default 60 s):
 // exit 2 with one line naming each missing index, e.g.
 // `create-round: loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
@@ -20,6 +20,7 @@
 // readyTimeoutMs, signal }) → { id, start_at, created_at }, NotReadyError at the timeout.
 const { parseArgs, fail } = require('./cli-args');
 const { withClient } = require('./db');
+const { sleep } = require('./sleep');
 
 const PROG = 'create-round';
 const READY_POLL_MS = 100;
@@ -43,7 +44,10 @@ async function readStdin() {
 function insertStatement(round, startLeadMs) {
   const cols = COLUMNS.filter((c) => round[c] !== undefined && round[c] !== null);
   const values = cols.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(round[c]) : round[c]));
-  const params = cols.map((_, i) => `$${i + 2}`);
+  // The results database's PostgreSQL server joins the versions (locally the app databases
+  // live on the same server, scripts/local/services.js).
+  const params = cols.map((c, i) => (c === 'versions'
+    ? `$${i + 2}::jsonb || jsonb_build_object('postgresql_results_db', current_setting('server_version'))` : `$${i + 2}`));
   const text = `INSERT INTO rounds (start_at, ${cols.join(', ')})
     VALUES (now() + make_interval(secs => $1::double precision / 1000), ${params.join(', ')})
     RETURNING id, start_at, created_at`;
@@ -75,11 +79,6 @@ const seconds = (ms) => (ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`);
 
 /** Loadgens 0..n-1 not ready in time: the message names each missing index. */
 class NotReadyError extends Error {}
-
-const sleep = (ms, signal) => new Promise((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-});
 
 /** Waits until loadgens 0..n-1 are idle; throws NotReadyError at the timeout (or when aborted). */
 async function waitForLoadgens(client, n, timeoutMs, { signal } = {}) {

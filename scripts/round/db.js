@@ -1,7 +1,8 @@
 'use strict';
 // db.js — connections to the results database for the round helpers and the collectors.
-// The URL comes from the caller (scripts pass `cfl service-url results-db` or
-// RESULTS_DATABASE_URL) and is never logged.
+// The URL comes from the caller (scripts pass the local results-db's service key or
+// RESULTS_DATABASE_URL) and is never logged. Its sslmode (and sslrootcert) mean what they
+// mean to libpq and psql (cf/bindings.js): require encrypts without verifying the certificate.
 //
 // A managed PostgreSQL fails over and restarts for maintenance (issue 13: the round must
 // come through an outage of up to outageToleranceMs()). Connection opens a connection
@@ -54,8 +55,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function connect(url, name) {
   const { Client } = require('pg');
+  const { connectionFromUrl, pgConfig } = require('../cf/bindings');
   const client = new Client({
-    connectionString: url,
+    ...pgConfig(connectionFromUrl(url, 'the results database URL')),
     application_name: `cfscale-${name}`,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
   });

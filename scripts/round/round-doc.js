@@ -9,6 +9,7 @@
 // ops/stats-source.js: the stats source resolved and the seconds between new samples).
 const fs = require('node:fs');
 const { captureSync } = require('../ops/exec');
+const { appVersions } = require('./app-versions');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
 function tryCurl(p, apiPath, { quiet = false } = {}) {
@@ -53,7 +54,7 @@ function hostCpu() {
  * at most one period's share, then waits for the next): a round must say which one it had.
  */
 function localCpuPeriodUs(p) {
-  const r = p.cfQuery('status', { stderr: 'ignore' });
+  const r = p.cflQuery('status', { stderr: 'ignore' });
   const m = r.code === 0 ? /CPU mode quota, period (\d+) µs/.exec(r.stdout) : null;
   return m ? Number(m[1]) : null;
 }
@@ -116,7 +117,10 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
     label: strOrNull(o.label),
     experiment: strOrNull(o.experiment),
     git_rev: strOrNull(firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
-    versions: cliVersion ? { cf_cli: cliVersion } : {},
+    versions: {
+      ...(cliVersion ? { cf_cli: cliVersion } : {}),
+      ...appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) }),
+    },
     environment: environment(p, o, cfApi, stats),
     settings,
     steady_gate: gateDocument(o.steadyGate),

@@ -19,6 +19,7 @@ Object.assign(process.env, { PATH, FAKE_CF_STATE, FAKE_CF_LOG });
 const { makeCli } = require('../ops/cli');
 const { selectPlatform } = require('../ops/platform');
 const { roundDocument } = require('./round-doc');
+const { nodeLibs } = require('./app-versions');
 
 const GIT_REV = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || null;
 const OPTIONS = {
@@ -30,7 +31,7 @@ const CF_DOC = {
   platform: 'cf', app: 'node-app', target_url: 'https://node-app.apps.example.com', host_header: null,
   app_instances: 2, loadgens: 1, model: 'closed', parallel: 4, rate: null, duration_ms: 10000, requests: null,
   warmup_ms: 0, timeout_ms: 10000, keepalive: true, scenario: 'read', plan: { seed_ads: 1000, prewarm: 0 },
-  label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+5c3a5e5.2025-06-10' },
+  label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+5c3a5e5.2025-06-10', app_libs: nodeLibs() },
   environment: { stats_source: 'v3', stats_interval_s: 15, cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
   steady_gate: null,
 };

@@ -83,6 +83,9 @@ test('create-round: the id and start_at come from the database, every column sto
   assert.equal(r.status, 'pending');
   assert.equal(r.host_header, 'node-app.localhost');
   assert.deepEqual(r.settings, { DB_POOL_SIZE: '10' });
+  // The versions given, and the results database's server.
+  assert.equal(r.versions.node, 'v20');
+  assert.match(r.versions.postgresql_results_db, /^\d+\.\d+/);
   assert.equal(new Date(out.start_at).getTime(), r.start_at.getTime());
 });
 
@@ -139,7 +142,8 @@ test('finish-round: the verdict, the status written back, the exit code', async 
     { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, args: ['--max-error-rate', '0.05'], code: 2, status: 'failed',
       want: /verdict: FAILED: error rate 10\.00 % above --max-error-rate 5\.00 %/ },
     { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 never started/ },
-    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
+    // Alive (its busy connection is there): not taken for dead (lost-loadgens.test.js).
+    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, busy: 1, args: [], code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
     { name: 'no samples', fill: { ok: 0, failed: 0 }, args: [], code: 2, status: 'failed', want: /no samples/ },
     { name: 'cancelled', fill: { failed: 0 }, args: ['--cancel'], code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
   ];
@@ -147,7 +151,9 @@ test('finish-round: the verdict, the status written back, the exit code', async 
     await t.test(c.name, async () => {
       const id = await createRound();
       await fill(id, c.fill);
+      const alive = c.busy === undefined ? null : await fakeLoadgen(c.busy, 'busy');
       const res = await helper('finish-round', ['--round', String(id), ...c.args]);
+      if (alive) await alive.end();
       assert.equal(res.code, c.code, res.stdout + res.stderr);
       assert.match(res.stdout, c.want);
       const { rows } = await db.query('SELECT status, finished_at FROM rounds WHERE id = $1', [id]);

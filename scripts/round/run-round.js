@@ -49,8 +49,9 @@ const PER_PLATFORM = {
   // container and connecting through the tunnel take longer).
   // marginMs: added to duration + warm-up + timeout for the default --max-wait.
   // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
-  // the log collector stops.
-  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 500 },
+  // the log collector stops. `cf logs` itself reads log-cache 2 s behind (its walk delay,
+  // docs/cf-platform.md §10), then polls every 250 ms.
+  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 },
   cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
 };
 
@@ -256,6 +257,17 @@ function ingestEvents(r) {
   })();
 }
 
+/**
+ * `cf logs loadgen --recent`, where a loadgen that exited with samples it could not store
+ * said how many (finish-round reads it only when a loadgen died; '' when it cannot be read).
+ */
+async function loadgenRecentLog(r) {
+  const res = await runAsync([...r.p.cf, 'logs', 'loadgen', '--recent'], { stdout: 'pipe' }).done;
+  if (res.code === 0) return res.stdout;
+  cli.log('cf logs loadgen --recent failed: loadgens that died are counted from router and app records only');
+  return '';
+}
+
 /** SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled, exit 130. */
 function onInterrupt(r) {
   const handler = () => {
@@ -363,7 +375,9 @@ async function main() {
   if (p.dryRun) return process.exit(0);
   let res;
   try {
-    res = await finishRound(r.control, { round: r.roundId, maxErrorRate: Number(o.maxErrorRate), dbOutageMs: r.control.downMs });
+    res = await finishRound(r.control, {
+      round: r.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(r), dbOutageMs: r.control.downMs,
+    });
   } catch (err) {
     return lostDatabase(r, err);
   }

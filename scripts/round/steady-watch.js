@@ -13,6 +13,7 @@
 // watchSteady(client, { round, gate, durationMs, signal, log }) → result:
 //   { state: 'steady' | 'give-up', window, measureFromMs } when decided, null when the
 //   round ended first (all loadgens final, the round failed or was cancelled) or on abort.
+const { sleep } = require('./sleep');
 const { decide, describeWindow } = require('./steady-state');
 
 const POLL_MS = 1000;
@@ -40,13 +41,6 @@ const GIVE_UP_SQL = `UPDATE rounds SET steady = false,
     stop_at = start_at + make_interval(secs => ($3::double precision + $2) / 1000)
   WHERE id = $1 AND measure_from IS NULL
   RETURNING extract(epoch FROM measure_from - start_at) * 1000 AS from_ms`;
-
-// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
-const sleep = (ms, signal) => new Promise((resolve) => {
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
 
 const secs = (ms) => `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`;
 

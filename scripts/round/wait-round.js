@@ -12,6 +12,7 @@
 // client may be a db.js Connection that rides out an outage (its downMs extends the deadline).
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
+const { sleep } = require('./sleep');
 
 const PROG = 'wait-round';
 const LOG_EVERY_MS = 5000;
@@ -25,13 +26,6 @@ const STATE_SQL = `
              AND l.status <> 'running') AS final,
          CASE WHEN $2 THEN (SELECT count(*) FROM requests q WHERE q.round_id = r.id) END AS samples
   FROM rounds r WHERE r.id = $1`;
-
-// The abort listener goes with the timer: a poll loop must not pile them up on one signal.
-const sleep = (ms, signal) => new Promise((resolve) => {
-  const onAbort = () => { clearTimeout(t); resolve(); };
-  const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-  signal?.addEventListener('abort', onAbort, { once: true });
-});
 
 function progressLine(roundId, s, samples) {
   const elapsed = Math.max(0, s.elapsed_ms) / 1000;

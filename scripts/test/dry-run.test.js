@@ -1,8 +1,9 @@
 'use strict';
-// dry-run.test.js — the exact cf command sequences of push, scale, run-round, collect-*
-// and teardown on PLATFORM=cf under --dry-run, against a fake cf that answers the
-// look-ups with documented CF v3 shapes (fixtures/fake-cf.js); and the one-line usage
-// errors (exit 1) of every script.
+// dry-run.test.js — what needs no Cloud Controller: the one-line usage errors (exit 1) of
+// every script, the local platform's login and CPU quota lines, and the cf-side checks
+// (preflight, plugin detection, TLS settings, node_modules) against a fake cf answering
+// the few look-ups they make (fixtures/fake-cf.js). The command sequences with the real
+// cf CLI answering from a Cloud Controller: dry-run-cli.e2e.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -21,160 +22,29 @@ function run(world, script, args, env = {}) {
 }
 
 const lines = (s) => s.split('\n').filter(Boolean);
+// The local platform's login, printed under --dry-run while its CF_HOME is not logged in
+// (fake-cf-world: a CFSCALE_HOME of its own, the API on its default port).
+const LOCAL_LOGIN = 'cf login -a http://127.0.0.1:8889 -u admin -p admin -o local -s local --skip-ssl-validation';
 
-test('dry-run prints the exact cf sequence and calls cf only for look-ups', async (t) => {
+test('dry-run on the local platform: cfl up, the cf login to its API, then the same cf commands as on CF', async (t) => {
   const NODE = guidOf('node-app');
   const cases = [
     {
-      name: 'push one app',
-      state: {}, script: 'push.sh', args: ['node-app', '--dry-run'],
-      want: (w) => [`cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml`],
-    },
-    {
-      name: 'push all with -i',
-      state: {}, script: 'push.sh', args: ['all', '-i', '3', '--dry-run'], skipJava: true,
-      want: (w) => ['node-app', 'java-app', 'loadgen'].map(
-        (a) => `cf push ${a} -f manifests/${a}.yml --vars-file ${w}/vars.yml -i 3`),
-    },
-    {
-      name: 'scale',
-      state: { apps: { 'node-app': { instances: 1 } } }, script: 'scale.sh', args: ['node-app', '-i', '4', '--dry-run'],
-      want: () => ['cf scale node-app -i 4'],
-    },
-    {
-      name: 'teardown',
-      state: {}, script: 'teardown.sh', args: ['--dry-run'],
-      want: () => ['cf delete node-app -f', 'cf delete java-app -f', 'cf delete loadgen -f'],
-    },
-    {
-      name: 'teardown --all',
-      state: {}, script: 'teardown.sh', args: ['--all', '--dry-run'],
-      want: () => ['cf delete node-app -f', 'cf delete java-app -f', 'cf delete loadgen -f',
-        'cf delete-service node-db -f', 'cf delete-service java-db -f', 'cf delete-service results-db -f'],
-    },
-    {
-      name: 'teardown --all on the local platform: up, delete the apps and services, down',
+      name: 'teardown --all on the local platform: up, cf login to its API, the same cf deletes, down',
       state: {}, script: 'teardown.sh', args: ['--all', '--dry-run', '--platform', 'local'],
-      want: () => ['scripts/cfl up', ...['node-app', 'java-app', 'loadgen'].map((a) => `scripts/cfl delete ${a} -f`),
-        ...['node-db', 'java-db', 'results-db'].map((s) => `scripts/cfl delete-service ${s} -f`), 'scripts/cfl down'],
+      want: () => ['scripts/cfl up', LOCAL_LOGIN, ...['node-app', 'java-app', 'loadgen'].map((a) => `cf delete ${a} -f`),
+        ...['node-db', 'java-db', 'results-db'].map((s) => `cf delete-service ${s} -f`), 'scripts/cfl down'],
     },
     {
-      name: 'collect-stats --source auto without the plugin: v3 (the round is a placeholder under --dry-run)',
-      state: { apps: { 'node-app': { instances: 1 } } }, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '<round>', '--dry-run'],
+      name: 'collect-stats on the local platform: the same v3 poll through cf',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--platform', 'local', '--dry-run'],
       want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
     },
     {
-      name: 'collect-stats defaults to v3 on CF, also with the statistics plugin installed (it calls only v2 endpoints)',
-      state: { apps: { 'node-app': { instances: 1 } } }, plugin: true, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--dry-run'],
-      want: () => [`cf curl /v3/apps/${NODE}/processes/web/stats`],
-    },
-    {
-      name: 'collect-stats --source plugin, DRY_RUN=1',
-      state: {}, plugin: true, script: 'collect-stats.sh', args: ['--app', 'java-app', '--round', '1', '--source', 'plugin'], env: () => ({ DRY_RUN: '1' }),
-      want: () => ['cf statistics java-app --debug --full'],
-    },
-    {
-      name: 'collect-stats on the local platform: the plugin shape from cfl',
-      state: {}, script: 'collect-stats.sh', args: ['--app', 'node-app', '--round', '1', '--platform', 'local', '--dry-run'],
-      want: () => ['scripts/cfl statistics node-app --debug --full'],
-    },
-    {
-      name: 'collect-logs',
-      state: {}, script: 'collect-logs.sh', args: ['--app', 'java-app', '--round', '2', '--dry-run'],
-      want: () => ['cf logs java-app'],
-    },
-    {
-      name: 'run-round: app at its count, loadgen scaled up, v3 stats (the default on CF, also with the plugin installed)',
-      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } }, plugin: true,
-      script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '2', '--loadgens', '3', '--parallel', '4', '--duration', '10s', '--dry-run'],
-      want: () => [
-        'cf scale loadgen -i 3',
-        // The app is seeded (default --seed-ads 1000) before the round is created.
-        'node loadgen/bin/loadgen.js --url https://cfscale-CHANGE-ME-node-app.apps.example.com --seed 1000 --seed-only',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`),
-        `cf curl /v3/apps/${NODE}/processes/web/stats`,
-        'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
-      ],
-    },
-    {
-      name: 'run-round: app at another count is scaled, enough loadgens stay, no seeding',
-      state: { apps: { 'java-app': { instances: 3 }, loadgen: { instances: 2 } } },
-      script: 'run-round.sh',
-      args: ['--app', 'java-app', '--instances', '1', '--loadgens', '2', '--duration', '1m', '--stats-source', 'v3', '--seed-ads', '0', '--dry-run'],
-      want: () => {
-        const JAVA = guidOf('java-app');
-        return [
-          'cf scale java-app -i 1',
-          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' https://cfscale-CHANGE-ME-java-app.apps.example.com/timings/clear`,
-          `cf curl /v3/apps/${JAVA}/processes/web/stats`,
-          'cf logs java-app',
-          `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${JAVA}:0' 'https://cfscale-CHANGE-ME-java-app.apps.example.com/timings/flush?round=<round>'`,
-          `cf curl '/v3/audit_events?target_guids=${JAVA}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
-        ];
-      },
-    },
-    {
-      name: 'run-round --prewarm: pinned requests to each instance before the timings are cleared',
-      state: { apps: { 'node-app': { instances: 2 }, loadgen: { instances: 1 } } },
-      script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '2', '--duration', '10s', '--seed-ads', '50', '--prewarm', '300', '--dry-run'],
-      want: () => [
-        'node loadgen/bin/loadgen.js --url https://cfscale-CHANGE-ME-node-app.apps.example.com --seed 50 --seed-only',
-        ...[0, 1].map((i) => `node loadgen/bin/loadgen.js --requests 300 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:${i}' --url https://cfscale-CHANGE-ME-node-app.apps.example.com --scenario read --seed 50`),
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`),
-        `cf curl /v3/apps/${NODE}/processes/web/stats`,
-        'cf logs node-app',
-        ...[0, 1].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:${i}' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
-      ],
-    },
-    {
-      name: 'run-round --prewarm without seeding warms on /health',
-      state: { apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } },
-      script: 'run-round.sh',
-      args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--prewarm', '5', '--dry-run'],
-      want: () => [
-        `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${NODE}:0' --url https://cfscale-CHANGE-ME-node-app.apps.example.com/health`,
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/clear`,
-        `cf curl /v3/apps/${NODE}/processes/web/stats`,
-        'cf logs node-app',
-        `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${NODE}:0' 'https://cfscale-CHANGE-ME-node-app.apps.example.com/timings/flush?round=<round>'`,
-        `cf curl '/v3/audit_events?target_guids=${NODE}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
-      ],
-    },
-    {
-      name: 'run-round: app absent is pushed, v3 stats of its guid (a placeholder under --dry-run)',
-      state: { apps: { loadgen: { instances: 1 } } },
-      script: 'run-round.sh',
-      args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'],
-      want: (w) => [
-        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 1`,
-        "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/clear'",
-        "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
-        'cf logs node-app',
-        "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/flush?round=<round>'",
-        "cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'",
-      ],
-    },
-    {
-      name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats',
-      state: { apps: { loadgen: { instances: 4 } } }, plugin: true,
-      script: 'run-round.sh',
-      args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20',
-        '--stats-source', 'plugin', '--dry-run'],
-      want: (w) => [
-        `cf push node-app -f manifests/node-app.yml --vars-file ${w}/vars.yml -i 3`,
-        // Not pushed under --dry-run: guid and route show as placeholders.
-        "node loadgen/bin/loadgen.js --url 'https://<node-app-route>' --seed 20 --seed-only",
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
-        'cf statistics node-app --debug --full',
-        'cf logs node-app',
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
-        `cf curl '/v3/audit_events?target_guids=<node-app-guid>&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
-      ],
+      name: 'scale on the local platform: up, login, the CPU quota as the process annotation, then cf scale',
+      state: { apps: { 'node-app': { instances: 1 } } }, script: 'scale.sh', args: ['node-app', '-i', '2', '--cpu', '0.5', '--platform', 'local', '--dry-run'],
+      want: () => ['scripts/cfl up', LOCAL_LOGIN,
+        `cf curl -X PATCH /v3/processes/${NODE} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"0.5"}}}'`, 'cf scale node-app -i 2'],
     },
   ];
   for (const c of cases) {

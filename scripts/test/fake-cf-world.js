@@ -5,7 +5,8 @@
 //
 // makeWorld(state, { plugin }) → dir; state is merged over { apps: {}, services, loggedIn };
 //   plugin: the cf statistics plugin shows as installed. removeWorlds() deletes them all.
-// worldEnv(dir) → PATH, HOME, PLATFORM=cf, FAKE_CF_STATE, FAKE_CF_LOG, CFSCALE_VARS_FILE
+// worldEnv(dir) → PATH, HOME, PLATFORM=cf, FAKE_CF_STATE, FAKE_CF_LOG, CFSCALE_VARS_FILE;
+//   for --platform local: CFSCALE_HOME (not started) and CFSCALE_API_PORT at its default
 // cfCalls(dir) → every cf call the fake logged, as argv arrays
 // guidOf(name) → the guid the fake gives an app; READ_ONLY: the cf verbs that change nothing
 const fs = require('node:fs');
@@ -49,6 +50,8 @@ function worldEnv(dir) {
     FAKE_CF_STATE: path.join(dir, 'state.json'),
     FAKE_CF_LOG: path.join(dir, 'cf.log'),
     CFSCALE_VARS_FILE: path.join(dir, 'vars.yml'),
+    CFSCALE_HOME: path.join(dir, 'local'),
+    CFSCALE_API_PORT: '8889',
   };
 }
 

@@ -1,7 +1,9 @@
 'use strict';
-// round.e2e.test.js — whole rounds on the real local platform (scripts/cfl, HAProxy,
-// PostgreSQL, cgroups) with the real apps and loadgen: a short round against node-app and
-// against java-app (2 instances, 2 loadgens) must leave rows in rounds, requests,
+// round.e2e.test.js — whole rounds on the real local platform (HAProxy, PostgreSQL,
+// cgroups) with the real apps and loadgen, through the scripts' one path: the real cf CLI
+// logged in to the platform's Cloud Controller (CF_HOME in its home). A short round
+// against node-app (2 instances) and against java-app (3 instances: 3 RUNNING in the v3
+// stats), 2 loadgens each, must leave rows in rounds, requests,
 // server_timings, instance_stats and router_timings and print the summary; an app
 // instance SIGKILLed mid-round is restarted and the round completes with its errors
 // counted; an instance over its memory limit (fixtures/hog-app) is killed and reported;
@@ -32,8 +34,11 @@ const ENV = {
   CFSCALE_ROUTER_PORT: String(ROUTER_PORT),
   CFSCALE_PG_PORT: '46501',
   CFSCALE_INSTANCE_PORT_BASE: '46510',
+  CFSCALE_API_PORT: '46502',
 };
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
+// Where the scripts keep the local platform's cf login (ops/platform.js localCfHome).
+const CF_HOME = path.join(HOME, 'cf-home');
 const ROUND_TIMEOUT_MS = 240000;
 
 /** Run a script to its end; resolves {code, stdout, stderr}. */
@@ -48,16 +53,20 @@ function runScript(script, args, env = {}) {
   });
 }
 
-function cfl(args) {
-  const r = spawnSync(path.join(ROOT, 'scripts/cfl'), args, { env: ENV, encoding: 'utf8' });
-  assert.equal(r.status, 0, `cfl ${args.join(' ')}: ${r.stderr}`);
+/** The real cf CLI as the scripts left it logged in to the local platform. */
+function cf(args) {
+  const r = spawnSync(path.join(ROOT, '.tools/bin/cf'), args, { env: { ...ENV, CF_HOME }, encoding: 'utf8' });
+  assert.equal(r.status, 0, `cf ${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return r.stdout.trim();
 }
 
 let db;
 async function results() {
   if (!db) {
-    db = new Client({ connectionString: cfl(['service-url', 'results-db']) });
+    // The key run-round made for itself (ops/platform.js RESULTS_KEY).
+    const key = cf(['service-key', 'results-db', 'cfscale-scripts', '--guid']);
+    const { uri } = JSON.parse(cf(['curl', `/v3/service_credential_bindings/${key}/details`])).credentials;
+    db = new Client({ connectionString: uri });
     await db.connect();
   }
   return db;
@@ -71,7 +80,7 @@ async function count(table, roundId, where = 'true') {
 
 /** The loadgen's own log lines (not router lines), for failure messages. */
 function loadgenLog() {
-  const r = spawnSync(path.join(ROOT, 'scripts/cfl'), ['logs', 'loadgen', '--recent'], { env: ENV, encoding: 'utf8' });
+  const r = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['logs', 'loadgen', '--recent'], { env: { ...ENV, CF_HOME }, encoding: 'utf8' });
   return (r.stdout || '').split('\n').filter((l) => l.includes('loadgen[')).slice(-20).join('\n');
 }
 
@@ -93,14 +102,21 @@ test.after(async () => {
   fs.rmSync(HOME, { recursive: true, force: true });
 });
 
-// Stats both ways: the plugin's JSON lines (`cfl statistics`) and the polled v3 endpoint.
-for (const [app, statsSource, source] of [['node-app', 'auto', 'local'], ['java-app', 'v3', 'v3']]) {
-  test(`a short round against ${app}: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
-    const res = await runScript('run-round.sh', ['--app', app, '--instances', '2', '--loadgens', '2',
+// The v3 stats (auto and named), polled with cf curl on the local platform as on CF.
+for (const [app, n, statsSource] of [['node-app', 2, 'auto'], ['java-app', 3, 'v3']]) {
+  test(`a short round against ${app} x${n} through the cf CLI: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
+    const res = await runScript('run-round.sh', ['--app', app, '--instances', String(n), '--loadgens', '2',
       '--parallel', '4', '--duration', '4s', '--warmup', '0s', '--seed-ads', '50', '--stats-source', statsSource, '--label', `e2e-${app}`]);
     assertRoundRan(res);
     const id = roundIdOf(res);
-    assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, 2 instance`, 'm'));
+    assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, ${n} instance`, 'm'));
+    // The scripts' own cf login, to the local API, in the platform's CF_HOME.
+    const config = JSON.parse(fs.readFileSync(path.join(CF_HOME, '.cf/config.json'), 'utf8'));
+    assert.match(config.Target, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(config.SpaceFields.Name, 'local');
+    const guid = cf(['app', app, '--guid']);
+    const stats = JSON.parse(cf(['curl', `/v3/processes/${guid}/stats`])).resources;
+    assert.deepEqual(stats.map((s) => s.state), Array(n).fill('RUNNING'));
     assert.match(res.stdout, /^latency: p50 [0-9.]+ ms, p95 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms$/m);
     assert.match(res.stdout, /^verdict: ok$/m);
     const c = await results();
@@ -119,10 +135,11 @@ for (const [app, statsSource, source] of [['node-app', 'auto', 'local'], ['java-
     for (const table of ['requests', 'server_timings', 'instance_stats', 'router_timings']) {
       assert.ok(await count(table, id) > 0, `no ${table} rows for round ${id}`);
     }
-    // Both app instances answered and were measured.
-    assert.ok(await count('requests', id, 'app_instance IN (0, 1)') > 0, 'no answers from an app instance');
+    // Every app instance answered and was measured.
+    const { rows: answered } = await c.query('SELECT DISTINCT app_instance FROM requests WHERE round_id = $1 ORDER BY 1', [id]);
+    assert.deepEqual(answered.map((r) => r.app_instance), [...Array(n).keys()], 'no answers from an app instance');
     const { rows } = await c.query('SELECT DISTINCT instance_index, source FROM instance_stats WHERE round_id = $1 ORDER BY 1', [id]);
-    assert.deepEqual(rows, [{ instance_index: 0, source }, { instance_index: 1, source }]);
+    assert.deepEqual(rows, [...Array(n).keys()].map((i) => ({ instance_index: i, source: 'v3' })));
   });
 }
 
@@ -130,7 +147,7 @@ test('rounds.sh lists the rounds and shows one', { timeout: 60000 }, async () =>
   let res = await runScript('rounds.sh', ['--last', '5']);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^id +created \(UTC\) +app/);
-  assert.match(res.stdout, /^\d+ .* java-app +local +done +2 +2xp4 +4s .* e2e-java-app$/m);
+  assert.match(res.stdout, /^\d+ .* java-app +local +done +3 +2xp4 +4s .* e2e-java-app$/m);
   res = await runScript('rounds.sh', ['--app', 'java-app']);
   assert.ok(!/node-app/.test(res.stdout), res.stdout);
   const id = /^(\d+) /m.exec(res.stdout.split('\n')[1])[1];
@@ -170,10 +187,10 @@ test('an app instance SIGKILLed mid-round is restarted; the round completes, its
             (SELECT count(*)::int FROM requests WHERE round_id = $1 AND error_kind IS NOT NULL) AS stored`, [id]);
   assert.equal(rows[0].counted, rows[0].stored);
   // Restarted: both instances RUNNING again.
-  const guid = cfl(['app', 'node-app', '--guid']);
+  const guid = cf(['app', 'node-app', '--guid']);
   let states = [];
   for (let i = 0; i < 60; i++) {
-    states = JSON.parse(cfl(['curl', `/v3/apps/${guid}/processes/web/stats`])).resources.map((r) => r.state);
+    states = JSON.parse(cf(['curl', `/v3/apps/${guid}/processes/web/stats`])).resources.map((r) => r.state);
     if (states.length === 2 && states.every((s) => s === 'RUNNING')) break;
     await sleep(500);
   }
@@ -209,7 +226,7 @@ applications:
     assert.ok(await count('instance_events', id, "kind = 'oom'") >= 1, `no oom event:\n${res.stdout}`);
     assert.match(res.stdout, /^ {2}instance 0: oom \(.*out of memory/m);
   } finally {
-    spawnSync(path.join(ROOT, 'scripts/cfl'), ['delete', 'hog-app', '-f'], { env: ENV });
+    spawnSync(path.join(ROOT, '.tools/bin/cf'), ['delete', 'hog-app', '-f'], { env: { ...ENV, CF_HOME } });
     fs.rmSync(manifests, { recursive: true, force: true });
   }
 });

@@ -12,7 +12,7 @@ export function configurations(plan) {
   for (const app of plan.apps) {
     for (const v of plan.variants) {
       if (v.apps && !v.apps.includes(app)) continue;
-      out.push({ app, variant: v.name, settings: { ...plan.settings, ...v.settings } });
+      out.push({ app, variant: v.name, settings: { ...plan.settings, ...v.settings }, memoryMb: v.memoryMb ?? null });
     }
   }
   return out;
@@ -51,6 +51,7 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     app: cfg.app,
     variant: cfg.variant,
     settings: cfg.settings,
+    memoryMb: cfg.memoryMb ?? null,
     instances,
     loadgens: step.loadgens,
     parallel: step.parallel ?? null,

@@ -167,7 +167,7 @@ export function validatePlan(raw, source = 'plan') {
   const where = `plan ${source}: `;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
-  c.known(raw, ['name', 'description', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
+  c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
     'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
     'order', 'seed', 'slo', 'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
@@ -178,20 +178,21 @@ export function validatePlan(raw, source = 'plan') {
   raw.apps.forEach((a, i) => { if (typeof a !== 'string' || !NAME_RE.test(a)) fail(where, `apps[${i}] must be an app name, got ${show(a)}`); });
   if (new Set(raw.apps).size !== raw.apps.length) fail(where, 'apps lists an app twice');
   const settings = checkSettings(where, raw.settings, 'settings');
-  let variants = [{ name: 'default', apps: null, settings: {} }];
+  let variants = [{ name: 'default', apps: null, settings: {}, memoryMb: null }];
   if (raw.variants !== undefined) {
     if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
     variants = raw.variants.map((v, i) => {
       if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
-      c.known(v, ['name', 'apps', 'settings'], `variants[${i}].`);
+      c.known(v, ['name', 'apps', 'settings', 'memory'], `variants[${i}].`);
       if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
       let apps = null;
       if (v.apps !== undefined) {
         if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
         apps = v.apps;
       }
-      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`) };
+      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i) };
     });
+    if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
     if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
     // A variable set by one variant and not another would leak from round to round.
     const keys0 = Object.keys(variants[0].settings).sort().join(',');
@@ -252,9 +253,10 @@ export function validatePlan(raw, source = 'plan') {
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
   if (raw.cpu !== undefined && raw.cpu !== null) c.num(raw, 'cpu', 0, undefined, { exclusive: true });
   if (raw.description !== undefined && typeof raw.description !== 'string') fail(where, 'description must be text');
+  const regenerates = checkRegenerates(where, raw.regenerates);
   if (raw.scenario !== undefined && (typeof raw.scenario !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(raw.scenario))) fail(where, `scenario must be a scenario name like read, got ${show(raw.scenario)}`);
   return {
-    name, description: raw.description ?? '', kind,
+    name, description: raw.description ?? '', regenerates, kind,
     platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,
@@ -274,6 +276,28 @@ export function validatePlan(raw, source = 'plan') {
     seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
     slo, scale, capacity, validity,
   };
+}
+
+/** A variant's container memory ("512M", "1G": `cf scale -m`) in MB, or null. */
+function checkMemory(where, v, i) {
+  if (v === undefined) return null;
+  const m = /^(\d+)(M|G)$/.exec(String(v));
+  if (!m || Number(m[1]) < 1) fail(where, `variants[${i}].memory must be a size like 512M or 1G, got ${show(v)}`);
+  return Number(m[1]) * (m[2] === 'G' ? 1024 : 1);
+}
+
+// What of the study a plan regenerates: "Fig. 6.2", "Table 7.1", "§5.2.3 keep-alive finding".
+const REGENERATES_RE = /^(Fig\. \d+\.\d+|Table \d+\.\d+|§\d+(\.\d+)*)( .+)?$/;
+
+function checkRegenerates(where, v) {
+  if (v === undefined) return [];
+  const list = [].concat(v);
+  list.forEach((x, i) => {
+    if (typeof x !== 'string' || !REGENERATES_RE.test(x)) {
+      fail(where, `regenerates[${i}] must name a figure, table or section of the study like "Fig. 6.2", "Table 7.1" or "§5.2.3 keep-alive finding", got ${show(x)}`);
+    }
+  });
+  return list;
 }
 
 /**

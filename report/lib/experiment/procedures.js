@@ -65,19 +65,19 @@ export function* scaleUntilSlo(plan, cfg, { cpuReferenceCores = null } = {}) {
     peak.set(k, Math.max(peak.get(k) ?? 0, m.throughputRps));
     latencies.push(m.latencyMs);
     if (cpuReferenceCores !== null && m.cpuCores !== null && m.cpuCores >= cpuReferenceCores) {
-      return { reason: `CPU ${m.cpuCores.toFixed(2)} cores reached the reference ${cpuReferenceCores.toFixed(2)}`, instances: k, loadgens };
+      return { stop: 'cpu-reference', reason: `CPU ${m.cpuCores.toFixed(2)} cores reached the reference ${cpuReferenceCores.toFixed(2)}`, instances: k, loadgens };
     }
     const violated = m.latencyMs > slo.thresholdMs || m.errorRate > slo.maxErrorRate;
     if (violated || climbing(latencies, s.trendSteps, s.trendRise)) {
       if (s.routerSaturation && peak.has(k - 1) && k > s.startInstances && peak.get(k) <= peak.get(k - 1)) {
-        return { reason: `router saturation: ${k} instances gave no more throughput than ${k - 1}`, instances: k, loadgens };
+        return { stop: 'router-saturation', reason: `router saturation: ${k} instances gave no more throughput than ${k - 1}`, instances: k, loadgens };
       }
-      if (k >= s.maxInstances) return { reason: `SLO passed at maxInstances ${s.maxInstances}`, instances: k, loadgens };
+      if (k >= s.maxInstances) return { stop: 'max-instances', reason: `SLO passed at maxInstances ${s.maxInstances}`, instances: k, loadgens };
       k += 1;
       latencies = [];
       continue;
     }
-    if (loadgens + s.loadgensStep > s.loadgensMax) return { reason: `loadgensMax ${s.loadgensMax} reached`, instances: k, loadgens };
+    if (loadgens + s.loadgensStep > s.loadgensMax) return { stop: 'loadgens-max', reason: `loadgensMax ${s.loadgensMax} reached`, instances: k, loadgens };
     loadgens += s.loadgensStep;
   }
 }

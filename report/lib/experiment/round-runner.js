@@ -75,29 +75,37 @@ function run(cmd, args, log) {
 }
 
 /**
- * Applies app settings (environment variables) with `set-env` + `restart`, only when they
- * differ from what this runner applied last to that app. When the app does not exist yet
- * it is pushed first (scripts/push.sh).
+ * Applies app settings (environment variables) with `set-env` + `restart`, and a variant's
+ * memory with `scale APP -m NM -f` (which restarts the app), each only when it differs from
+ * what this runner applied last to that app. When the app does not exist yet it is pushed
+ * first (scripts/push.sh).
  */
 export function makeSettingsApplier({ platform, log, cli = platformCli(platform) }) {
   const applied = new Map();
-  return (app, settings) => {
-    const want = JSON.stringify(Object.entries(settings).sort());
-    if (Object.keys(settings).length === 0 || applied.get(app) === want) return;
-    let first = true;
-    for (const [k, v] of Object.entries(settings)) {
-      let r = run(cli, ['set-env', app, k, v], log);
-      if (r.status !== 0 && first) {
-        const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
-        if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
-        r = run(cli, ['set-env', app, k, v], log);
-      }
-      if (r.status !== 0) throw new Error(`set-env ${app} ${k} failed: ${r.stderr.split('\n').pop()}`);
-      first = false;
+  const memory = new Map();
+  // A command on the app; when it fails the first time the app may not exist: push it, try again.
+  const pushed = new Set();
+  const onApp = (app, args, what) => {
+    let r = run(cli, args, log);
+    if (r.status !== 0 && !pushed.has(app)) {
+      const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
+      if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
+      pushed.add(app);
+      r = run(cli, args, log);
     }
-    const r = run(cli, ['restart', app], log);
-    if (r.status !== 0) throw new Error(`restart ${app} failed: ${r.stderr.split('\n').pop()}`);
-    applied.set(app, want);
+    if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr.split('\n').pop()}`);
+  };
+  return (app, settings, memoryMb = null) => {
+    const want = JSON.stringify(Object.entries(settings).sort());
+    if (Object.keys(settings).length && applied.get(app) !== want) {
+      for (const [k, v] of Object.entries(settings)) onApp(app, ['set-env', app, k, v], `set-env ${app} ${k}`);
+      onApp(app, ['restart', app], `restart ${app}`);
+      applied.set(app, want);
+    }
+    if (memoryMb !== null && memory.get(app) !== memoryMb) {
+      onApp(app, ['scale', app, '-m', `${memoryMb}M`, '-f'], `scale ${app} -m ${memoryMb}M`);
+      memory.set(app, memoryMb);
+    }
   };
 }
 

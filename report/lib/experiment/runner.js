@@ -75,7 +75,7 @@ export async function runExperiment(plan, opts) {
 
   async function execute(spec, args, tag) {
     const t0 = Date.now();
-    opts.applySettings(spec.app, spec.settings);
+    opts.applySettings(spec.app, spec.settings, spec.memoryMb);
     const res = await opts.execRound(spec, args);
     if (res.code === EXIT_USAGE) throw new UsageError(`run-round.sh rejected the round ${spec.label} (exit 1); fix the plan or the platform`);
     const row = res.roundId ? { id: res.roundId } : await roundByLabel(client, spec.label);
@@ -103,18 +103,30 @@ export async function runExperiment(plan, opts) {
     for (const phase of phases) {
       let cpuReferenceCores = plan.scale.cpuReference?.cores ?? null;
       if (refApp && phase[0]?.app !== refApp && client) cpuReferenceCores = await maxCpuOfApp(client, plan, refApp);
-      const gens = phase.map((cfg) => ({ name: `${cfg.app}/${cfg.variant}`, gen: scaleUntilSlo(plan, cfg, { cpuReferenceCores }) }));
+      const gens = phase.map((cfg) => ({ name: `${cfg.app}/${cfg.variant}`, cfg, gen: scaleUntilSlo(plan, cfg, { cpuReferenceCores }) }));
       outcomes.push(...await interleave(gens, runOne));
     }
   } else {
     const gens = [];
     for (const k of plan.capacity.instances) {
-      for (const cfg of configurations(plan)) gens.push({ name: `${cfg.app}/${cfg.variant} x${k}`, gen: capacitySearch(plan, cfg, k) });
+      for (const cfg of configurations(plan)) gens.push({ name: `${cfg.app}/${cfg.variant} x${k}`, cfg, gen: capacitySearch(plan, cfg, k) });
     }
     outcomes.push(...await interleave(gens, runOne));
   }
   for (const o of outcomes) log(`${o.name}: ${describe(o.result, dryRun)}`);
+  if (!dryRun && client) for (const o of outcomes) await recordOutcome(client, plan, o);
   return { tally, outcomes };
+}
+
+/** The procedure's conclusion into experiment_outcomes (results-schema.sql), for the report. */
+async function recordOutcome(client, plan, o) {
+  const r = o.result;
+  const capacity = 'capacityRps' in r;
+  await client.query(
+    `INSERT INTO experiment_outcomes (experiment, platform, kind, app, variant, instances, loadgens, stop, capacity_rps, confirmed, reason)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [plan.name, plan.platform, plan.kind, o.cfg.app, o.cfg.variant, r.instances, capacity ? null : r.loadgens,
+      capacity ? null : r.stop, capacity ? r.capacityRps : null, capacity ? r.confirmed : null, r.reason]);
 }
 
 function describe(r, dryRun) {
@@ -142,7 +154,7 @@ export async function interleave(gens, runOne) {
     for (let j = active.length - 1; j >= 0; j--) {
       const a = active[j];
       a.cur = a.gen.next(results[j]);
-      if (a.cur.done) { done.unshift({ name: a.name, result: a.cur.value }); active.splice(j, 1); }
+      if (a.cur.done) { done.unshift({ name: a.name, cfg: a.cfg, result: a.cur.value }); active.splice(j, 1); }
     }
   }
   return done;

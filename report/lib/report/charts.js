@@ -3,6 +3,7 @@
 // Points are group means over the repetitions; bars are 95 % confidence intervals.
 
 import { ROUND_CHARTS } from './round-charts.js';
+import { STUDY } from './study.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -32,6 +33,10 @@ function rowsOf(groups, metric, pick) {
   }));
 }
 
+// Every quantitative axis: plain numbers with trailing zeros trimmed. Vega's default format
+// takes its precision from the tick step, which is 0 when all points share one value (one
+// load step): the axis then read 16.000000.
+export const AXIS_CONFIG = { axisQuantitative: { format: ',~r' } };
 const loadTitle = (groups) => (groups.some((g) => g.model === 'open') ? 'offered load (req/s or requests in flight)' : 'requests in flight (loadgens × parallel)');
 
 /** Fig 6.2: throughput against offered load, per series (e.g. pool size 30/60/90). */
@@ -82,11 +87,55 @@ function throughputCpuLayers() {
   ];
 }
 
-/** Fig 7.1: throughput while each instance uses at most 100 % of one core. */
+const sloText = (slo) => `${slo.metric} latency ≤ ${slo.thresholdMs} ms`;
+
+/**
+ * Fig 7.1: throughput while each instance uses at most 100 % of one core and the load
+ * steps meet the plan's SLO (study §7.2: mean end-to-end under 10 ms).
+ */
 export function throughputAtFullCore(a) {
-  const v = cpuRows(a.groups, (g) => g.stats.cpu_used_pct.mean <= 100 * g.app_instances);
+  const v = cpuRows(a.groups, (g) => g.stats.cpu_used_pct.mean <= 100 * g.app_instances && g.slo_met === true);
   if (!v.length) return null;
-  return base('Throughput at ≤ 100 % CPU per instance (study Fig. 7.1)', 'CPU summed over instances; bars: 95 % CI', v, throughputCpuLayers());
+  return base('Throughput at ≤ 100 % CPU per instance (study Fig. 7.1)',
+    `load steps with ${sloText(a.slo)} (plan slo; the study: mean < ${STUDY.fig71Slo.thresholdMs} ms, ${STUDY.fig71Slo.cite}); CPU summed over instances; bars: 95 % CI`,
+    v, throughputCpuLayers());
+}
+
+/** Fig 3.1: the load (throughput) produced by the number of loadgen instances. */
+export function throughputVsLoadgens(a) {
+  const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ loadgens: g.loadgens, per: g.model === 'open' ? `${g.rate} req/s each` : `${g.parallel} in flight each` }));
+  if (new Set(v.map((r) => r.loadgens)).size < 2) return null;
+  return base('Load produced by loadgen instances (study Fig. 3.1)', 'throughput against the number of loadgen instances; bars: 95 % CI', v,
+    meanWithCi({ field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { tickMinStep: 1 } }, 'throughput (req/s)',
+      { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' } }));
+}
+
+/** Fig 7.5/7.6: throughput read off at 100–400 % CPU (interpolated), per app and instance count. */
+export function throughputAtCpuLevels(a) {
+  const v = a.cpuLevels.map((r) => ({ series: r.series, instances: r.instances, cpu: r.cpu_pct, throughput: num(r.throughput_rps) }));
+  if (!v.length) return null;
+  const x = { field: 'cpu', type: 'quantitative', title: 'CPU used (% of one core, all instances)', scale: { domain: [0, 400] }, axis: { values: [100, 200, 300, 400] } };
+  return base('Throughput at 100–400 % CPU (study Fig. 7.5, 7.6)', 'read off the throughput-vs-CPU lines, interpolated between load steps (not extrapolated)', v, [
+    { mark: { type: 'line', point: true }, encoding: { x, y: { field: 'throughput', type: 'quantitative', title: 'throughput (req/s)' },
+      color: { field: 'series', type: 'nominal', title: 'app / variant' }, strokeDash: { field: 'instances', type: 'ordinal', title: 'instances' } } },
+    { mark: { type: 'rule', strokeDash: [2, 4], color: 'gray' }, data: { values: [100, 200, 300, 400].map((c) => ({ c })) }, encoding: { x: { field: 'c', type: 'quantitative' } } },
+  ]);
+}
+
+/** Capacity search (kind capacity): capacity per instance count, and whether the soak confirmed it. */
+export function capacityChart(a) {
+  const v = a.capacity.filter((c) => c.capacity_rps !== null).map((c) => ({
+    series: `${c.app}${c.variant === 'default' ? '' : ` ${c.variant}`}`, instances: c.instances, capacity: Number(c.capacity_rps),
+    soak: c.confirmed ? 'confirmed by the soak' : 'soak failed',
+  }));
+  if (!v.length) return null;
+  const x = { field: 'instances', type: 'quantitative', title: 'app instances', axis: { tickMinStep: 1 } };
+  return base('Capacity per instance count', 'highest open-model rate meeting the SLO (bisection); filled: the soak confirmed it', v, [
+    { mark: { type: 'line' }, encoding: { x, y: { field: 'capacity', type: 'quantitative', title: 'capacity (req/s, total)' }, color: { field: 'series', type: 'nominal', title: 'app / variant' } } },
+    { mark: { type: 'point', size: 80 }, encoding: { x, y: { field: 'capacity', type: 'quantitative' }, color: { field: 'series', type: 'nominal' },
+      fill: { condition: { test: "datum.soak === 'confirmed by the soak'", field: 'series', type: 'nominal' }, value: 'white' },
+      shape: { field: 'soak', type: 'nominal', title: 'soak' } } },
+  ]);
 }
 
 /** Fig 7.4–7.6: throughput against CPU, one line per app and instance count. */
@@ -121,15 +170,18 @@ export function scalingEfficiency(a) {
       { mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { datum: 1 } } }]);
 }
 
-/** Table 7.1 as bars: CPU used vs available per instance count. */
+/** Table 7.1 as bars: peak CPU used vs available (quota, the study's notion) and the study's own peak. */
 export function cpuUtilisation(a) {
   const v = [];
   for (const r of a.cpuTable) {
-    v.push({ series: r.series, instances: r.instances, kind: 'used', pct: num(r.cpu_used_pct.mean) });
-    if (r.cpu_available_pct !== null && Number.isFinite(r.cpu_available_pct)) v.push({ series: r.series, instances: r.instances, kind: 'available', pct: r.cpu_available_pct });
+    const add = (kind, pct) => { if (num(pct) !== null) v.push({ series: r.series, instances: r.instances, kind, pct }); };
+    add('1 peak used', r.cpu_peak_pct.mean);
+    add(`2 available (${r.available_basis ?? 'quota'})`, r.cpu_available_pct);
+    add('3 available (study: cell cores Java, 1 core Node.js)', r.study_available_pct);
+    add('4 study: max used (published)', r.published?.maxCpuPct);
   }
   if (!v.length) return null;
-  return { $schema: SCHEMA, title: { text: 'CPU used vs available (study Table 7.1)', subtitle: 'highest mean CPU per instance count, % of one core' },
+  return { $schema: SCHEMA, title: { text: 'CPU used vs available (study Table 7.1)', subtitle: `peak CPU per instance count, % of one core; the study's values: ${STUDY.table71.cite}` },
     data: { values: v }, width: 120, height: 220,
     mark: 'bar', encoding: { column: { field: 'series', type: 'nominal', title: null }, x: { field: 'instances', type: 'ordinal', title: 'instances' },
       xOffset: { field: 'kind' }, color: { field: 'kind', type: 'nominal', title: 'CPU' }, y: { field: 'pct', type: 'quantitative', title: 'CPU (%)' } } };
@@ -142,7 +194,7 @@ export function latencySplitBars(a) {
     if (g.kind !== 'rep') continue;
     for (const [part, title] of [['network', '1 client+network'], ['router_own', '2 router'], ['app_own', '3 app'], ['pool_wait', '4 pool wait'], ['db', '5 database']]) {
       const s = g.split[part];
-      if (s.n) v.push({ group: `${g.series} ×${g.app_instances} @${g.load}`, part: title, ms: num(Math.max(0, s.mean)) });
+      if (s.n) v.push({ group: `${g.series} ×${g.app_instances} @${Number(g.load)}`, part: title, ms: num(Math.max(0, s.mean)) });
     }
   }
   if (!v.length) return null;
@@ -156,8 +208,11 @@ export const CHARTS = [
   ...ROUND_CHARTS,
   ['throughput-vs-load', throughputVsLoad],
   ['latency-split-vs-load', latencySplitVsLoad],
+  ['throughput-vs-loadgens', throughputVsLoadgens],
   ['throughput-at-full-core', throughputAtFullCore],
   ['throughput-vs-cpu', throughputVsCpu],
+  ['throughput-at-cpu-levels', throughputAtCpuLevels],
+  ['capacity', capacityChart],
   ['memory-vs-throughput', memoryVsThroughput],
   ['scaling-efficiency', scalingEfficiency],
   ['cpu-utilisation', cpuUtilisation],
@@ -166,5 +221,6 @@ export const CHARTS = [
 
 /** [{name, spec}] for every chart with data. */
 export function buildCharts(analysis) {
-  return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec);
+  return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec)
+    .map((c) => ({ ...c, spec: { ...c.spec, config: { ...AXIS_CONFIG, ...c.spec.config } } }));
 }

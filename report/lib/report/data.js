@@ -19,6 +19,22 @@ export function parseRoundList(text) {
   return ids;
 }
 
+// Per round, beside the views:
+// - cpu_entitled_cores: CF, the CPU the instances are entitled to, in cores (v3 stats'
+//   cpu_entitlement is the fraction of it used, docs/cf-platform.md §7), summed over the
+//   instances, mean over the measured window; NULL where the stats carry none (local, plugin);
+// - app_hosts, loadgen_hosts: placement, the cells the app instances and the loadgens ran
+//   on (instance_stats.host, loadgen_runs.host: docs/cf-platform.md §4).
+const ROUND_EXTRA_SQL = `SELECT
+    (SELECT sum(e) FROM (
+       SELECT avg(s.cpu / s.cpu_entitlement) AS e
+         FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app
+        WHERE r.id = $1 AND s.cpu_entitlement > 0 AND s.sampled_at >= round_measured_from(r)
+        GROUP BY s.instance_index) x) AS cpu_entitled_cores,
+    (SELECT array_agg(DISTINCT s.host ORDER BY s.host) FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app
+      WHERE r.id = $1 AND s.host IS NOT NULL) AS app_hosts,
+    (SELECT array_agg(DISTINCT host ORDER BY host) FROM loadgen_runs WHERE round_id = $1 AND host IS NOT NULL) AS loadgen_hosts`;
+
 /** The rounds rows (ROUND_COLUMNS) of a selection, ascending by id. */
 async function selectedRounds(client, sel) {
   if (sel.rounds) {
@@ -50,9 +66,26 @@ export async function loadReportData(client, sel) {
     overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows);
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
     await loadSteadyData(client, id, overview, series);
+    const row = overview.find((r) => Number(r.round_id) === Number(id));
+    if (row) Object.assign(row, (await client.query(ROUND_EXTRA_SQL, [id])).rows[0]);
   }
   markSuperseded(overview);
-  return { overview, split, stale, series };
+  const outcomes = await loadOutcomes(client, [...new Set(overview.map((r) => r.experiment).filter(Boolean))]);
+  return { overview, split, stale, series, outcomes };
+}
+
+/**
+ * The newest conclusion of each adaptive procedure of these experiments (experiment_outcomes:
+ * scale-until-SLO stops, capacity per instance count).
+ */
+async function loadOutcomes(client, experiments) {
+  if (!experiments.length) return [];
+  const { rows } = await client.query(
+    `SELECT DISTINCT ON (experiment, kind, app, variant, CASE WHEN kind = 'capacity' THEN instances END)
+            experiment, platform, kind, app, variant, instances, loadgens, stop, capacity_rps, confirmed, reason, recorded_at
+       FROM experiment_outcomes WHERE experiment = ANY($1)
+      ORDER BY experiment, kind, app, variant, CASE WHEN kind = 'capacity' THEN instances END, recorded_at DESC, id DESC`, [experiments]);
+  return rows;
 }
 
 /** One line on the rounds left out as stale (null without a plan). */

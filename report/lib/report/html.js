@@ -1,6 +1,9 @@
 // html.js — the report page: one self-contained HTML file (no network): tables, the charts
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
-import { comparisonRows, cpuRows, efficiencyRows, environmentRows, groupRows, roundRows } from './tables.js';
+import { STUDY } from './study.js';
+import {
+  capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
+} from './tables.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Number(x).toFixed(d));
@@ -28,6 +31,7 @@ function groupsTable(a) {
     ['errors %', (r) => pct(r.error_rate, 2)],
     ['CPU % [CI]', (r) => ci(r.cpu_used_pct, r.cpu_used_pct_ci_low, r.cpu_used_pct_ci_high)],
     ['memory MiB', (r) => fmt(r.mem_mb)], ['KiB per req/s', (r) => fmt(r.mem_kb_per_rps)],
+    ['meets SLO', (r) => (r.slo_met === null ? '–' : r.slo_met ? 'yes' : '<span class="warn">no</span>')],
     ['rounds', (r) => esc(r.rounds)],
     ['excluded (flagged)', (r) => (r.excluded_rounds ? `<span class="bad">${esc(r.excluded_rounds)}</span>` : '')],
   ], groupRows(a));
@@ -54,11 +58,101 @@ function roundsTable(a) {
   ], roundRows(a), 'rounds');
 }
 
+/** A JSON object (environment, versions) as key = value lines; nested objects as dotted keys. */
+export function keyValues(json) {
+  let obj;
+  try { obj = typeof json === 'string' ? JSON.parse(json) : json; } catch { return esc(json); }
+  const lines = [];
+  const walk = (o, prefix) => {
+    for (const [k, v] of Object.entries(o ?? {})) {
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) walk(v, `${prefix}${k}.`);
+      else lines.push(`<span class="k">${esc(prefix + k)}</span> = ${esc(Array.isArray(v) ? v.join(', ') : v)}`);
+    }
+  };
+  walk(obj, '');
+  return lines.length ? `<div class="kv">${lines.join('<br>')}</div>` : '–';
+}
+
+const seriesOf = (r) => esc(`${r.app}${r.variant && r.variant !== 'default' ? ` ${r.variant}` : ''}`);
+
+function cpuTableHtml(a) {
+  const rows = cpuRows(a);
+  const assumed = a.cpuTable.find((c) => c.study_assumed);
+  return `${table([
+    ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', series], ['instances', (r) => r.instances], ['n', (r) => r.n],
+    ['max CPU used % (peak) [95 % CI]', (r) => ci(r.max_cpu_used_pct, r.ci_low, r.ci_high)], ['mean CPU %', (r) => fmt(r.mean_cpu_used_pct)],
+    ['available % (quota / entitlement)', (r) => (r.cpu_available_pct === null ? '– <span class="ci">(not known on CF)</span>' : `${fmt(r.cpu_available_pct)} <span class="ci">${esc(r.available_basis)}</span>`)],
+    ['utilisation %', (r) => fmt(r.utilisation_pct)],
+    ['available % (study notion)', (r) => `${fmt(r.study_available_pct)} <span class="ci">${esc(r.study_basis ?? '')}</span>`],
+    ['utilisation % (study notion)', (r) => fmt(r.study_utilisation_pct)],
+    ['study: max used / available / utilisation %', (r) => (r.published_max_cpu_pct === null ? '–'
+      : `${r.published_max_cpu_pct} / ${r.published_available_pct} / ${r.published_utilisation_pct}`)],
+  ], rows)}
+<p>Peak: per round the highest stats sample of each instance, summed over the instances (the study's "Max CPU Usage"); the row is
+the load step with the highest peak. The study's notion of available CPU: the cell's cores for each Java instance, one core for each
+Node.js instance (${esc(STUDY.table71.cite)}; locally the host's cores stand for the cell's)${assumed
+    ? `. <b>Assumption:</b> the cell's cores are not known (not observable on CF, not recorded by the round): ${esc(assumed.study_basis)}` : ''}. Study values: ${esc(STUDY.table71.cite)}.</p>`;
+}
+
+function procedureHtml(a) {
+  const stops = scaleStopRows(a);
+  const cap = capacityRows(a);
+  const levels = cpuLevelRows(a);
+  const out = [];
+  if (levels.length) {
+    out.push(`<h2>Throughput at 100–400 % CPU (study Fig. 7.5, 7.6)</h2>${table([
+      ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', seriesOf], ['instances', (r) => r.instances],
+      ['CPU %', (r) => r.cpu_pct], ['throughput req/s (interpolated)', (r) => fmt(r.throughput_rps)]], levels)}`);
+  }
+  const mem = memoryNeededRows(a);
+  if (mem.length) {
+    out.push(`<h2>Memory needed (study §4.2.2, Fig. 4.3)</h2>${table([
+      ['experiment', (r) => esc(r.experiment)], ['app', (r) => esc(r.app)], ['instances', (r) => r.instances], ['load', (r) => r.load],
+      ['memory per instance MiB', (r) => esc(r.sizes_mib)], ['throughput req/s', (r) => esc(r.throughput_rps)],
+      ['memory needed MiB', (r) => `${r.memory_needed_mib}${r.largest_tried ? ' <span class="warn">(the largest tried: raise further)</span>' : ''}`]], mem)}
+<p>The smallest memory that no larger one beats: no significantly higher throughput, no significantly lower p95 (as the comparisons).</p>`);
+  }
+  if (stops.length) {
+    out.push(`<h2>Scale until the SLO: where it stopped (study §7.3)</h2>${table([
+      ['experiment', (r) => esc(r.experiment)], ['app / variant', seriesOf], ['stopped at instances', (r) => r.instances],
+      ['loadgens', (r) => r.loadgens], ['stop rule', (r) => `<code>${esc(r.stop)}</code>`], ['reason', (r) => esc(r.reason)],
+      ['study stopped at', (r) => (r.published_instances === null ? '–' : `${r.published_instances} instances: ${esc(r.published_reason)}`)]], stops)}
+<p>Study values: ${esc(STUDY.scaleStops.cite)}.</p>`);
+  }
+  if (cap.length) {
+    out.push(`<h2>Capacity per instance count</h2>${table([
+      ['experiment', (r) => esc(r.experiment)], ['app / variant', seriesOf], ['instances', (r) => r.instances],
+      ['capacity req/s', (r) => fmt(r.capacity_rps)],
+      ['soak', (r) => (r.confirmed ? '<span class="ok">confirmed</span>' : '<span class="warn">not confirmed</span>')], ['reason', (r) => esc(r.reason)]], cap)}`);
+  }
+  return out.join('\n');
+}
+
+/** The router-load rule of study §7.3 (Java stops when the router reaches 70 % load). */
+function routerNote(a) {
+  if (!a.platforms.includes('cf')) return '';
+  return `<p><b>Router load.</b> Study §7.3 stopped scaling Java when the router reached its limit (70 % load). On Cloud Foundry the
+Gorouter's CPU cannot be observed by an app developer, so this report cannot apply that rule to CF rounds: scale-until-SLO uses its
+proxy instead (one more instance gave no more throughput).</p>`;
+}
+
+function studyHtml() {
+  const p = STUDY.proxyCap;
+  return `<h2>The study beside us</h2>
+<ul><li>Proxy cap (${esc(p.cite)}): each TLS-terminating HAProxy handled at most about ${p.perProxyRps} req/s until its CPU hit the
+ceiling; ${p.proxies} of them capped the landscape at about ${p.landscapeRps} req/s, while Gorouter handled ${p.gorouterRps} req/s.
+Keep-alive connections lifted the cap (study §3.4.1).</li>
+<li>Table 7.1 (${esc(STUDY.table71.cite)}): in the CPU utilisation table, beside ours.</li>
+<li>Scale until the SLO (${esc(STUDY.scaleStops.cite)}): Java stopped at ${STUDY.scaleStops.rows[0].instances} instances, Node.js at
+${STUDY.scaleStops.rows[1].instances}; beside ours where the experiment recorded its stop.</li>
+<li>Fig. 7.1 (${esc(STUDY.fig71Slo.cite)}): load steps with a mean end-to-end time under ${STUDY.fig71Slo.thresholdMs} ms and at most 100 % CPU.</li></ul>`;
+}
+
 const CSS = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}
 table{border-collapse:collapse;margin:8px 0 24px;font-size:12px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;vertical-align:top}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.ci{color:#777}.bad{color:#b00020;font-weight:600}
 .warn{color:#a66a00}.ok{color:#2a7d2a}.sig{color:#b00020;font-weight:600}.noise{color:#777}.chart{display:inline-block;margin:8px 16px 16px 0;vertical-align:top}
-.none{color:#777}code{font-size:11px}`;
+.none{color:#777}code{font-size:11px}.kv{font:11px monospace;text-align:left;white-space:nowrap}.k{color:#555}`;
 
 /** The whole page. meta: {title, selection, generatedAt, staleNote (data.js staleLine)}. */
 export function htmlPage(a, charts, meta, bundles) {
@@ -77,8 +171,13 @@ Rounds with a validity problem (red in the rounds table) are left out of the gro
 Every figure is the mean over its n repetitions with a 95 % confidence interval from Student's t (n − 1 df);
 with n = 1 no interval exists (–). Two groups that differ in one thing only (the app or the variant) are compared
 with Welch's t-test; a difference counts as <span class="sig">significant</span> only when p &lt; 0.05 and the
-intervals do not overlap, otherwise it is <span class="noise">within noise</span>. Latencies exclude the warm-up.
-CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>), memory is the mean summed over instances.</p>
+intervals do not overlap, otherwise it is <span class="noise">within noise</span>. Latencies exclude the warm-up${a.noWarmup.length
+    ? `; ${a.noWarmup.length} round(s) ran without one (warm-up 0, no steady-state gate, often on purpose): their figures include the
+start (round ${esc(a.noWarmup.slice(0, 20).join(', '))}${a.noWarmup.length > 20 ? ', …' : ''})` : ''}.
+CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>), memory is the mean summed over instances.
+A group meets the SLO when its ${esc(a.slo.metric)} latency is at most ${a.slo.thresholdMs} ms (the plan's <code>slo</code>, else the default).
+Placement: the rounds CSV lists the cells (hosts) the app instances and the loadgens ran on; on CF a loadgen on an app
+instance's cell is flagged (they share its CPU); locally every process runs on this one machine.</p>
 <h2>Charts</h2>
 <div id="charts">${chartDivs || '<p class="none">no chart has data</p>'}</div>
 <h2>Comparisons</h2>${comparisonsTable(a)}
@@ -87,17 +186,17 @@ CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>),
     ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', series], ['instances', (r) => r.instances], ['n', (r) => r.n],
     ['peak req/s', (r) => fmt(r.peak_rps)], ['peak req/s at 1', (r) => fmt(r.peak_rps_1)],
     ['efficiency [95 % CI]', (r) => ci(r.efficiency, r.ci_low, r.ci_high, 3)]], efficiencyRows(a))}
-<h2>CPU utilisation (study Table 7.1)</h2>${table([
-    ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', series], ['instances', (r) => r.instances], ['n', (r) => r.n],
-    ['max CPU used % [95 % CI]', (r) => ci(r.max_cpu_used_pct, r.ci_low, r.ci_high)], ['CPU available %', (r) => fmt(r.cpu_available_pct)],
-    ['utilisation %', (r) => fmt(r.utilisation_pct)]], cpuRows(a))}
+<h2>CPU utilisation (study Table 7.1)</h2>${cpuTableHtml(a)}
+${procedureHtml(a)}
+${routerNote(a)}
+${studyHtml()}
 <h2>Rounds and validity</h2>${roundsTable(a)}
 <h2>Environment</h2>${table([
     ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
-    ['versions', (r) => `<code>${esc(r.versions)}</code>`], ['environment', (r) => `<code>${esc(r.environment)}</code>`],
+    ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
     ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
-<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'latency-split', 'latency-split-rounds', 'environment',
-    'round-seconds', 'round-instances']
+<p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'memory-needed', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
+    'round-seconds', 'round-instances', 'memory-first-gc']
     .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>
 const CHARTS = ${specs};

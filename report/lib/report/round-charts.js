@@ -81,22 +81,59 @@ function instanceLine(field, title) {
     opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } };
 }
 
-/** CPU per app instance per stats sample (% of one core), and its quota where there is one. */
+/** CPU per app instance per stats sample (% of one core), and its quota where there is one (study Fig. 7.2: Java held below its cap). */
 export function roundCpu(a) {
   const v = instancePoints(a, 'cpu', (s) => ({ cpu: 100 * s.cpu, quota: s.cpu_quota_cores === null ? null : 100 * s.cpu_quota_cores }));
   if (!v.length) return null;
-  return faceted('CPU per instance, per round', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
+  return faceted('CPU per instance, per round (study Fig. 7.2)', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
     instanceLine('cpu', 'CPU %'),
     { mark: { type: 'rule', strokeDash: [3, 3], color: 'gray' }, transform: [{ filter: 'datum.quota !== null' }],
       encoding: { y: { aggregate: 'max', field: 'quota', type: 'quantitative' } } },
   ]);
 }
 
-/** Memory per app instance per stats sample (MiB). */
+/** A drop below this fraction of the memory seen so far counts as the first full GC. */
+export const GC_DROP = 0.9;
+
+/**
+ * Study §4.2.2 (Fig. 4.3): memory grows under load until the first full garbage collection,
+ * then stays flat; the peak before that drop is the memory the app needs. Per round and
+ * instance: the first sample below GC_DROP × the highest memory so far, and that peak
+ * (null: no drop seen, the round was too short or the app never collected).
+ */
+export function firstFullGc(instances) {
+  const by = new Map();
+  for (const s of instances) {
+    if (s.mem_bytes === null) continue;
+    const key = `${s.round_id}/${s.instance_index}`;
+    if (!by.has(key)) by.set(key, { round_id: s.round_id, instance_index: s.instance_index, peak: 0, peakSecond: null, gc: null });
+    const e = by.get(key);
+    if (e.gc) continue;
+    if (s.mem_bytes > e.peak) { e.peak = s.mem_bytes; e.peakSecond = Number(s.second); } else if (s.mem_bytes < GC_DROP * e.peak) {
+      e.gc = { second: Number(s.second), after_bytes: s.mem_bytes };
+    }
+  }
+  return [...by.values()].map((e) => ({
+    round_id: e.round_id, instance_index: e.instance_index, first_gc_second: e.gc?.second ?? null,
+    memory_needed_mib: e.gc ? e.peak / 2 ** 20 : null, after_gc_mib: e.gc ? e.gc.after_bytes / 2 ** 20 : null,
+    peak_second: e.gc ? e.peakSecond : null,
+  }));
+}
+
+/** Memory per app instance per stats sample (MiB), the first full GC marked (study Fig. 4.3, 7.3). */
 export function roundMemory(a) {
   const v = instancePoints(a, 'mem_bytes', (s) => ({ mib: s.mem_bytes / 2 ** 20 }));
   if (!v.length) return null;
-  return faceted('Memory per instance, per round', subtitle(a, 'MiB per stats sample; faint: outside the measured window'), v, [instanceLine('mib', 'MiB')]);
+  const keep = chartedRounds(a);
+  const gc = firstFullGc(a.series.instances).filter((g) => keep.has(g.round_id) && g.first_gc_second !== null).map((g) => ({
+    round: `round ${g.round_id}`, round_id: g.round_id, instance: String(g.instance_index), second: g.peak_second, mib: g.memory_needed_mib,
+  }));
+  return faceted('Memory per instance, per round (study Fig. 4.3, 7.3)',
+    subtitle(a, `MiB per stats sample; ring: the peak before the first full GC (first drop below ${100 * GC_DROP} %), the memory needed; faint: outside the measured window`),
+    [...v, ...gc.map((g) => ({ ...g, gc: true }))], [
+      { ...instanceLine('mib', 'MiB'), transform: [{ filter: '!datum.gc' }] },
+      { mark: { type: 'point', size: 60, color: 'black' }, transform: [{ filter: 'datum.gc' }], encoding: { x, y: { field: 'mib', type: 'quantitative' } } },
+    ]);
 }
 
 export const ROUND_CHARTS = [

@@ -1,5 +1,6 @@
 // tables.js — the report's tables as plain rows: shown in the HTML and written as CSV.
 // Every comparison carries n and the 95 % interval of both sides.
+import { firstFullGc } from './round-charts.js';
 
 const r2 = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
 
@@ -9,7 +10,7 @@ export function groupRows(a) {
     const row = {
       experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances,
       loadgens: g.loadgens, parallel: g.parallel, rate: g.rate, load: g.load, kind: g.kind,
-      n: s.throughput_rps.n, rounds: g.round_ids.join(' '), excluded_rounds: g.excluded_ids.join(' '),
+      n: s.throughput_rps.n, rounds: g.round_ids.join(' '), excluded_rounds: g.excluded_ids.join(' '), slo_met: g.slo_met,
     };
     for (const m of ['throughput_rps', 'mean_ms', 'p95_ms', 'p99_ms', 'error_rate', 'cpu_used_pct', 'mem_mb', 'mem_kb_per_rps', 'rps_per_core']) {
       const d = m === 'error_rate' ? 5 : 2;
@@ -39,11 +40,43 @@ export function efficiencyRows(a) {
   }));
 }
 
+const pct1 = (x) => r2(x === null || x === undefined ? null : 100 * x, 1);
+
+/** Study Table 7.1 (analysis.js cpuTable): ours on both notions of "available", the study's beside. */
 export function cpuRows(a) {
   return a.cpuTable.map((c) => ({
-    experiment: c.experiment, app: c.app, variant: c.variant, instances: c.instances, n: c.cpu_used_pct.n,
-    max_cpu_used_pct: r2(c.cpu_used_pct.mean, 1), ci_low: r2(c.cpu_used_pct.ciLow, 1), ci_high: r2(c.cpu_used_pct.ciHigh, 1),
-    cpu_available_pct: r2(c.cpu_available_pct, 1), utilisation_pct: r2(c.utilisation === null ? null : 100 * c.utilisation, 1),
+    experiment: c.experiment, app: c.app, variant: c.variant, instances: c.instances, n: c.cpu_peak_pct.n,
+    max_cpu_used_pct: r2(c.cpu_peak_pct.mean, 1), ci_low: r2(c.cpu_peak_pct.ciLow, 1), ci_high: r2(c.cpu_peak_pct.ciHigh, 1),
+    mean_cpu_used_pct: r2(c.cpu_used_pct.mean, 1),
+    cpu_available_pct: r2(c.cpu_available_pct, 1), available_basis: c.available_basis, utilisation_pct: pct1(c.utilisation),
+    study_available_pct: r2(c.study_available_pct, 1), study_basis: c.study_basis, study_utilisation_pct: pct1(c.study_utilisation),
+    published_max_cpu_pct: c.published?.maxCpuPct ?? null, published_available_pct: c.published?.availablePct ?? null,
+    published_utilisation_pct: c.published?.utilisationPct ?? null,
+  }));
+}
+
+export function cpuLevelRows(a) {
+  return a.cpuLevels.map((c) => ({ ...c, throughput_rps: r2(c.throughput_rps, 1) }));
+}
+
+export function memoryNeededRows(a) {
+  return a.memoryNeeded.map((m) => ({
+    experiment: m.experiment, app: m.app, instances: m.instances, load: m.load, sizes_mib: m.sizes_mib.join(' '),
+    throughput_rps: m.throughput_rps.map((x) => r2(x, 1)).join(' '), memory_needed_mib: m.memory_needed_mib, largest_tried: m.largest,
+  }));
+}
+
+export function scaleStopRows(a) {
+  return a.scaleStops.map((o) => ({
+    experiment: o.experiment, platform: o.platform, app: o.app, variant: o.variant, instances: o.instances, loadgens: o.loadgens,
+    stop: o.stop, reason: o.reason, published_instances: o.published?.instances ?? null, published_reason: o.published?.reason ?? null,
+  }));
+}
+
+export function capacityRows(a) {
+  return a.capacity.map((o) => ({
+    experiment: o.experiment, platform: o.platform, app: o.app, variant: o.variant, instances: o.instances,
+    capacity_rps: r2(o.capacity_rps === null ? null : Number(o.capacity_rps), 1), confirmed: o.confirmed, reason: o.reason,
   }));
 }
 
@@ -65,7 +98,8 @@ export function roundRows(a) {
     instance_restarts: r.instance_restarts,
     measured_from_s: r.measure_from_ms == null ? null : r2(r.measure_from_ms / 1000, 1), steady: r.steady ?? null,
     window_trend: r2(r.window_trend, 4), throttled_fraction: r2(r.throttled_fraction_max, 3),
-    first_after_change: r.first_after_change ?? null, trusted: r.trusted,
+    first_after_change: r.first_after_change ?? null,
+    app_hosts: (r.app_hosts ?? []).join(' '), loadgen_hosts: (r.loadgen_hosts ?? []).join(' '), trusted: r.trusted,
     flags: r.flags.filter((f) => f.severity !== 'info').map((f) => f.text).join('; '),
   }));
 }
@@ -79,6 +113,11 @@ export function environmentRows(a) {
     m.get(key).rounds.push(r.round_id);
   }
   return [...m.values()].map((e) => ({ ...e, rounds: e.rounds.join(' ') }));
+}
+
+/** Study §4.2.2: per round and instance, the first full GC and the memory needed (round-charts.js firstFullGc). */
+export function firstGcRows(a) {
+  return firstFullGc(a.series.instances).map((g) => ({ ...g, memory_needed_mib: r2(g.memory_needed_mib, 1), after_gc_mib: r2(g.after_gc_mib, 1) }));
 }
 
 export function toCsv(rows) {
@@ -99,10 +138,15 @@ export function csvFiles(a, data) {
     comparisons: toCsv(comparisonRows(a)),
     'scaling-efficiency': toCsv(efficiencyRows(a)),
     'cpu-utilisation': toCsv(cpuRows(a)),
+    'throughput-at-cpu': toCsv(cpuLevelRows(a)),
+    'memory-needed': toCsv(memoryNeededRows(a)),
+    'scale-stops': toCsv(scaleStopRows(a)),
+    capacity: toCsv(capacityRows(a)),
     'latency-split': toCsv(splitRows(a)),
     'latency-split-rounds': toCsv(data.split),
     environment: toCsv(environmentRows(a)),
     'round-seconds': toCsv(a.series.seconds),
     'round-instances': toCsv(a.series.instances),
+    'memory-first-gc': toCsv(firstGcRows(a)),
   };
 }

@@ -46,12 +46,29 @@ export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS
   }
   if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
   if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
+  const shared = sharedHosts(r);
+  if (r.platform === 'cf' && shared.length) {
+    add('loadgen-on-app-cell', 'warn', `a loadgen ran on the cell of an app instance (${shared.join(', ')}): they shared its CPU (study §5.3.2)`);
+  }
   steadyFlags(r, { ...DEFAULTS.validity, ...limits }, afterChange, add);
   if (r.steady_gate && r.measure_from_ms != null) {
     add('warmup', 'info', `warm-up ${(r.measure_from_ms / 1000).toFixed(0)} s excluded by the steady-state gate (${r.warmup_samples ?? 0} samples)`);
-  } else if (!r.warmup_ms) add('no-warmup', 'warn', 'no warm-up excluded');
+  } else if (!r.warmup_ms) {
+    // Often on purpose (a plan with warmup 0): the method paragraph says it once, the
+    // rounds table keeps to real problems.
+    add('no-warmup', 'info', 'no warm-up excluded');
+  }
   else add('warmup', 'info', `warm-up ${(r.warmup_ms / 1000).toFixed(0)} s excluded (${r.warmup_samples ?? 0} samples)`);
   return f;
+}
+
+/**
+ * The cells both a loadgen and an app instance of the round ran on. Locally every process
+ * runs on this machine, so only CF rounds are flagged.
+ */
+export function sharedHosts(r) {
+  const app = new Set(r.app_hosts ?? []);
+  return (r.loadgen_hosts ?? []).filter((h) => app.has(h));
 }
 
 /** A round is trusted when it has no 'bad' flag. */

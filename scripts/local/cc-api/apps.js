@@ -10,6 +10,7 @@ const { v3Stats } = require('../stats');
 const { environmentVariables, routeResource, curl } = require('../cf-api');
 const { route } = require('./routes');
 const { vcapServices, vcapApplication } = require('../cf-env');
+const { USER } = require('./uaa');
 
 function register(router, { platform, base, jobs }) {
   const apps = () => Object.values(platform.state.apps);
@@ -78,13 +79,45 @@ function register(router, { platform, base, jobs }) {
     });
     return [202, proc(a)];
   };
+  // PATCH /v3/processes/:guid (ProcessUpdateMessage: command, user, health_check,
+  // readiness_health_check, metadata). Locally only metadata, and one annotation has an
+  // effect: CPU_ANNOTATION, the instance's CPU quota in cores or "none" (null: back to
+  // the default that follows memory, docs/cf-platform.md §7). CF has no CPU setting; an
+  // annotation is CC's own place for what a platform's tooling keeps on a resource (§14).
+  router.add('PATCH', '/v3/processes/:guid', async ({ params, body }) => {
+    const a = processOr404(params.guid);
+    const fields = Object.keys(body || {});
+    const extra = fields.filter((k) => !['command', 'user', 'health_check', 'readiness_health_check', 'metadata'].includes(k));
+    if (extra.length) throw errors.unprocessable(`Unknown field(s): '${extra.join("', '")}'`);
+    const other = fields.filter((k) => k !== 'metadata');
+    if (other.length) throw errors.unprocessable(`${other.join(', ')}: set it in the manifest and push (not updated here locally)`);
+    const ann = body.metadata?.annotations || {};
+    const unknown = Object.keys(ann).filter((k) => k !== P.CPU_ANNOTATION);
+    if (unknown.length) throw errors.unprocessable(`Metadata annotations: only '${P.CPU_ANNOTATION}' is kept locally, got '${unknown.join("', '")}'`);
+    if (P.CPU_ANNOTATION in ann) {
+      const v = ann[P.CPU_ANNOTATION];
+      const n = Number(v);
+      if (v !== null && v !== 'none' && !(typeof v === 'string' && Number.isFinite(n) && n >= 0.01)) {
+        throw errors.unprocessable(`Metadata annotations: '${P.CPU_ANNOTATION}' must be a number of cores >= 0.01 or "none", got ${JSON.stringify(v)}`);
+      }
+      await exclusive(async () => {
+        await platform.scale({ appName: a.name, cpu: v === null || v === 'none' ? v : n });
+        platform.save();
+      });
+    }
+    return proc(a);
+  });
   router.add('POST', '/v3/apps/:guid/processes/:type/actions/scale', scale);
   router.add('POST', '/v3/processes/:guid/actions/scale', scale);
   router.add('DELETE', '/v3/apps/:guid/processes/:type/instances/:index', async ({ params }) => {
     const a = processOr404(params.guid, params.type);
     const index = Number(params.index);
     if (!(Number.isInteger(index) && index >= 0 && index < a.instances)) throw errors.resourceNotFound('Instance');
-    // CC stops the instance and answers (processes_controller.rb terminate); Diego starts it again.
+    // CC records the event, stops the instance and answers (processes_controller.rb
+    // terminate, process_event_repository.rb record_terminate; docs/cf-platform.md §14);
+    // Diego starts it again.
+    platform.logs.write(a.name, 'API/0', 'OUT', `Terminating process: "web", index: "${index}"`);
+    platform.events.terminated(a, index, { guid: USER.id, name: USER.name });
     await exclusive(() => platform.restartInstance({ appName: a.name, index, wait: false }));
     return [204, null];
   });

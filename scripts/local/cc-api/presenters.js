@@ -14,8 +14,10 @@ const EPOCH = '2026-01-01T00:00:00Z';
 // .time_precision = 0): 2026-11-23T21:51:12Z. The platform keeps milliseconds.
 const ts = (iso) => (iso ? String(iso).replace(/\.\d+Z$/, 'Z') : iso);
 const META = () => ({ labels: {}, annotations: {} });
+// The local CPU quota of a process's instances, in cores or "none" (cc-api/apps.js PATCH).
+const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 
-// {pagination, resources}: one page holds everything (per_page is not honoured).
+// {pagination, resources} of everything: server.js cuts it to the page asked for (pagination.js).
 function list(base, path, resources) {
   const href = `${base}${path}`;
   return {
@@ -111,7 +113,7 @@ function processOf(base, a, command) {
     health_check: { type: hc.type, data },
     readiness_health_check: { type: 'process', data: { invocation_timeout: null, interval: null } },
     relationships: { app: { data: { guid: g } }, revision: null },
-    metadata: META(),
+    metadata: { labels: {}, annotations: a.cpuQuota === undefined || a.cpuQuota === null ? {} : { [CPU_ANNOTATION]: String(a.cpuQuota) } },
     links: {
       self: { href: `${base}/v3/processes/${g}` },
       scale: { href: `${base}/v3/processes/${g}/actions/scale`, method: 'POST' },
@@ -123,4 +125,4 @@ function processOf(base, a, command) {
   };
 }
 
-module.exports = { ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };
+module.exports = { CPU_ANNOTATION, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };

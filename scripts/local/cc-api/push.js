@@ -135,7 +135,12 @@ function register(router, { platform, base, jobs }) {
     if (pkg.state !== 'READY') throw errors.unprocessable('Package must be in the READY state');
     const app = appOr404(pkg.appGuid);
     const build = bits.createBuild(pkg);
-    bits.stage(build, app.manifestEntry || { name: app.name, ...(app.buildpack ? { buildpacks: [app.buildpack] } : {}) });
+    // Staging's own lines, source type STG (the CLI prints those while it stages, cli
+    // actor/sharedaction/logging.go StagingLog): what the local staging does.
+    const stg = (m) => platform.logs.write(app.name, 'STG/0', 'OUT', m);
+    stg(`Staging app ${app.name}: package ${pkg.guid} copied as the droplet (local platform: no buildpack runs)`);
+    bits.stage(build, app.manifestEntry || { name: app.name, ...(app.buildpack ? { buildpacks: [app.buildpack] } : {}) })
+      .then(() => stg(build.state === 'STAGED' ? `Staged with ${build.buildpack}: droplet ${build.dropletGuid}` : `Staging failed: ${build.error}`));
     return [201, buildOf(build)];
   });
   router.add('GET', '/v3/builds/:guid', ({ params }) => {

@@ -13,6 +13,7 @@ const { Jobs } = require('./jobs');
 const { EnvelopeStore } = require('./envelope-store');
 const logCacheApi = require('./log-cache');
 const errors = require('./errors');
+const { paginate } = require('./pagination');
 
 const MODULES = ['./root', './orgs', './apps', './routes', './service-instances', './push', './log-cache'];
 // Bits uploads (an app with its node_modules) are read whole into memory.
@@ -70,7 +71,7 @@ class CcApi {
       const ctx = { req, params: route.params, query: url.searchParams, body: parseBody(req, raw), raw };
       const out = await route.handler(ctx);
       const [status, body, headers] = Array.isArray(out) ? out : [200, out];
-      send(status, body, headers);
+      send(status, req.method === 'GET' ? paginate(body, url, this.base) : body, headers);
     } catch (e) {
       if (e instanceof errors.CcError) return send(e.status, e.toJSON());
       this.log(`cc-api: ${req.method} ${req.url} failed: ${e.stack || e.message}`);

@@ -5,6 +5,7 @@
 // jobs (202 + Location), lists filter by names / guids.
 'use strict';
 
+const crypto = require('node:crypto');
 const P = require('./presenters');
 const S = require('./service-presenters');
 const errors = require('./errors');
@@ -84,29 +85,67 @@ function register(router, { platform, base, jobs }) {
     }));
   });
 
+  // [svc, null, keyGuid, keyName] of every service key (type key: credentials for a
+  // client outside the platform, as `cf create-service-key` makes them).
+  const keys = () => services().flatMap((svc) => Object.entries(svc.keys || {}).map(([name, guid]) => [svc, null, guid, name]));
+  const present = ([svc, app, g, name]) => S.binding(base, svc, app, g, name);
+
+  // CC's ServiceCredentialBindingListMessage filters (type app|key, names,
+  // service_instance_guids|names, app_guids); a bad type → 400 (10005).
   router.add('GET', '/v3/service_credential_bindings', ({ query }) => {
+    const type = query.get('type');
+    if (type !== null && !['app', 'key'].includes(type)) throw errors.badQuery("Type must be one of 'app', 'key'");
     const si = split(query, 'service_instance_guids');
+    const siNames = split(query, 'service_instance_names');
     const ap = split(query, 'app_guids');
-    const list = bindings().filter(([svc, app]) => (!si || si.includes(svc.guid)) && (!ap || ap.includes(app.guid)));
-    const out = P.list(base, '/v3/service_credential_bindings', list.map(([svc, app, g]) => S.binding(base, svc, app, g)));
-    if ((query.get('include') || '').split(',').includes('app') && list.length) {
-      out.included = { apps: [...new Set(list.map(([, app]) => app))].map((a) => P.app(base, a)) };
+    const names = split(query, 'names');
+    const all = [...(type === 'key' ? [] : bindings()), ...(type === 'app' || ap ? [] : keys())];
+    const list = all.filter(([svc, app, , name]) => (!si || si.includes(svc.guid)) && (!siNames || siNames.includes(svc.name))
+      && (!ap || (app && ap.includes(app.guid))) && (!names || names.includes(name)));
+    const out = P.list(base, '/v3/service_credential_bindings', list.map(present));
+    const withApps = list.filter(([, app]) => app);
+    if ((query.get('include') || '').split(',').includes('app') && withApps.length) {
+      out.included = { apps: [...new Set(withApps.map(([, app]) => app))].map((a) => P.app(base, a)) };
     }
     return out;
   });
+  const findBinding = (guid) => [...bindings(), ...keys()].find(([, , g]) => g === guid)
+    || (() => { throw errors.resourceNotFound('Service credential binding'); })();
+  router.add('GET', '/v3/service_credential_bindings/:guid', ({ params }) => present(findBinding(params.guid)));
+  // The broker's credentials (service_credential_bindings_controller.rb details): one
+  // database role per instance, so a key's are the instance's.
+  router.add('GET', '/v3/service_credential_bindings/:guid/details', ({ params }) => {
+    const [svc] = findBinding(params.guid);
+    return { credentials: svc.credentials };
+  });
   router.add('POST', '/v3/service_credential_bindings', ({ body }) => {
-    if (body.type !== 'app') throw errors.unprocessable('Type must be \'app\' (route bindings are not supported locally)');
+    if (!['app', 'key'].includes(body.type)) throw errors.unprocessable("Type must be one of 'app', 'key'");
     const svc = byGuid(body.relationships?.service_instance?.data?.guid);
     if (!svc) throw errors.unprocessable('Service instance not found');
+    if (body.type === 'key') {
+      // service_credential_binding_key_create.rb: a name, unique per instance (docs/cf-platform.md §14).
+      if (typeof body.name !== 'string' || !body.name) throw errors.unprocessable("Name can't be blank");
+      if (svc.keys && svc.keys[body.name]) {
+        throw errors.unprocessable(`The binding name is invalid. Key binding names must be unique. The service instance already has a key binding with name '${body.name}'.`);
+      }
+      return jobs.start('service_keys.create', () => platform.exclusive(() => {
+        svc.keys = { ...svc.keys, [body.name]: crypto.randomUUID() };
+        platform.save();
+      }));
+    }
     const app = platform.appByGuid(body.relationships?.app?.data?.guid);
     if (!app) throw errors.unprocessable('Could not find app');
     if (svc.bindings && svc.bindings[app.name]) throw new errors.CcError(422, 10008, 'CF-UnprocessableEntity', `The app is already bound to the service instance ${svc.name}.`);
     return jobs.start('service_bindings.create', () => platform.exclusive(() => platform.bindService({ appName: app.name, name: svc.name })));
   });
   router.add('DELETE', '/v3/service_credential_bindings/:guid', ({ params }) => {
-    const found = bindings().find(([, , g]) => g === params.guid);
-    if (!found) throw errors.resourceNotFound('Service credential binding');
-    const [svc, app] = found;
+    const [svc, app, , keyName] = findBinding(params.guid);
+    if (!app) {
+      return jobs.start('service_keys.delete', () => platform.exclusive(() => {
+        delete svc.keys[keyName];
+        platform.save();
+      }));
+    }
     return jobs.start('service_bindings.delete', () => platform.exclusive(() => platform.unbindService({ appName: app.name, name: svc.name })));
   });
 }

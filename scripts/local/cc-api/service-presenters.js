@@ -103,17 +103,24 @@ function instance(base, svc) {
   };
 }
 
-function binding(base, svc, app, guid) {
+// An app binding (app given) or a service key (app null, name given): CC's
+// service_credential_binding_presenter.rb, which leaves out the app for a key.
+function binding(base, svc, app, guid, name = null) {
+  const rel = { service_instance: { data: { guid: svc.guid } } };
+  const links = { service_instance: { href: `${base}/v3/service_instances/${svc.guid}` } };
+  if (app) {
+    rel.app = { data: { guid: app.guid } };
+    links.app = { href: `${base}/v3/apps/${app.guid}` };
+  }
   return {
-    guid, created_at: P.ts(svc.createdAt) || EPOCH, updated_at: P.ts(svc.createdAt) || EPOCH, name: null, type: 'app',
+    guid, created_at: P.ts(svc.createdAt) || EPOCH, updated_at: P.ts(svc.createdAt) || EPOCH, name, type: app ? 'app' : 'key',
     last_operation: { type: 'create', state: 'succeeded', description: '', created_at: EPOCH, updated_at: EPOCH },
     metadata: META(),
-    relationships: { app: { data: { guid: app.guid } }, service_instance: { data: { guid: svc.guid } } },
+    relationships: rel,
     links: {
       self: { href: `${base}/v3/service_credential_bindings/${guid}` },
       details: { href: `${base}/v3/service_credential_bindings/${guid}/details` },
-      service_instance: { href: `${base}/v3/service_instances/${svc.guid}` },
-      app: { href: `${base}/v3/apps/${app.guid}` },
+      ...links,
     },
   };
 }

@@ -98,4 +98,4 @@ class Uaa {
   }
 }
 
-module.exports = { Uaa };
+module.exports = { Uaa, USER };

@@ -1,5 +1,8 @@
 package cfscale.javaapp;
 
+import io.pivotal.cfenv.core.CfApplication;
+import io.pivotal.cfenv.core.CfEnv;
+import io.pivotal.cfenv.core.CfService;
 import java.util.Map;
 
 /**
@@ -63,17 +66,21 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
       Bindings bindings = Bindings.parse(vcapServices);
       String resultsName = e.text("RESULTS_SERVICE_NAME", DEFAULT_RESULTS_SERVICE_NAME);
       String dbName = e.get("DB_SERVICE_NAME");
-      database = dbName != null ? bindings.byName(dbName) : bindings.firstPostgres(resultsName);
-      if (database == null && dbName != null) {
+      CfService db = dbName != null ? bindings.byName(dbName) : bindings.firstPostgres(resultsName);
+      if (db == null && dbName != null) {
         throw new ConfigException("DB_SERVICE_NAME: no binding named \"" + dbName + "\" in VCAP_SERVICES");
       }
-      if (database == null) {
-        throw new ConfigException("DB_SERVICE_NAME: no PostgreSQL binding in VCAP_SERVICES (tags or label with \"postgres\")");
+      if (db == null) {
+        throw new ConfigException("DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one");
       }
-      results = bindings.byName(resultsName);
-      if (results == null && e.get("RESULTS_SERVICE_NAME") != null) {
+      database = Bindings.connection(db);
+      CfService res = bindings.byName(resultsName);
+      if (res == null && e.get("RESULTS_SERVICE_NAME") != null) {
         throw new ConfigException("RESULTS_SERVICE_NAME: no binding named \"" + resultsName + "\" in VCAP_SERVICES");
       }
+      String resultsUrl = e.get("RESULTS_DATABASE_URL");
+      results = res != null ? Bindings.connection(res)
+          : resultsUrl != null ? DatabaseBinding.fromUrl("RESULTS_DATABASE_URL", resultsUrl) : null;
     } else {
       String url = e.get("DATABASE_URL");
       if (url == null) {
@@ -88,7 +95,6 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
         threadsMin, threadsMax);
   }
 
-  @SuppressWarnings("unchecked")
   private static String appName(Env e) throws ConfigException {
     String name = e.get("APP_NAME");
     if (name != null) {
@@ -96,14 +102,14 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     }
     String vcapApplication = e.get("VCAP_APPLICATION");
     if (vcapApplication != null) {
-      Object app;
+      CfApplication app;
       try {
-        app = Json.parse(vcapApplication);
-      } catch (Json.ParseException ex) {
-        throw new ConfigException("VCAP_APPLICATION is not valid JSON: " + ex.getMessage());
+        app = new CfEnv(vcapApplication, null).getApp();
+      } catch (RuntimeException ex) {
+        throw new ConfigException("VCAP_APPLICATION is not valid JSON");
       }
-      if (app instanceof Map && ((Map<String, Object>) app).get("application_name") instanceof String n
-          && !n.isEmpty()) {
+      String n = app == null ? null : app.getApplicationName();
+      if (n != null && !n.isEmpty()) {
         return n;
       }
     }

@@ -1,141 +1,161 @@
 package cfscale.javaapp;
 
-import java.io.ByteArrayOutputStream;
-import java.net.URLEncoder;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * Where one PostgreSQL database is and how to log in: from a CF binding's credentials or a
- * {@code postgres://user:pass@host:port/db} URL. {@link #toString()} masks the password, so a
- * binding can be logged as it is.
+ * Where one PostgreSQL database is, how to log in, and the TLS its broker asks for, as
+ * pgjdbc takes them: a JDBC URL without credentials (sslmode, and sslrootcert when the
+ * credentials carry a CA certificate) plus user and password. {@link #toString()} masks
+ * the password, so a binding can be logged as it is.
  *
- * @param source   where it came from, for messages (e.g. {@code DATABASE_URL}, {@code VCAP_SERVICES "java-db"})
- * @param host     host name or address (IPv6 without brackets)
- * @param port     TCP port, default 5432
- * @param database database name
+ * sslmode, the same rule in every part (docs/bindings.md): from the URI's query, else
+ * credentials.sslmode, else the jdbcUrl's; without one, a CA certificate means verify-ca,
+ * require_ssl or a jdbcUrl with ssl=true means require, else disable. As in libpq, require
+ * with a CA certificate verifies the chain (verify-ca); pgjdbc's require never verifies.
+ *
+ * @param source   where it came from, for messages (e.g. {@code DATABASE_URL}, {@code VCAP_SERVICES binding "java-db"})
+ * @param jdbcUrl  {@code jdbc:postgresql://host:port/db?sslmode=...}, no credentials
  * @param user     user name ("" when none)
  * @param password password ("" when none)
- * @param query    URL query (e.g. {@code sslmode=require}) passed on to the JDBC URL, "" when none
+ * @param sslmode  disable, allow, prefer, require, verify-ca or verify-full
  */
-record DatabaseBinding(String source, String host, int port, String database, String user,
-    String password, String query) {
+record DatabaseBinding(String source, String jdbcUrl, String user, String password, String sslmode) {
 
   static final int DEFAULT_PORT = 5432;
+  static final List<String> SSLMODES = List.of("disable", "allow", "prefer", "require", "verify-ca", "verify-full");
+  /** URL parameters the binding's TLS decides; a broker's own (a JVM-truststore factory, say) give way. */
+  private static final Set<String> TLS_AND_LOGIN_PARAMS = Set.of("user", "password", "ssl", "sslmode", "sslfactory",
+      "sslrootcert", "sslcert", "sslkey", "verifyServerCertificate");
 
-  /** Parses {@code postgres://} or {@code postgresql://} URLs; userinfo is percent-decoded. */
+  /** A {@code postgres://} or {@code postgresql://} URL (DATABASE_URL and the like); sslrootcert names a file. */
   static DatabaseBinding fromUrl(String source, String url) throws ConfigException {
-    String rest;
-    if (url.startsWith("postgres://")) {
-      rest = url.substring("postgres://".length());
-    } else if (url.startsWith("postgresql://")) {
-      rest = url.substring("postgresql://".length());
-    } else {
+    if (!url.startsWith("postgres://") && !url.startsWith("postgresql://")) {
       throw new ConfigException(source + " must be a postgres:// URL");
     }
-    String user = "";
-    String password = "";
-    int at = rest.lastIndexOf('@');
-    if (at >= 0) {
-      String userinfo = rest.substring(0, at);
-      rest = rest.substring(at + 1);
-      int colon = userinfo.indexOf(':');
-      user = percentDecode(source, colon < 0 ? userinfo : userinfo.substring(0, colon));
-      password = colon < 0 ? "" : percentDecode(source, userinfo.substring(colon + 1));
+    URI u;
+    try {
+      u = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new ConfigException(source + " is not a valid URL: " + e.getReason());
     }
-    String query = "";
-    int q = rest.indexOf('?');
-    if (q >= 0) {
-      query = rest.substring(q + 1);
-      rest = rest.substring(0, q);
-    }
-    int slash = rest.indexOf('/');
-    String hostPort = slash < 0 ? rest : rest.substring(0, slash);
-    String database = slash < 0 ? "" : percentDecode(source, rest.substring(slash + 1));
-    String host;
-    String portText = null;
-    if (hostPort.startsWith("[")) {
-      int close = hostPort.indexOf(']');
-      if (close < 0) {
-        throw new ConfigException(source + " has an unterminated [IPv6] host");
-      }
-      host = hostPort.substring(1, close);
-      String after = hostPort.substring(close + 1);
-      if (after.startsWith(":")) {
-        portText = after.substring(1);
-      } else if (!after.isEmpty()) {
-        throw new ConfigException(source + " has text after the [IPv6] host");
-      }
-    } else {
-      int colon = hostPort.lastIndexOf(':');
-      host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-      portText = colon < 0 ? null : hostPort.substring(colon + 1);
-    }
-    return of(source, host, portText, database, user, password, query);
-  }
-
-  /** Builds a binding from parts; {@code portText} null or "" means the default port. */
-  static DatabaseBinding of(String source, String host, String portText, String database,
-      String user, String password, String query) throws ConfigException {
-    if (host == null || host.isEmpty()) {
+    if (u.getHost() == null || u.getHost().isEmpty()) {
       throw new ConfigException(source + " has no host");
     }
-    if (database == null || database.isEmpty()) {
+    int port = u.getPort() < 0 ? DEFAULT_PORT : u.getPort();
+    if (port < 1 || port > 65535) {
+      throw new ConfigException(source + " port must be an integer from 1 to 65535, got \"" + port + "\"");
+    }
+    String database = u.getRawPath() == null ? "" : u.getRawPath().replaceFirst("^/", "");
+    if (database.isEmpty()) {
       throw new ConfigException(source + " has no database name");
     }
-    int port = DEFAULT_PORT;
-    if (portText != null && !portText.isEmpty()) {
-      port = parsePort(source, portText);
+    String userinfo = u.getRawUserInfo() == null ? "" : u.getRawUserInfo();
+    int colon = userinfo.indexOf(':');
+    String user;
+    String password;
+    try {
+      user = URLDecoder.decode(colon < 0 ? userinfo : userinfo.substring(0, colon), StandardCharsets.UTF_8);
+      password = colon < 0 ? "" : URLDecoder.decode(userinfo.substring(colon + 1), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(source + " has malformed percent-encoding");
     }
-    return new DatabaseBinding(source, host, port, database, user == null ? "" : user,
-        password == null ? "" : password, query == null ? "" : query);
-  }
-
-  private static int parsePort(String source, String text) throws ConfigException {
-    if (text.length() > 5 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new ConfigException(source + " port must be an integer from 1 to 65535, got \"" + text + "\"");
-    }
-    int port = Integer.parseInt(text);
-    if (port < 1 || port > 65535) {
-      throw new ConfigException(source + " port must be an integer from 1 to 65535, got \"" + text + "\"");
-    }
-    return port;
-  }
-
-  private static String percentDecode(String source, String s) throws ConfigException {
-    if (s.indexOf('%') < 0) {
-      return s;
-    }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
-    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
-    for (int i = 0; i < bytes.length; i++) {
-      byte b = bytes[i];
-      if (b != '%') {
-        out.write(b);
-        continue;
+    Map<String, String> query = query(u.getRawQuery());
+    String ca = null;
+    if (query.containsKey("sslrootcert")) {
+      try {
+        ca = Files.readString(Path.of(query.get("sslrootcert")));
+      } catch (IOException e) {
+        throw new ConfigException(source + ": cannot read sslrootcert " + query.get("sslrootcert"));
       }
-      int hi = i + 1 < bytes.length ? Character.digit(bytes[i + 1], 16) : -1;
-      int lo = i + 2 < bytes.length ? Character.digit(bytes[i + 2], 16) : -1;
-      if (hi < 0 || lo < 0) {
-        throw new ConfigException(source + " has malformed percent-encoding");
-      }
-      out.write(hi * 16 + lo);
-      i += 2;
     }
-    return out.toString(StandardCharsets.UTF_8);
+    String sslmode = resolveSslmode(source, query.get("sslmode"), ca, "true".equals(query.get("ssl")));
+    query.keySet().removeAll(TLS_AND_LOGIN_PARAMS);
+    return of(source, "jdbc:postgresql://" + hostPort(u.getHost(), port) + "/" + database, query, user, password, sslmode, ca);
   }
 
-  /** The JDBC URL without credentials (pgjdbc gets user and password as properties). */
-  String jdbcUrl() {
-    String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-    String db = URLEncoder.encode(database, StandardCharsets.UTF_8).replace("+", "%20");
-    return "jdbc:postgresql://" + h + ":" + port + "/" + db + (query.isEmpty() ? "" : "?" + query);
+  /** The binding with the URL's own parameters kept and the TLS ones set from sslmode and ca. */
+  static DatabaseBinding of(String source, String baseUrl, Map<String, String> params, String user,
+      String password, String sslmode, String ca) throws ConfigException {
+    StringBuilder url = new StringBuilder(baseUrl).append("?sslmode=").append(sslmode);
+    if (ca != null) {
+      url.append("&sslrootcert=").append(caFile(source, ca));
+    }
+    params.forEach((k, v) -> url.append('&').append(k).append('=').append(v));
+    return new DatabaseBinding(source, url.toString(), user, password, sslmode);
   }
 
-  /** postgres://user:***@host:port/db — safe to log. */
+  /** The sslmode the broker asks for (see the class comment). */
+  static String resolveSslmode(String source, String explicit, String ca, boolean hinted) throws ConfigException {
+    String mode = explicit != null ? explicit : ca != null ? "verify-ca" : hinted ? "require" : "disable";
+    if (!SSLMODES.contains(mode)) {
+      throw new ConfigException(source + ": sslmode must be one of " + String.join(", ", SSLMODES) + ", got \"" + mode + "\"");
+    }
+    if (mode.equals("require") && ca != null) {
+      return "verify-ca";
+    }
+    if (mode.startsWith("verify-") && ca == null) {
+      throw new ConfigException(source + ": sslmode " + mode + " needs a CA certificate (sslrootcert) in the credentials");
+    }
+    return mode;
+  }
+
+  /** A URL query as an ordered map, values percent-decoded ("" for none). */
+  static Map<String, String> query(String q) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (q == null || q.isEmpty()) {
+      return out;
+    }
+    for (String pair : q.split("&")) {
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+      if (!k.isEmpty()) {
+        out.put(k, v);
+      }
+    }
+    return out;
+  }
+
+  static String hostPort(String host, int port) {
+    return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
+  }
+
+  /** The CA as a file (pgjdbc reads sslrootcert from a file), written once per content, mode 600. */
+  static String caFile(String source, String pem) throws ConfigException {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(pem.getBytes(StandardCharsets.UTF_8));
+      Path file = Path.of(System.getProperty("java.io.tmpdir"),
+          "cfscale-ca-" + HexFormat.of().formatHex(digest).substring(0, 16) + ".pem");
+      if (!Files.exists(file)) {
+        Path tmp = Files.createTempFile(file.getParent(), "cfscale-ca-", ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(tmp, pem);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
+      return file.toString();
+    } catch (IOException | NoSuchAlgorithmException e) {
+      throw new ConfigException(source + ": cannot write the CA certificate to a file: " + e.getMessage());
+    }
+  }
+
+  /** user:***@ jdbc:postgresql://host:port/db?sslmode=... — safe to log. */
   @Override
   public String toString() {
-    String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
     String auth = user.isEmpty() ? "" : user + (password.isEmpty() ? "" : ":***") + "@";
-    return "postgres://" + auth + h + ":" + port + "/" + database + (query.isEmpty() ? "" : "?" + query);
+    return auth + jdbcUrl;
   }
 }

@@ -3,15 +3,16 @@ package cfscale.javaapp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** VCAP_SERVICES shapes seen on real foundations (docs/cf-platform.md §4). */
+/** VCAP_SERVICES shapes seen on real foundations (docs/cf-platform.md §4, docs/bindings.md), read with java-cfenv. */
 class BindingsTest {
   private static final String URI_BINDING = "{\"name\":\"java-db\",\"label\":\"csb-aws-postgresql\",\"tags\":[\"postgres\"],"
-      + "\"credentials\":{\"uri\":\"postgres://u%3Ax:p%2Fw@db1.internal:5433/appdb\",\"jdbcUrl\":\"ignored\"}}";
+      + "\"credentials\":{\"uri\":\"postgres://u:pw@db1.internal:5433/appdb\"}}";
   private static final String RESULTS_BINDING = "{\"name\":\"results-db\",\"label\":\"postgresql\",\"tags\":[\"postgresql\"],"
       + "\"credentials\":{\"hostname\":\"res.internal\",\"port\":\"5432\",\"name\":\"results\",\"username\":\"r\",\"password\":\"rp\"}}";
   private static final String A9S_BINDING = "{\"name\":\"a9s-db\",\"label\":\"a9s-postgresql13\",\"tags\":[\"sql\"],"
@@ -31,8 +32,8 @@ class BindingsTest {
   @Test
   void uriCredentialsAreDecoded() throws Exception {
     Config c = config("{\"csb-aws-postgresql\":[" + URI_BINDING + "]}", "DB_SERVICE_NAME", "java-db");
-    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"java-db\" credentials.uri", "db1.internal", 5433,
-        "appdb", "u:x", "p/w", ""), c.database());
+    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"java-db\"",
+        "jdbc:postgresql://db1.internal:5433/appdb?sslmode=disable", "u", "pw", "disable"), c.database());
     assertNull(c.resultsDatabase());
   }
 
@@ -40,16 +41,16 @@ class BindingsTest {
   void hostnameWithPortAsStringAndTheResultsBindingByName() throws Exception {
     Config c = config("{\"postgresql\":[" + RESULTS_BINDING + "]}", "DB_SERVICE_NAME", "results-db",
         "RESULTS_SERVICE_NAME", "results-db");
-    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"results-db\"", "res.internal", 5432, "results", "r", "rp", ""),
-        c.database());
+    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"results-db\"",
+        "jdbc:postgresql://res.internal:5432/results?sslmode=disable", "r", "rp", "disable"), c.database());
     assertEquals(c.database(), c.resultsDatabase());
   }
 
   @Test
   void a9sHostWithNumericPort() throws Exception {
     Config c = config("{\"a9s-postgresql13\":[" + A9S_BINDING + "]}");
-    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"a9s-db\"", "pg-a9s.service", 5432, "d1", "a9s", "x", ""),
-        c.database());
+    assertEquals(new DatabaseBinding("VCAP_SERVICES binding \"a9s-db\"",
+        "jdbc:postgresql://pg-a9s.service:5432/d1?sslmode=disable", "a9s", "x", "disable"), c.database());
   }
 
   @Test
@@ -57,14 +58,14 @@ class BindingsTest {
     String vcap = "{\"redis\":[" + OTHER_BINDING + "],\"postgresql\":[" + RESULTS_BINDING + "],"
         + "\"csb-aws-postgresql\":[" + URI_BINDING + "]}";
     Config c = config(vcap);
-    assertEquals("db1.internal", c.database().host());
-    assertEquals("res.internal", c.resultsDatabase().host());
+    assertTrue(c.database().jdbcUrl().contains("//db1.internal:"), c.database().jdbcUrl());
+    assertTrue(c.resultsDatabase().jdbcUrl().contains("//res.internal:"), c.resultsDatabase().jdbcUrl());
   }
 
   @Test
   void byNameWinsOverTags() throws Exception {
     String vcap = "{\"csb-aws-postgresql\":[" + URI_BINDING + "],\"a9s-postgresql13\":[" + A9S_BINDING + "]}";
-    assertEquals("pg-a9s.service", config(vcap, "DB_SERVICE_NAME", "a9s-db").database().host());
+    assertTrue(config(vcap, "DB_SERVICE_NAME", "a9s-db").database().jdbcUrl().contains("//pg-a9s.service:"));
   }
 
   @Test
@@ -80,23 +81,30 @@ class BindingsTest {
   @Test
   void noPostgresBindingStopsTheApp() {
     ConfigException e = assertThrows(ConfigException.class, () -> config("{\"redis\":[" + OTHER_BINDING + "]}"));
-    assertEquals("DB_SERVICE_NAME: no PostgreSQL binding in VCAP_SERVICES (tags or label with \"postgres\")", e.getMessage());
+    assertEquals("DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one",
+        e.getMessage());
   }
 
   @Test
   void malformedVcapServicesNamesTheVariable() {
-    assertEquals("VCAP_SERVICES is not valid JSON: unexpected text after the value at offset 3",
-        assertThrows(ConfigException.class, () -> config("{} x")).getMessage());
-    assertEquals("VCAP_SERVICES must be a JSON object",
+    assertEquals("VCAP_SERVICES is not a JSON object of service arrays",
+        assertThrows(ConfigException.class, () -> config("nope")).getMessage());
+    assertEquals("VCAP_SERVICES is not a JSON object of service arrays",
         assertThrows(ConfigException.class, () -> config("[]")).getMessage());
-    assertEquals("VCAP_SERVICES \"p\" must be an array of bindings",
-        assertThrows(ConfigException.class, () -> config("{\"p\":{}}")).getMessage());
-    assertEquals("VCAP_SERVICES binding \"d\" credentials.port must be an integer or a string",
-        assertThrows(ConfigException.class, () -> config(
-            "{\"p\":[{\"name\":\"d\",\"tags\":[\"postgres\"],\"credentials\":{\"host\":\"h\",\"port\":5432.5,\"name\":\"n\"}}]}"))
-            .getMessage());
-    assertEquals("VCAP_SERVICES binding \"d\" has no host",
+    assertEquals("VCAP_SERVICES binding \"d\": credentials have no host (uri, jdbcUrl or hostname|host|hosts)",
         assertThrows(ConfigException.class, () -> config(
             "{\"p\":[{\"name\":\"d\",\"label\":\"postgres\",\"credentials\":{\"name\":\"n\"}}]}")).getMessage());
+  }
+
+  @Test
+  void tlsAsTheBrokerAsks() throws Exception {
+    String azure = "{\"name\":\"az\",\"label\":\"csb-azure-postgresql-flexible-server\",\"tags\":[\"postgres\"],\"credentials\":{"
+        + "\"uri\":\"postgresql://u:p@h:5432/d\",\"jdbcUrl\":\"jdbc:postgresql://h:5432/d?user=u&password=p&ssl=true&sslmode=require\"}}";
+    DatabaseBinding b = config("{\"x\":[" + azure + "]}").database();
+    assertEquals("require", b.sslmode());
+    assertEquals("jdbc:postgresql://h:5432/d?sslmode=require", b.jdbcUrl());
+    String aws = "{\"name\":\"aws\",\"label\":\"csb-aws-postgresql\",\"tags\":[\"postgres\"],\"credentials\":{\"require_ssl\":true,"
+        + "\"uri\":\"postgresql://u:p@h:5432/d\",\"jdbcUrl\":\"jdbc:postgresql://h:5432/d?user=u&password=p&ssl=true&sslfactory=org.postgresql.ssl.DefaultJavaSSLFactory\"}}";
+    assertEquals("jdbc:postgresql://h:5432/d?sslmode=require", config("{\"x\":[" + aws + "]}").database().jdbcUrl());
   }
 }

@@ -1,0 +1,67 @@
+'use strict';
+// table.js — the broker table for the Node tests of every part that reads bindings
+// (node-app, loadgen, scripts; java-app reads the same files in BindingsTableTest.java).
+//
+// Each *.json here is one real-shaped VCAP_SERVICES document (docs/bindings.md cites the
+// broker's documentation) with placeholders that render() fills to point at the test
+// cluster: ${HOST} ${PORT} ${USER} ${PASSWORD} ${DATABASE} ${CA_PEM} (JSON-escaped) and
+// "${PORT_NUMBER}" (quotes included) for a JSON number. `expect` is { sslmode, encrypted }
+// (connects, pg_stat_ssl.ssl = encrypted), { sslmode, connectFails } or { error: [words] }
+// (start-up fails with one line containing each word).
+//
+// tlsCluster(): the cluster of CFSCALE_TEST_PG_URL when CFSCALE_TEST_PG_DIR has a TLS CA
+// (scripts/test.sh starts it with --tls), else one of our own: scripts/pg-cluster.sh --tls.
+
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const DIR = __dirname;
+const PG_CLUSTER = path.join(DIR, '..', '..', 'scripts', 'pg-cluster.sh');
+const OWN_DIR = '/tmp/cfscale-bindings-pg';
+const OWN_PORT = 41444;
+
+/** Every case: { file, broker, docs, service, expect, text } (text: the raw template). */
+function loadCases() {
+  return fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort().map((file) => {
+    const text = fs.readFileSync(path.join(DIR, file), 'utf8');
+    const doc = JSON.parse(text);
+    return { file, broker: doc.broker, docs: doc.docs, service: doc.service, expect: doc.expect, text };
+  });
+}
+
+/** The case's VCAP_SERVICES as JSON text, pointing at `at` {host, port, user, password, database, caPem}. */
+function render(c, at) {
+  const text = c.text
+    .split('"${PORT_NUMBER}"').join(String(at.port))
+    .split('${HOST}').join(at.host)
+    .split('${PORT}').join(String(at.port))
+    .split('${USER}').join(at.user)
+    .split('${PASSWORD}').join(at.password)
+    .split('${DATABASE}').join(at.database)
+    .split('${CA_PEM}').join(JSON.stringify(at.caPem).slice(1, -1));
+  return JSON.stringify(JSON.parse(text).VCAP_SERVICES);
+}
+
+/** A PostgreSQL cluster serving TLS: { at, stop() } with `at` for render(). */
+function tlsCluster() {
+  let url = process.env.CFSCALE_TEST_PG_URL;
+  let caFile = process.env.CFSCALE_TEST_PG_DIR && path.join(process.env.CFSCALE_TEST_PG_DIR, 'tls', 'ca.crt');
+  let stop = () => {};
+  if (!url || !caFile || !fs.existsSync(caFile)) {
+    const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_DIR]).status === 0;
+    url = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_DIR, '--port', String(OWN_PORT), '--tls'], { encoding: 'utf8' }).trim();
+    caFile = path.join(OWN_DIR, 'tls', 'ca.crt');
+    if (!wasRunning) stop = () => execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_DIR]);
+  }
+  const u = new URL(url);
+  return {
+    at: {
+      host: '127.0.0.1', port: Number(u.port), user: decodeURIComponent(u.username),
+      password: decodeURIComponent(u.password), database: u.pathname.slice(1) || 'postgres', caPem: fs.readFileSync(caFile, 'utf8'),
+    },
+    stop,
+  };
+}
+
+module.exports = { loadCases, render, tlsCluster };

@@ -1,0 +1,56 @@
+'use strict';
+// bindings.test.js — the scripts' side of the broker table (contract/bindings/*.json):
+// tunnel-info.js turns each document into the tunnel's URL, and round/db.js connects with
+// it to a real PostgreSQL serving TLS (the test cluster stands in for the far end of the
+// tunnel), encrypted as the broker asks. Also: the copies of bindings.js are one file.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { connect } = require('../round/db');
+const table = require('../../contract/bindings/table');
+
+const ROOT = path.join(__dirname, '..', '..');
+const COPIES = ['scripts/cf/bindings.js', 'node-app/bindings.js', 'loadgen/lib/bindings.js'];
+
+let cluster;
+test.before(() => { cluster = table.tlsCluster(); });
+test.after(() => cluster.stop());
+
+test('bindings.js is one file: node-app and the loadgen hold byte-equal copies', () => {
+  const [first, ...rest] = COPIES.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'));
+  for (const [i, text] of rest.entries()) assert.ok(text === first, `${COPIES[i + 1]} differs from ${COPIES[0]}`);
+});
+
+function tunnelInfo(vcap, service, localPort) {
+  const doc = { environment_variables: { CHISEL_AUTH: 'tunnel:pw', CHISEL_KEY: 'seed' }, system_env_json: { VCAP_SERVICES: JSON.parse(vcap) } };
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'tunnel-info.js'), '--service', service, '--local-port', String(localPort)],
+    { input: JSON.stringify(doc), encoding: 'utf8' });
+  return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+}
+
+for (const c of table.loadCases()) {
+  test(`${c.file}: ${c.broker}`, async () => {
+    const r = tunnelInfo(table.render(c, cluster.at), c.service, cluster.at.port);
+    if (c.expect.error) {
+      assert.equal(r.code, 1);
+      assert.equal(r.err.split('\n').length, 1);
+      for (const word of c.expect.error) assert.ok(r.err.includes(word), `"${r.err}" names ${word}`);
+      return;
+    }
+    assert.equal(r.code, 0, r.err);
+    const { url, target } = JSON.parse(r.out);
+    assert.match(target, new RegExp(`:${cluster.at.port}$`));
+    // Through the tunnel the host is 127.0.0.1: verify-full checks the chain only (tunnel-info.js).
+    const sslmode = c.expect.sslmode === 'verify-full' ? 'verify-ca' : c.expect.sslmode;
+    assert.equal(new URL(url).searchParams.get('sslmode'), sslmode);
+    const client = await connect(url, 'bindings-test');
+    try {
+      const { rows } = await client.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
+      assert.equal(rows[0].ssl, c.expect.connectFails ? true : c.expect.encrypted);
+    } finally {
+      await client.end();
+    }
+  });
+}

@@ -1,0 +1,117 @@
+'use strict';
+// cf-local-world.js — a Cloud Foundry for the scripts' tests that run PLATFORM=cf: one
+// local platform per test file (its own CFSCALE_HOME and ports 45500-45599), the REAL cf
+// CLI (.tools/bin/cf) logged in to its Cloud Controller with a CF_HOME of the world's, the
+// services node-db, java-db and results-db, and the harness's apps as the tiny fixture app
+// (scripts/local/fixtures/tiny-app) under their names, at the instance counts a test asks
+// for. The scripts find `cf` first on PATH as a shim that appends each argv to a log and
+// execs the real CLI: a test sees which cf commands ran. Under the heavy lock.
+//
+// localCfWorld() registers before/after hooks and returns w:
+//   w.setApps({ 'node-app': 2, loadgen: 1 })  push / scale / delete so exactly these run
+//   w.guid(app), w.env(extra) (PATH, HOME, CF_HOME, PLATFORM=cf, CFSCALE_VARS_FILE),
+//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { freePortInRange } = require('./ports');
+
+const ROOT = path.resolve(__dirname, '../..');
+const CF = path.join(ROOT, '.tools/bin/cf');
+const CFL = path.join(ROOT, 'scripts/cfl');
+const TINY = path.join(ROOT, 'scripts/local/fixtures/tiny-app/manifest.yml');
+const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
+// The cf verbs that change nothing (a --dry-run may call only these).
+const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);
+
+function localCfWorld() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
+  fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
+  const w = { dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: path.join(dir, 'cf-home'), apps: {} };
+  const log = path.join(dir, 'cf-calls.log');
+  let platformEnv = null;
+
+  const run = (cmd, args, env) => new Promise((resolve) => {
+    execFile(cmd, args, { cwd: ROOT, env, encoding: 'utf8', timeout: 180000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? (err.code ?? 1) : 0, out: `${stdout}${stderr}`, stdout });
+    });
+  });
+  const cf = async (...args) => {
+    const r = await run(CF, args, { ...platformEnv, CF_HOME: w.cfHome });
+    assert.equal(r.code, 0, `cf ${args.join(' ')}:\n${r.out}`);
+    return r.stdout.trim();
+  };
+
+  w.env = (extra = {}) => ({
+    ...process.env,
+    PATH: `${path.join(dir, 'bin')}:${path.dirname(CF)}:${process.env.PATH}`,
+    HOME: w.home, CF_HOME: w.cfHome, PLATFORM: 'cf', CFSCALE_VARS_FILE: w.vars,
+    CF_CALL_LOG: log, CF_COLOR: 'false', CF_TRACE: 'false',
+    ...extra,
+  });
+  w.calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').split('\n').filter(Boolean).map((l) => l.split(' '));
+  w.clearCalls = () => fs.rmSync(log, { force: true });
+  w.guid = (app) => cf('app', app, '--guid');
+
+  w.setApps = async (want) => {
+    const manifestVars = path.join(dir, 'tiny-vars.yml');
+    for (const app of HARNESS_APPS) {
+      const n = want[app] || 0;
+      const have = w.apps[app] || 0;
+      if (n === have) continue;
+      if (n === 0) await cf('delete', app, '-f');
+      else if (have === 0) {
+        fs.writeFileSync(manifestVars, `name: ${app}\nmemory: 64M\ninstances: ${n}\ndomain: localhost\nservices: []\nbusy: "0"\n`);
+        await cf('push', app, '-f', TINY, '--vars-file', manifestVars);
+      } else await cf('scale', app, '-i', String(n));
+      w.apps[app] = n;
+    }
+    // Until every instance runs: the scripts look at the v3 stats.
+    for (const [app, n] of Object.entries(w.apps).filter(([, k]) => k > 0)) {
+      const guid = await w.guid(app);
+      for (let i = 0; ; i++) {
+        const states = JSON.parse(await cf('curl', `/v3/processes/${guid}/stats`)).resources.map((r) => r.state);
+        if (states.length === n && states.every((s) => s === 'RUNNING')) break;
+        assert.ok(i < 120, `${app}: ${states.join(' ')}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+
+  test.before(async () => {
+    assert.ok(fs.existsSync(CF), `${CF} is missing: run scripts/setup.sh (it builds the cf CLI)`);
+    platformEnv = {
+      ...process.env,
+      CFSCALE_HOME: path.join(dir, 'platform'),
+      CFSCALE_ROUTER_PORT: String(await freePortInRange(45500, 45549)),
+      CFSCALE_PG_PORT: String(await freePortInRange(45550, 45579)),
+      CFSCALE_API_PORT: String(await freePortInRange(45580, 45599)),
+      CFSCALE_INSTANCE_PORT_BASE: '45600',
+      CFSCALE_GRACEFUL_SHUTDOWN_SEC: '1',
+      CF_COLOR: 'false', CF_TRACE: 'false',
+    };
+    fs.mkdirSync(path.join(dir, 'bin'));
+    fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nprintf '%s\\n' "$*" >>"$CF_CALL_LOG"\nexec ${CF} "$@"\n`, { mode: 0o755 });
+    fs.mkdirSync(w.home);
+    fs.mkdirSync(w.cfHome);
+    fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), w.vars);
+    const up = await run(CFL, ['up'], platformEnv);
+    assert.equal(up.code, 0, up.out);
+    const api = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
+    // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
+    await cf('login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
+    for (const s of ['node-db', 'java-db', 'results-db']) await cf('create-service', 'postgres', 'local', s);
+  });
+
+  test.after(async () => {
+    if (platformEnv) await run(CFL, ['down'], platformEnv);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  return w;
+}
+
+module.exports = { localCfWorld, READ_ONLY, ROOT };
