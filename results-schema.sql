@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS rounds (
   warmup_ms     bigint NOT NULL DEFAULT 0,       -- samples in the first warmup_ms are flagged
   timeout_ms    integer NOT NULL DEFAULT 10000,
   keepalive     boolean NOT NULL DEFAULT true,
-  scenario      text NOT NULL DEFAULT 'read',    -- e.g. read | browse | publish | mix
+  scenario      text NOT NULL DEFAULT 'read',    -- e.g. read | browse | publish | hello | mix
   plan          jsonb NOT NULL DEFAULT '{}',     -- the rest of the loadgen plan (weights, id range, seed)
   label         text,
   experiment    text,                            -- plan file name when run by run-experiment.sh
@@ -168,7 +168,7 @@ CREATE TABLE IF NOT EXISTS requests (
   correlation_id  uuid    PRIMARY KEY,
   round_id        bigint  NOT NULL,
   loadgen_index   integer NOT NULL,
-  op              text    NOT NULL,               -- read | browse | publish | get (CLI)
+  op              text    NOT NULL,               -- read | browse | publish | hello | get (CLI)
   intended_at     timestamptz NOT NULL,           -- open model: the scheduled send time
   started_at      timestamptz NOT NULL,           -- when it was actually sent
   latency_us      bigint  NOT NULL,               -- from intended_at (open) / started_at (closed)

@@ -157,7 +157,8 @@ type binding struct {
 }
 
 // resultsTarget finds the binding named name and returns its host:port: credentials.uri
-// first, else hostname|host and port (number or string), as contract/README.md says.
+// first, else hostname|host|hosts[0] and port (number or string), else jdbcUrl, as
+// docs/bindings.md §2 says (the same host:port scripts/cf/tunnel-info.js asks for).
 // The form is chisel's Remote.UserAddr(): host + ":" + port, exactly as clients name it.
 func resultsTarget(vcap, name string) (string, error) {
 	if vcap == "" {
@@ -184,19 +185,17 @@ func resultsTarget(vcap, name string) (string, error) {
 
 func credentialsTarget(cr map[string]interface{}, name string) (string, error) {
 	if uri, ok := cr["uri"].(string); ok && uri != "" {
-		u, err := url.Parse(uri)
-		if err != nil || u.Hostname() == "" {
-			return "", fmt.Errorf("binding %q: credentials.uri is not a URL with a host", name)
-		}
-		port := u.Port()
-		if port == "" {
-			port = "5432"
-		}
-		return u.Hostname() + ":" + port, nil
+		return urlTarget(uri, name, "uri")
 	}
 	host, _ := cr["hostname"].(string)
 	if host == "" {
 		host, _ = cr["host"].(string)
+	}
+	if hosts, ok := cr["hosts"].([]interface{}); ok && host == "" && len(hosts) > 0 {
+		host, _ = hosts[0].(string)
+	}
+	if jdbc, ok := cr["jdbcUrl"].(string); ok && host == "" && strings.HasPrefix(jdbc, "jdbc:") {
+		return urlTarget(strings.TrimPrefix(jdbc, "jdbc:"), name, "jdbcUrl")
 	}
 	var port string
 	switch p := cr["port"].(type) {
@@ -206,10 +205,22 @@ func credentialsTarget(cr map[string]interface{}, name string) (string, error) {
 		port = strconv.Itoa(int(p))
 	}
 	if host == "" {
-		return "", fmt.Errorf("binding %q: credentials have no uri, hostname or host", name)
+		return "", fmt.Errorf("binding %q: credentials have no host (uri, jdbcUrl or hostname|host|hosts)", name)
 	}
 	if n, err := strconv.Atoi(orDefault(port, "5432")); err != nil || n < 1 || n > 65535 {
 		return "", fmt.Errorf("binding %q: credentials.port must be a port number, got %q", name, port)
 	}
 	return host + ":" + orDefault(port, "5432"), nil
+}
+
+func urlTarget(raw, name, field string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return "", fmt.Errorf("binding %q: credentials.%s is not a URL with a host", name, field)
+	}
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	return u.Hostname() + ":" + port, nil
 }

@@ -49,7 +49,7 @@ func TestLoadConfig(t *testing.T) {
 		{name: "hostname and string port (docs example)", change: map[string]string{"VCAP_SERVICES": `{"p":[{"name":"results-db","credentials":{"hostname":"h","port":"5433"}}]}`}, target: "h:5433", users: "tunnel"},
 		{name: "a9s host and numeric port", change: map[string]string{"VCAP_SERVICES": `{"a9s":[{"name":"results-db","credentials":{"host":"h2","port":5434}}]}`}, target: "h2:5434", users: "tunnel"},
 		{name: "uri without port", change: map[string]string{"VCAP_SERVICES": `{"p":[{"name":"results-db","credentials":{"uri":"postgres://u:p@h3/db"}}]}`}, target: "h3:5432", users: "tunnel"},
-		{name: "no host", change: map[string]string{"VCAP_SERVICES": `{"p":[{"name":"results-db","credentials":{"port":"1"}}]}`}, wantErr: "no uri, hostname or host"},
+		{name: "no host", change: map[string]string{"VCAP_SERVICES": `{"p":[{"name":"results-db","credentials":{"port":"1"}}]}`}, wantErr: "credentials have no host"},
 		{name: "bad port", change: map[string]string{"VCAP_SERVICES": `{"p":[{"name":"results-db","credentials":{"host":"h","port":"x"}}]}`}, wantErr: "credentials.port"},
 		{name: "bad PORT", change: map[string]string{"PORT": "99999"}, wantErr: "PORT must be"},
 	}

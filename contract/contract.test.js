@@ -26,5 +26,6 @@ describe('contract table', () => {
 });
 
 require('./scenarios/connection')(cfg);
+require('./scenarios/framing')(cfg);
 require('./scenarios/ads-state')(cfg);
 require('./scenarios/timings')(cfg);

@@ -116,6 +116,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
         if (ms > DB_DEADLINE_MS) problems.push(`during the outage ${req.method || 'GET'} ${req.path}: answered after ${ms} ms (want <= ${DB_DEADLINE_MS})`);
       }
       await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health during the outage');
+      await expectAnswer(problems, url, { path: '/hello' }, { status: 200, body: 'Hello World\n' }, 'GET /hello during the outage');
       const kept = await timingsCount(url);
       await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=1' }, { status: 503, body: 'results database unavailable\n' }, 'flush with the results database down');
       const afterFailedFlush = await timingsCount(url);

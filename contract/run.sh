@@ -3,8 +3,8 @@
 #
 # Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]
 #   --only          run only these variants: node-raw node-express node-cluster java
-#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (bad
-#                   settings, VCAP_SERVICES; run for node-raw and java only)
+#   --no-lifecycle  skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (the
+#                   ranges of settings.json on every variant; bad settings, VCAP_SERVICES)
 #   --keep          keep the temp dir (app logs, test logs) and print its path
 #
 # Uses the cluster of CFSCALE_TEST_PG_URL/CFSCALE_TEST_PG_DIR when set (scripts/test.sh),
@@ -27,6 +27,9 @@ readonly PORT_MAX=43999
 readonly INSTANCE_INDEX=3
 readonly TIMINGS_CAPACITY=64
 readonly HEALTH_TIMEOUT_SEC=60
+# Short slow-client times, so the framing cases wait seconds, not the defaults' 10 s and 95 s.
+readonly HEADER_TIMEOUT_MS=1000
+readonly IDLE_TIMEOUT_MS=2000
 
 log() { echo "contract: $*" >&2; }
 die() { echo "contract: $*" >&2; exit 1; }
@@ -87,6 +90,7 @@ start_variant() {
   (cd "$ROOT" && exec env -u VCAP_SERVICES -u VCAP_APPLICATION -u DB_SERVICE_NAME \
     PORT="$port" DATABASE_URL="$app_db" RESULTS_DATABASE_URL="$results_db" \
     CF_INSTANCE_INDEX="$INSTANCE_INDEX" APP_NAME="contract-$v" TIMINGS_CAPACITY="$TIMINGS_CAPACITY" \
+    HTTP_HEADER_TIMEOUT_MS="$HEADER_TIMEOUT_MS" HTTP_IDLE_TIMEOUT_MS="$IDLE_TIMEOUT_MS" \
     "${extra[@]}" "${cmd[@]}" >"$WORK/$v.app.log" 2>&1) &
   PIDS[$v]=$!
   URLS[$v]="http://127.0.0.1:$port"
@@ -184,12 +188,14 @@ main() {
   start_pg
 
   local failed=()
+  run_tests spec readme-tables.test.js || failed+=("settings spec")
   for v in "${VARIANTS[@]}"; do start_variant "$v"; done
   for v in "${VARIANTS[@]}"; do
     if ! wait_healthy "$v"; then failed+=("$v: start"); stop_variant "$v"; continue; fi
     run_tests "$v" contract.test.js CONTRACT_BASE_URL="${URLS[$v]}" CONTRACT_INSTANCE_INDEX="$INSTANCE_INDEX" \
       CONTRACT_APP_NAME="contract-$v" CONTRACT_DB_URL="${APP_DBS[$v]}" CONTRACT_RESULTS_DB_URL="${RESULTS_DBS[$v]}" \
-      CONTRACT_TIMINGS_CAPACITY="$((TIMINGS_CAPACITY * $(variant_workers "$v")))" || failed+=("$v: contract")
+      CONTRACT_TIMINGS_CAPACITY="$((TIMINGS_CAPACITY * $(variant_workers "$v")))" \
+      CONTRACT_HEADER_TIMEOUT_MS="$HEADER_TIMEOUT_MS" CONTRACT_IDLE_TIMEOUT_MS="$IDLE_TIMEOUT_MS" || failed+=("$v: contract")
   done
   for v in node-raw node-express node-cluster; do
     [[ -n "${PIDS[$v]:-}" && -n "${PIDS[java]:-}" ]] || continue
@@ -205,10 +211,8 @@ main() {
     for v in "${VARIANTS[@]}"; do
       run_tests "$v" lifecycle.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
         CONTRACT_APP_ENV="$(contract_env "$v")" CONTRACT_PG_URL="$PG_URL" CONTRACT_OUTAGE_DIR="$WORK/outage-pg" || failed+=("$v: lifecycle")
-      if [[ "$v" == node-raw || "$v" == java ]]; then
-        run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
-          CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")
-      fi
+      run_tests "$v" settings.test.js CONTRACT_VARIANT="$v" CONTRACT_APP_CMD="$(variant_cmd "$v")" \
+        CONTRACT_APP_ENV="$(contract_env "$v")" CONTRACT_PG_URL="$PG_URL" || failed+=("$v: settings")
     done
   fi
   if [[ ${#failed[@]} -gt 0 ]]; then

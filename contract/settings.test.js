@@ -1,8 +1,10 @@
-// settings.test.js — start-up settings of an app (once per app, not per variant):
-// invalid settings stop it with exit 1 and one line naming the variable (never the
-// password), and a start from VCAP_SERVICES alone (no DATABASE_URL) finds the app
-// database by tag (skipping results-db) and the results database by name.
-//   CONTRACT_VARIANT, CONTRACT_APP_CMD, CONTRACT_PG_URL: as for lifecycle.test.js.
+// settings.test.js — start-up settings of an app variant: the edges of every range of the
+// settings spec (settings.json) with `--check-settings` (validate, exit, serve nothing), on
+// every variant; then, once per app (node-raw and java), invalid settings stop a real start
+// with exit 1 and one line naming the variable (never the password), and a start from
+// VCAP_SERVICES alone (no DATABASE_URL) finds the app database by tag (skipping results-db)
+// and the results database by name.
+//   CONTRACT_VARIANT, CONTRACT_APP_CMD, CONTRACT_APP_ENV, CONTRACT_PG_URL: as for lifecycle.test.js.
 'use strict';
 
 const { describe, test, after } = require('node:test');
@@ -10,13 +12,20 @@ const { send } = require('./lib/raw-http');
 const { checkResponse, show } = require('./lib/check');
 const { report } = require('./lib/runner');
 const { withClient } = require('./lib/db');
-const { AppProcess, freePort } = require('./lib/app-process');
+const { AppProcess, freePort, parseEnvList } = require('./lib/app-process');
+const SPEC = require('./settings.json');
 const { freshDatabase, urlParts } = require('./lib/pg-admin');
 
 const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
 const KIND = VARIANT === 'java' ? 'java' : 'node';
 const CMD = (process.env.CONTRACT_APP_CMD || 'node node-app/server.js').split(/\s+/);
+const VARIANT_ENV = parseEnvList(process.env.CONTRACT_APP_ENV);
 const PG_URL = process.env.CONTRACT_PG_URL;
+// The start-up cases below need one app only: the node variants share config.js.
+const ONCE_PER_APP = VARIANT === 'node-raw' || VARIANT === 'java';
+const CHECK_PARALLEL = 4;
+// Never connected to: --check-settings validates and exits.
+const UNUSED_DB = 'postgres://contract:unused@127.0.0.1:1/unused';
 const DB_PREFIX = `contract_${KIND}_settings`;
 const EXIT_WAIT_MS = 20000;
 const PARALLEL_STARTS = 3;
@@ -73,7 +82,49 @@ async function expectConfigExit(name, variable, env, password) {
   return problems.map((p) => `${name}: ${p}`);
 }
 
-describe(`settings of ${KIND}-app`, { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, () => {
+/** [label, env, accepted] for every edge of every setting of this app in the spec. */
+function edgeCases() {
+  const mine = SPEC.settings.filter((s) => s.apps === 'both' || s.apps === KIND);
+  const cases = [];
+  for (const s of mine) {
+    if (s.type === 'integer') {
+      // A setting that must not be below another: the other at its minimum; and the other way round.
+      const low = s.notBelow ? { [s.notBelow]: String(mine.find((o) => o.name === s.notBelow).min) } : {};
+      const high = Object.fromEntries(mine.filter((o) => o.notBelow === s.name).map((o) => [o.name, String(o.max)]));
+      for (const [v, ok] of [[s.min - 1, false], [s.min, true], [s.max, true], [s.max + 1, false]]) {
+        cases.push([`${s.name}=${v}`, { ...low, ...high, [s.name]: String(v) }, ok, `${s.name} must be an integer from ${s.min} to ${s.max}, got "${v}"`]);
+      }
+    } else if (s.type === 'boolean') {
+      for (const v of ['true', 'false']) cases.push([`${s.name}=${v}`, { [s.name]: v }, true]);
+      cases.push([`${s.name}=yes`, { [s.name]: 'yes' }, false, `${s.name} must be true or false, got "yes"`]);
+    } else if (s.type === 'choice') {
+      for (const v of s.choices) cases.push([`${s.name}=${v}`, { [s.name]: v }, true]);
+      cases.push([`${s.name}=other`, { [s.name]: 'other' }, false, `${s.name} must be one of ${s.choices.join(', ')}, got "other"`]);
+    }
+  }
+  return cases;
+}
+
+async function checkSettings([label, env, accepted, message]) {
+  const app = new AppProcess([...CMD, '--check-settings'], { ...VARIANT_ENV, DATABASE_URL: UNUSED_DB, PORT: '0', ...env });
+  started.push(app);
+  const exit = await app.waitExit(EXIT_WAIT_MS);
+  const want = accepted ? 0 : 1;
+  if (!exit || exit.code !== want) return [`${label}: want exit ${want}, got ${exit ? JSON.stringify(exit) : 'still running'}; output: ${show(app.output.slice(-300))}`];
+  if (!accepted && !app.output.includes(message)) return [`${label}: no line "${message}"; output: ${show(app.output.slice(-300))}`];
+  return [];
+}
+
+test(`${VARIANT}: the edges of every setting's range in settings.json (min and max accepted, one past either refused with the range)`, async () => {
+  const cases = edgeCases();
+  const problems = [];
+  for (let i = 0; i < cases.length; i += CHECK_PARALLEL) {
+    for (const p of await Promise.all(cases.slice(i, i + CHECK_PARALLEL).map(checkSettings))) problems.push(...p);
+  }
+  report(problems);
+});
+
+describe(`settings of ${KIND}-app`, { skip: !PG_URL ? 'needs CONTRACT_PG_URL' : !ONCE_PER_APP ? 'once per app: node-raw has the same config.js' : false }, () => {
   let dbs;
   const password = PG_URL ? urlParts(PG_URL).password : undefined;
 

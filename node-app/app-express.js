@@ -5,8 +5,8 @@
 // more loosely than node:http (case, trailing slash, HEAD answered by GET routes).
 
 const express = require('express')
-const { ROUTES, notFound, methodNotAllowed } = require('./routes')
-const { dispatch, failRequest } = require('./http-response')
+const { ROUTES, notFound, methodNotAllowed } = require('./router')
+const { dispatch, failRequest } = require('./reply')
 
 const CTX = Symbol('cfscale.ctx')
 

@@ -8,7 +8,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const { loadConfig } = require('./config')
-const { createAppDb } = require('./db')
+const { openAdStore } = require('./ad-store')
 const table = require(path.join(__dirname, '..', 'contract', 'bindings', 'table.js'))
 
 const DRIVERS = [{ name: 'native', native: true }, { name: 'javascript', native: false }]
@@ -37,7 +37,7 @@ for (const c of table.loadCases()) {
     assert.equal(config.db.sslmode, c.expect.sslmode)
     for (const { name, native } of DRIVERS) {
       await t.test(name, async () => {
-        const db = createAppDb({ ...config, dbPoolSize: 1 }, { logDriver: false, native })
+        const db = openAdStore({ ...config, dbPoolSize: 1 }, { logDriver: false, native })
         try {
           const q = db.query(newCtx(), { text: 'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()' })
           if (c.expect.connectFails) {

@@ -1,7 +1,8 @@
 'use strict'
 // config.js — every setting of node-app, read from the environment once and validated.
 //
-// Names, defaults and meaning are shared with java-app (contract/README.md "Settings").
+// Names, defaults, ranges and meaning come from the settings spec shared with java-app
+// (contract/settings.json, the contract README's "Settings" table).
 // A bad setting is never clamped: loadConfig throws a ConfigError naming the variable and
 // server.js exits 1 with that one line (a benchmark with a silently changed setting lies).
 
@@ -11,18 +12,9 @@ const bindings = require('./bindings')
 const APP_DEFAULT_NAME = 'node-app'
 const DEFAULT_RESULTS_SERVICE_NAME = 'results-db'
 
-// [min, max, default] of the integer settings. Units are in the names.
-const INTEGERS = {
-  PORT: [0, 65535, 8080],
-  CF_INSTANCE_INDEX: [0, 1000000, 0],
-  DB_POOL_SIZE: [1, 1000, 10],
-  DB_POOL_TIMEOUT_MS: [1, 600000, 2000],
-  DB_STATEMENT_TIMEOUT_MS: [100, 600000, 5000],
-  TIMINGS_CAPACITY: [1, 50000000, 100000],
-  // CF kills 10 s after SIGTERM (docs/cf-platform.md §4), hence 8 s.
-  SHUTDOWN_TIMEOUT_MS: [0, 600000, 8000],
-  WEB_CONCURRENCY: [1, 256, 1],
-}
+// The settings spec (name, default, range, unit, meaning) of both apps: a generated copy of
+// contract/settings.json, because CF pushes node-app/ alone (config.test.js checks the copy).
+const SPEC = new Map(require('./settings.json').settings.filter((s) => s.apps !== 'java').map((s) => [s.name, s]))
 
 /** The value of an env variable, with '' treated as unset (CF manifests render empty vars so). */
 function raw(env, name) {
@@ -30,24 +22,36 @@ function raw(env, name) {
   return v === undefined || v === '' ? undefined : v
 }
 
-function integer(env, name) {
-  const [min, max, def] = INTEGERS[name]
-  const v = raw(env, name)
-  if (v === undefined) return def
-  if (!/^[0-9]{1,10}$/.test(v) || Number(v) < min || Number(v) > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
-  }
-  return Number(v)
+function spec(name, type) {
+  const s = SPEC.get(name)
+  if (!s || s.type !== type) throw new Error(`settings.json has no ${type} setting ${name}`)
+  return s
 }
 
-function boolean(env, name, def) {
+function integer(env, name) {
+  const { min, max, default: def, notBelow } = spec(name, 'integer')
+  const v = raw(env, name)
+  if (v === undefined && notBelow === undefined) return def
+  const n = v === undefined ? def : Number(v)
+  if (v !== undefined && (!/^[0-9]{1,10}$/.test(v) || n < min || n > max)) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
+  }
+  if (notBelow !== undefined && n < integer(env, notBelow)) {
+    throw new ConfigError(`${name} must be >= ${notBelow} (${integer(env, notBelow)}), got ${JSON.stringify(v ?? String(def))}`)
+  }
+  return n
+}
+
+function boolean(env, name) {
+  const def = spec(name, 'boolean').default
   const v = raw(env, name)
   if (v === undefined) return def
   if (v !== 'true' && v !== 'false') throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(v)}`)
   return v === 'true'
 }
 
-function choice(env, name, choices) {
+function choice(env, name) {
+  const { choices } = spec(name, 'choice')
   const v = raw(env, name)
   if (v === undefined) return choices[0]
   if (!choices.includes(v)) {
@@ -126,13 +130,16 @@ function loadConfig(env = process.env) {
     dbPoolSize: integer(env, 'DB_POOL_SIZE'),
     dbPoolTimeoutMs: integer(env, 'DB_POOL_TIMEOUT_MS'),
     dbStatementTimeoutMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS'),
-    timingsEnabled: boolean(env, 'TIMINGS_ENABLED', true),
+    timingsEnabled: boolean(env, 'TIMINGS_ENABLED'),
     timingsCapacity: integer(env, 'TIMINGS_CAPACITY'),
-    timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT', false),
+    timingsFlushOnExit: boolean(env, 'TIMINGS_FLUSH_ON_EXIT'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS'),
-    framework: choice(env, 'APP_FRAMEWORK', ['raw', 'express']),
+    httpMaxHeaderBytes: integer(env, 'HTTP_MAX_HEADER_BYTES'),
+    httpHeaderTimeoutMs: integer(env, 'HTTP_HEADER_TIMEOUT_MS'),
+    httpIdleTimeoutMs: integer(env, 'HTTP_IDLE_TIMEOUT_MS'),
+    framework: choice(env, 'APP_FRAMEWORK'),
     // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
-    dbDriver: choice(env, 'DB_DRIVER', ['native', 'js']),
+    dbDriver: choice(env, 'DB_DRIVER'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
   })
 }
@@ -157,6 +164,9 @@ function describeConfig(c) {
     `timingsCapacity=${c.timingsCapacity}`,
     `timingsFlushOnExit=${c.timingsFlushOnExit}`,
     `shutdownTimeoutMs=${c.shutdownTimeoutMs}`,
+    `httpMaxHeaderBytes=${c.httpMaxHeaderBytes}`,
+    `httpHeaderTimeoutMs=${c.httpHeaderTimeoutMs}`,
+    `httpIdleTimeoutMs=${c.httpIdleTimeoutMs}`,
   ].join(' ')
 }
 

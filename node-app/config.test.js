@@ -5,6 +5,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
+const fs = require('node:fs')
 const { loadConfig, describeConfig } = require('./config')
 const { describeConnection } = require('./bindings')
 
@@ -35,6 +36,9 @@ test('defaults with DATABASE_URL only', () => {
       timingsCapacity: 100000,
       timingsFlushOnExit: false,
       shutdownTimeoutMs: 8000,
+      httpMaxHeaderBytes: 16384,
+      httpHeaderTimeoutMs: 10000,
+      httpIdleTimeoutMs: 95000,
       framework: 'raw',
       dbDriver: 'native',
       webConcurrency: 1,
@@ -55,7 +59,7 @@ test('valid settings are taken as given', () => {
     TIMINGS_ENABLED: 'false',
     TIMINGS_CAPACITY: '7',
     TIMINGS_FLUSH_ON_EXIT: 'true',
-    SHUTDOWN_TIMEOUT_MS: '0',
+    SHUTDOWN_TIMEOUT_MS: '100',
     APP_FRAMEWORK: 'express',
     DB_DRIVER: 'js',
     WEB_CONCURRENCY: '4',
@@ -70,7 +74,7 @@ test('valid settings are taken as given', () => {
   assert.equal(c.timingsEnabled, false)
   assert.equal(c.timingsCapacity, 7)
   assert.equal(c.timingsFlushOnExit, true)
-  assert.equal(c.shutdownTimeoutMs, 0)
+  assert.equal(c.shutdownTimeoutMs, 100)
   assert.equal(c.framework, 'express')
   assert.equal(c.dbDriver, 'js')
   assert.equal(c.webConcurrency, 4)
@@ -86,13 +90,15 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535, got "65536"'],
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535, got "-1"'],
     [{ CF_INSTANCE_INDEX: 'x' }, 'CF_INSTANCE_INDEX must be an integer from 0 to 1000000, got "x"'],
-    [{ DB_POOL_TIMEOUT_MS: '0' }, 'DB_POOL_TIMEOUT_MS must be an integer from 1 to 600000, got "0"'],
+    [{ DB_POOL_TIMEOUT_MS: '249' }, 'DB_POOL_TIMEOUT_MS must be an integer from 250 to 600000, got "249"'],
     [{ DB_STATEMENT_TIMEOUT_MS: '99' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "99"'],
     [{ DB_STATEMENT_TIMEOUT_MS: '600001' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "600001"'],
     [{ DB_STATEMENT_TIMEOUT_MS: '5s' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"'],
     [{ DB_STATEMENT_TIMEOUT_MS: '-1' }, 'DB_STATEMENT_TIMEOUT_MS must be an integer from 100 to 600000, got "-1"'],
-    [{ TIMINGS_CAPACITY: '0' }, 'TIMINGS_CAPACITY must be an integer from 1 to 50000000, got "0"'],
-    [{ SHUTDOWN_TIMEOUT_MS: '8s' }, 'SHUTDOWN_TIMEOUT_MS must be an integer from 0 to 600000, got "8s"'],
+    [{ TIMINGS_CAPACITY: '10000001' }, 'TIMINGS_CAPACITY must be an integer from 1 to 10000000, got "10000001"'],
+    [{ SHUTDOWN_TIMEOUT_MS: '99' }, 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000, got "99"'],
+    [{ HTTP_HEADER_TIMEOUT_MS: '3000', HTTP_IDLE_TIMEOUT_MS: '2999' }, 'HTTP_IDLE_TIMEOUT_MS must be >= HTTP_HEADER_TIMEOUT_MS (3000), got "2999"'],
+    [{ HTTP_HEADER_TIMEOUT_MS: '100000' }, 'HTTP_IDLE_TIMEOUT_MS must be >= HTTP_HEADER_TIMEOUT_MS (100000), got "95000"'],
     [{ WEB_CONCURRENCY: '0' }, 'WEB_CONCURRENCY must be an integer from 1 to 256, got "0"'],
     [{ TIMINGS_ENABLED: 'yes' }, 'TIMINGS_ENABLED must be true or false, got "yes"'],
     [{ TIMINGS_FLUSH_ON_EXIT: '1' }, 'TIMINGS_FLUSH_ON_EXIT must be true or false, got "1"'],
@@ -191,6 +197,29 @@ test('VCAP_SERVICES errors name the variable', async (t) => {
       assert.throws(() => loadConfig({ ...env, VCAP_SERVICES: raw }), { message })
     })
   }
+})
+
+test('node-app/settings.json is the settings spec contract/settings.json (the copy CF pushes)', () => {
+  const spec = path.join(__dirname, '..', 'contract', 'settings.json')
+  assert.equal(fs.readFileSync(path.join(__dirname, 'settings.json'), 'utf8'), fs.readFileSync(spec, 'utf8'))
+})
+
+test('every integer setting of the spec: default when unset, both edges accepted, one past either refused', () => {
+  const spec = require('./settings.json').settings.filter((s) => s.type === 'integer' && s.apps !== 'java')
+  const problems = []
+  for (const s of spec) {
+    // A setting that must not be below another: that other at its minimum.
+    const others = Object.fromEntries(spec.filter((o) => o.notBelow === s.name).map((o) => [o.name, String(o.max)]))
+    const env = (v) => ({ ...base, ...others, ...(s.notBelow ? { [s.notBelow]: String(spec.find((o) => o.name === s.notBelow).min) } : {}), [s.name]: v })
+    const key = Object.keys(loadConfig(base)).find((k) => loadConfig(env(String(s.min)))[k] === s.min && loadConfig(env(String(s.max)))[k] === s.max)
+    if (key === undefined) { problems.push(`${s.name}: no config field takes ${s.min} and ${s.max}`); continue }
+    if (loadConfig(base)[key] !== s.default) problems.push(`${s.name}: default ${loadConfig(base)[key]}, spec ${s.default}`)
+    for (const bad of [s.min - 1, s.max + 1]) {
+      const message = `${s.name} must be an integer from ${s.min} to ${s.max}, got "${bad}"`
+      try { loadConfig(env(String(bad))); problems.push(`${s.name}=${bad} accepted`) } catch (err) { if (err.message !== message) problems.push(`${s.name}=${bad}: ${err.message}`) }
+    }
+  }
+  assert.deepEqual(problems, [])
 })
 
 test('APP_NAME: explicit, else VCAP_APPLICATION.application_name, else node-app', () => {

@@ -2,8 +2,10 @@
 # pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
 #
 # Usage:
-#   scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls]  init if needed, start, print superuser URL
-#                                                         (--tls: also TLS, CA in DIR/tls/ca.crt)
+#   scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls] [--max-connections N]
+#                                                         init if needed, start, print superuser URL
+#                                                         (--tls: also TLS, CA in DIR/tls/ca.crt;
+#                                                         --max-connections: max_connections, default 400)
 #   scripts/pg-cluster.sh stop  --dir DIR                 fast shutdown (no-op when not running)
 #   scripts/pg-cluster.sh url   --dir DIR                 print superuser URL
 #   scripts/pg-cluster.sh status --dir DIR                exit 0 when running

@@ -25,7 +25,8 @@
 #                        window relative to its mean, is within ±F (default 0.1)
 #   --max-warmup DUR     the gate gives up after DUR of warm-up: the round measures from
 #                        there and is flagged as never steady (default 60s)
-#   --scenario NAME      read | browse | publish | mix (default read)
+#   --scenario NAME      read | browse | publish | hello | mix (default read; hello: GET
+#                        /hello, no database: measures the router or a TLS proxy)
 #   --timeout DUR        per-request timeout of the loadgens (default 10s)
 #   --no-keepalive       a new connection per request (default: keep-alive)
 #   --cpu CORES|none     local only: per-instance CPU quota of the app (default: the local
@@ -45,6 +46,14 @@
 #                        (loadbalancing; absent = the router's default, round-robin). On CF it
 #                        needs cf CLI >= 8.9.1 (checked first) and CC API >= 3.183.0,
 #                        least-connection >= 3.187.0 (docs/cf-platform.md §11)
+#   --front-proxies N    local only: the loadgens send HTTPS to N TLS-terminating HAProxy
+#                        front proxies before the router (N >= 1; `cfl front-proxies -n N`,
+#                        each in its own cgroup with a CPU quota: study §5.2.3,
+#                        scripts/local/README.md), spread like round-robin DNS (loadgen i →
+#                        proxy i mod N; rounds.plan.front_proxies, target_urls); their CPU
+#                        from the end of the warm-up to the loadgens' end goes to
+#                        rounds.environment.front_proxy_usage and the output (default: none,
+#                        the loadgens send to the router)
 #   --label TEXT         free text stored with the round
 #   --experiment NAME    the experiment (plan file) the round belongs to
 #   --max-error-rate F   the round fails above this fraction of errors (default 0.01 = 1 %)

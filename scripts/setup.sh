@@ -4,7 +4,8 @@
 # Usage: scripts/setup.sh [--no-apt] [--with-browser] [--no-tools]
 #   --no-apt        skip Debian packages (for machines where they are known present)
 #   --with-browser  also install Debian's chromium (report tests)
-#   --no-tools      skip the Go tools (cf CLI, chisel): a local round needs neither
+#   --no-tools      skip the Go tools (cf CLI, chisel): for machines that have a cf CLI on
+#                   PATH (a local round drives the local platform with it)
 #
 # Installs: Debian packages (PostgreSQL server, HAProxy, libpq-dev, jq, shellcheck),
 # the npm dependencies of every Node part (pg-native compiled against libpq with the

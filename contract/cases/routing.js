@@ -21,8 +21,14 @@ const health = [
   { name: 'GET /health with extra request headers', req: { path: '/health', headers: { Accept: '*/*' } }, expect: { status: 200, body: 'ok\n' } },
 ];
 
+// The study's Hello World control: no database, fixed body.
+const hello = [
+  { name: 'GET /hello', req: { path: '/hello' }, expect: { status: 200, body: 'Hello World\n' } },
+  { name: 'GET /hello ignores its query string', req: { path: '/hello?x=%zz' }, expect: { status: 200, body: 'Hello World\n' } },
+];
+
 const notFoundPaths = [
-  '/', '/nope', '/health/', '/HEALTH', '/he%61lth', '//health', '/health/x', '/ads/', '/ads//',
+  '/', '/nope', '/health/', '/HEALTH', '/he%61lth', '//health', '/health/x', '/hello/', '/HELLO', '/ads/', '/ads//',
   '/ads/1/', '/ads/1/x', '/adsx', '/ads%2F1', '/timings/', '/timings/flush/', '/timings/foo',
   '/timingsx',
 ].map((path) => ({ name: `GET ${path} → 404`, req: { path }, expect: notFound() }));
@@ -36,6 +42,7 @@ const notFoundOther = [
 
 const methods = [
   ['POST', '/health', 'GET'], ['PUT', '/health', 'GET'], ['DELETE', '/health', 'GET'], ['OPTIONS', '/health', 'GET'],
+  ['POST', '/hello', 'GET'], ['DELETE', '/hello', 'GET'],
   ['DELETE', '/ads', 'GET, POST'], ['PUT', '/ads', 'GET, POST'], ['PATCH', '/ads', 'GET, POST'],
   ['POST', '/ads/1', 'GET'], ['PUT', '/ads/1', 'GET'], ['DELETE', '/ads/1', 'GET'], ['POST', '/ads/abc', 'GET'],
   ['POST', '/timings', 'GET'], ['DELETE', '/timings', 'GET'],
@@ -43,7 +50,7 @@ const methods = [
   ['PUT', '/timings/flush?round=1', 'POST'], ['DELETE', '/timings/clear', 'POST'],
 ].map(([method, path, allow]) => ({ name: `${method} ${path} → 405`, req: { method, path }, expect: notAllowed(allow) }));
 
-const heads = [['/health', 'GET'], ['/ads', 'GET, POST'], ['/ads/1', 'GET'], ['/timings', 'GET'], ['/timings/clear', 'POST']]
+const heads = [['/health', 'GET'], ['/hello', 'GET'], ['/ads', 'GET, POST'], ['/ads/1', 'GET'], ['/timings', 'GET'], ['/timings/clear', 'POST']]
   .map(([path, allow]) => ({ name: `HEAD ${path} → 405`, req: { method: 'HEAD', path }, expect: { status: 405, headers: { Allow: allow } } }));
 
 const routingOrder = [
@@ -99,5 +106,5 @@ module.exports = {
   FORM,
   MAX_ID,
   err,
-  cases: [...health, ...notFoundPaths, ...notFoundOther, ...methods, ...heads, ...routingOrder, ...correlation, ...timings],
+  cases: [...health, ...hello, ...notFoundPaths, ...notFoundOther, ...methods, ...heads, ...routingOrder, ...correlation, ...timings],
 };

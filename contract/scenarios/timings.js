@@ -84,6 +84,7 @@ module.exports = function timings(cfg) {
       const wanted = [
         [`${p}-post`, 'POST /ads', 201],
         [`${p}-health`, 'GET /health', 200, { path: '/health' }],
+        [`${p}-hello`, 'GET /hello', 200, { path: '/hello' }],
         [`${p}-ad`, 'GET /ads/{id}', 200, { path: `/ads/${id}` }],
         [`${p}-badid`, 'GET /ads/{id}', 400, { path: '/ads/abc' }],
         [`${p}-page`, 'GET /ads', 200, { path: '/ads?limit=1' }],

@@ -29,7 +29,7 @@ const OPTIONS = [
   ['--duration', 'durationMs', 'dur', '10s', 'stop issuing after this long (500ms, 10s, 2m); default when --requests is not given'],
   ['--timeout', 'timeoutMs', 'dur', '10s', 'per-request timeout'],
   ['--no-keepalive', 'noKeepalive', 'bool', 'off', 'a new connection per request (Connection: close)'],
-  ['--scenario', 'scenario', 'str', DEFAULTS.scenario, 'get (the URL as given) | read | browse | publish | mix'],
+  ['--scenario', 'scenario', 'str', DEFAULTS.scenario, 'get (the URL as given) | read | browse | publish | hello | mix'],
   ['--weights', 'weights', 'str', 'read=8,browse=1,publish=1', 'mix weights'],
   ['--ids', 'ids', 'str', '1-1', 'id range MIN-MAX for read (overridden by --seed)'],
   ['--seed', 'seedAds', 'count', '-', 'first make sure N ads exist (X-Total-Count, else POST the missing); reads use their ids'],
@@ -150,7 +150,7 @@ function buildPlan(argv) {
 function parseWeights(text) {
   const w = {};
   for (const part of text.split(',')) {
-    const m = /^(read|browse|publish|get)=(\d+(?:\.\d+)?)$/.exec(part.trim());
+    const m = /^(read|browse|publish|hello|get)=(\d+(?:\.\d+)?)$/.exec(part.trim());
     if (!m) throw new UsageError(`--weights must be like read=8,browse=1,publish=1, got "${text}"`);
     w[m[1]] = Number(m[2]);
   }

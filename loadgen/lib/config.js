@@ -97,6 +97,18 @@ function runLengthMs(r) {
   return Number(r.duration_ms) + (r.steady_gate ? Number(r.steady_gate.max_warmup_ms) : 0);
 }
 
+/**
+ * The URL instance `index` sends to: `plan.target_urls` is a DNS-like list of equivalent
+ * entry points (the local platform's TLS front proxies), spread round-robin over the
+ * instances as round-robin DNS spreads clients; without it, `target_url`.
+ */
+function targetUrl(r, p, index) {
+  const urls = p.target_urls;
+  if (urls === undefined || urls === null) return r.target_url;
+  if (!Array.isArray(urls) || urls.length === 0) throw new ConfigError('rounds.plan.target_urls must be a non-empty list of URLs');
+  return urls[index % urls.length];
+}
+
 /** A `rounds` row -> run plan for instance `index`. Throws ConfigError on a bad plan. */
 function planFromRound(r, index) {
   const p = r.plan || {};
@@ -104,7 +116,7 @@ function planFromRound(r, index) {
   const scenario = r.scenario || 'read';
   if (!SCENARIOS.includes(scenario)) throw new ConfigError(`rounds.scenario must be one of ${SCENARIOS.join(', ')}, got "${scenario}"`);
   const plan = {
-    url: r.target_url,
+    url: targetUrl(r, p, index),
     host: r.host_header || undefined,
     model: r.model,
     parallel: r.model === 'open' ? num(r.parallel) || num(p.connections) || DEFAULT_OPEN_CONNECTIONS : num(r.parallel),

@@ -69,7 +69,8 @@ class ResultsDb {
 
   /**
    * Runs fn(client) when nothing else runs on the connection; resolves with its result.
-   * A failure without an SQLSTATE (the connection itself) drops the client.
+   * A failure that is not the server's answer (a socket error, a timeout: the connection
+   * itself) drops the client.
    */
   exclusive(fn) {
     const job = this.tail.then(async () => {
@@ -77,7 +78,7 @@ class ResultsDb {
       try {
         return await fn(client);
       } catch (err) {
-        if (!err.code) this.drop(client);
+        if (!(err instanceof pg.DatabaseError)) this.drop(client);
         throw err;
       }
     });

@@ -2,16 +2,17 @@
 // What each request is. A scenario is a weighted choice of operations of the
 // bulletin board (contract/README.md): read one ad by a random id in a seeded
 // range (GET /ads/{id}), browse a page (GET /ads?offset=&limit=), publish an ad
-// (POST /ads, form-urlencoded), or, for the CLI, `get`: the URL as given with
+// (POST /ads, form-urlencoded), `hello` (GET /hello: no database, the study's Hello World
+// control, to measure the router or a TLS proxy), or, for the CLI, `get`: the URL as given with
 // --method/--header/--body. Every request is laid out once as pre-built byte
 // templates; per request only the variable path part and the correlation id are
 // spliced into the connection's own buffer.
 
 const { writeUuidHex, UUID_HEX_LENGTH } = require('./uuidv7');
 
-const OP_NAMES = ['get', 'read', 'browse', 'publish'];
-const OP = { get: 0, read: 1, browse: 2, publish: 3 };
-const SCENARIOS = ['get', 'read', 'browse', 'publish', 'mix'];
+const OP_NAMES = ['get', 'read', 'browse', 'publish', 'hello'];
+const OP = { get: 0, read: 1, browse: 2, publish: 3, hello: 4 };
+const SCENARIOS = ['get', 'read', 'browse', 'publish', 'hello', 'mix'];
 const DEFAULT_PAGE_LIMIT = 20;      // contract default limit
 const DEFAULT_MIX_WEIGHTS = { read: 8, browse: 1, publish: 1 };
 const PUBLISH_FORM = 'title=cfscale+load+ad&body=posted+by+the+cfscale+load+generator&price=9.99&contact=loadgen%40cfscale.invalid';
@@ -56,12 +57,13 @@ class Scenario {
     this.templates[OP.browse] = template('GET', base + '/ads?limit=' + this.pageLimit + '&offset=', common, '', null);
     this.templates[OP.publish] = template('POST', base + '/ads', common, PUBLISH_FORM,
       'application/x-www-form-urlencoded');
+    this.templates[OP.hello] = template('GET', base + '/hello', common, '', null);
     this.maxRequestBytes = Math.max(...this.templates.map((t) => t.size)) + MAX_VARIABLE_BYTES;
     const weights = opts.scenario === 'mix' ? { ...DEFAULT_MIX_WEIGHTS, ...(opts.weights || {}) }
       : { [opts.scenario]: 1 };
     this.cumulative = [];
     let total = 0;
-    for (const name of ['get', 'read', 'browse', 'publish']) {
+    for (const name of OP_NAMES) {
       const w = Number(weights[name] || 0);
       if (w > 0) { total += w; this.cumulative.push([total, OP[name]]); }
     }

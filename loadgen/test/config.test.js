@@ -42,3 +42,12 @@ test('config: a round row becomes a plan; parallel and rate are per instance', (
     ['open', 50, 12, 60000, false, 5, 9, 10, 'app.local']);
   assert.throws(() => planFromRound({ ...row, scenario: 'dance' }, 0), /rounds.scenario/);
 });
+
+test('config: plan.target_urls spreads the instances round-robin over its entry points (DNS-like)', () => {
+  const row = { target_url: 'https://127.0.0.1:8443', model: 'closed', parallel: 1, duration_ms: 1000, keepalive: false, scenario: 'hello',
+    plan: { target_urls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444', 'https://127.0.0.1:8445'] } };
+  assert.deepStrictEqual([0, 1, 2, 3, 4].map((i) => planFromRound(row, i).url),
+    ['https://127.0.0.1:8443', 'https://127.0.0.1:8444', 'https://127.0.0.1:8445', 'https://127.0.0.1:8443', 'https://127.0.0.1:8444']);
+  assert.strictEqual(planFromRound({ ...row, plan: {} }, 4).url, 'https://127.0.0.1:8443');
+  assert.throws(() => planFromRound({ ...row, plan: { target_urls: [] } }, 0), /target_urls must be a non-empty list/);
+});

@@ -74,12 +74,13 @@ async function createDatabase(clusterUrl) {
   return url;
 }
 
-/** A PostgreSQL cluster of our own (needed to stop and start it). */
-async function ownCluster() {
+/** A PostgreSQL cluster of our own (to stop and start it, or with { maxConnections }). */
+async function ownCluster({ maxConnections } = {}) {
   const dir = fs.mkdtempSync('/tmp/cfscale-loadgen-test-pg-');
   const port = await freePortInRange(44000, 44999);
   const sh = (...args) => execFileSync(PG_CLUSTER, args, { encoding: 'utf8' }).trim();
-  const url = sh('start', '--dir', dir, '--port', String(port));
+  const cap = maxConnections === undefined ? [] : ['--max-connections', String(maxConnections)];
+  const url = sh('start', '--dir', dir, '--port', String(port), ...cap);
   return {
     url,
     stop: () => sh('stop', '--dir', dir),

@@ -92,3 +92,15 @@ test('scenario: the same random seed gives the same sequence', () => {
   assert.notDeepStrictEqual(sa, seq(c));
   assert.ok(sa.some((x) => x.startsWith(OP.read + ':/ads/')));
 });
+
+test('scenario: hello is GET /hello under the base path, with Connection: close when keep-alive is off', () => {
+  for (const keepalive of [true, false]) {
+    const s = new Scenario({ basePath: '/base/', hostHeader: 'h', keepalive, scenario: 'hello', randomSeed: 1 });
+    const op = s.pick();
+    assert.strictEqual(op, OP.hello);
+    const buf = Buffer.alloc(s.maxRequestBytes);
+    const text = buf.subarray(0, s.write(op, buf, Buffer.alloc(16))).toString();
+    assert.ok(text.startsWith('GET /base/hello HTTP/1.1\r\nHost: h\r\n'), text);
+    assert.strictEqual(/\r\nConnection: close\r\n/.test(text), !keepalive, text);
+  }
+});

@@ -165,3 +165,34 @@ test('loadbalancing: none by default, round-robin | least-connection, passed to 
       /plan lb\.yml: loadbalancing must be one of round-robin, least-connection, got /, JSON.stringify(bad));
   }
 });
+
+test('keepalive and frontProxies: plan-wide defaults, per variant overrides, passed to run-round and compared with recorded rounds', async () => {
+  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
+  const { gridRounds } = await import('../lib/experiment/order.js');
+  const { roundMismatches } = await import('../lib/experiment/spec-match.js');
+  const mini = validatePlan(ok, 'mini.yml');
+  assert.deepEqual([mini.keepalive, mini.frontProxies], [true, 0]);
+  const p = validatePlan({
+    apps: ['node-app'], keepalive: false, scenario: 'hello', repetitions: 1, load: [{ loadgens: 2, parallel: 1 }],
+    variants: [{ name: 'ka-p1', keepalive: true, frontProxies: 1 }, { name: 'noka-p1', frontProxies: 1 }, { name: 'noka-router' }],
+  }, 'ka.yml');
+  const rounds = gridRounds(p);
+  assert.deepEqual(rounds.map((r) => [r.variant, r.keepalive, r.frontProxies]),
+    [['ka-p1', true, 1], ['noka-p1', false, 1], ['noka-router', false, 0]]);
+  const args = rounds.map((r) => runRoundArgs(r, {}));
+  assert.equal(args[0].includes('--no-keepalive'), false);
+  assert.deepEqual(args[0].slice(args[0].indexOf('--front-proxies'), args[0].indexOf('--front-proxies') + 2), ['--front-proxies', '1']);
+  assert.equal(args[1].includes('--no-keepalive'), true);
+  assert.equal(args[2].includes('--front-proxies'), false, 'no proxies: straight to the router');
+  // A round recorded without proxies (plan.front_proxies absent) is not one with a proxy.
+  const row = { app: 'node-app', app_instances: 1, loadgens: 2, model: 'closed', parallel: 1, rate: null, duration_ms: 60000,
+    requests: null, warmup_ms: 10000, timeout_ms: 10000, keepalive: true, scenario: 'hello', plan: {}, environment: {}, settings: {} };
+  assert.deepEqual(roundMismatches(row, rounds[0]), ['front_proxies: round 0, plan 1']);
+  assert.deepEqual(roundMismatches({ ...row, plan: { front_proxies: 1 } }, rounds[0]), []);
+  assert.deepEqual(roundMismatches({ ...row, plan: { front_proxies: 1 } }, rounds[1]), ['keepalive: round true, plan false']);
+  for (const [bad, msg] of [[{ keepalive: 'no' }, /plan ka\.yml: keepalive must be true or false, got "no"/],
+    [{ frontProxies: -1 }, /plan ka\.yml: frontProxies must be an integer >= 0, got -1/],
+    [{ variants: [{ name: 'a', keepalive: 1 }] }, /plan ka\.yml: variants\[0\]\.keepalive must be true or false, got 1/]]) {
+    assert.throws(() => validatePlan({ ...ok, ...bad }, 'ka.yml'), msg);
+  }
+});

@@ -189,7 +189,8 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
 
 test('placement: the cells of app instances and loadgens; a loadgen on an app cell is flagged on CF; CF cannot see the router', async () => {
   const cf = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed cf', columns: { platform: 'cf' } });
-  const local = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local' });
+  const local = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local',
+    columns: { environment: { host_cpus: 2, router_cpu_cores: 0.123 } } });
   await db.client.query(`UPDATE instance_stats SET host = CASE WHEN instance_index = 0 THEN '10.0.4.12' ELSE '10.0.4.13' END
     WHERE round_id = ANY($1)`, [[cf, local]]);
   await db.client.query(`UPDATE loadgen_runs SET host = CASE WHEN instance_index = 0 THEN '10.0.4.13' ELSE '10.0.4.99' END
@@ -206,7 +207,11 @@ test('placement: the cells of app instances and loadgens; a loadgen on an app ce
   assert.doesNotMatch(rows.get('placed local').flags, /cell/, 'locally everything shares the machine');
   const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
   assert.match(html, /<b>Router load\.<\/b> Study §7\.3 stopped scaling Java when the router reached its limit \(70 % load\)\. On Cloud Foundry/);
-  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'local rounds only: no CF note');
+  // Locally the router's own cgroup gives its CPU per round (run-round: environment.router_cpu_cores).
+  assert.equal(rows.get('placed local').router_cpu_cores, '0.123');
+  assert.equal(rows.get('placed cf').router_cpu_cores, '');
+  assert.match(html, new RegExp(`<b>Router load \\(local\\)\\.</b> The local router \\(HAProxy, in its own cgroup\\) used at most\\n0\\.123 cores .*\\(round ${local};`));
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'no router figure, no CF round: nothing to say');
 });
 
 test('report.sh: selections and usage errors', () => {

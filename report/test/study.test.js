@@ -5,7 +5,8 @@
 // study's published values, and the environment as key = value lines.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { analyse, cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/analysis.js';
+import { analyse } from '../lib/report/analysis.js';
+import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/study-figures.js';
 import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens } from '../lib/report/charts.js';
 import { keyValues } from '../lib/report/html.js';
 import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
@@ -98,6 +99,7 @@ test('Fig. 3.1: throughput against the number of loadgen instances', () => {
   const spec = throughputVsLoadgens({ groups: gs });
   assert.deepEqual(spec.data.values.map((v) => [v.loadgens, v.mean]), [[1, 100], [2, 200], [4, 400]]);
   assert.equal(spec.data.values[0].per, '4 in flight each');
+  assert.deepEqual(spec.layer[0].encoding.detail, { field: 'instances', type: 'ordinal' }, 'one line per instance count');
   assert.equal(throughputVsLoadgens({ groups: gs.slice(0, 1) }), null, 'one loadgen count: nothing to draw');
 });
 

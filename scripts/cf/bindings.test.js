@@ -54,3 +54,32 @@ for (const c of table.loadCases()) {
     }
   });
 }
+
+test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUrl ssl=true, else disable', async (t) => {
+  const b = require('./bindings');
+  const CA = '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n';
+  const base = { uri: 'postgres://u:p@h/d' };
+  const cases = [
+    ['nothing asked', base, 'disable'],
+    ['uri sslmode', { uri: 'postgres://u:p@h/d?sslmode=require' }, 'require'],
+    ['uri sslmode over credentials.sslmode', { uri: 'postgres://u:p@h/d?sslmode=disable', sslmode: 'require' }, 'disable'],
+    ['credentials.sslmode', { ...base, sslmode: 'require' }, 'require'],
+    ['jdbcUrl sslmode', { ...base, jdbcUrl: 'jdbc:postgresql://h/d?sslmode=require' }, 'require'],
+    ['require_ssl', { ...base, require_ssl: true }, 'require'],
+    ['jdbcUrl ssl=true', { ...base, jdbcUrl: 'jdbc:postgresql://h/d?ssl=true' }, 'require'],
+    ['a CA alone', { ...base, sslrootcert: CA }, 'verify-ca'],
+    ['require with a CA verifies the chain (libpq)', { ...base, sslmode: 'require', cacrt: CA }, 'verify-ca'],
+    ['tls.ca', { uri: 'postgres://u:p@h/d?sslmode=verify-full', tls: { ca: CA } }, 'verify-full'],
+  ];
+  for (const [name, credentials, want] of cases) {
+    await t.test(name, () => assert.equal(b.connectionFromBinding({ name: 'x', credentials }).sslmode, want));
+  }
+  assert.throws(() => b.connectionFromBinding({ name: 'x', credentials: { ...base, sslmode: 'verify-full' } }),
+    { message: 'VCAP_SERVICES binding "x": sslmode verify-full needs a CA certificate (sslrootcert) in the credentials' });
+  assert.throws(() => b.connectionFromBinding({ name: 'x', credentials: { ...base, sslmode: 'strict' } }),
+    /sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full, got "strict"/);
+  const js = b.pgConfig({ host: 'h', port: 1, database: 'd', user: 'u', password: 'p', sslmode: 'require', ca: null });
+  assert.deepEqual(js.ssl, { rejectUnauthorized: false });
+  const native = b.pgConfig({ host: 'h', port: 1, database: 'd', user: 'u', password: 'p', sslmode: 'disable', ca: null }, { native: true });
+  assert.deepEqual(native.ssl, { sslmode: 'disable' });
+});

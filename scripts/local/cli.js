@@ -31,6 +31,8 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
   cfl bind-service APP NAME           cfl unbind-service APP NAME
   cfl router-url                      cfl service-url NAME
+  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N}
+  cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
   cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
 
 Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
@@ -47,6 +49,8 @@ const SPECS = {
   'router-url': { pos: [] }, 'api-url': { pos: [] },
   push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
   scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu', '-m': 'memory' }, bool: { '-f': 'force' } },
+  'router-usage': { pos: [] },
+  'front-proxies': { pos: [], val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
   start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
   'restart-app-instance': { pos: ['appName', 'index'] },
   delete: { pos: ['appName'], bool: { '-f': 'force' } },
@@ -106,6 +110,7 @@ function normalise(verb, args) {
   };
   if (args.instances !== undefined) args.instances = int(args.instances, '-i');
   if (args.index !== undefined) args.index = int(args.index, 'INDEX');
+  if (args.count !== undefined) args.count = int(args.count, '-n');
   if (args.cpu !== undefined && args.cpu !== 'none') {
     const n = Number(args.cpu);
     if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
@@ -195,6 +200,9 @@ function offlineDown(cfg) {
   const readList = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; } };
   for (const pid of readList(path.join(cfg.home, 'instances.pids'))) kill(pid, true);
   for (const pid of readList(path.join(cfg.haproxyDir, 'haproxy.pid'))) kill(pid, false);
+  let fronts = [];
+  try { fronts = fs.readdirSync(cfg.frontProxyDir).filter((n) => /^\d+$/.test(n)); } catch { /* none */ }
+  for (const n of fronts) for (const pid of readList(path.join(cfg.frontProxyDir, n, 'haproxy.pid'))) kill(pid, false);
   const cg = new Cgroups(cfg.cgroupRoot, cfg.homeHash, () => {});
   if (cg.available) {
     const top = path.join(cfg.cgroupRoot, 'memory', `cfscale-${cfg.homeHash}`);

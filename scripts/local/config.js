@@ -29,7 +29,16 @@ const DEFAULTS = {
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
   CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
   CFSCALE_CGROUP_ROOT: ['/sys/fs/cgroup', 'string'],
+  // TLS-terminating front proxies in front of the router (front-proxy.js; study §5.2.3):
+  // how many at start (0 = off; `cfl front-proxies -n N` changes it), the first one's port,
+  // and each one's CPU quota in cores, like a small proxy VM.
+  CFSCALE_FRONT_PROXIES: [0, 'number'],
+  CFSCALE_FRONT_PROXY_PORT_BASE: [8443, 'port'],
+  CFSCALE_FRONT_PROXY_CPU: [0.25, 'number'],
 };
+
+// A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
+const MAX_FRONT_PROXIES = 16;
 
 function readValue(env, name) {
   const [def, kind] = DEFAULTS[name];
@@ -58,6 +67,9 @@ function loadConfig(env = process.env) {
     gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
     statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
     cgroupRoot: readValue(env, 'CFSCALE_CGROUP_ROOT'),
+    frontProxies: readValue(env, 'CFSCALE_FRONT_PROXIES'),
+    frontProxyPortBase: readValue(env, 'CFSCALE_FRONT_PROXY_PORT_BASE'),
+    frontProxyCpu: readValue(env, 'CFSCALE_FRONT_PROXY_CPU'),
     repoRoot: REPO_ROOT,
     // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
@@ -67,6 +79,10 @@ function loadConfig(env = process.env) {
   if (!Number.isInteger(cfg.cpuPeriodUs) || cfg.cpuPeriodUs < 1000 || cfg.cpuPeriodUs > 1000000) {
     throw new Error(`CFSCALE_CPU_PERIOD_US must be an integer from 1000 to 1000000, got ${cfg.cpuPeriodUs}`);
   }
+  if (!Number.isInteger(cfg.frontProxies) || cfg.frontProxies > MAX_FRONT_PROXIES) {
+    throw new Error(`CFSCALE_FRONT_PROXIES must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${cfg.frontProxies}`);
+  }
+  if (cfg.frontProxyCpu < 0.01) throw new Error(`CFSCALE_FRONT_PROXY_CPU must be >= 0.01 cores, got ${cfg.frontProxyCpu}`);
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');
@@ -74,9 +90,10 @@ function loadConfig(env = process.env) {
   cfg.logDir = path.join(home, 'logs');
   cfg.pgDir = path.join(home, 'pg');
   cfg.haproxyDir = path.join(home, 'haproxy');
+  cfg.frontProxyDir = path.join(home, 'front-proxy');
   // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
   cfg.instancesDir = path.join(home, 'instances');
   return cfg;
 }
 
-module.exports = { loadConfig, DEFAULTS, REPO_ROOT };
+module.exports = { loadConfig, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES };

@@ -20,6 +20,8 @@ const VERBS = {
   'restart-app-instance': ['restartInstance', true],
   delete: ['deleteApp', true],
   'update-route': ['updateRoute', true],
+  'front-proxies': ['frontProxies', true],
+  'router-usage': ['routerUsage', false],
   apps: ['apps', false],
   app: ['appInfo', false],
   env: ['env', false],

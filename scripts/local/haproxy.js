@@ -23,11 +23,17 @@ function execFileP(cmd, args) {
   });
 }
 
+// The router's own cgroup (no quota): its CPU is read from cpuacct, as the study checked the
+// router's load (study §7.3). An app name cannot start with "_", so no instance's clashes.
+const ROUTER_CGROUP = '_router';
+const ROUTER_MEMORY_BYTES = 1024 * 1024 * 1024;
+
 class Router {
-  constructor({ dir, routerPort, log }) {
+  constructor({ dir, routerPort, log, cgroups = null }) {
     this.dir = dir;
     this.routerPort = routerPort;
     this.log = log;
+    this.cgroups = cgroups;
     this.cfgFile = path.join(dir, 'haproxy.cfg');
     this.pidFile = path.join(dir, 'haproxy.pid');
     this.adminSocket = path.join(dir, 'admin.sock');
@@ -56,7 +62,14 @@ class Router {
       return;
     }
     const out = fs.openSync(path.join(this.dir, 'haproxy.out'), 'a');
-    const child = spawn(HAPROXY_BIN, ['-W', '-f', this.cfgFile, '-p', this.pidFile], {
+    // The shell enters the router's cgroup and execs HAProxy (same pid); the workers it forks,
+    // also after a reload, stay in it.
+    let enter = '';
+    if (this.cgroups?.available) {
+      this.cgroups.prepare(ROUTER_CGROUP, { memoryBytes: ROUTER_MEMORY_BYTES, cpuCores: null });
+      enter = `${this.cgroups.enterScript(ROUTER_CGROUP)} && `;
+    }
+    const child = spawn('sh', ['-c', `${enter}exec ${HAPROXY_BIN} -W -f '${this.cfgFile}' -p '${this.pidFile}'`], {
       detached: true, stdio: ['ignore', out, out],
     });
     fs.closeSync(out);
@@ -143,6 +156,13 @@ class Router {
     this.masterPid = null;
     if (pid) await killAndWait(pid, 'SIGUSR1', 5000); // soft stop, then hard
     try { fs.unlinkSync(this.pidFile); } catch { /* gone */ }
+    if (this.cgroups?.available) this.cgroups.remove(ROUTER_CGROUP);
+  }
+
+  /** The router's CPU since it started (ns, its cgroup's cpuacct.usage), or null without cgroups. */
+  cpuNs() {
+    const u = this.cgroups?.available ? this.cgroups.usage(ROUTER_CGROUP) : null;
+    return u ? u.cpuNs : null;
   }
 }
 

@@ -19,12 +19,16 @@ const { isExecutable, findOnPath } = require('../ops/exec');
 const USAGE = `pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
 
 Usage:
-  scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls]
+  scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls] [--max-connections N]
                                                         init if needed, start, print superuser URL
   scripts/pg-cluster.sh stop  --dir DIR                 fast shutdown (no-op when not running)
   scripts/pg-cluster.sh url   --dir DIR                 print superuser URL
   scripts/pg-cluster.sh status --dir DIR                exit 0 when running
   scripts/pg-cluster.sh createdb --dir DIR NAME         create database NAME if missing, print its URL
+
+--max-connections N: the server's max_connections for this start (default 400, in its
+postgresql.conf), e.g. 100 as a service plan caps it; a running cluster with another value
+is an error.
 
 PostgreSQL refuses to run as root, so as root the cluster is owned by and run as the
 \`postgres\` user. The cluster listens on 127.0.0.1 only, with a generated superuser
@@ -211,9 +215,10 @@ function enableTls(dir) {
  * Without an explicit port a cluster keeps the port it was created with. tls: also serve
  * TLS with DIR/tls/ca.crt's server certificate (a running cluster reloads its settings).
  * @param {string} dir absolute
- * @param {{port?: number|string, tls?: boolean}} [opts]
+ * maxConnections: max_connections for this start (a running cluster must have it).
+ * @param {{port?: number|string, tls?: boolean, maxConnections?: number}} [opts]
  */
-function start(dir, { port, tls = false } = {}) {
+function start(dir, { port, tls = false, maxConnections } = {}) {
   let p = port === undefined ? DEFAULT_PORT : port;
   const portFile = path.join(dir, 'port');
   if (port === undefined && fs.existsSync(portFile)) p = readTrimmed(portFile, 'port', dir);
@@ -227,9 +232,15 @@ function start(dir, { port, tls = false } = {}) {
     // stdout is the URL only; pg_ctl's own words are replaced by the cause from the log.
     const log = path.join(dir, 'server.log');
     const logFrom = fileSize(log);
+    const opts = maxConnections === undefined ? `-p ${p}` : `-p ${p} -c max_connections=${maxConnections}`;
     const r = runAsOwner(path.join(pgBindir(), 'pg_ctl'), ['-D', path.join(dir, 'data'), '-l', log,
-      '-w', '-t', String(PG_CTL_TIMEOUT_SEC), '-o', `-p ${p}`, 'start'], { stdio: 'ignore' });
+      '-w', '-t', String(PG_CTL_TIMEOUT_SEC), '-o', opts, 'start'], { stdio: 'ignore' });
     if (r.status !== 0) throw new ClusterError(`start failed, see ${log}${logCause(log, logFrom)}`);
+  } else if (maxConnections !== undefined) {
+    const running = psql(clusterUrl(dir), 'SHOW max_connections');
+    if (running !== String(maxConnections)) {
+      throw new ClusterError(`cluster in ${dir} runs with max_connections ${running}, not ${maxConnections}: stop it first`);
+    }
   }
   return clusterUrl(dir);
 }
@@ -268,10 +279,10 @@ function createdb(dir, name) {
 function parseArgs(argv) {
   const [cmd, ...rest] = argv;
   if (!cmd) return { usageError: true };
-  const opts = { cmd, dir: '', port: undefined, name: '', tls: false };
+  const opts = { cmd, dir: '', port: undefined, name: '', tls: false, 'max-connections': undefined };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
-    if (a === '--dir' || a === '--port') {
+    if (a === '--dir' || a === '--port' || a === '--max-connections') {
       if (i + 1 >= rest.length) throw new ClusterError(`${a} needs a value`);
       opts[a.slice(2)] = rest[++i];
     } else if (a === '--tls') {
@@ -289,6 +300,11 @@ function parseArgs(argv) {
   if (opts.port !== undefined && !/^[0-9]+$/.test(opts.port)) {
     throw new ClusterError(`--port must be a number, got "${opts.port}"`);
   }
+  const maxConn = opts['max-connections'];
+  if (maxConn !== undefined && !(/^[0-9]+$/.test(maxConn) && Number(maxConn) >= 10 && Number(maxConn) <= 10000)) {
+    throw new ClusterError(`--max-connections must be a number from 10 to 10000, got "${maxConn}"`);
+  }
+  opts.maxConnections = maxConn === undefined ? undefined : Number(maxConn);
   opts.dir = absoluteDir(opts.dir);
   return opts;
 }
@@ -300,7 +316,7 @@ function main(argv) {
     if (o.usageError) { process.stderr.write(USAGE); return 1; }
     if (o.help) { process.stdout.write(USAGE); return 0; }
     switch (o.cmd) {
-      case 'start': process.stdout.write(`${start(o.dir, { port: o.port, tls: o.tls })}\n`); return 0;
+      case 'start': process.stdout.write(`${start(o.dir, { port: o.port, tls: o.tls, maxConnections: o.maxConnections })}\n`); return 0;
       case 'stop': stop(o.dir); return 0;
       case 'url': process.stdout.write(`${clusterUrl(o.dir)}\n`); return 0;
       case 'status': return isRunning(o.dir) ? 0 : 1;

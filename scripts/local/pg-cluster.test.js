@@ -42,6 +42,7 @@ test('bad arguments: one line on stderr, exit 1, nothing on stdout', async (t) =
     [['start', '--dir'], /^pg-cluster: --dir needs a value$/],
     [['start', '--dir', 'x', '--port', 'abc'], /^pg-cluster: --port must be a number, got "abc"$/],
     [['start', '--bogus'], /^pg-cluster: unknown option: --bogus$/],
+    [['start', '--dir', 'x', '--max-connections', '5'], /^pg-cluster: --max-connections must be a number from 10 to 10000, got "5"$/],
     [['frob', '--dir', 'x'], /^pg-cluster: unknown command: frob \(start, stop, url, status, createdb\)$/],
     [['createdb', '--dir', 'x'], /^pg-cluster: createdb needs a NAME$/],
     [['createdb', '--dir', 'x', 'Bad!'], /^pg-cluster: bad database name: Bad!$/],
@@ -120,6 +121,16 @@ test('a real cluster: start, status, createdb, url, stop, restart on its stored 
   assert.equal(again.code, 0, again.err);
   assert.equal(again.out, start.out, 'without --port the cluster keeps its port and password');
   assert.equal(psql(url, 'SELECT 1'), '1');
+  assert.equal(pgc(['stop', '--dir', dir]).code, 0);
+
+  // --max-connections: a service plan's cap for this start; a running cluster must match it.
+  const capped = pgc(['start', '--dir', dir, '--max-connections', '100']);
+  assert.equal(capped.code, 0, capped.err);
+  assert.equal(psql(url, 'SHOW max_connections'), '100');
+  assert.equal(pgc(['start', '--dir', dir, '--max-connections', '100']).code, 0, 'running with that value: fine');
+  const other = pgc(['start', '--dir', dir, '--max-connections', '50']);
+  assert.equal(other.code, 1);
+  assert.match(other.err.trimEnd(), /^pg-cluster: cluster in \/.* runs with max_connections 100, not 50: stop it first$/);
   assert.equal(pgc(['stop', '--dir', dir]).code, 0);
 });
 

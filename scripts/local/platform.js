@@ -17,6 +17,8 @@ const { Events, RESULTS_SERVICE } = require('./events');
 const { Cell } = require('./instances');
 const { Router, readPid, killAndWait } = require('./haproxy');
 const { RouterSync } = require('./router-sync');
+const { FrontProxies } = require('./front-proxy');
+const { MAX_FRONT_PROXIES } = require('./config');
 const { startSink, toRtrLine } = require('./rtr-log');
 const { Postgres } = require('./services');
 const { stage } = require('./start-command');
@@ -68,13 +70,19 @@ class Platform {
     this.pg = new Postgres({ repoRoot: cfg.repoRoot, dir: cfg.pgDir, port: cfg.pgPort });
     await this.pg.start();
     this.sink = await startSink((rec) => this.routerLog(rec));
-    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log });
+    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log, cgroups: this.cgroups });
     this.routes = new RouterSync({
       router: this.router, log: this.log,
       apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
     });
     this.routes.logPort = this.sink.port;
     await this.routes.sync({ strict: true });
+    this.front = new FrontProxies({
+      dir: cfg.frontProxyDir, portBase: cfg.frontProxyPortBase, routerPort: cfg.routerPort,
+      cpuCores: cfg.frontProxyCpu, cgroups: this.cgroups, log: this.log,
+    });
+    await this.front.cleanLeftovers();
+    await this.front.set(cfg.frontProxies);
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
     for (const app of Object.values(this.state.apps)) {
       if (app.state !== 'STARTED') continue;
@@ -419,6 +427,7 @@ class Platform {
       `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
+      `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
       '',
@@ -435,12 +444,34 @@ class Platform {
     return lines.join('\n') + tables.table(rows);
   }
 
+  /**
+   * `cfl front-proxies [-n N] [--cpu CORES|none] [--json]`: set how many TLS front proxies run
+   * (and their quota), then print their URLs one per line, or with --json their stats
+   * (front-proxy.js stats()).
+   */
+  /** `cfl router-usage`: the router's CPU since it started, from its cgroup, as JSON {cpu_ns} (null without cgroups). */
+  routerUsage() {
+    return JSON.stringify({ cpu_ns: this.router.cpuNs() });
+  }
+
+  async frontProxies({ count, cpu, json }) {
+    if (count !== undefined) {
+      if (!Number.isInteger(count) || count > MAX_FRONT_PROXIES) throw new UsageError(`-n must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${count}`);
+      await this.front.set(count, cpu === undefined ? this.front.cpuCores : cpu === 'none' ? null : cpu);
+    } else if (cpu !== undefined) {
+      throw new UsageError('--cpu needs -n N');
+    }
+    if (json) return JSON.stringify(await this.front.stats());
+    return this.front.urls().join('\n');
+  }
+
   // Teardown: every instance, the router, PostgreSQL, the cgroups; with `discard` (cfl down)
   // also the instances' temp dirs (kept when the daemon just stops, e.g. a failed boot).
   async shutdown({ discard = false } = {}) {
     clearInterval(this.sampler);
     if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
     if (discard) fs.rmSync(this.cfg.instancesDir, { recursive: true, force: true });
+    if (this.front) await this.front.stopAll();
     if (this.routes) await this.routes.stop();
     else if (this.router) await this.router.stop();
     if (this.sink) this.sink.close();

@@ -286,6 +286,26 @@ test('local platform end to end', { timeout: 170000 }, async (t) => {
     assert.ok(avg > 0.05 && avg < 0.3, `cpu ${avg}`);
   });
 
+  await t.test('router-usage: the router\'s CPU from its own cgroup grows with the requests it routes', async () => {
+    const before = JSON.parse(await ok('router-usage')).cpu_ns;
+    assert.ok(Number.isInteger(before) && before > 0, `cpu_ns ${before}`);
+    for (let i = 0; i < 200; i++) await get('tiny.localhost', '/');
+    const after = JSON.parse(await ok('router-usage')).cpu_ns;
+    assert.ok(after > before, `${before} → ${after}`);
+  });
+
+  await t.test('scale -m: the app restarts with the new memory limit (cf scale -m)', async () => {
+    const guid = await ok('app', 'tiny', '--guid');
+    await ok('scale', 'tiny', '-m', '128M', '-f');
+    // The new limit, and a first sample of the restarted instance under it.
+    const s = await until('running with 128M', async () => {
+      const r = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0];
+      return r.state === 'RUNNING' && r.mem_quota === 128 * 1024 * 1024 && r.usage.mem > 0 && r;
+    });
+    assert.ok(s.usage.mem < s.mem_quota, `mem ${s.usage.mem}`);
+    assert.equal((await get('tiny.localhost', '/')).status, 200);
+  });
+
   await t.test('logs stream new lines until killed', async () => {
     const child = require('node:child_process').spawn(CFL, ['logs', 'tiny'], { env: ENV });
     let out = '';

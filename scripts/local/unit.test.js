@@ -255,9 +255,10 @@ test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
     if (want.n !== undefined) assert.equal(r.args.instances, want.n);
   }
   assert.deepEqual(parseArgs(['push', 'a', '-f', 'm.yml', '--var', 'x=1', '--var', 'y=2']).args.vars, ['x=1', 'y=2']);
+  assert.deepEqual(parseArgs(['front-proxies', '-n', '2', '--cpu', '0.5', '--json']).args, { count: 2, cpu: 0.5, json: true });
   // cf scale -m (and its -f): the memory in MB, as a manifest's memory.
   assert.deepEqual(parseArgs(['scale', 'x', '-m', '1G', '-f']).args, { appName: 'x', memoryMb: 1024 });
-  const bad = [['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['scale', 'x', '-m', '512'], ['app'], ['push', '-f'], ['apps', '--nope']];
+  const bad = [['front-proxies', '-n', 'x'], ['front-proxies', '--cpu', '0'], ['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['scale', 'x', '-m', '512'], ['app'], ['push', '-f'], ['apps', '--nope']];
   for (const argv of bad) assert.throws(() => parseArgs(argv), (e) => e.code === 1, argv.join(' '));
 });
 

@@ -5,8 +5,8 @@
 // look-ups still run.
 //
 // API:
-//   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh
-//                                  --no-tools), then `cf login` against `cfl api-url` unless
+//   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh,
+//                                  which builds the cf CLI), then `cf login` to `cfl api-url` unless
 //                                  the local CF_HOME is logged in there already
 //   localServices(p)               `cf create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
@@ -67,9 +67,11 @@ function loggedInTo(api) {
 }
 
 function localPlatformUp(p) {
-  if (localInstallNeeded()) {
-    p.cli.log('first local run on this machine: installing what it needs (scripts/setup.sh --no-tools)');
-    p.mustRun(['scripts/setup.sh', '--no-tools']);
+  // The cf CLI is the client of the local platform too: setup.sh builds it (Go tools).
+  const tools = onPath('cf') ? ['--no-tools'] : [];
+  if (tools.length === 0 || localInstallNeeded()) {
+    p.cli.log(`first local run on this machine: installing what it needs (${['scripts/setup.sh', ...tools].join(' ')})`);
+    p.mustRun(['scripts/setup.sh', ...tools]);
   }
   p.cflRun('up');
   const r = p.cflQuery('api-url');

@@ -1,6 +1,5 @@
 'use strict';
-// cli.js — the command-line side every cfscale Node script shares (what the
-// message and validation half of the former scripts/lib/common.sh did): messages prefixed with the
+// cli.js — the command-line side every cfscale Node script shares: messages prefixed with the
 // script's name, usage errors, help from a wrapper's header comment, and the checks of
 // flag values (durations, positive integers, CPU quotas, known apps).
 //

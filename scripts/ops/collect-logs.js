@@ -43,7 +43,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  // `cfl logs APP` prints the layout of `cf logs APP` (the [RTR/N] lines ingest-rtr.js keeps).
+  // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
   const producer = followLogs(p, o.app);
   if (p.dryRun) {
     p.printCmd(producer.argv);

@@ -1,6 +1,6 @@
 'use strict';
 // exec.js — running commands for the cfscale Node scripts: shell-quoting for the dry-run
-// listing (exactly as the former bash print_cmd did), and spawning with the
+// listing (each word quoted so bash reads it back as the word), and spawning with the
 // output where the scripts want it. DEBUG=1 prints every command to stderr first (`+ …`).
 //
 // API:

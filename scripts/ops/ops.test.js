@@ -1,7 +1,7 @@
 'use strict';
 // ops.test.js — the pure parts of scripts/ops: duration parsing, number checks, shell
 // quoting (each quoted word, read back by bash, is the word), the help read from a
-// wrapper's header (the same text the sed of the former lib/common.sh gave), and the one-line usage
+// wrapper's header (its comment lines without the leading `# `), and the one-line usage
 // errors (in a child process: they exit).
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -1,12 +1,13 @@
 'use strict';
 // round-doc.js — the round document run-round hands to createRound (create-round.js):
-// the `rounds` columns as the bash version's round_json wrote them, field for field (the
-// report's spec-match compares rounds.plan and the parameters with a plan: what is
-// recorded must not change). Look-ups that fail leave their field out or empty, as before.
+// the `rounds` columns, field for field (the report's spec-match compares rounds.plan and
+// the parameters with a plan: what is recorded must stay comparable across rounds).
+// Look-ups that fail leave their field out or empty.
 //
-// roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) → the document (p: ops Platform,
+// roundDocument(p, o, { guid, baseUrl, hostHeader, stats, frontUrls }) → the document (p: ops Platform,
 // o: run-round options from run-round-args.js, stats: { source, intervalSec } of
-// ops/stats-source.js: the stats source resolved and the seconds between new samples).
+// ops/stats-source.js: the stats source resolved and the seconds between new samples;
+// frontUrls: the TLS front proxies' URLs of --front-proxies, null without).
 const fs = require('node:fs');
 const { captureSync } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
@@ -38,7 +39,7 @@ function firstLine(argv) {
 function hostCpu() {
   let model = '';
   try {
-    // awk -F': ' '/^model name/ { print $2; exit }', as the bash version read it.
+    // The first `model name` line's value: one CPU model names the host.
     const line = fs.readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
     if (line) model = line.split(': ')[1] ?? '';
   } catch {
@@ -82,7 +83,7 @@ function gateDocument(g) {
   return { window_ms: g.windowMs, cv_max: g.cvMax, trend_max: g.trendMax, max_warmup_ms: g.maxWarmupMs };
 }
 
-function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
+function roundDocument(p, o, { guid, baseUrl, hostHeader, stats, frontUrls = null }) {
   const settings = appSettings(p, guid);
   let cliVersion = '';
   let cfApi = '';
@@ -96,11 +97,12 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader, stats }) {
   const routeLb = routes?.resources?.[0]?.options?.loadbalancing || o.loadbalancing;
   const seedAds = Number(o.seedAds);
   const plan = { ...(seedAds > 0 ? { seed_ads: seedAds } : {}), prewarm: Number(o.prewarm),
-    ...(routeLb ? { loadbalancing: routeLb } : {}) };
+    ...(routeLb ? { loadbalancing: routeLb } : {}),
+    ...(frontUrls ? { front_proxies: frontUrls.length, target_urls: frontUrls } : {}) };
   return {
     platform: p.name,
     app: o.app,
-    target_url: baseUrl,
+    target_url: frontUrls ? frontUrls[0] : baseUrl,
     host_header: strOrNull(hostHeader),
     app_instances: Number(o.instances),
     loadgens: Number(o.loadgens),

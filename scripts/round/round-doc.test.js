@@ -53,12 +53,18 @@ test('roundDocument: the rounds columns as run-round.sh recorded them', async (t
       options: { steadyGate: { windowMs: 10000, cvMax: 0.1, trendMax: 0.05, maxWarmupMs: 60000 } },
       want: { ...CF_DOC, steady_gate: { window_ms: 10000, cv_max: 0.1, trend_max: 0.05, max_warmup_ms: 60000 } },
     },
+    {
+      name: 'TLS front proxies: the loadgens target them (plan.target_urls), the first one is target_url',
+      options: {}, frontUrls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444'],
+      want: { ...CF_DOC, target_url: 'https://127.0.0.1:8443',
+        plan: { seed_ads: 1000, prewarm: 0, front_proxies: 2, target_urls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444'] } },
+    },
   ];
   const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
   for (const c of cases) {
     await t.test(c.name, () => {
       const doc = roundDocument(p, { ...OPTIONS, ...c.options }, { guid: guidOf('node-app'), baseUrl: 'https://node-app.apps.example.com',
-        hostHeader: '', stats: c.stats ?? { source: 'v3', intervalSec: 15 } });
+        hostHeader: '', stats: c.stats ?? { source: 'v3', intervalSec: 15 }, frontUrls: c.frontUrls ?? null });
       assert.deepEqual(doc, c.want);
       assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');
     });

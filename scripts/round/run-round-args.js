@@ -1,25 +1,25 @@
 'use strict';
 // run-round-args.js — the flags of scripts/run-round.sh (help: its header), parsed and
-// validated in one place with the exact messages the bash version had. A bad flag is a
+// validated in one place. A bad flag is a
 // usage error (one line, exit 1); the platform-dependent checks (--cpu) come after the
 // platform is known (run-round.js).
 //
 // parseRunRoundArgs(argv, cli) → options (strings as given, plus the parsed durations):
 //   app, instances, loadgens, parallel, rate, duration, durationMs, requests, warmupMs,
 //   timeoutMs, scenario, keepalive, cpu, label, seedAds, prewarm, loadbalancing,
-//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, skipSslValidation, dryRun, and steadyGate:
+//   experiment, maxErrorRate, maxWaitMs, statsSource, platform, frontProxies, skipSslValidation, dryRun, and steadyGate:
 //   the steady-state gate's settings { windowMs, cvMax, trendMax, maxWarmupMs }, or null
 //   when it is off (--warmup given, or a --requests round). The gate's defaults live here.
 const path = require('node:path');
 const { usageFromHeader, isPositiveNumber } = require('../ops/cli');
 
-const SCENARIOS = ['read', 'browse', 'publish', 'mix'];
+const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 // warmup '' = not given: the steady-state gate decides where the measured window starts.
 const DEFAULTS = {
   app: '', instances: '1', loadgens: '1', parallel: '', rate: '', duration: '', requests: '', warmup: '',
   steadyWindow: '10s', steadyCv: '0.1', steadyTrend: '0.1', maxWarmup: '60s',
   scenario: 'read', timeout: '10s', keepalive: true, cpu: '', label: '', maxErrorRate: '0.01', maxWait: '',
-  statsSource: 'auto', seedAds: '1000', experiment: '', prewarm: '0', loadbalancing: '', platform: '',
+  statsSource: 'auto', seedAds: '1000', experiment: '', prewarm: '0', loadbalancing: '', platform: '', frontProxies: '',
 };
 // --flag → option name, for the flags that take a value.
 const VALUE_FLAGS = {
@@ -30,6 +30,7 @@ const VALUE_FLAGS = {
   '--experiment': 'experiment', '--max-error-rate': 'maxErrorRate', '--max-wait': 'maxWait',
   '--stats-source': 'statsSource', '--platform': 'platform', '--steady-window': 'steadyWindow',
   '--steady-cv': 'steadyCv', '--steady-trend': 'steadyTrend', '--max-warmup': 'maxWarmup',
+  '--front-proxies': 'frontProxies',
 };
 const HELP_FILE = path.join(__dirname, '../run-round.sh');
 
@@ -87,6 +88,10 @@ function validate(o, cli) {
   if (!/^[0-9]+$/.test(o.prewarm)) usageError(`--prewarm must be a non-negative integer, got "${o.prewarm}"`);
   if (!/^(|round-robin|least-connection)$/.test(o.loadbalancing)) {
     usageError(`--loadbalancing must be round-robin or least-connection, got "${o.loadbalancing}"`);
+  }
+  // The local platform knows how many it can run (scripts/local/config.js): cfl says so.
+  if (o.frontProxies !== '' && !/^[1-9][0-9]*$/.test(o.frontProxies)) {
+    usageError(`--front-proxies must be a positive integer, got "${o.frontProxies}"`);
   }
   if (!/^(plugin|v3|auto)$/.test(o.statsSource)) usageError(`--stats-source must be plugin, v3 or auto, got "${o.statsSource}"`);
   o.maxWaitMs = o.maxWait ? cli.durationMs(o.maxWait, '--max-wait') : null;

@@ -32,6 +32,8 @@ const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
 const { pinnedRequest } = require('../ops/pinned-request');
 const { skipSslValidation } = require('../ops/tls');
+const frontProxies = require('./front-proxies');
+const { readRouterCpu, routerCores } = require('./router-usage');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -294,12 +296,37 @@ function onInterrupt(r) {
   };
 }
 
+/** The front proxies' CPU and connections over the round: into rounds.environment and one line. */
+async function recordFrontUsage(r) {
+  clearTimeout(r.frontTimer);
+  const usage = frontProxies.usageBetween(r.frontBefore, frontProxies.readUsage(r.p));
+  if (!usage) return cli.log('front proxies: usage not readable');
+  cli.log(frontProxies.usageLine(usage));
+  const ok = await r.control.query(
+    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('front_proxy_usage', $2::jsonb) WHERE id = $1",
+    [r.roundId, JSON.stringify(usage)]).then(() => true, () => false);
+  if (!ok) cli.log('front proxies: usage not recorded');
+}
+
+/** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
+async function recordRouterUsage(r) {
+  clearTimeout(r.routerTimer);
+  const cores = routerCores(r.routerBefore, readRouterCpu(r.p));
+  if (cores === null) return;
+  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores`);
+  const ok = await r.control.query(
+    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('router_cpu_cores', $2::float8) WHERE id = $1",
+    [r.roundId, cores]).then(() => true, () => false);
+  if (!ok) cli.log('router: usage not recorded');
+}
+
 // ---------------------------------------------------------------- main
 
 /** Platform up and the apps at their counts; returns the round context r. */
 function prepare(o) {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  if (o.frontProxies && p.name !== 'local') cli.usageError('--front-proxies is local only (on CF the foundation has its own)');
   // Recorded with the round: the summary and the report expect duration ÷ intervalSec
   // samples per instance (at collect-stats.sh's default poll interval).
   const statsSource = resolveStatsSource(p, o.statsSource);
@@ -326,6 +353,7 @@ function prepare(o) {
     p, o, t, guid, dbUrl, maxWaitMs, route, stats,
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app, route),
+    frontUrls: o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null,
     // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
     insecure: skipSslValidation(p, o.skipSslValidation),
     roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
@@ -347,6 +375,10 @@ async function main() {
   if (!p.dryRun) {
     r.creating = insertRound(r, t);
     const created = await r.creating;
+    // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
+    const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
+    if (r.frontUrls) r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, fromMs);
+    if (p.name === 'local') r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
     if (r.interrupted) return parked();
     cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
@@ -361,13 +393,17 @@ async function main() {
     }
     if (gate) await gate.stop();
     if (r.interrupted) return parked();
+    if (r.frontUrls) await recordFrontUsage(r);
+    await recordRouterUsage(r);
   }
+  // The router's last lines are on their way from the round's end: the flush overlaps the drain.
+  const drainedAt = Date.now() + t.drainMs;
   if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
     cli.log('some app timings were not flushed');
   }
   if (r.interrupted) return parked();
   const events = ingestEvents(r);
-  if (!p.dryRun) await sleep(t.drainMs);
+  if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
   await stopCollectors(r);
   await events;
   if (r.interrupted) return parked();

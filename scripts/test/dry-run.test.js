@@ -82,6 +82,8 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['run-round.sh', [...RR, '--max-error-rate', '5'], /--max-error-rate must be a fraction/],
     ['run-round.sh', [...RR, '--stats-source', 'guess'], /--stats-source must be/],
     ['run-round.sh', [...RR, '--cpu', '1'], /--cpu is local only/],
+    ['run-round.sh', [...RR, '--front-proxies', '0'], /--front-proxies must be a positive integer, got "0"/],
+    ['run-round.sh', [...RR, '--front-proxies', '2'], /--front-proxies is local only/],
     ['run-round.sh', [...RR, '--platform', 'mars'], /--platform must be local or cf/],
     ['run-round.sh', [...RR, '--bogus', '1'], /unknown option: --bogus/],
     ['run-round.sh', [...RR, '--label'], /--label needs a value/],

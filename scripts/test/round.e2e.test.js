@@ -6,7 +6,8 @@
 // stats), 2 loadgens each, must leave rows in rounds, requests,
 // server_timings, instance_stats and router_timings and print the summary; an app
 // instance SIGKILLed mid-round is restarted and the round completes with its errors
-// counted; an instance over its memory limit (fixtures/hog-app) is killed and reported;
+// counted; a loadgen SIGKILLed mid-round is marked lost with what the router and the app
+// saw beyond its stored samples; an instance over its memory limit (fixtures/hog-app) is killed and reported;
 // the steady-state gate decides where the measured window starts (steady, and given up at
 // the maximum warm-up) and the loadgens stop a duration after it; teardown.sh leaves
 // nothing running; a 20 s stop of the platform's PostgreSQL mid-round loses nothing and
@@ -196,6 +197,49 @@ test('an app instance SIGKILLed mid-round is restarted; the round completes, its
     await sleep(500);
   }
   assert.deepEqual(states, ['RUNNING', 'RUNNING']);
+});
+
+test('a loadgen SIGKILLed mid-round loses at most 250 ms of samples; its row is marked lost with the router\'s and app\'s count beyond it', { timeout: ROUND_TIMEOUT_MS }, async () => {
+  const label = `e2e-kill-loadgen-${Date.now()}`;
+  // The dead loadgen never finishes: the round ends at --max-wait, then finish-round marks it.
+  const running = runScript('run-round.sh', ['--app', 'node-app', '--instances', '2', '--loadgens', '2',
+    '--parallel', '4', '--duration', '6s', '--warmup', '0s', '--seed-ads', '50', '--max-wait', '12s', '--label', label]);
+  // Run alone, this round brings the platform up: the results database is there after that.
+  let c = null;
+  for (let i = 0; i < 1200 && c === null; i++) c = await results().catch(() => sleep(250).then(() => null));
+  let killedAt = 0;
+  for (let i = 0; i < 1200 && killedAt === 0; i++) {
+    const { rows } = await c.query(
+      "SELECT id FROM rounds WHERE label = $1 AND now() > start_at + interval '2.5 s'", [label]);
+    if (rows.length === 1) {
+      const pids = fs.readFileSync(`${CGROUP}/loadgen-1/cgroup.procs`, 'utf8').split('\n').filter(Boolean).map(Number);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      killedAt = Date.now();
+    } else {
+      await sleep(100);
+    }
+  }
+  assert.ok(killedAt > 0, 'the round never started');
+  const res = await running;
+  assertRoundRan(res, 2);
+  const id = roundIdOf(res);
+  const { rows: [l] } = await c.query(`SELECT l.status, l.sent::int, l.lost::int, l.detail,
+      (SELECT count(*)::int FROM requests q WHERE q.round_id = l.round_id AND q.loadgen_index = 1) AS stored,
+      (SELECT extract(epoch FROM max(q.started_at) - min(q.started_at)) FROM requests q
+        WHERE q.round_id = l.round_id AND q.loadgen_index = 1) AS span_s
+    FROM loadgen_runs l WHERE l.round_id = $1 AND l.instance_index = 1`, [id]);
+  assert.equal(l.status, 'lost', `${l.detail}\n${res.stdout}`);
+  assert.equal(l.sent, l.stored, 'the row counts what reached requests');
+  assert.match(res.stdout, /loadgen 1 did not finish \(lost: died in the round, \d+ samples lost/);
+  // At its rate, the samples the router and the app saw beyond the stored ones: at most 250 ms
+  // of them plus the 4 in flight at the kill.
+  const rate = l.stored / Number(l.span_s);
+  const bound = Math.ceil(rate * 0.25) + 4;
+  process.stdout.write(`# loadgen kill -9: ${l.lost} samples lost at ${Math.round(rate)} req/s = ${Math.round(l.lost / rate * 1000)} ms (bound ${bound})\n`);
+  assert.ok(l.lost >= 1 && l.lost <= bound, `${l.lost} lost, bound ${bound} (${l.detail})`);
+  const { rows: [sum] } = await c.query(`SELECT (SELECT count(*) FROM requests WHERE round_id = $1)::int AS stored,
+    (SELECT sum(sent) FROM loadgen_runs WHERE round_id = $1)::int AS sent`, [id]);
+  assert.equal(sum.stored, sum.sent);
 });
 
 test('an instance over its memory limit is killed and reported (fixtures/hog-app)', { timeout: ROUND_TIMEOUT_MS }, async () => {

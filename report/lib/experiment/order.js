@@ -12,7 +12,10 @@ export function configurations(plan) {
   for (const app of plan.apps) {
     for (const v of plan.variants) {
       if (v.apps && !v.apps.includes(app)) continue;
-      out.push({ app, variant: v.name, settings: { ...plan.settings, ...v.settings }, memoryMb: v.memoryMb ?? null });
+      out.push({
+        app, variant: v.name, settings: { ...plan.settings, ...v.settings }, memoryMb: v.memoryMb ?? null,
+        keepalive: v.keepalive ?? plan.keepalive ?? true, frontProxies: v.frontProxies ?? plan.frontProxies ?? 0,
+      });
     }
   }
   return out;
@@ -64,7 +67,8 @@ export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     prewarm: plan.prewarm ?? 0,
     loadbalancing: plan.loadbalancing ?? null,
     timeoutMs: plan.timeoutMs,
-    keepalive: true, // run-round's default; plans have no field for it
+    keepalive: cfg.keepalive ?? true,
+    frontProxies: cfg.frontProxies ?? 0,
     scenario: plan.scenario,
     cpu: plan.cpu,
     maxErrorRate: plan.slo.maxErrorRate,

@@ -43,6 +43,10 @@ export const DEFAULTS = Object.freeze({
   // The first round after a change of instances, settings, routing or quota is run again
   // (rerun) and left out, or kept (keep).
   afterChange: 'rerun',
+  // The loadgens keep connections alive (run-round's default) and send to the router, not
+  // through TLS front proxies (local only: run-round --front-proxies N, study §5.2.3).
+  keepalive: true,
+  frontProxies: 0,
 });
 export const AFTER_CHANGE = ['rerun', 'keep'];
 
@@ -102,6 +106,7 @@ function makeCheck(where) {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${key} must be a mapping, got ${show(v)}`);
       return v;
     },
+    fail(msg) { fail(where, msg); },
     known(obj, keys, prefix) {
       for (const k of Object.keys(obj)) {
         if (!keys.includes(k)) fail(where, `${prefix}${k} is not a known field (known: ${keys.join(', ')})`);
@@ -168,7 +173,7 @@ export function validatePlan(raw, source = 'plan') {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
-    'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
+    'keepalive', 'frontProxies', 'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
     'order', 'seed', 'slo', 'scale', 'capacity', 'validity'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
@@ -183,14 +188,18 @@ export function validatePlan(raw, source = 'plan') {
     if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
     variants = raw.variants.map((v, i) => {
       if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
-      c.known(v, ['name', 'apps', 'settings', 'memory'], `variants[${i}].`);
+      c.known(v, ['name', 'apps', 'settings', 'memory', 'keepalive', 'frontProxies'], `variants[${i}].`);
       if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
       let apps = null;
       if (v.apps !== undefined) {
         if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
         apps = v.apps;
       }
-      return { name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i) };
+      const vc = makeCheck(`${where}variants[${i}].`);
+      return {
+        name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i),
+        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null),
+      };
     });
     if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
     if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
@@ -260,6 +269,8 @@ export function validatePlan(raw, source = 'plan') {
     platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,
+    keepalive: checkKeepalive(c, raw, DEFAULTS.keepalive),
+    frontProxies: c.int(raw, 'frontProxies', 0, DEFAULTS.frontProxies),
     load,
     durationMs: raw.requests !== undefined ? null : c.dur(raw, 'duration', DEFAULTS.durationMs),
     requests: raw.requests !== undefined ? c.int(raw, 'requests', 1) : null,
@@ -314,6 +325,13 @@ function checkSteady(where, raw) {
     windowMs: c.dur(o, 'window', null), cv: c.num(o, 'cv', 0, null, { exclusive: true, max: 1 }),
     trend: c.num(o, 'trend', 0, null, { exclusive: true, max: 1 }), maxWarmupMs: c.dur(o, 'maxWarmup', null),
   };
+}
+
+function checkKeepalive(c, obj, dflt) {
+  const v = obj.keepalive;
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') c.fail(`keepalive must be true or false, got ${show(v)}`);
+  return v;
 }
 
 function checkCpuReference(where, v, apps, dflt) {

@@ -26,6 +26,7 @@ export function runRoundFeatures(runRound) {
     prewarm: /--prewarm\b/.test(help),
     loadbalancing: /--loadbalancing\b/.test(help),
     maxErrorRate: /--max-error-rate\b/.test(help),
+    frontProxies: /--front-proxies\b/.test(help),
   };
 }
 
@@ -53,6 +54,7 @@ export function runRoundArgs(spec, features = {}) {
   else a.push(...steadyArgs(spec.steady));
   a.push('--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario, '--label', spec.label, '--platform', spec.platform);
   if (spec.keepalive === false) a.push('--no-keepalive');
+  if (spec.frontProxies) a.push('--front-proxies', String(spec.frontProxies));
   if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
   if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));
   if (spec.loadbalancing && features.loadbalancing !== false) a.push('--loadbalancing', spec.loadbalancing);

@@ -45,6 +45,8 @@ const FIELDS = [
     `steady.${col}`, (r) => (r.steady_gate ? num(r.steady_gate[col]) : NOT_COMPARED), (s) => (s.steady?.[key] ?? NOT_COMPARED)]),
   ['timeout_ms', (r) => num(r.timeout_ms), (s) => num(s.timeoutMs)],
   ['keepalive', (r) => r.keepalive, (s) => s.keepalive ?? true],
+  // run-round --front-proxies N records plan.front_proxies; none recorded = to the router.
+  ['front_proxies', (r) => num(r.plan?.front_proxies ?? 0), (s) => num(s.frontProxies ?? 0)],
   ['scenario', (r) => r.scenario, (s) => s.scenario],
   // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
   ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
@@ -98,7 +100,7 @@ export function specForLabel(plan, label) {
   const p = parseLabel(label);
   if (!p || p.experiment !== plan.name) return null;
   const cfg = configurations(plan).find((c) => c.app === p.app && c.variant === p.variant)
-    ?? { app: p.app, variant: p.variant, settings: null };
+    ?? { app: p.app, variant: p.variant, settings: null, keepalive: plan.keepalive, frontProxies: plan.frontProxies };
   const step = p.rate !== null ? { loadgens: p.loadgens, rate: p.rate } : { loadgens: p.loadgens, parallel: p.parallel };
   return roundSpec(plan, cfg, p.instances, step, `${p.kind}${p.rep ?? ''}`, capacityOverrides(plan, p.kind));
 }

@@ -4,6 +4,7 @@
 
 import { ROUND_CHARTS } from './round-charts.js';
 import { STUDY } from './study.js';
+import { keepaliveThroughput } from './keepalive-chart.js';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -107,7 +108,8 @@ export function throughputVsLoadgens(a) {
   if (new Set(v.map((r) => r.loadgens)).size < 2) return null;
   return base('Load produced by loadgen instances (study Fig. 3.1)', 'throughput against the number of loadgen instances; bars: 95 % CI', v,
     meanWithCi({ field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { tickMinStep: 1 } }, 'throughput (req/s)',
-      { field: 'series', type: 'nominal', title: 'app / variant' }, { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' } }));
+      { field: 'series', type: 'nominal', title: 'app / variant' },
+      { strokeDash: { field: 'per', type: 'nominal', title: 'per loadgen' }, detail: { field: 'instances', type: 'ordinal' } }));
 }
 
 /** Fig 7.5/7.6: throughput read off at 100–400 % CPU (interpolated), per app and instance count. */
@@ -217,6 +219,7 @@ export const CHARTS = [
   ['scaling-efficiency', scalingEfficiency],
   ['cpu-utilisation', cpuUtilisation],
   ['latency-split', latencySplitBars],
+  ['keepalive-throughput', keepaliveThroughput],
 ];
 
 /** [{name, spec}] for every chart with data. */

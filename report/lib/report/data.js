@@ -62,8 +62,10 @@ export async function loadReportData(client, sel) {
   const series = { seconds: [], instances: [] };
   const rows = await selectedRounds(client, sel);
   const { current, stale } = sel.plan ? judgeRounds(rows, sel.plan) : { current: rows, stale: [] };
-  for (const { id } of current) {
-    overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows);
+  for (const { id, keepalive, plan } of current) {
+    // Keep-alive and the TLS front proxies the loadgens went through (keepalive-chart.js).
+    const extra = { keepalive, front_proxies: Number(plan?.front_proxies ?? 0) };
+    overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows.map((o) => ({ ...o, ...extra })));
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
     await loadSteadyData(client, id, overview, series);
     const row = overview.find((r) => Number(r.round_id) === Number(id));

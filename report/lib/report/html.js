@@ -130,8 +130,14 @@ function procedureHtml(a) {
 
 /** The router-load rule of study §7.3 (Java stops when the router reaches 70 % load). */
 function routerNote(a) {
-  if (!a.platforms.includes('cf')) return '';
-  return `<p><b>Router load.</b> Study §7.3 stopped scaling Java when the router reached its limit (70 % load). On Cloud Foundry the
+  const local = a.rounds.filter((r) => r.platform === 'local' && Number.isFinite(r.environment?.router_cpu_cores));
+  const top = local.reduce((m, r) => (!m || r.environment.router_cpu_cores > m.environment.router_cpu_cores ? r : m), null);
+  const localNote = top ? `<p><b>Router load (local).</b> The local router (HAProxy, in its own cgroup) used at most
+${fmt(top.environment.router_cpu_cores, 3)} cores over a round's measured window (round ${top.round_id}; every round: rounds CSV
+<code>router_cpu_cores</code>), against the ${fmt(Number(top.environment.host_cpus) || null, 0)} cores of this machine: read it before
+blaming the app (study §7.3 checked the router's load).</p>` : '';
+  if (!a.platforms.includes('cf')) return localNote;
+  return `${localNote}<p><b>Router load.</b> Study §7.3 stopped scaling Java when the router reached its limit (70 % load). On Cloud Foundry the
 Gorouter's CPU cannot be observed by an app developer, so this report cannot apply that rule to CF rounds: scale-until-SLO uses its
 proxy instead (one more instance gave no more throughput).</p>`;
 }

@@ -10,9 +10,10 @@ export function groupRows(a) {
     const row = {
       experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances,
       loadgens: g.loadgens, parallel: g.parallel, rate: g.rate, load: g.load, kind: g.kind,
+      keepalive: g.keepalive, front_proxies: g.front_proxies,
       n: s.throughput_rps.n, rounds: g.round_ids.join(' '), excluded_rounds: g.excluded_ids.join(' '), slo_met: g.slo_met,
     };
-    for (const m of ['throughput_rps', 'mean_ms', 'p95_ms', 'p99_ms', 'error_rate', 'cpu_used_pct', 'mem_mb', 'mem_kb_per_rps', 'rps_per_core']) {
+    for (const m of ['throughput_rps', 'mean_ms', 'p95_ms', 'p99_ms', 'error_rate', 'cpu_used_pct', 'mem_mb', 'mem_kb_per_rps', 'rps_per_core', 'proxy_cpu_max_pct']) {
       const d = m === 'error_rate' ? 5 : 2;
       row[`${m}`] = r2(s[m].mean, d);
       row[`${m}_ci_low`] = r2(s[m].ciLow, d);
@@ -99,6 +100,7 @@ export function roundRows(a) {
     measured_from_s: r.measure_from_ms == null ? null : r2(r.measure_from_ms / 1000, 1), steady: r.steady ?? null,
     window_trend: r2(r.window_trend, 4), throttled_fraction: r2(r.throttled_fraction_max, 3),
     first_after_change: r.first_after_change ?? null,
+    router_cpu_cores: r2(r.environment?.router_cpu_cores ?? null, 3),
     app_hosts: (r.app_hosts ?? []).join(' '), loadgen_hosts: (r.loadgen_hosts ?? []).join(' '), trusted: r.trusted,
     flags: r.flags.filter((f) => f.severity !== 'info').map((f) => f.text).join('; '),
   }));

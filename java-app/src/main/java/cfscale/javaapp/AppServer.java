@@ -3,7 +3,6 @@ package cfscale.javaapp;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
@@ -30,14 +29,16 @@ final class AppServer {
   private final Config config;
   private final Server server;
   private final ServerConnector connector;
+  private final FramingConnectionFactory framing;
   private final AdStore store;
   private final TimingsFlusher flusher;
 
-  private AppServer(Config config, Server server, ServerConnector connector, AdStore store,
-      TimingsFlusher flusher) {
+  private AppServer(Config config, Server server, ServerConnector connector, FramingConnectionFactory framing,
+      AdStore store, TimingsFlusher flusher) {
     this.config = config;
     this.server = server;
     this.connector = connector;
+    this.framing = framing;
     this.store = store;
     this.flusher = flusher;
   }
@@ -55,7 +56,15 @@ final class AppServer {
     http.setSendXPoweredBy(false);
     // Paths are routed raw (contract: no percent-decoding); Jetty must not reject e.g. %2F itself.
     http.setUriCompliance(UriCompliance.UNSAFE);
-    ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, new HttpConnectionFactory(http));
+    // Server-level limits from the settings spec (contract/settings.json), none left to Jetty's
+    // defaults: the request head's size (HTTP_MAX_HEADER_BYTES, request line included), and a
+    // connection without a byte for HTTP_IDLE_TIMEOUT_MS is closed (between requests, or while
+    // a body is awaited).
+    http.setRequestHeaderSize(config.httpMaxHeaderBytes());
+    http.setIdleTimeout(config.httpIdleTimeoutMs());
+    FramingConnectionFactory framing = new FramingConnectionFactory(http, config.httpHeaderTimeoutMs(), config.instanceIndex());
+    ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, framing);
+    connector.setIdleTimeout(config.httpIdleTimeoutMs());
     connector.setPort(config.port());
     server.addConnector(connector);
     server.setHandler(new GracefulHandler(new Router(config.instanceIndex(), timings, store, flusher)));
@@ -63,7 +72,7 @@ final class AppServer {
     server.setStopAtShutdown(false);
     server.setStopTimeout(config.shutdownTimeoutMs() / 2);
     server.start();
-    return new AppServer(config, server, connector, store, flusher);
+    return new AppServer(config, server, connector, framing, store, flusher);
   }
 
   int port() {
@@ -79,6 +88,7 @@ final class AppServer {
       // graceful stop (GracefulHandler) lets the requests in flight finish.
       connector.close();
       server.stop();
+      framing.stopChecking();
     } catch (Exception e) {
       LOG.warn("jetty stop: {}", e.toString());
       clean = false;

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Every setting of java-app, read from the environment once, validated, and logged once with
- * passwords masked. Names, defaults and meanings are those of contract/README.md ("Settings"),
- * shared with node-app. A bad setting is never clamped: it stops the app (exit 1) with one line
+ * passwords masked. Names, defaults, ranges and meanings are those of the settings spec shared
+ * with node-app, contract/settings.json (ConfigTest checks every range and default against it). A bad setting is never clamped: it stops the app (exit 1) with one line
  * naming the variable, because a benchmark run with a silently changed setting is a lie.
  *
  * @param port               PORT, listen port (default 8080; 0 = any free port, for tests)
@@ -23,12 +23,16 @@ import java.util.Map;
  * @param timingsCapacity    TIMINGS_CAPACITY, records the timing buffer holds (default 100000)
  * @param timingsFlushOnExit TIMINGS_FLUSH_ON_EXIT, flush timings on SIGTERM (default false)
  * @param shutdownTimeoutMs  SHUTDOWN_TIMEOUT_MS, longest graceful shutdown (default 8000; CF kills after 10 s)
+ * @param httpMaxHeaderBytes HTTP_MAX_HEADER_BYTES, largest request head accepted (default 16384)
+ * @param httpHeaderTimeoutMs HTTP_HEADER_TIMEOUT_MS, longest wait for a complete request head (default 10000)
+ * @param httpIdleTimeoutMs  HTTP_IDLE_TIMEOUT_MS, idle keep-alive connections closed after (default 95000)
  * @param jettyThreadsMin    JETTY_THREADS_MIN, Jetty thread pool minimum (default 8)
  * @param jettyThreadsMax    JETTY_THREADS_MAX, Jetty thread pool maximum (default 200; study: 10-400)
  */
 record Config(int port, int instanceIndex, String appName, DatabaseBinding database,
     DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, int dbStatementTimeoutMs,
     boolean timingsEnabled, int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs,
+    int httpMaxHeaderBytes, int httpHeaderTimeoutMs, int httpIdleTimeoutMs,
     int jettyThreadsMin, int jettyThreadsMax) {
 
   static final String DEFAULT_APP_NAME = "java-app";
@@ -52,12 +56,13 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     int timingsCapacity = e.integer("TIMINGS_CAPACITY", 100_000, 1, 10_000_000);
     boolean timingsFlushOnExit = e.bool("TIMINGS_FLUSH_ON_EXIT", false);
     int shutdownTimeoutMs = e.integer("SHUTDOWN_TIMEOUT_MS", 8000, 100, 600_000);
+    int httpMaxHeaderBytes = e.integer("HTTP_MAX_HEADER_BYTES", 16_384, 1024, 1_048_576);
+    int httpHeaderTimeoutMs = e.integer("HTTP_HEADER_TIMEOUT_MS", 10_000, 100, 600_000);
+    int httpIdleTimeoutMs = e.integer("HTTP_IDLE_TIMEOUT_MS", 95_000, 2000, 3_600_000);
+    e.notBelow("HTTP_IDLE_TIMEOUT_MS", httpIdleTimeoutMs, "HTTP_HEADER_TIMEOUT_MS", httpHeaderTimeoutMs);
     int threadsMin = e.integer("JETTY_THREADS_MIN", 8, 1, 10_000);
     int threadsMax = e.integer("JETTY_THREADS_MAX", 200, MIN_JETTY_THREADS_MAX, 10_000);
-    if (threadsMax < threadsMin) {
-      throw new ConfigException("JETTY_THREADS_MAX must be >= JETTY_THREADS_MIN (" + threadsMin
-          + "), got \"" + e.get("JETTY_THREADS_MAX") + "\"");
-    }
+    e.notBelow("JETTY_THREADS_MAX", threadsMax, "JETTY_THREADS_MIN", threadsMin);
     String appName = appName(e);
     DatabaseBinding database;
     DatabaseBinding results;
@@ -92,7 +97,7 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
     }
     return new Config(port, instanceIndex, appName, database, results, dbPoolSize, dbPoolTimeoutMs,
         dbStatementTimeoutMs, timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs,
-        threadsMin, threadsMax);
+        httpMaxHeaderBytes, httpHeaderTimeoutMs, httpIdleTimeoutMs, threadsMin, threadsMax);
   }
 
   private static String appName(Env e) throws ConfigException {
@@ -124,7 +129,9 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
         + " DB_STATEMENT_TIMEOUT_MS=" + dbStatementTimeoutMs
         + " JETTY_THREADS_MIN=" + jettyThreadsMin + " JETTY_THREADS_MAX=" + jettyThreadsMax
         + " TIMINGS_ENABLED=" + timingsEnabled + " TIMINGS_CAPACITY=" + timingsCapacity
-        + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs;
+        + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs
+        + " HTTP_MAX_HEADER_BYTES=" + httpMaxHeaderBytes + " HTTP_HEADER_TIMEOUT_MS=" + httpHeaderTimeoutMs
+        + " HTTP_IDLE_TIMEOUT_MS=" + httpIdleTimeoutMs;
   }
 
   /** Environment lookups with one rule: an empty value counts as unset. */
@@ -150,6 +157,14 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
         throw new ConfigException(name + " must be an integer from " + min + " to " + max + ", got \"" + v + "\"");
       }
       return (int) n;
+    }
+
+    /** The settings spec's notBelow: {@code name}'s value must be at least {@code other}'s. */
+    void notBelow(String name, int value, String other, int otherValue) throws ConfigException {
+      if (value < otherValue) {
+        String given = get(name) == null ? Integer.toString(value) : get(name);
+        throw new ConfigException(name + " must be >= " + other + " (" + otherValue + "), got \"" + given + "\"");
+      }
     }
 
     boolean bool(String name, boolean fallback) throws ConfigException {

@@ -1,25 +1,19 @@
 package cfscale.javaapp;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Request;
 
 /**
  * POST /ads: a form-urlencoded ad in, {@code 201 {id}} with Location out. Checks in the
- * contract's order: body size (by Content-Length, then while reading, never reading more than
- * one byte past the limit), content type, form decoding, then the field rules.
+ * contract's order: body size ({@link BodyReader}), content type, form decoding, then the field
+ * rules.
  */
 final class CreateAdHandler implements Endpoint {
-  static final int MAX_BODY_BYTES = 65536;
   static final String FORM_TYPE = "application/x-www-form-urlencoded";
   private static final Set<String> FIELDS = Set.of("title", "body", "price", "contact");
-  private static final String TOO_LARGE = "request body over " + MAX_BODY_BYTES + " bytes";
 
   private final AdStore store;
 
@@ -29,7 +23,7 @@ final class CreateAdHandler implements Endpoint {
 
   @Override
   public Reply handle(Exchange exchange) throws Exception {
-    byte[] body = readBody(exchange.request);
+    byte[] body = BodyReader.read(exchange.request);
     if (!isForm(exchange.request.getHeaders().get(HttpHeader.CONTENT_TYPE))) {
       throw new HttpError(415, "content type must be " + FORM_TYPE);
     }
@@ -47,33 +41,5 @@ final class CreateAdHandler implements Endpoint {
     int semi = contentType.indexOf(';');
     String mediaType = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
     return mediaType.toLowerCase(Locale.ROOT).equals(FORM_TYPE);
-  }
-
-  private static byte[] readBody(Request request) throws HttpError, IOException {
-    long length = request.getLength();
-    if (length > MAX_BODY_BYTES) {
-      throw new HttpError(413, TOO_LARGE);
-    }
-    byte[] buf = new byte[length >= 0 ? (int) length + 1 : 1024];
-    int n = 0;
-    try (InputStream in = Request.asInputStream(request)) {
-      while (true) {
-        if (n == buf.length) {
-          if (n > MAX_BODY_BYTES) {
-            throw new HttpError(413, TOO_LARGE);
-          }
-          buf = Arrays.copyOf(buf, Math.min(buf.length * 2, MAX_BODY_BYTES + 1));
-        }
-        int r = in.read(buf, n, buf.length - n);
-        if (r < 0) {
-          break;
-        }
-        n += r;
-      }
-    }
-    if (n > MAX_BODY_BYTES) {
-      throw new HttpError(413, TOO_LARGE);
-    }
-    return n == buf.length ? buf : Arrays.copyOf(buf, n);
   }
 }

@@ -8,7 +8,8 @@ import sun.misc.Signal;
 /**
  * java-app entry point: read the settings, start the server, stop gracefully on SIGTERM.
  * A bad setting exits 1 with one line naming the variable; SIGTERM exits 0 after the graceful
- * stop (CF sends SIGKILL 10 s after SIGTERM: docs/cf-platform.md §4).
+ * stop (CF sends SIGKILL 10 s after SIGTERM: docs/cf-platform.md §4). With the argument
+ * {@code --check-settings} it validates and logs the settings, exits 0 (or 1), and serves nothing.
  */
 public final class Main {
   private Main() {
@@ -25,6 +26,9 @@ public final class Main {
     }
     Logger log = LoggerFactory.getLogger("java-app");
     log.info("settings {}", config.describe());
+    if (args.length > 0 && args[0].equals("--check-settings")) {
+      System.exit(0);
+    }
     // Our own signal handlers instead of a shutdown hook: a hook cannot choose the exit code
     // (143). They are installed before the start, so a SIGTERM during the start still stops
     // gracefully. The handler thread is a daemon, which the JVM would abandon once Jetty's

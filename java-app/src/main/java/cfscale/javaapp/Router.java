@@ -41,6 +41,7 @@ final class Router extends Handler.Abstract {
   private final PreEncodedHttpField instanceIndex;
   private final TimingBuffer timings;
   private final Match health;
+  private final Match hello;
   private final Match createAd;
   private final Match getAd;
   private final Match listAds;
@@ -54,6 +55,7 @@ final class Router extends Handler.Abstract {
     this.instanceIndex = new PreEncodedHttpField("X-Instance-Index", Integer.toString(instanceIndex));
     this.timings = timings;
     health = new Match(new HealthHandler(), TimingBuffer.ROUTE_HEALTH, true, null);
+    hello = new Match(new HelloHandler(), TimingBuffer.ROUTE_HELLO, true, null);
     createAd = new Match(new CreateAdHandler(store), TimingBuffer.ROUTE_CREATE_AD, true, null);
     getAd = new Match(new GetAdHandler(store), TimingBuffer.ROUTE_GET_AD, true, null);
     listAds = new Match(new ListAdsHandler(store), TimingBuffer.ROUTE_LIST_ADS, true, null);
@@ -98,6 +100,8 @@ final class Router extends Handler.Abstract {
     switch (path) {
       case "/health":
         return get ? health : notAllowed("GET", true);
+      case "/hello":
+        return get ? hello : notAllowed("GET", true);
       case "/ads":
         return get ? listAds : post ? createAd : notAllowed("GET, POST", true);
       case "/timings":

@@ -15,12 +15,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class TimingBuffer {
   /** Route labels as stored in server_timings.route; records keep the index. */
-  static final String[] ROUTES = {"GET /health", "POST /ads", "GET /ads/{id}", "GET /ads", "-"};
+  static final String[] ROUTES = {"GET /health", "POST /ads", "GET /ads/{id}", "GET /ads", "-", "GET /hello"};
   static final int ROUTE_HEALTH = 0;
   static final int ROUTE_CREATE_AD = 1;
   static final int ROUTE_GET_AD = 2;
   static final int ROUTE_LIST_ADS = 3;
   static final int ROUTE_NONE = 4;
+  static final int ROUTE_HELLO = 5;
 
   /** One fixed-size block of records; read by its owner only after its writers left. */
   static final class Segment {

@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AppServerTest {
   private static final int POOL_TIMEOUT_MS = 500;
+  private static final int HEADER_TIMEOUT_MS = 500;
   private static AppServer app;
 
   @BeforeAll
@@ -35,7 +37,8 @@ class AppServerTest {
     Config config = Config.fromEnv(Map.of("PORT", "0", "CF_INSTANCE_INDEX", "7",
         "DATABASE_URL", "postgres://u:p@127.0.0.1:" + closedPort + "/none",
         "DB_POOL_SIZE", "2", "DB_POOL_TIMEOUT_MS", Integer.toString(POOL_TIMEOUT_MS),
-        "TIMINGS_CAPACITY", "1000", "JETTY_THREADS_MAX", "16"));
+        "TIMINGS_CAPACITY", "1000", "JETTY_THREADS_MAX", "16",
+        "HTTP_HEADER_TIMEOUT_MS", Integer.toString(HEADER_TIMEOUT_MS)));
     app = AppServer.start(config);
   }
 
@@ -79,6 +82,46 @@ class AppServerTest {
       }
     }
     return null;
+  }
+
+  /** Jetty's statuses for a refused head become the contract's (node's), in its plain text. */
+  @Test
+  void framingAnswersAreTheContractsStatuses() throws Exception {
+    String[][] cases = {
+        {"GET /health HTTP/2.0\r\nHost: t\r\n\r\n", "HTTP/1.1 505 HTTP Version Not Supported", "http version not supported\n"},
+        {"hello there\r\n\r\n", "HTTP/1.1 400 Bad Request", "bad request\n"},
+        {"GET /health?" + "a".repeat(20_000) + " HTTP/1.1\r\nHost: t\r\n\r\n", "HTTP/1.1 431 Request Header Fields Too Large",
+            "request header fields too large\n"},
+    };
+    for (String[] c : cases) {
+      String r = raw(c[0]);
+      assertEquals(c[1], statusLine(r), c[0].substring(0, Math.min(20, c[0].length())));
+      assertEquals(c[2], body(r));
+      assertEquals("7", header(r, "X-Instance-Index"));
+    }
+  }
+
+  @Test
+  void aBadChunkIs400WithTheRequestsIdNot500() throws Exception {
+    String r = raw("POST /ads HTTP/1.1\r\nHost: t\r\nX-Correlation-ID: chunky\r\n"
+        + "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+    assertEquals("HTTP/1.1 400 Bad Request", statusLine(r));
+    assertEquals("bad request\n", body(r));
+    assertEquals("chunky", header(r, "X-Correlation-ID"));
+  }
+
+  @Test
+  void aHeadNotCompleteWithinTheHeaderTimeoutIs408() throws Exception {
+    try (Socket s = new Socket("127.0.0.1", app.port())) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write("GET /health HTTP/1.1\r\nHost: t\r\n".getBytes(StandardCharsets.ISO_8859_1));
+      long t0 = System.nanoTime();
+      String r = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      assertEquals("HTTP/1.1 408 Request Timeout", statusLine(r));
+      assertEquals("request timeout\n", body(r));
+      assertTrue(ms >= HEADER_TIMEOUT_MS - 50 && ms < HEADER_TIMEOUT_MS + 1000, "answered after " + ms + " ms");
+    }
   }
 
   @Test

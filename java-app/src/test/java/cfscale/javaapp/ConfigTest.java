@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -54,7 +60,87 @@ class ConfigTest {
         "RESULTS_DATABASE_URL", "postgresql://r@results:5432/results"));
     assertEquals(new Config(9000, 3, "x", c.database(),
         new DatabaseBinding("RESULTS_DATABASE_URL", "jdbc:postgresql://results:5432/results?sslmode=disable", "r", "", "disable"),
-        90, 250, 100, false, 5, true, 100, 10, 10), c);
+        90, 250, 100, false, 5, true, 100, 16_384, 10_000, 95_000, 10, 10), c);
+  }
+
+  /**
+   * Config.java against the settings spec, contract/settings.json: for every integer setting of
+   * java-app the default when unset, both edges of the range accepted, one past either refused
+   * with the range in the message; the booleans' defaults.
+   */
+  @Test
+  void matchesTheSettingsSpec() throws Exception {
+    JsonNode spec = new ObjectMapper().readTree(Path.of("..", "contract", "settings.json").toFile());
+    List<JsonNode> integers = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    Config defaults = Config.fromEnv(env());
+    for (JsonNode s : spec.get("settings")) {
+      if (s.get("apps").asText().equals("node")) {
+        continue;
+      }
+      if (s.get("type").asText().equals("integer")) {
+        integers.add(s);
+      } else if (s.get("type").asText().equals("boolean")) {
+        boolean unset = s.get("name").asText().equals("TIMINGS_ENABLED") ? defaults.timingsEnabled() : defaults.timingsFlushOnExit();
+        if (unset != s.get("default").asBoolean()) {
+          problems.add(s.get("name").asText() + ": default " + unset);
+        }
+      }
+    }
+    for (JsonNode s : integers) {
+      String name = s.get("name").asText();
+      int min = s.get("min").asInt();
+      int max = s.get("max").asInt();
+      Map<String, String> others = new HashMap<>();
+      for (JsonNode o : integers) {
+        if (o.has("notBelow") && o.get("notBelow").asText().equals(name)) {
+          others.put(o.get("name").asText(), o.get("max").asText());
+        }
+        if (s.has("notBelow") && o.get("name").asText().equals(s.get("notBelow").asText())) {
+          others.put(o.get("name").asText(), o.get("min").asText());
+        }
+      }
+      RecordComponent field = fieldTaking(with(others, name, min), min, with(others, name, max), max);
+      if (field == null) {
+        problems.add(name + ": no Config field takes " + min + " and " + max);
+        continue;
+      }
+      if ((int) field.getAccessor().invoke(defaults) != s.get("default").asInt()) {
+        problems.add(name + ": default " + field.getAccessor().invoke(defaults) + ", spec " + s.get("default"));
+      }
+      for (long bad : new long[] {min - 1L, max + 1L}) {
+        String want = name + " must be an integer from " + min + " to " + max + ", got \"" + bad + "\"";
+        try {
+          Config.fromEnv(with(others, name, bad));
+          problems.add(name + "=" + bad + " accepted");
+        } catch (ConfigException e) {
+          if (!e.getMessage().equals(want)) {
+            problems.add(name + "=" + bad + ": " + e.getMessage());
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
+  }
+
+  private static Map<String, String> with(Map<String, String> others, String name, long value) {
+    Map<String, String> m = env();
+    m.putAll(others);
+    m.put(name, Long.toString(value));
+    return m;
+  }
+
+  /** The int field of Config that is {@code a} with env {@code atA} and {@code b} with {@code atB}. */
+  private static RecordComponent fieldTaking(Map<String, String> atA, int a, Map<String, String> atB, int b)
+      throws Exception {
+    Config ca = Config.fromEnv(atA);
+    Config cb = Config.fromEnv(atB);
+    for (RecordComponent rc : Config.class.getRecordComponents()) {
+      if (rc.getType() == int.class && (int) rc.getAccessor().invoke(ca) == a && (int) rc.getAccessor().invoke(cb) == b) {
+        return rc;
+      }
+    }
+    return null;
   }
 
   @Test

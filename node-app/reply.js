@@ -1,5 +1,5 @@
 'use strict'
-// http-response.js — every response goes through send(): the contract's headers
+// reply.js — every response goes through send(): the contract's headers
 // (Content-Type, Content-Length, X-Correlation-ID, X-Instance-Index), never chunked; and
 // the one error boundary, failRequest(), that turns any error into a one-line reason.
 

@@ -1,5 +1,5 @@
 'use strict'
-// timings-service.test.js — flush against a real results database: batches of COPY, the
+// timings-flusher.test.js — flush against a real results database: batches of COPY, the
 // buffer emptied by what was written, kept when the results database is unavailable, and
 // kept through an outage until a flush has worked.
 
@@ -10,8 +10,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const t = require('./test-support')
-const { TimingsBuffer, ROUTE_LIST_ADS } = require('./timings-buffer')
-const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-service')
+const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer')
+const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher')
 const { connectionFromUrl } = require('./bindings')
 
 const PG_CLUSTER = path.join(__dirname, '..', 'scripts', 'pg-cluster.sh')
@@ -31,7 +31,7 @@ test.after(async () => {
 })
 
 function filledBuffer(n, capacity = n) {
-  const b = new TimingsBuffer(capacity, true)
+  const b = new TimingBuffer(capacity, true)
   const t0 = Date.UTC(2026, 10, 21, 13, 0, 0) * 1000
   for (let i = 0; i < n; i++) b.record(`corr-${i}`, ROUTE_LIST_ADS, 200, t0 + i, 100 + i, 5, 50)
   return b

@@ -1,5 +1,5 @@
 'use strict'
-// db-timeout.test.js — DB_STATEMENT_TIMEOUT_MS on real PostgreSQL, for both drivers
+// ad-store-timeout.test.js — DB_STATEMENT_TIMEOUT_MS on real PostgreSQL, for both drivers
 // (pg-native and the pure-JS fallback): a statement the server cancels (statement_timeout)
 // and one whose backend is frozen with SIGSTOP (only the client-side query_timeout can end
 // it) both fail as 503 within the timeout + 1 s; the pool serves the next statement, on the
@@ -10,7 +10,7 @@ const net = require('node:net')
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const t = require('./test-support')
-const { createAppDb } = require('./db')
+const { openAdStore } = require('./ad-store')
 const { connectionFromUrl } = require('./bindings')
 
 const STATEMENT_TIMEOUT_MS = 300
@@ -50,7 +50,7 @@ test.after(async () => {
 
 function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = connectionFromUrl(connectionString, 'test') } = {}) {
   const config = { db, dbPoolSize: 1, dbPoolTimeoutMs, dbStatementTimeoutMs: STATEMENT_TIMEOUT_MS }
-  return createAppDb(config, { logDriver: false, native })
+  return openAdStore(config, { logDriver: false, native })
 }
 
 /** A TCP server that accepts connections and never answers (a frozen postmaster, a black hole). */

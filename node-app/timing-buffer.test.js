@@ -1,10 +1,10 @@
 'use strict'
-// timings-buffer.test.js — the buffer's bounds and counters, COPY formatting, cluster sums.
+// timing-buffer.test.js — the buffer's bounds and counters, COPY formatting, cluster sums.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { TimingsBuffer, ROUTE_GET_AD, ROUTE_NONE } = require('./timings-buffer')
-const { copyLines, isoMicros } = require('./timings-flush')
+const { TimingBuffer, ROUTE_GET_AD, ROUTE_NONE } = require('./timing-buffer')
+const { copyLines, isoMicros } = require('./timings-flusher')
 const { combine } = require('./cluster-timings')
 
 function fill(buffer, n, from = 0) {
@@ -12,7 +12,7 @@ function fill(buffer, n, from = 0) {
 }
 
 test('the buffer keeps at most capacity records and counts the rest as dropped', () => {
-  const b = new TimingsBuffer(3, true)
+  const b = new TimingBuffer(3, true)
   fill(b, 5)
   assert.equal(b.count, 3)
   assert.equal(b.dropped, 2)
@@ -23,7 +23,7 @@ test('the buffer keeps at most capacity records and counts the rest as dropped',
 })
 
 test('recording off keeps and counts nothing', () => {
-  const b = new TimingsBuffer(3, false)
+  const b = new TimingBuffer(3, false)
   fill(b, 5)
   assert.equal(b.count, 0)
   assert.equal(b.dropped, 0)
@@ -33,7 +33,7 @@ test('recording off keeps and counts nothing', () => {
 })
 
 test('removeFirst keeps the newer records in order (a partial flush)', () => {
-  const b = new TimingsBuffer(5, true)
+  const b = new TimingBuffer(5, true)
   fill(b, 5)
   b.removeFirst(2)
   assert.equal(b.count, 3)
@@ -45,7 +45,7 @@ test('removeFirst keeps the newer records in order (a partial flush)', () => {
 })
 
 test('clear empties the buffer and the dropped counter', () => {
-  const b = new TimingsBuffer(2, true)
+  const b = new TimingBuffer(2, true)
   fill(b, 4)
   assert.equal(b.clear(), 2)
   assert.equal(b.count, 0)
@@ -60,7 +60,7 @@ test('isoMicros keeps microseconds, UTC', () => {
 })
 
 test('copyLines writes COPY text rows, escaping and NULL round', () => {
-  const b = new TimingsBuffer(2, true)
+  const b = new TimingBuffer(2, true)
   b.record('a\\b\tc', ROUTE_NONE, 404, Date.UTC(2026, 0, 1) * 1000, 12.6, 3.2, 0)
   assert.equal(
     copyLines(b, 0, 1, null, 'node\tapp', 2),

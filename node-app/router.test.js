@@ -1,13 +1,14 @@
 'use strict'
-// routes.test.js — exact path matching and the Allow lists of the contract.
+// router.test.js — exact path matching and the Allow lists of the contract.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { findRoute } = require('./routes')
+const { findRoute } = require('./router')
 
 test('findRoute matches exact paths only', () => {
   const cases = [
     ['/health', '/health', 'GET'],
+    ['/hello', '/hello', 'GET'],
     ['/ads', '/ads', 'GET, POST'],
     ['/ads/1', '/ads/{id}', 'GET'],
     ['/ads/abc', '/ads/{id}', 'GET'],

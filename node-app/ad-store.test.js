@@ -1,16 +1,18 @@
 'use strict'
-// db.test.js — the ads table statement stays the one of results-schema.sql; which errors
-// count as "database unavailable" (db-timeout.test.js runs the timeouts for real).
+// ad-store.test.js — the ads table statement stays the one of results-schema.sql; which errors
+// count as "database unavailable" (ad-store-timeout.test.js runs the timeouts for real).
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
-const { CREATE_ADS_TABLE, isConnectionError, statementError } = require('./db')
+const { CREATE_ADS_TABLE, isConnectionError, statementError } = require('./ad-store')
 
-test('CREATE_ADS_TABLE is exactly the statement in results-schema.sql', () => {
+test('CREATE_ADS_TABLE (ads-table.sql) is exactly the statement in results-schema.sql', () => {
   const schema = fs.readFileSync(path.join(__dirname, '..', 'results-schema.sql'), 'utf8')
-  assert.ok(schema.includes(CREATE_ADS_TABLE), 'results-schema.sql no longer contains the statement of db.js')
+  const statement = CREATE_ADS_TABLE.slice(CREATE_ADS_TABLE.indexOf('CREATE TABLE'))
+  assert.ok(statement.startsWith('CREATE TABLE IF NOT EXISTS ads ('), 'ads-table.sql holds no ads statement')
+  assert.ok(schema.includes(statement), 'ads-table.sql is stale: run node contract/readme-tables.js --write')
 })
 
 test('isConnectionError', () => {

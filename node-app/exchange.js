@@ -1,12 +1,12 @@
 'use strict'
-// request-context.js — what one request carries through the app: its correlation id, path
+// exchange.js — what one request carries through the app: its correlation id, path
 // and query, route, and the times measured for server_timings (contract "Server timings").
 //
 // The context starts at arrival, in the node:http 'request' callback, the same point for
 // node:http and express, so handler_us includes express's dispatch.
 
 const { randomUUID } = require('node:crypto')
-const { ROUTE_NONE } = require('./timings-buffer')
+const { ROUTE_NONE } = require('./timing-buffer')
 
 const MAX_CORRELATION_ID_BYTES = 64
 
@@ -14,13 +14,13 @@ const MAX_CORRELATION_ID_BYTES = 64
 const HR_BASE_NS = process.hrtime.bigint()
 const EPOCH_BASE_US = Date.now() * 1000
 
-class RequestContext {
+class Exchange {
   constructor(arrivedNs, path, query, correlationId, timings) {
     this.arrivedNs = arrivedNs
     this.path = path
     this.query = query
     this.correlationId = correlationId
-    /** TimingsBuffer to record into, or null for /timings* requests (not recorded). */
+    /** TimingBuffer to record into, or null for /timings* requests (not recorded). */
     this.timings = timings
     this.route = ROUTE_NONE
     this.poolWaitUs = 0
@@ -63,8 +63,8 @@ function beginRequest(req, timings) {
   const query = q === -1 ? '' : url.slice(q + 1)
   const given = req.headers['x-correlation-id']
   const valid = given !== undefined && given !== '' && isValidCorrelationId(given)
-  const ctx = new RequestContext(arrivedNs, path, query, valid ? given : randomUUID(), isTimingsPath(path) ? null : timings)
+  const ctx = new Exchange(arrivedNs, path, query, valid ? given : randomUUID(), isTimingsPath(path) ? null : timings)
   return { ctx, badCorrelationId: !valid && given !== undefined && given !== '' }
 }
 
-module.exports = { beginRequest, isValidCorrelationId, RequestContext }
+module.exports = { beginRequest, isValidCorrelationId, Exchange }

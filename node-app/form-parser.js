@@ -1,5 +1,5 @@
 'use strict'
-// form.js — strict decoding of application/x-www-form-urlencoded bodies and query strings.
+// form-parser.js — strict decoding of application/x-www-form-urlencoded bodies and query strings.
 //
 // contract/README.md "Input rules": split on `&`, then on the first `=`; `+` is a space;
 // empty pairs are skipped; `%` must be followed by two hex digits; the decoded bytes must

@@ -1,14 +1,15 @@
 'use strict'
-// routes.js — the route table shared by node:http and express (contract/README.md "Routes").
+// router.js — the route table shared by node:http and express (contract/README.md "Routes").
 // Paths match exactly: no trailing slash, no percent-decoding, query ignored. The methods
 // of a route are listed in the contract's order: they make the Allow header of a 405.
 
-const { sendReason } = require('./http-response')
+const { sendReason } = require('./reply')
 
 const ITEM_PREFIX = '/ads/'
 
 const ROUTES = [
   { path: '/health', methods: { GET: 'health' } },
+  { path: '/hello', methods: { GET: 'hello' } },
   { path: '/ads', methods: { GET: 'listAds', POST: 'createAd' } },
   // /ads/ followed by one non-empty segment without '/'.
   { path: '/ads/{id}', pattern: /^\/ads\/[^/]+$/, methods: { GET: 'getAd' } },

@@ -1,19 +1,20 @@
 'use strict'
-// timings-buffer.js — the bounded in-memory buffer of per-request server timings.
+// timing-buffer.js — the bounded in-memory buffer of per-request server timings.
 //
 // Preallocated typed arrays plus one string array (the correlation ids), so recording a
 // request is a handful of stores and no allocation. When full, new records are not kept
 // and only counted in `dropped` (contract "Server timings"): memory never grows.
 
 /** Routes as recorded in server_timings.route; the index is what the buffer stores. */
-const ROUTE_LABELS = Object.freeze(['-', 'GET /health', 'POST /ads', 'GET /ads/{id}', 'GET /ads'])
+const ROUTE_LABELS = Object.freeze(['-', 'GET /health', 'POST /ads', 'GET /ads/{id}', 'GET /ads', 'GET /hello'])
 const ROUTE_NONE = 0
 const ROUTE_HEALTH = 1
 const ROUTE_CREATE_AD = 2
 const ROUTE_GET_AD = 3
 const ROUTE_LIST_ADS = 4
+const ROUTE_HELLO = 5
 
-class TimingsBuffer {
+class TimingBuffer {
   /**
    * @param {number} capacity records kept (TIMINGS_CAPACITY)
    * @param {boolean} recording whether recording is on at start (TIMINGS_ENABLED)
@@ -84,11 +85,12 @@ class TimingsBuffer {
 }
 
 module.exports = {
-  TimingsBuffer,
+  TimingBuffer,
   ROUTE_LABELS,
   ROUTE_NONE,
   ROUTE_HEALTH,
   ROUTE_CREATE_AD,
   ROUTE_GET_AD,
   ROUTE_LIST_ADS,
+  ROUTE_HELLO,
 }

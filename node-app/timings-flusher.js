@@ -1,13 +1,19 @@
 'use strict'
-// timings-service.js — the timing operations of one process: state, flush, clear,
+// timings-flusher.js — the timing operations of one process: state, flush, clear,
 // recording on/off. Every operation answers a plain object (it may travel over cluster
 // IPC); a failure is { error: 'results-unavailable' | 'internal' }, never a throw.
-// Flush and clear run one at a time; the buffer keeps whatever was not written.
+// Flush and clear run one at a time; the buffer keeps whatever was not written. The records
+// go into server_timings (results-schema.sql) with COPY FROM STDIN in text format
+// (pg-copy-streams needs the pure-JS pg Client).
 
+const { Readable } = require('node:stream')
+const { pipeline } = require('node:stream/promises')
 const pg = require('pg')
+const { from: copyFrom } = require('pg-copy-streams')
 const { pgConfig } = require('./bindings')
-const { copyTimings } = require('./timings-flush')
-const { isConnectionError } = require('./db')
+const { ROUTE_LABELS } = require('./timing-buffer')
+const { resultsDatabaseUnavailable } = require('./http-error')
+const { isConnectionError } = require('./ad-store')
 const { log, logError } = require('./log')
 
 const FLUSH_BATCH_ROWS = 10000
@@ -18,9 +24,58 @@ const FLUSH_BATCH_ROWS = 10000
 // Not DB_STATEMENT_TIMEOUT_MS: that bounds the app's short queries, a COPY is bulk work.
 const FLUSH_BATCH_TIMEOUT_MS = 30000
 
+const COPY_SERVER_TIMINGS =
+  'COPY server_timings (round_id, app, instance_index, correlation_id, route, status, ' +
+  'started_at, handler_us, pool_wait_us, db_us) FROM STDIN'
+const ROWS_PER_CHUNK = 1000
+const NULL = '\\N'
+
+/** A value escaped for COPY text format (backslash, tab, newline, carriage return). */
+function copyText(s) {
+  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]) : s
+}
+
+/** Epoch microseconds as an ISO timestamp with microseconds, UTC. */
+function isoMicros(epochUs) {
+  const whole = Math.floor(epochUs)
+  const iso = new Date(Math.floor(whole / 1000)).toISOString() // ...HH:MM:SS.mmmZ
+  return iso.slice(0, 23) + String(whole % 1000).padStart(3, '0') + 'Z'
+}
+
+/** COPY text lines for buffer records [from, to). */
+function copyLines(buffer, from, to, round, app, instanceIndex) {
+  const prefix = `${round === null ? NULL : round}\t${copyText(app)}\t${instanceIndex}\t`
+  let text = ''
+  for (let i = from; i < to; i++) {
+    text +=
+      prefix +
+      `${copyText(buffer.correlationIds[i])}\t${ROUTE_LABELS[buffer.routes[i]]}\t${buffer.statuses[i]}\t` +
+      `${isoMicros(buffer.startedUs[i])}\t${Math.round(buffer.handlerUs[i])}\t` +
+      `${Math.round(buffer.poolWaitUs[i])}\t${Math.round(buffer.dbUs[i])}\n`
+  }
+  return text
+}
+
+/** COPY buffer records [from, to) over client (a connected pure-JS pg Client). */
+async function copyTimings(client, buffer, from, to, { round, app, instanceIndex }) {
+  function* chunks() {
+    for (let i = from; i < to; i += ROWS_PER_CHUNK) {
+      yield copyLines(buffer, i, Math.min(i + ROWS_PER_CHUNK, to), round, app, instanceIndex)
+    }
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(COPY_SERVER_TIMINGS)))
+}
+
+/** The answer of a timings operation, or the error it stands for (for the /timings handlers). */
+function unwrap(result) {
+  if (result.error === 'results-unavailable') throw resultsDatabaseUnavailable()
+  if (result.error) throw new Error('timings operation failed (see the log line before)')
+  return result
+}
+
 /**
  * @param {object} o
- * @param {import('./timings-buffer').TimingsBuffer} o.buffer
+ * @param {import('./timing-buffer').TimingBuffer} o.buffer
  * @param {object|null} o.results connection settings of the results database, or null
  * @param {string} o.appName  @param {number} o.instanceIndex
  * @param {number} o.connectTimeoutMs longest wait for a results-database connection
@@ -109,4 +164,4 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
   return { run, end }
 }
 
-module.exports = { createTimingsService, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }
+module.exports = { createTimingsService, unwrap, copyLines, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }

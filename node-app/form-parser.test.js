@@ -1,9 +1,9 @@
 'use strict'
-// form.test.js — strict urlencoded decoding: percent-encoding, UTF-8, duplicates, order.
+// form-parser.test.js — strict urlencoded decoding: percent-encoding, UTF-8, duplicates, order.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
-const { decodePairs, parseAdForm, parseQuery, isFormContentType } = require('./form')
+const { decodePairs, parseAdForm, parseQuery, isFormContentType } = require('./form-parser')
 
 const b = (s) => Buffer.from(s, 'latin1')
 

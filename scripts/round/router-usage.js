@@ -1,0 +1,32 @@
+'use strict';
+// router-usage.js — the local router's CPU over a round (study §7.3: the study checked the
+// router's load before blaming the app). The local platform runs its HAProxy router in its
+// own cgroup; `cfl router-usage` prints the CPU it used since it started. Read at the end of
+// the warm-up and at the end of the round, the difference over the span is the router's mean
+// CPU in cores, recorded as rounds.environment.router_cpu_cores. On CF the router (Gorouter)
+// is the foundation's and its load cannot be observed: nothing is recorded.
+const path = require('node:path');
+const { captureSync } = require('../ops/exec');
+
+// The local platform's own verb: not a cf command, so always scripts/cfl.
+const CFL = path.join(__dirname, '..', 'cfl');
+
+/** {atNs, cpuNs} now, or null (dry run, CF, no cgroups, the daemon not answering). */
+function readRouterCpu(p) {
+  if (p.dryRun || p.name !== 'local') return null;
+  const r = captureSync([CFL, 'router-usage'], { stderr: 'ignore' });
+  if (r.code !== 0) return null;
+  try {
+    const cpuNs = JSON.parse(r.stdout).cpu_ns;
+    return Number.isFinite(cpuNs) ? { atNs: process.hrtime.bigint(), cpuNs } : null;
+  } catch { return null; }
+}
+
+/** Mean cores between two readings, or null. */
+function routerCores(a, b) {
+  if (!a || !b) return null;
+  const spanNs = Number(b.atNs - a.atNs);
+  return spanNs > 0 ? (b.cpuNs - a.cpuNs) / spanNs : null;
+}
+
+module.exports = { readRouterCpu, routerCores };
