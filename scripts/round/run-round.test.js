@@ -131,6 +131,19 @@ test('connections terminated mid-round (57P01, as at a fast shutdown): run-round
   }
 });
 
+test('rounds.sh --reap: the rounds whose control process is gone marked failed, one line each', { timeout: 60000 }, async () => {
+  const { rows: [stale] } = await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model, parallel,
+      duration_ms, start_at, heartbeat_at, label)
+    VALUES ('cf', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '3 minutes', 'stale-2')
+    RETURNING id`);
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts/rounds.sh'), '--reap'],
+    { env: { ...worldEnv(world), RESULTS_DATABASE_URL: url }, encoding: 'utf8' });
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, new RegExp(`^round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
+  assert.match(res.stdout, /^reap-rounds: 1 round\(s\) reaped$/m);
+  assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [stale.id])).rows[0].status, 'failed');
+});
+
 test('crash events reach instance_events: CC takes whole seconds (created_ats[gte], the second the round was created in)', { timeout: 60000 }, async () => {
   const statePath = path.join(world, 'state.json');
   const saved = fs.readFileSync(statePath, 'utf8');
