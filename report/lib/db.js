@@ -1,6 +1,7 @@
 // db.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -40,8 +41,12 @@ export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {})
   }
 }
 
+// sslmode and sslrootcert mean what they mean to libpq and psql, as in every other part that
+// reads a results-database URL (scripts/cf/bindings.js): require encrypts without verifying.
+const { connectionFromUrl, pgConfig } = createRequire(import.meta.url)('../../scripts/cf/bindings.js');
+
 export async function connect(url) {
-  const client = new pg.Client({ connectionString: url, application_name: 'cfscale-report' });
+  const client = new pg.Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-report' });
   await client.connect();
   return client;
 }

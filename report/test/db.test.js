@@ -1,0 +1,59 @@
+// db.test.js — the report's results-database URL means what it means to libpq and psql:
+// sslmode=require encrypts without verifying, verify-ca checks the chain against
+// sslrootcert, disable is plain. Against a TLS cluster of its own (scripts/pg-cluster.sh --tls).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, REPO_ROOT } from '../lib/db.js';
+
+const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
+let dir;
+let url;
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const s = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+before(async () => {
+  let port = 0;
+  for (let i = 0; i < 50 && !port; i++) {
+    const p = 48000 + Math.floor(Math.random() * 1000);
+    if (await portFree(p)) port = p;
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-tls-'));
+  fs.chmodSync(dir, 0o755);
+  url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port), '--tls'], { encoding: 'utf8' }).trim();
+});
+
+after(() => {
+  if (dir) execFileSync(PG_CLUSTER, ['stop', '--dir', dir]);
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function sslOf(query) {
+  const c = await connect(`${url}?${query}`);
+  try {
+    return (await c.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).rows[0].ssl;
+  } finally {
+    await c.end();
+  }
+}
+
+test('sslmode=require encrypts without verifying the certificate', async () => {
+  assert.equal(await sslOf('sslmode=require'), true);
+});
+
+test('sslmode=disable is a plain connection', async () => {
+  assert.equal(await sslOf('sslmode=disable'), false);
+});
+
+test('sslmode=verify-ca checks the chain against sslrootcert', async () => {
+  assert.equal(await sslOf(`sslmode=verify-ca&sslrootcert=${encodeURIComponent(path.join(dir, 'tls/ca.crt'))}`), true);
+  await assert.rejects(sslOf('sslmode=verify-full'));
+});
