@@ -68,6 +68,29 @@ ALTER TABLE rounds ADD COLUMN IF NOT EXISTS measure_from timestamptz;   -- start
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS stop_at timestamptz;        -- the loadgens stop issuing here (measure_from + duration)
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS steady boolean;             -- true: steady; false: not steady at the maximum warm-up
 
+-- The control process (scripts/run-round.sh) and what became of it. run-round writes
+-- heartbeat_at every few seconds from the round's insert until it is final
+-- (scripts/round/heartbeat.js); a round still pending or running whose heartbeat is older
+-- than round_heartbeat_timeout() lost its control process: the next run-round (or
+-- `scripts/rounds.sh --reap`) marks it failed with the reason, and no loadgen starts it
+-- (loadgen/lib/control-plane.js). db_outage_ms: how long run-round found the results
+-- database unreachable while the round was under way (its writes were held and made
+-- after); a validity flag in the report.
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS heartbeat_at timestamptz;   -- the control process's last sign of life (NULL: created_at)
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS status_reason text;         -- why failed or cancelled (the verdict's reasons, or the reaper's)
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS db_outage_ms bigint;        -- results database unreachable for this long during the round
+
+-- Longer than the longest results-database outage a round waits out (90 s,
+-- scripts/round/db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
+CREATE OR REPLACE FUNCTION round_heartbeat_timeout() RETURNS interval
+LANGUAGE sql IMMUTABLE AS $$ SELECT interval '120 seconds' $$;
+-- A round not final whose control process is gone.
+CREATE OR REPLACE FUNCTION round_stale(r rounds) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT r.status IN ('pending', 'running')
+     AND coalesce(r.heartbeat_at, r.created_at) < now() - round_heartbeat_timeout()
+$$;
+
 -- Where a round's measured window starts: the gate's measure_from, else start_at + warmup_ms.
 -- Every view below cuts the warm-up with it.
 CREATE OR REPLACE FUNCTION round_measured_from(r rounds) RETURNS timestamptz
@@ -362,6 +385,7 @@ GROUP BY round_id;
 -- refresh, recorded by run-round) × instances; NULL when the round did not record it. The
 -- collectors run from the round's creation to past its end, so a working one stays above.
 -- (A 10 s local round, 2 instances: 24 samples at 1 s, 20 expected; 6 at 5 s, 4 expected.)
+-- db_outage_ms: the results database was unreachable during the round (rounds.db_outage_ms).
 CREATE OR REPLACE VIEW report_round_validity AS
 SELECT r.id AS round_id,
        count(l.*) AS loadgen_runs,
@@ -381,7 +405,8 @@ SELECT r.id AS round_id,
        floor(coalesce(r.duration_ms / 1000.0, extract(epoch FROM max(l.finished_at) - r.start_at))
              / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint * r.app_instances AS stats_expected,
        max(l.cpu_throttled_periods::double precision / nullif(l.cpu_periods, 0)) AS loadgen_throttled_max,
-       max(l.cpu_throttled_ms) AS loadgen_throttled_ms_max
+       max(l.cpu_throttled_ms) AS loadgen_throttled_ms_max,
+       r.db_outage_ms
 FROM rounds r
 LEFT JOIN loadgen_runs l ON l.round_id = r.id
 GROUP BY r.id;
@@ -404,7 +429,7 @@ SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.pl
        s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
        v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
        v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s, v.stats_samples, v.stats_expected,
-       v.loadgen_throttled_max, v.loadgen_throttled_ms_max
+       v.loadgen_throttled_max, v.loadgen_throttled_ms_max, v.db_outage_ms
 FROM rounds r
 JOIN round_summary s ON s.round_id = r.id
 JOIN report_round_latency l ON l.round_id = r.id

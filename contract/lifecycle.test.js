@@ -39,6 +39,8 @@ const SHORT_POOL_TIMEOUT_MS = 500;
 const LOCK_WAIT_MS = 5000;
 const EXIT_SLACK_MS = 1500;
 const FORM = 'application/x-www-form-urlencoded';
+const STOP_WAIT_MS = 2000; // a SIGSTOPped process shows state T in /proc well within this
+const SLEEP = new Int32Array(new SharedArrayBuffer(4)); // Atomics.wait on it: a synchronous 1 ms pause
 
 const started = [];
 // Lock-holding clients: ended after the tests even when one fails midway, or their open
@@ -321,10 +323,27 @@ async function waitForLockWaiters(problems, locker, n) {
   problems.push(`only ${waiting} of ${n} requests reached the database within ${LOCK_WAIT_MS} ms`);
 }
 
-/** SIGSTOP pid and remember it in `frozen` (thaw() sends SIGCONT even when a test fails midway). */
+/**
+ * SIGSTOP pid, remember it in `frozen` (thaw() sends SIGCONT even when a test fails midway),
+ * and wait until it has stopped: kill() returns before the signal takes effect, and a
+ * postmaster still running for that moment can fork one more backend (java-app's pool fills
+ * itself in the background) after its children were listed — a backend never frozen.
+ */
 function freeze(frozen, pid) {
   process.kill(pid, 'SIGSTOP');
   frozen.push(pid);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  for (let state = procState(pid); !['T', 't', 'Z', null].includes(state); state = procState(pid)) {
+    if (Date.now() > deadline) throw new Error(`pid ${pid} not stopped ${STOP_WAIT_MS} ms after SIGSTOP (state ${state})`);
+    Atomics.wait(SLEEP, 0, 0, 1);
+  }
+}
+
+/** The state letter of /proc/PID/stat (R, S, T, …), or null when the process is gone. */
+function procState(pid) {
+  let stat;
+  try { stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { return null; }
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
 }
 
 function thaw(frozen) {

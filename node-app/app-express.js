@@ -5,8 +5,7 @@
 // more loosely than node:http (case, trailing slash, HEAD answered by GET routes).
 
 const express = require('express')
-const { ROUTES, notFound, methodNotAllowed } = require('./router')
-const { dispatch, failRequest } = require('./reply')
+const { ROUTES, notFound, methodNotAllowed, dispatch, failRequest } = require('./router')
 
 const CTX = Symbol('cfscale.ctx')
 

@@ -1,8 +1,7 @@
 'use strict'
 // app-raw.js — APP_FRAMEWORK=raw: plain node:http dispatch over the shared route table.
 
-const { findRoute, notFound, methodNotAllowed } = require('./router')
-const { dispatch } = require('./reply')
+const { findRoute, notFound, methodNotAllowed, dispatch } = require('./router')
 
 /** (req, res, ctx) => void routing every request to handlers (name → handler). */
 function createRawRouter(handlers) {

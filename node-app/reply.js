@@ -1,10 +1,6 @@
 'use strict'
 // reply.js — every response goes through send(): the contract's headers
-// (Content-Type, Content-Length, X-Correlation-ID, X-Instance-Index), never chunked; and
-// the one error boundary, failRequest(), that turns any error into a one-line reason.
-
-const { HttpError } = require('./http-error')
-const { logError, throttledLog } = require('./log')
+// (Content-Type, Content-Length, X-Correlation-ID, X-Instance-Index), never chunked.
 
 const CONTENT_TYPE = 'text/plain; charset=utf-8'
 
@@ -40,38 +36,4 @@ function sendReason(res, ctx, status, reason, extraHeaders) {
   send(res, ctx, status, reason + '\n', extraHeaders)
 }
 
-/** The error boundary: expected HttpErrors answer their reason, anything else 500. */
-function failRequest(res, ctx, err) {
-  if (res.headersSent || res.destroyed) {
-    // Nothing sensible can be sent any more (client gone, or a bug after writing).
-    if (!res.destroyed) res.destroy()
-    return
-  }
-  if (err instanceof HttpError) {
-    if (err.status >= 500 && err.cause) logCause(ctx, err)
-    sendReason(res, ctx, err.status, err.reason, err.headers)
-    return
-  }
-  logError(`request ${ctx.correlationId} failed: ${err && err.stack ? err.stack : err}`)
-  sendReason(res, ctx, 500, 'internal error')
-}
-
-// During an outage every request fails the same way: one line per second is enough.
-const logOutage = throttledLog(1000)
-function logCause(ctx, err) {
-  logOutage(`request ${ctx.correlationId}: ${err.reason}: ${err.cause.message || err.cause}`)
-}
-
-/** Run an async handler under the error boundary. */
-function dispatch(handler, req, res, ctx) {
-  let pending
-  try {
-    pending = handler(req, res, ctx)
-  } catch (err) {
-    failRequest(res, ctx, err)
-    return
-  }
-  if (pending !== undefined) pending.catch((err) => failRequest(res, ctx, err))
-}
-
-module.exports = { send, sendReason, failRequest, dispatch, setInstanceIndex, markClosing }
+module.exports = { send, sendReason, setInstanceIndex, markClosing }

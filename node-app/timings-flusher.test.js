@@ -1,13 +1,20 @@
 'use strict'
 // timings-flusher.test.js — flush against a real results database: batches of COPY, the
-// buffer emptied by what was written, kept when the results database is unavailable.
+// buffer emptied by what was written, kept when the results database is unavailable, and
+// kept through an outage until a flush has worked.
 
 const test = require('node:test')
 const assert = require('node:assert/strict')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
 const t = require('./test-support')
 const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer')
 const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher')
 const { connectionFromUrl } = require('./bindings')
+
+const PG_CLUSTER = path.join(__dirname, '..', 'scripts', 'pg-cluster.sh')
 
 let cluster
 let resultsDb
@@ -73,4 +80,38 @@ test('flush without a results database configured keeps the buffer', async () =>
   assert.equal(buffer.count, 3)
   assert.deepEqual(await s.run('clear'), { cleared: 3 })
   assert.equal(buffer.count, 0)
+})
+
+// A results database that goes away and comes back (issue 13): a cluster of our own
+// (scripts/pg-cluster.sh), stopped with a fast shutdown and started again.
+test('flushes while the results database is stopped keep every record; the first after it is back writes them all, once', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-node-flush-outage-'))
+  const port = await t.freePortInRange()
+  const pgCluster = (...args) => execFileSync(PG_CLUSTER, [args[0], '--dir', dir, ...args.slice(1)], { encoding: 'utf8' }).trim()
+  pgCluster('start', '--port', String(port))
+  const url = pgCluster('createdb', 'results')
+  await t.applyResultsSchema(url)
+  const buffer = filledBuffer(300, 1000)
+  const s = service(buffer, connectionFromUrl(url, 'test'))
+  try {
+    pgCluster('stop')
+    try {
+      assert.deepEqual(await s.run('flush', '88'), { error: 'results-unavailable' })
+      assert.equal(buffer.count, 300)
+      for (let i = 0; i < 20; i++) buffer.record(`during-${i}`, ROUTE_LIST_ADS, 200, 1, 2, 3, 4)
+      assert.deepEqual(await s.run('flush', '88'), { error: 'results-unavailable' })
+      assert.equal(buffer.count, 320)
+    } finally {
+      pgCluster('start', '--port', String(port))
+    }
+    assert.deepEqual(await s.run('flush', '88'), { flushed: 320 })
+    assert.equal(buffer.count, 0)
+    assert.deepEqual(await s.run('flush', '88'), { flushed: 0 })
+    const { rows } = await t.adminQuery(url, 'SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = 88')
+    assert.deepEqual(rows[0], { n: 320, d: 320 })
+  } finally {
+    await s.end()
+    pgCluster('stop')
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
 })

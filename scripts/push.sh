@@ -26,4 +26,9 @@
 # `cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]`.
 # Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.
 set -euo pipefail
-exec node "$(dirname "${BASH_SOURCE[0]}")/ops/push.js" "$@"
+SCRIPTS="$(dirname "${BASH_SOURCE[0]}")"
+readonly SCRIPTS
+# A fresh clone: the Node scripts need their npm packages before they can start (setup.sh
+# installs what a local round needs, the cf CLI included).
+[[ -d "$SCRIPTS/node_modules" ]] || "$SCRIPTS/setup.sh" >&2
+exec node "$SCRIPTS/ops/push.js" "$@"

@@ -85,4 +85,9 @@
 # --max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding
 # failed, loadgens not ready in time). DEBUG=1 traces.
 set -euo pipefail
-exec node "$(dirname "${BASH_SOURCE[0]}")/round/run-round.js" "$@"
+SCRIPTS="$(dirname "${BASH_SOURCE[0]}")"
+readonly SCRIPTS
+# A fresh clone: the Node scripts need their npm packages before they can start (setup.sh
+# installs what a local round needs, the cf CLI included).
+[[ -d "$SCRIPTS/node_modules" ]] || "$SCRIPTS/setup.sh" >&2
+exec node "$SCRIPTS/round/run-round.js" "$@"

@@ -23,13 +23,16 @@ class ControlPlane {
 
   query(sql, params) { return this.db.query(sql, params); }
 
-  /** Rounds this index may run, oldest start first, with the database clock. */
+  /**
+   * Rounds this index may run, oldest start first, with the database clock. A round whose
+   * control process is gone (no heartbeat, round_stale in results-schema.sql) is never started.
+   */
   async candidates(index) {
     const r = await this.query(
       `SELECT r.*, extract(epoch FROM r.start_at) * 1000 AS start_ms,
               extract(epoch FROM clock_timestamp()) * 1000 AS db_now_ms
          FROM rounds r
-        WHERE r.status IN ('pending', 'running') AND r.loadgens > $1
+        WHERE r.status IN ('pending', 'running') AND r.loadgens > $1 AND NOT round_stale(r)
           AND NOT EXISTS (SELECT 1 FROM loadgen_runs l WHERE l.round_id = r.id AND l.instance_index = $1)
         ORDER BY r.start_at, r.id LIMIT 20`, [index]);
     return r.rows;

@@ -97,6 +97,7 @@ class Run {
     const batchTimer = batch === null ? null : setInterval(() => { if (batch.length > 0) flushBatch(); },
       this.opts.batchMaxAgeMs || BATCH_MAX_AGE_MS);
     const done = this.engine.run();
+    if (this.opts.onStarted) this.opts.onStarted();
     if (this.endRequested !== null) this.endAtWallMs(this.endRequested);
     if (this.stopRequested !== null) this.engine.stop(this.stopRequested);
     try {

@@ -18,6 +18,7 @@ const { Sink } = require('./sink');
 const { Run } = require('./run');
 const { Health } = require('./health');
 const { seedAds } = require('./seed');
+const { runQueueWaitMs } = require('./run-queue');
 const { planFromRound, runLengthMs, maskUrl, LATE_START_LIMIT_MS } = require('./config');
 const { fmtUs } = require('./report');
 
@@ -125,6 +126,7 @@ class Worker {
     this.log(`round ${id}: ${plan.model} ${plan.model === 'open' ? plan.rate + ' req/s' : plan.parallel + ' in flight'} ` +
       `${plan.scenario} -> ${plan.url}${plan.host ? ` (Host ${plan.host})` : ''}, starts in ${Math.round(startLocalMs - Date.now())} ms ` +
       `(database clock offset ${Math.round(clockOffsetMs)} ms)`);
+    const waitedBeforeMs = runQueueWaitMs();
     await this.sleepUntil(startLocalMs);
     if (this.stopping) {
       await this.finishRow(id, { status: 'stopped', detail: 'stopped before start' });
@@ -136,6 +138,11 @@ class Worker {
     const run = new Run(plan, {
       sink: this.sink, roundId: id, loadgenIndex: this.index, batchRows: this.config.batchRows,
       onSecond: (s, ms) => this.onSecond(id, run, s, ms, clockOffsetMs),
+      onStarted: () => {
+        const waited = runQueueWaitMs();
+        const cpuWait = waited === null || waitedBeforeMs === null ? '' : `, ${(waited - waitedBeforeMs).toFixed(1)} ms of it waiting for a CPU`;
+        this.log(`round ${id}: started ${(Date.now() - startLocalMs).toFixed(1)} ms after start_at${cpuWait}`);
+      },
     });
     this.current = run;
     this.cp.markStarted(id, this.index).catch(() => {});

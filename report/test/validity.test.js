@@ -1,4 +1,5 @@
-// Round validity flags of a starved generator: its cgroup throttled (CPU wanted, not given).
+// Round validity flags of a starved generator (its cgroup throttled: CPU wanted, not given)
+// and of a round the results database went away in.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { roundFlags, MAX_THROTTLED_FRACTION } from '../lib/report/validity.js';
@@ -15,4 +16,11 @@ test('a loadgen throttled in more than its share of CFS periods flags the round:
   assert.ok(!codes(round({ loadgen_throttled_max: MAX_THROTTLED_FRACTION, loadgen_throttled_ms_max: 10 })).includes('generator-starved'));
   assert.ok(!codes(round({ loadgen_throttled_max: null, loadgen_throttled_ms_max: null })).includes('generator-starved'), 'cpu.stat not visible');
   assert.ok(!codes(round({})).includes('generator-starved'));
+});
+
+test('a results-database outage during the round is a warning: db-outage', () => {
+  assert.deepEqual(roundFlags(round({ db_outage_ms: '20400' })).find((f) => f.code === 'db-outage'),
+    { code: 'db-outage', severity: 'warn', text: 'results database unreachable for 20.4 s during the round' });
+  assert.ok(!codes(round({ db_outage_ms: null })).includes('db-outage'));
+  assert.ok(!codes(round({ db_outage_ms: '0' })).includes('db-outage'));
 });

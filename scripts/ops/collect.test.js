@@ -3,7 +3,7 @@
 // a fake cf and a real PostgreSQL database: SIGTERMed mid-stream, every line the producer
 // wrote reaches the database and the collector exits 0; the producer's whole process group
 // (a child it started included) is gone; a v3 poll loop stops in its sleep; an ingest CLI
-// that fails first (database unreachable) stops the producer and its status (2) is the
+// that fails first (the database refuses it) stops the producer and its status (2) is the
 // collector's; a `cf logs` that ends by itself is caught up and followed again; a statistics
 // plugin that ends by itself gives way to the v3 stats. They are started as run-round
 // starts them: in a process group of their own, SIGTERM to the collector's pid only.
@@ -199,9 +199,12 @@ test('collect-stats --source plugin: a statistics plugin that ends by itself (no
   assert.deepEqual(await rows(), [{ instance_index: 0, source: 'v3' }, { instance_index: 1, source: 'v3' }]);
 });
 
-test('collect-logs whose ingest CLI fails first (database unreachable): the producer group is stopped, exit 2', async () => {
+test('collect-logs whose ingest CLI fails first (the database refuses it): the producer group is stopped, exit 2', async () => {
   const w = world(FAKE_LOGS);
-  const c = startCollector('collect-logs.sh', ['--app', 'node-app', '--round', '13', '--db', 'postgres://u:p@127.0.0.1:1/none'], w.env);
+  // Refused, not unreachable: an unreachable database is waited for (rows held, ingest-cli.js).
+  const refused = new URL(db.url);
+  refused.pathname = '/no_such_database';
+  const c = startCollector('collect-logs.sh', ['--app', 'node-app', '--round', '13', '--db', refused.toString()], w.env);
   const res = await c.done; // no signal: the ingest CLI's exit ends it
   assert.equal(res.code, 2, res.stderr);
   assert.match(res.stderr, /ingest-rtr: /);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 // rounds.js — scripts/rounds.sh: the summary table of past rounds (newest first), or the
-// full summary of one round. Help: the header of scripts/rounds.sh.
+// full summary of one round, or (--reap) the rounds whose control process is gone marked
+// failed. Help: the header of scripts/rounds.sh.
 const { makeCli } = require('./cli');
 const { selectPlatform } = require('./platform');
 const { runSync } = require('./exec');
@@ -12,8 +13,9 @@ const DEFAULT_LAST = '20';
 
 function parseArgs(argv) {
   return cli.parseFlags(argv, {
-    defaults: { last: DEFAULT_LAST, app: '', round: '', platform: '' },
+    defaults: { last: DEFAULT_LAST, app: '', round: '', platform: '', reap: false },
     values: { '--last': 'last', '--app': 'app', '--round': 'round', '--platform': 'platform' },
+    switches: { '--reap': 'reap' },
     help: 'rounds.sh',
   });
 }
@@ -26,7 +28,8 @@ function main() {
   const p = selectPlatform(cli, { platformOpt: o.platform });
   if (p.name === 'local') localPlatformUp(p);
   const db = p.resultsDbUrl();
-  const argv = o.round
+  const argv = o.reap ? ['node', 'scripts/round/reap-rounds.js', '--db', db]
+    : o.round
     ? ['node', 'scripts/round/show-round.js', '--db', db, '--round', o.round]
     : ['node', 'scripts/round/rounds-table.js', '--db', db, '--last', o.last, ...(o.app ? ['--app', o.app] : [])];
   process.exit(runSync(argv, { stdout: 'inherit' }));

@@ -1,22 +1,30 @@
 'use strict';
-// ingest-cli.js — what the three ingest commands share: flags, the batched writer, and
-// reading stdin to the end or to SIGTERM/SIGINT without losing what was read.
+// ingest-cli.js — what the three ingest commands share: flags, the batched writer that
+// holds its rows while the results database is away, and reading stdin to the end or to
+// SIGTERM/SIGINT without losing what was read.
 //
 // Flags (flag → environment → default):
 //   --db URL          results database (RESULTS_DATABASE_URL)
 //   --round ID        round id, a positive integer
 //   --app APP         app name as in its manifest
 //   --platform P      local | cf (PLATFORM, default local)
-// Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database.
+// Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database (it stayed
+// away longer than db.js outageToleranceMs(), or refused them).
 
-const { Client } = require('pg');
-const { connectionFromUrl, pgConfig } = require('../cf/bindings');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/db');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
-const MAX_PENDING_ROWS = 200000; // bound while the database is unreachable (then oldest dropped)
-const FINAL_FLUSH_ATTEMPTS = 5;
-const FINAL_FLUSH_RETRY_MS = 1000;
+// While the database is away rows are held: up to MEMORY_ROWS in memory, then written to
+// a spool file of their own in a directory under TMPDIR, up to SPOOL_MAX_ROWS on disk (then
+// the newest are dropped and counted as not written). A router-log collector at 2,000
+// records/s fills memory in 10 s and holds a 60 s outage in 6 files of ~3 MB.
+const MEMORY_ROWS = 20000;
+const SPOOL_MAX_ROWS = 5000000;
+const RETRY_MIN_MS = 250;
 
 class UsageError extends Error {}
 
@@ -47,78 +55,139 @@ function parseArgs(argv, extraFlags = []) {
   return opts;
 }
 
-/** Batched multi-row INSERT … ON CONFLICT DO NOTHING that survives a database outage. */
+/**
+ * Batched multi-row INSERT … ON CONFLICT DO NOTHING that survives a database outage: what
+ * could not be written is held (memory, then spool files) and written, oldest first, once
+ * the database answers again; reconnecting is tried with backoff (RETRY_MIN_MS doubling to
+ * db.js BACKOFF_MAX_MS). A spool file partly written before the database went away again
+ * is read again from where it stopped.
+ */
 class BatchWriter {
-  constructor({ client, table, columns, log }) {
-    this.client = client;
+  constructor({ db, table, columns, log }) {
+    this.db = db;
     this.table = table;
     this.columns = columns;
     this.log = log;
     this.pending = [];
+    this.files = []; // spool files, oldest first: { path, rows, done }
+    this.spoolDir = null;
+    this.spooledRows = 0; // rows in spool files not yet written
     this.inserted = 0;
     this.duplicates = 0;
     this.dropped = 0;
     this.failing = false;
     this.queued = false;
+    this.retryAtMs = 0;
+    this.retryDelayMs = RETRY_MIN_MS;
     this.busy = Promise.resolve();
+  }
+
+  /** Rows read but not written (held in memory or on disk). */
+  get held() {
+    return this.pending.length + this.spooledRows;
   }
 
   add(row) {
     this.pending.push(this.columns.map((c) => (row[c] === undefined ? null : row[c])));
-    if (this.pending.length > MAX_PENDING_ROWS) {
-      this.pending.shift();
-      this.dropped++;
-    }
+    if (this.pending.length >= MEMORY_ROWS) this.#spill();
     if (this.pending.length >= FLUSH_ROWS && !this.failing && !this.queued) {
       this.queued = true;
       this.flush().then(() => { this.queued = false; });
     }
   }
 
-  /** Flushes everything pending; serialised. Resolves true when nothing is left. */
+  /** The rows in memory to a spool file of their own (or dropped past SPOOL_MAX_ROWS). */
+  #spill() {
+    const rows = this.pending;
+    this.pending = [];
+    if (this.spooledRows + rows.length > SPOOL_MAX_ROWS) {
+      this.dropped += rows.length;
+      return;
+    }
+    if (!this.spoolDir) {
+      this.spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), `cfscale-${this.table}-`));
+      this.log(`holding rows on disk in ${this.spoolDir} until the database is back`);
+    }
+    const file = path.join(this.spoolDir, `${String(this.files.length).padStart(6, '0')}.json`);
+    fs.writeFileSync(file, JSON.stringify(rows));
+    this.files.push({ path: file, rows: rows.length, done: 0 });
+    this.spooledRows += rows.length;
+  }
+
+  /** Flushes everything held; serialised. Resolves true when nothing is left. */
   flush() {
     this.busy = this.busy.then(() => this.#flushNow());
     return this.busy;
   }
 
+  async #insert(batch) {
+    const params = [];
+    const tuples = batch.map((values) => {
+      const ph = values.map((v) => `$${params.push(v)}`);
+      return `(${ph.join(',')})`;
+    });
+    const sql = `INSERT INTO ${this.table} (${this.columns.join(',')}) VALUES ${tuples.join(',')} ON CONFLICT DO NOTHING`;
+    const res = await this.db.query(sql, params);
+    this.inserted += res.rowCount;
+    this.duplicates += batch.length - res.rowCount;
+  }
+
   async #flushNow() {
-    while (this.pending.length > 0) {
-      const batch = this.pending.slice(0, FLUSH_ROWS);
-      const params = [];
-      const tuples = batch.map((values) => {
-        const ph = values.map((v) => `$${params.push(v)}`);
-        return `(${ph.join(',')})`;
-      });
-      const sql = `INSERT INTO ${this.table} (${this.columns.join(',')}) VALUES ${tuples.join(',')} ON CONFLICT DO NOTHING`;
-      try {
-        const res = await this.client.query(sql, params);
-        this.inserted += res.rowCount;
-        this.duplicates += batch.length - res.rowCount;
-        this.pending.splice(0, batch.length);
-        if (this.failing) this.log('database writes work again');
-        this.failing = false;
-      } catch (err) {
-        if (!this.failing) this.log(`insert into ${this.table} failed, keeping ${this.pending.length} rows: ${err.message}`);
-        this.failing = true;
-        return false;
+    if (this.failing && Date.now() < this.retryAtMs) return false;
+    try {
+      while (this.files.length > 0) {
+        const f = this.files[0];
+        const rows = JSON.parse(fs.readFileSync(f.path, 'utf8'));
+        while (f.done < f.rows) {
+          const batch = rows.slice(f.done, f.done + FLUSH_ROWS);
+          await this.#insert(batch);
+          f.done += batch.length;
+          this.spooledRows -= batch.length;
+        }
+        fs.rmSync(f.path, { force: true });
+        this.files.shift();
       }
+      while (this.pending.length > 0) {
+        const batch = this.pending.slice(0, FLUSH_ROWS);
+        await this.#insert(batch);
+        this.pending.splice(0, batch.length);
+      }
+    } catch (err) {
+      if (!this.failing) this.log(`insert into ${this.table} failed, holding ${this.held} rows: ${err.message}`);
+      this.failing = true;
+      this.retryAtMs = Date.now() + this.retryDelayMs;
+      this.retryDelayMs = Math.min(2 * this.retryDelayMs, BACKOFF_MAX_MS);
+      if (!isConnectionError(err)) this.retryDelayMs = BACKOFF_MAX_MS;
+      return false;
+    }
+    if (this.failing) this.log('database writes work again');
+    this.failing = false;
+    this.retryDelayMs = RETRY_MIN_MS;
+    if (this.spoolDir) {
+      fs.rmSync(this.spoolDir, { recursive: true, force: true });
+      this.spoolDir = null;
     }
     return true;
   }
 }
 
-/** Connects; a clear one-line error (exit 2) when the database cannot be reached. */
-async function connect(url, log) {
-  let client;
+/**
+ * The results database connection (db.js Connection, opened now and again after it broke).
+ * A database that cannot be reached now is no error: rows are held until it is back. Any
+ * other failure (a wrong password, no such database) is one line and exit 2.
+ */
+async function connect(url, log, { retryForMs = 0 } = {}) {
+  const db = new Connection(url, 'ingest', { retryForMs, log });
   try {
-    client = new Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-ingest' });
-    client.on('error', (err) => log(`database connection error: ${err.message}`));
-    await client.connect();
+    await db.query('SELECT 1');
   } catch (err) {
-    log(`cannot connect to the results database: ${err.message}`);
-    process.exit(2);
+    if (!isConnectionError(err)) {
+      log(`cannot connect to the results database: ${err.message}`);
+      process.exit(2);
+    }
+    log(`results database unreachable for now, holding rows: ${err.message}`);
   }
-  return client;
+  return db;
 }
 
 /**
@@ -144,15 +213,21 @@ function readInput(onText, finish) {
   process.on('SIGINT', end);
 }
 
-/** Final flush with retries; exits 0 when everything is written, else 2. */
-async function finalFlush(writer, client, log, summary) {
-  for (let attempt = 1; attempt <= FINAL_FLUSH_ATTEMPTS; attempt++) {
-    if (await writer.flush()) break;
-    if (attempt < FINAL_FLUSH_ATTEMPTS) await new Promise((r) => setTimeout(r, FINAL_FLUSH_RETRY_MS));
+/**
+ * Final flush: tried again with backoff while the database is away, for up to db.js
+ * outageToleranceMs(); exits 0 when everything is written, else 2 (NOT WRITTEN n).
+ */
+async function finalFlush(writer, db, log, summary) {
+  const t0 = Date.now();
+  while (!(await writer.flush())) {
+    const waitMs = Math.max(writer.retryAtMs - Date.now(), RETRY_MIN_MS);
+    if (Date.now() + waitMs - t0 > outageToleranceMs()) break;
+    await new Promise((r) => setTimeout(r, waitMs));
   }
-  const lost = writer.pending.length + writer.dropped;
-  log(`${summary()}; inserted ${writer.inserted}, already in db ${writer.duplicates}${lost ? `, NOT WRITTEN ${lost}` : ''}`);
-  await client.end().catch(() => {});
+  const lost = writer.held + writer.dropped;
+  log(`${summary()}; inserted ${writer.inserted}, already in db ${writer.duplicates}${lost ? `, NOT WRITTEN ${lost}` : ''}`
+    + `${writer.spoolDir ? ` (${writer.spooledRows} of them kept in ${writer.spoolDir})` : ''}`);
+  await db.end();
   process.exit(lost > 0 ? 2 : 0);
 }
 
@@ -178,5 +253,5 @@ function flushTimer(writer) {
 
 module.exports = {
   parseArgs, BatchWriter, connect, readInput, finalFlush, runMain, flushTimer, UsageError,
-  FLUSH_ROWS,
+  FLUSH_ROWS, MEMORY_ROWS,
 };

@@ -13,6 +13,7 @@
 const { JsonStream } = require('./json-stream');
 const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
+const { outageToleranceMs } = require('../round/db');
 
 const INSERT_SQL = `
 INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail)
@@ -42,21 +43,22 @@ async function main(log) {
   });
   cli.readInput((text) => stream.write(text), async () => {
     stream.end();
-    const client = await cli.connect(opts.db, log);
+    // Each statement is retried while the database is away (it stores an event once).
+    const db = await cli.connect(opts.db, log, { retryForMs: outageToleranceMs() });
     let inserted = 0;
     try {
       for (const r of rows) {
-        const res = await client.query(INSERT_SQL, [opts.round, opts.platform, opts.app,
+        const res = await db.query(INSERT_SQL, [opts.round, opts.platform, opts.app,
           r.instance_index, r.at, r.kind, r.detail]);
         inserted += res.rowCount;
       }
     } catch (err) {
-      log(`insert into instance_events failed: ${err.message}`);
+      log(`insert into instance_events failed: ${err.message}; NOT WRITTEN ${rows.length - inserted}`);
       process.exit(2);
     }
     log(`${counts.documents} documents (${counts.bad} not audit_events, ${stream.counts.junkLines} junk lines); ` +
       `${rows.length} crash events, ${counts.skipped} other events skipped; inserted ${inserted}, already in db ${rows.length - inserted}`);
-    await client.end();
+    await db.end();
     process.exit(0);
   });
 }

@@ -20,8 +20,8 @@ const MAX_LINE_CHARS = 1024 * 1024; // a longer "line" is junk: dropped, the str
 
 async function main(log) {
   const opts = cli.parseArgs(process.argv.slice(2));
-  const client = await cli.connect(opts.db, log);
-  const writer = new cli.BatchWriter({ client, table: 'router_timings', columns: COLUMNS, log });
+  const db = await cli.connect(opts.db, log);
+  const writer = new cli.BatchWriter({ db, table: 'router_timings', columns: COLUMNS, log });
   const counts = { lines: 0, records: 0, ignored: 0, tooLong: 0 };
   let partial = '';
   const onLine = (line) => {
@@ -45,7 +45,7 @@ async function main(log) {
     lines.forEach(onLine);
   }, async () => {
     if (partial !== '') onLine(partial);
-    await cli.finalFlush(writer, client, log, () =>
+    await cli.finalFlush(writer, db, log, () =>
       `${counts.lines} lines, ${counts.records} router records, ${counts.ignored} other lines ignored` +
       `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
   });

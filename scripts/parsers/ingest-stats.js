@@ -22,8 +22,8 @@ const COLUMNS = [
 
 async function main(log) {
   const opts = cli.parseArgs(process.argv.slice(2));
-  const client = await cli.connect(opts.db, log);
-  const writer = new cli.BatchWriter({ client, table: 'instance_stats', columns: COLUMNS, log });
+  const db = await cli.connect(opts.db, log);
+  const writer = new cli.BatchWriter({ db, table: 'instance_stats', columns: COLUMNS, log });
   const dedupe = new StatsDeduper();
   const counts = { rows: 0, repeats: 0, skipped: 0 };
   const stream = new JsonStream((value) => {
@@ -42,7 +42,7 @@ async function main(log) {
   cli.readInput((text) => stream.write(text), async () => {
     stream.end();
     const c = stream.counts;
-    await cli.finalFlush(writer, client, log, () =>
+    await cli.finalFlush(writer, db, log, () =>
       `${c.values} JSON values, ${c.junkLines} junk lines, ${c.brokenValues} broken values; ` +
       `${counts.rows} samples, ${counts.repeats} repeats dropped, ${counts.skipped} entries skipped`);
   });

@@ -1,6 +1,7 @@
 'use strict';
 // The three ingest CLIs against a real PostgreSQL with results-schema.sql: the real
-// binaries, stdin in, rows out; duplicates, junk, SIGTERM and bad arguments.
+// binaries, stdin in, rows out; duplicates, junk, SIGTERM, bad arguments and an unreachable
+// database (a database that goes away and comes back: ingest-outage.test.js).
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -174,8 +175,19 @@ test('bad arguments: one line, exit 1', async (t) => {
   }
 });
 
-test('unreachable database: one line, exit 2', async () => {
-  const r = await run('ingest-stats', ['--db', 'postgres://u:p@127.0.0.1:1/none', '--round', '1', '--app', 'a'], '');
+test('unreachable database: rows held for the outage tolerance, then NOT WRITTEN and exit 2', async () => {
+  const r = await run('ingest-rtr', ['--db', 'postgres://u:p@127.0.0.1:1/none', '--round', '1', '--app', 'a'],
+    [RTR('held-1'), RTR('held-2')].join('\n'), { env: { CFSCALE_OUTAGE_TOLERANCE_MS: '1500' } });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^ingest-rtr: results database unreachable for now, holding rows: /);
+  assert.match(r.stderr, /2 router records.*NOT WRITTEN 2$/m);
+});
+
+test('a database that refuses the connection (no such database): one line, exit 2', async () => {
+  const url = new URL(db.url);
+  url.pathname = '/no_such_database';
+  const r = await run('ingest-stats', ['--db', url.toString(), '--round', '1', '--app', 'a'], '');
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /^ingest-stats: cannot connect to the results database/);
+  assert.match(r.stderr, /^ingest-stats: cannot connect to the results database: database "no_such_database" does not exist$/m);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
 });

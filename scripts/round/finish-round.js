@@ -7,8 +7,10 @@
 //
 // Usage: node scripts/round/finish-round.js --db URL --round ID [--max-error-rate F] [--cancel]
 //        [--loadgen-log FILE]   (`cf logs loadgen --recent` output: lost-sample lines)
-// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel, loadgenLog })
-// → { code, text }; loadgenLog: async () → that text, read only when a loadgen died.
+// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel, loadgenLog,
+// dbOutageMs }) → { code, text }; loadgenLog: async () → that text, read only when a loadgen
+// died; dbOutageMs: how long run-round found the results database unreachable during the
+// round (rounds.db_outage_ms, a validity flag).
 const { parseArgs, fail } = require('./cli-args');
 const { withClient } = require('./db');
 const fs = require('node:fs');
@@ -21,15 +23,17 @@ const PROG = 'finish-round';
  * Judge the round, write its status back, and return { code, text }: code 0 done, 2
  * failed or cancelled; text the summary lines. Throws when the round does not exist.
  */
-async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RATE, cancel = false, loadgenLog }) {
+async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RATE, cancel = false, loadgenLog, dbOutageMs = null }) {
   await markLostLoadgens(client, round, { loadgenLog });
   const summary = await loadSummary(client, round);
   if (!summary) throw new Error(`round ${round} does not exist`);
   const reasons = cancel ? ['cancelled'] : verdict(summary, { maxErrorRate });
   const status = cancel ? 'cancelled' : reasons.length === 0 ? 'done' : 'failed';
   const { rows } = await client.query(
-    'UPDATE rounds SET status = $2, finished_at = now() WHERE id = $1 RETURNING status', [round, status]);
-  summary.round.status = rows[0].status;
+    `UPDATE rounds SET status = $2, finished_at = now(), status_reason = $3,
+        db_outage_ms = coalesce($4, db_outage_ms)
+      WHERE id = $1 RETURNING status, db_outage_ms`, [round, status, reasons.join('; ') || null, dbOutageMs]);
+  Object.assign(summary.round, rows[0]);
   return { code: status === 'done' ? 0 : 2, text: `${formatSummary(summary, reasons).join('\n')}\n` };
 }
 

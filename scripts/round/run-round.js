@@ -8,6 +8,13 @@
 // Help, options, defaults and exit codes: the header of scripts/run-round.sh (its
 // --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
 // created: the collectors stopped, the round marked cancelled, exit 130.
+//
+// The results database may go away for up to db.js outageToleranceMs() while the round
+// runs: every statement of run-round goes through one db.js Connection that reconnects
+// with backoff, the app timings are flushed again while an instance answers 503, and the
+// collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
+// round (rounds.db_outage_ms). From its insert to its final state the round gets a
+// heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
 const { makeCli, parseDurationMs } = require('../ops/cli');
 const { selectPlatform, cfJsonOf } = require('../ops/platform');
 const apps = require('../ops/apps');
@@ -18,7 +25,9 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { startSteadyWatch } = require('./steady-watch');
-const { tryWithClient } = require('./db');
+const { Connection, outageToleranceMs } = require('./db');
+const { startHeartbeat } = require('./heartbeat');
+const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
 const { pinnedRequest } = require('../ops/pinned-request');
@@ -47,6 +56,11 @@ const PER_PLATFORM = {
   local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 },
   cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
 };
+
+// The app timings flush answered 503 (the instance's results database connection failed):
+// asked again after this long, doubling up to the maximum, for db.js outageToleranceMs().
+const FLUSH_RETRY_MIN_MS = 1000;
+const FLUSH_RETRY_MAX_MS = 5000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // Where the main line stops once an interrupt took over (the handler exits the process).
@@ -106,10 +120,12 @@ function prewarmInstances(r) {
 /**
  * One request per app instance, in parallel (printed in order under --dry-run), each
  * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ * retryUnavailableForMs: an instance that answers 503 is asked again, with backoff, for
+ * this long (the timings flush: the app keeps its buffer until a flush has worked).
  * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
  * (pinned-request.js): the clear follows a scale-up.
  */
-async function eachInstance(r, method, urlPath, { retryUnknownInstance = false } = {}) {
+async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
   const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
@@ -117,10 +133,21 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false }
     for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
     return true;
   }
-  const runs = Array.from({ length: n }, (_, i) => pinnedRequest(argsOf(i), {
-    retryUnknownInstance, onLine: (line) => process.stderr.write(`${o.app}/${i}: ${line}\n`),
-  }));
-  return (await Promise.all(runs)).every((res) => res.code === 0);
+  const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
+  const onLine = (i) => (line) => {
+    if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
+    said[i].add(line);
+  };
+  const t0 = Date.now();
+  let left = Array.from({ length: n }, (_, i) => i);
+  for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
+    const res = await Promise.all(left.map((i) => pinnedRequest(argsOf(i), { retryUnknownInstance, onLine: onLine(i) })));
+    if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
+    left = left.filter((_, k) => res[k].code !== 0);
+    if (left.length === 0) return true;
+    if (Date.now() + delayMs - t0 > retryUnavailableForMs) return false;
+    await sleep(delayMs);
+  }
 }
 
 // ---------------------------------------------------------------- during and after the round
@@ -128,21 +155,38 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false }
 /** The round inserted once its loadgens are idle: sets r.roundId, r.createdAt (null when interrupted). */
 async function insertRound(r, t) {
   const doc = roundDocument(r.p, r.o, r);
-  const res = await tryWithClient(r.dbUrl, 'create-round', (client) => createRound(client, doc, {
-    startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
-  }), { quiet: true });
-  if (res.ok) {
-    r.roundId = res.value.id;
-    r.createdAt = res.value.created_at;
-    return res.value;
+  let created;
+  try {
+    for (const reaped of await reapRounds(r.control)) cli.log(`reaped ${reapedLine(reaped)}`);
+    created = await createRound(r.control, doc, {
+      startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
+    });
+  } catch (err) {
+    if (r.interrupted) return null;
+    if (err instanceof NotReadyError) {
+      process.stderr.write(`create-round: ${err.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`create-round: results database: ${err.message}\n`);
+    return process.exit(1);
   }
-  if (r.interrupted) return null;
-  if (res.error instanceof NotReadyError) {
-    process.stderr.write(`create-round: ${res.error.message}\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`create-round: results database: ${res.error.message}\n`);
-  return process.exit(1);
+  r.roundId = created.id;
+  r.createdAt = created.created_at;
+  r.control.downMs = 0; // from here on the round's own
+  r.heartbeat = startHeartbeat(r.control, r.roundId);
+  return created;
+}
+
+/**
+ * The results database stayed away longer than db.js outageToleranceMs(): the collectors are
+ * stopped (they write what they can), the round is left to be reaped (its heartbeat stops).
+ */
+async function lostDatabase(r, err) {
+  cli.log(`results database: ${err.message}: round ${r.roundId} not finished (no heartbeat now: `
+    + 'the next run-round or `scripts/rounds.sh --reap` marks it failed)');
+  if (r.heartbeat) r.heartbeat.stop();
+  await stopCollectors(r);
+  process.exit(2);
 }
 
 /** The collectors of stats and router logs in the background (run with --dry-run under --dry-run). */
@@ -239,7 +283,7 @@ function onInterrupt(r) {
       if (r.creating) await r.creating.catch(() => {});
       await stopCollectors(r);
       if (r.roundId !== '<round>') {
-        await tryWithClient(r.dbUrl, 'finish-round', (c) => finishRound(c, { round: r.roundId, cancel: true }), { quiet: true });
+        await finishRound(r.control, { round: r.roundId, cancel: true, dbOutageMs: r.control.downMs }).catch(() => {});
       }
       process.exit(130);
     })();
@@ -258,10 +302,10 @@ async function recordFrontUsage(r) {
   const usage = frontProxies.usageBetween(r.frontBefore, frontProxies.readUsage(r.p));
   if (!usage) return cli.log('front proxies: usage not readable');
   cli.log(frontProxies.usageLine(usage));
-  const res = await tryWithClient(r.dbUrl, 'front-proxy-usage', (c) => c.query(
+  const ok = await r.control.query(
     "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('front_proxy_usage', $2::jsonb) WHERE id = $1",
-    [r.roundId, JSON.stringify(usage)]));
-  if (!res.ok) cli.log('front proxies: usage not recorded');
+    [r.roundId, JSON.stringify(usage)]).then(() => true, () => false);
+  if (!ok) cli.log('front proxies: usage not recorded');
 }
 
 /** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
@@ -270,10 +314,10 @@ async function recordRouterUsage(r) {
   const cores = routerCores(r.routerBefore, readRouterCpu(r.p));
   if (cores === null) return;
   cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores`);
-  const res = await tryWithClient(r.dbUrl, 'router-usage', (c) => c.query(
+  const ok = await r.control.query(
     "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('router_cpu_cores', $2::float8) WHERE id = $1",
-    [r.roundId, cores]));
-  if (!res.ok) cli.log('router: usage not recorded');
+    [r.roundId, cores]).then(() => true, () => false);
+  if (!ok) cli.log('router: usage not recorded');
 }
 
 // ---------------------------------------------------------------- main
@@ -325,6 +369,7 @@ async function main() {
   prewarmInstances(r);
   if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
+  if (!p.dryRun) r.control = new Connection(r.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log });
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
   if (!p.dryRun) {
@@ -340,8 +385,12 @@ async function main() {
   startCollectors(r);
   if (!p.dryRun) {
     // The steady-state gate sets the measured window while the loadgens run.
-    const gate = o.steadyGate && startSteadyWatch(r.dbUrl, { round: r.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
-    await tryWithClient(r.dbUrl, 'wait-round', (c) => waitRound(c, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal }));
+    const gate = o.steadyGate && startSteadyWatch(r.control, { round: r.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
+    try {
+      await waitRound(r.control, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal });
+    } catch (err) {
+      if (!r.interrupted) await lostDatabase(r, err);
+    }
     if (gate) await gate.stop();
     if (r.interrupted) return parked();
     if (r.frontUrls) await recordFrontUsage(r);
@@ -349,7 +398,9 @@ async function main() {
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
-  if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`))) cli.log('some app timings were not flushed');
+  if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
+    cli.log('some app timings were not flushed');
+  }
   if (r.interrupted) return parked();
   const events = ingestEvents(r);
   if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
@@ -358,12 +409,18 @@ async function main() {
   if (r.interrupted) return parked();
   removeInterrupt();
   if (p.dryRun) return process.exit(0);
-  const res = await tryWithClient(r.dbUrl, 'finish-round', (c) => finishRound(c, {
-    round: r.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(r),
-  }));
-  if (res.ok) process.stdout.write(res.value.text);
+  let res;
+  try {
+    res = await finishRound(r.control, {
+      round: r.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(r), dbOutageMs: r.control.downMs,
+    });
+  } catch (err) {
+    return lostDatabase(r, err);
+  }
+  r.heartbeat.stop();
+  process.stdout.write(res.text);
   process.stdout.write(`round_id=${r.roundId}\n`);
-  return process.exit(res.ok ? res.value.code : 1);
+  return process.exit(res.code);
 }
 
 main();

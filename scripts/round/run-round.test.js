@@ -5,7 +5,9 @@
 // played by this test (a connection named like an idle loadgen, its loadgen_runs row).
 // Pinned: the summary then `round_id=N` as the last stdout line with the verdict's exit
 // code; crash events since the round was created ingested; SIGTERM mid-round → exit 130, the round cancelled, no collector left running;
-// SIGTERM while waiting for the loadgens → exit 130 at once, no round inserted.
+// SIGTERM while waiting for the loadgens → exit 130 at once, no round inserted; the
+// connections of run-round and the collectors terminated mid-round (57P01) → reconnected,
+// the round final with its summary, and a stale round reaped before the new one.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -96,6 +98,52 @@ test('a finished round: the summary, then round_id=N as the last line; the verdi
   }
 });
 
+test('connections terminated mid-round (57P01, as at a fast shutdown): run-round and the collectors reconnect, the summary, the round final; a stale round reaped first', { timeout: 60000 }, async () => {
+  const loadgen = await idleLoadgen();
+  try {
+    const { rows: [stale] } = await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model, parallel,
+        duration_ms, start_at, heartbeat_at, label)
+      VALUES ('cf', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '1 hour', 'stale')
+      RETURNING id`);
+    const run = startRound('blink');
+    const round = await roundOf('blink');
+    await until('the collectors', () => collectorsOf(round.id) !== '');
+    const ours = `FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('cfscale-run-round', 'cfscale-ingest')`;
+    // run-round's own and both collectors' (stats, router log)
+    await until('three connections', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n === 3);
+    assert.equal((await db.query(`SELECT pg_terminate_backend(pid) ${ours}`)).rows.length, 3);
+    await until('run-round reconnected', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n >= 1);
+    await db.query(`SELECT pg_terminate_backend(pid) ${ours}`);
+    await db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [round.id]);
+    const res = await run.done;
+    assert.equal(res.code, 2, res.stderr); // no samples: the verdict, not the blink
+    assert.doesNotMatch(res.stderr, /at .*\.js:\d+|Unhandled|NOT WRITTEN/);
+    assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
+    assert.match(res.stdout, new RegExp(`^round_id=${round.id}$`, 'm'));
+    assert.match(res.stderr, new RegExp(`^run-round: reaped round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
+    const after = (await db.query('SELECT id, status, status_reason, heartbeat_at IS NOT NULL AS beat FROM rounds WHERE id = ANY($1) ORDER BY id',
+      [[stale.id, round.id]])).rows;
+    assert.deepEqual(after.map((r) => [r.status, r.beat]), [['failed', true], ['failed', true]]);
+    assert.equal(after[1].status_reason, 'no samples');
+    assert.equal(collectorsOf(round.id), '');
+  } finally {
+    await loadgen.end();
+  }
+});
+
+test('rounds.sh --reap: the rounds whose control process is gone marked failed, one line each', { timeout: 60000 }, async () => {
+  const { rows: [stale] } = await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model, parallel,
+      duration_ms, start_at, heartbeat_at, label)
+    VALUES ('cf', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '3 minutes', 'stale-2')
+    RETURNING id`);
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts/rounds.sh'), '--reap'],
+    { env: { ...worldEnv(world), RESULTS_DATABASE_URL: url }, encoding: 'utf8' });
+  assert.equal(res.status, 0, res.stderr);
+  assert.match(res.stdout, new RegExp(`^round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
+  assert.match(res.stdout, /^reap-rounds: 1 round\(s\) reaped$/m);
+  assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [stale.id])).rows[0].status, 'failed');
+});
+
 test('crash events reach instance_events: CC takes whole seconds (created_ats[gte], the second the round was created in)', { timeout: 60000 }, async () => {
   const statePath = path.join(world, 'state.json');
   const saved = fs.readFileSync(statePath, 'utf8');
@@ -145,7 +193,7 @@ test('SIGTERM mid-round: exit 130, the round cancelled, the collectors stopped',
 test('SIGTERM while waiting for the loadgens: exit 130 at once, no round inserted', { timeout: 60000 }, async () => {
   const run = startRound('never-ready');
   await until('the wait for loadgens', async () => (await db.query(
-    "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cfscale-create-round'")).rows.length > 0);
+    "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cfscale-run-round'")).rows.length > 0);
   const t0 = Date.now();
   run.child.kill('SIGTERM');
   const res = await run.done;

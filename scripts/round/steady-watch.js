@@ -9,11 +9,10 @@
 // from the very seconds picked for looking flat. Given up: it starts at start_at + the
 // maximum warm-up, where the loadgens' own bound (max warm-up + duration) still covers it.
 //
-// startSteadyWatch(dbUrl, { round, gate, durationMs, log }) → { stop() → Promise<result> }
+// startSteadyWatch(client, { round, gate, durationMs, log }) → { stop() → Promise<result> }
 // watchSteady(client, { round, gate, durationMs, signal, log }) → result:
 //   { state: 'steady' | 'give-up', window, measureFromMs } when decided, null when the
 //   round ended first (all loadgens final, the round failed or was cancelled) or on abort.
-const { tryWithClient } = require('./db');
 const { sleep } = require('./sleep');
 const { decide, describeWindow } = require('./steady-state');
 
@@ -81,14 +80,16 @@ async function watchSteady(client, { round, gate, durationMs, signal, log = () =
   }
 }
 
-/** The watch on a connection of its own; stop() ends it and resolves its result. */
-function startSteadyWatch(dbUrl, opts) {
+/**
+ * The watch in the background on client (run-round's db.js Connection, shared: its queries
+ * take turns, and it rides out an outage); stop() ends it and resolves its result.
+ */
+function startSteadyWatch(client, opts) {
   const abort = new AbortController();
-  const done = tryWithClient(dbUrl, 'steady-watch', (c) => watchSteady(c, { ...opts, signal: abort.signal }), { quiet: true })
-    .then((res) => {
-      if (!res.ok) opts.log?.(`steady-state gate failed: ${res.error.message}`);
-      return res.ok ? res.value : null;
-    });
+  const done = watchSteady(client, { ...opts, signal: abort.signal }).catch((err) => {
+    opts.log?.(`steady-state gate failed: ${err.message}`);
+    return null;
+  });
   return { done, stop: () => { abort.abort(); return done; } };
 }
 

@@ -115,6 +115,8 @@ function formatSummary(summary, reasons) {
     `traced: ${traced.server_timings} server timings, ${traced.router_timings} router records, `
       + `${traced.instance_stats} stats samples`,
     ...caughtLines(summary),
+    ...(Number(r.db_outage_ms) > 0 ? [`results database: unreachable for ${(Number(r.db_outage_ms) / 1000).toFixed(1)} s `
+      + 'during the round (writes held and made once it was back)'] : []),
     reasons.length === 0 ? `verdict: ok` : `verdict: FAILED: ${reasons.join('; ')}`,
   ];
   return lines;

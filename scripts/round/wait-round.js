@@ -8,7 +8,8 @@
 //        [--poll-ms 250] [--progress-ms 1000]
 // The deadline counts from start_at; the progress line rewrites itself on a terminal and
 // is printed every 5 s otherwise (logs stay short).
-// Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130.
+// Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130;
+// client may be a db.js Connection that rides out an outage (its downMs extends the deadline).
 const { parseArgs } = require('./cli-args');
 const { withClient } = require('./db');
 const { sleep } = require('./sleep');
@@ -54,7 +55,9 @@ async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs =
     const s = rows[0];
     if (count) { samples = Number(s.samples); lastCount = now; }
     const done = Number(s.final) >= s.loadgens;
-    const late = s.elapsed_ms > deadlineMs;
+    // Time the results database was away (a db.js Connection counts it) is added to the
+    // deadline: the loadgens held their samples meanwhile and write them after.
+    const late = s.elapsed_ms > deadlineMs + (client.downMs || 0);
     if (tty) {
       process.stderr.write(`\r${progressLine(round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
     } else if (done || late || now - lastLog >= LOG_EVERY_MS) {
@@ -64,6 +67,7 @@ async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs =
     if (done) return 0;
     if (late) {
       process.stderr.write(`${PROG}: round ${round}: deadline reached (${deadlineMs} ms after start), `
+        + `${client.downMs ? `+ ${client.downMs} ms the results database was away, ` : ''}`
         + `${s.final} of ${s.loadgens} loadgens finished\n`);
       return 2;
     }

@@ -44,6 +44,11 @@ export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS
     add('stats-short', 'warn', `${r.stats_samples} of ${r.stats_expected} expected stats samples `
       + `(one per ${r.environment?.stats_interval_s} s per instance): CPU and memory figures rest on fewer`);
   }
+  // The loadgens and collectors held their writes meanwhile and made them after (issue 13):
+  // the figures are whole, but the round ran through a disturbance.
+  if (Number(r.db_outage_ms) > 0) {
+    add('db-outage', 'warn', `results database unreachable for ${(Number(r.db_outage_ms) / 1000).toFixed(1)} s during the round`);
+  }
   if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
   if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
   const shared = sharedHosts(r);

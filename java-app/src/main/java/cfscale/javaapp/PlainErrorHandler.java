@@ -46,7 +46,7 @@ final class PlainErrorHandler extends ErrorHandler {
 
   private void putHeaders(HttpFields.Mutable headers, int length) {
     headers.put(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
-    headers.put(Router.CORRELATION_HEADER, UUID.randomUUID().toString());
+    headers.put(Exchange.CORRELATION_HEADER, UUID.randomUUID().toString());
     headers.put("X-Instance-Index", instanceIndex);
     headers.put(HttpHeader.CONTENT_LENGTH, length);
   }

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.PreEncodedHttpField;
@@ -27,8 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class Router extends Handler.Abstract {
   private static final Logger LOG = LoggerFactory.getLogger("java-app");
-  static final String CORRELATION_HEADER = "X-Correlation-ID";
-  static final int CORRELATION_MAX_BYTES = 64;
   private static final PreEncodedHttpField CONTENT_TYPE =
       new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/plain; charset=utf-8");
   /** A DB outage answers every request with 503: log it at most this often. */
@@ -72,13 +69,13 @@ final class Router extends Handler.Abstract {
     String method = request.getMethod();
     String path = request.getHttpURI().getPath();
     Match match = match(method, path);
-    String given = correlationHeader(request.getHeaders());
+    String given = Exchange.correlationHeader(request.getHeaders());
     Reply reply;
     String correlationId;
     if (given == null || given.isEmpty()) {
       correlationId = UUID.randomUUID().toString();
       reply = null;
-    } else if (isValidCorrelationId(given)) {
+    } else if (Exchange.isValidCorrelationId(given)) {
       correlationId = given;
       reply = null;
     } else {
@@ -158,7 +155,7 @@ final class Router extends Handler.Abstract {
     response.setStatus(reply.status());
     HttpFields.Mutable headers = response.getHeaders();
     headers.put(CONTENT_TYPE);
-    headers.put(CORRELATION_HEADER, exchange.correlationId);
+    headers.put(Exchange.CORRELATION_HEADER, exchange.correlationId);
     headers.put(instanceIndex);
     for (Reply.Header h : reply.headers()) {
       headers.put(h.name(), h.value());
@@ -182,34 +179,6 @@ final class Router extends Handler.Abstract {
       }
     }
     return sb.toString();
-  }
-
-  /**
-   * The X-Correlation-ID value, or null. Several such headers are joined with ", " (as Node's
-   * http module does), which makes them invalid, exactly as in node-app.
-   */
-  static String correlationHeader(HttpFields headers) {
-    String value = null;
-    for (HttpField f : headers) {
-      if (f.is(CORRELATION_HEADER)) {
-        value = value == null ? f.getValue() : value + ", " + f.getValue();
-      }
-    }
-    return value;
-  }
-
-  /** 1-64 bytes, each visible ASCII (0x21-0x7E). */
-  static boolean isValidCorrelationId(String id) {
-    if (id.length() > CORRELATION_MAX_BYTES) {
-      return false;
-    }
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      if (c < 0x21 || c > 0x7E) {
-        return false;
-      }
-    }
-    return !id.isEmpty();
   }
 
   private static long epochMicros() {

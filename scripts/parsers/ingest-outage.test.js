@@ -1,0 +1,91 @@
+'use strict';
+// ingest-outage.test.js — a collector through a results-database outage (issue 13): the
+// real ingest-rtr binary against a PostgreSQL cluster of its own (scripts/pg-cluster.sh on
+// a free port), stopped (a fast shutdown: connected clients get 57P01) while lines keep
+// coming, started again. More lines than ingest-cli's MEMORY_ROWS arrive meanwhile, so
+// some are held on disk. Every record read must be written, once, and exit 0.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync, spawn } = require('node:child_process');
+const { Client } = require('pg');
+const { freePort } = require('../test/test-db');
+const { MEMORY_ROWS } = require('./ingest-cli');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-outage-pg-'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-outage-tmp-'));
+let port;
+let url;
+
+const cluster = (cmd, ...args) => execFileSync(PG_CLUSTER, [cmd, '--dir', dir, ...args], { encoding: 'utf8' }).trim();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const RTR = (id) => `   2026-03-01T12:00:05.00+0000 [RTR/0] OUT node-app.localhost - [2026-03-01T12:00:05.123456789Z] "GET /ads/1 HTTP/1.1" 200 0 99 "-" "lg" "127.0.0.1:5000" "127.0.0.1:61000" x_forwarded_for:"-" x_forwarded_proto:"http" vcap_request_id:"${id}" response_time:0.002500 gorouter_time:0.000100 app_id:"g" app_index:"1" instance_id:"i"`;
+const lines = (from, n) => Array.from({ length: n }, (_, i) => RTR(`r-${from + i}`)).join('\n') + '\n';
+
+async function query(sql) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+test.before(async () => {
+  port = await freePort();
+  const admin = cluster('start', '--port', String(port));
+  url = cluster('createdb', 'results');
+  assert.ok(admin);
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  await c.query(fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
+  await c.end();
+});
+
+test.after(() => {
+  try { cluster('stop'); } catch { /* already stopped */ }
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('ingest-rtr through a database stop and start: every record written once, some held on disk, exit 0', { timeout: 120000 }, async () => {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--db', url, '--round', '7', '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const before = 1000;
+  const during = MEMORY_ROWS + 5000;
+  child.stdin.write(lines(0, before));
+  for (let i = 0; i < 100; i++) {
+    if ((await query('SELECT count(*)::int AS n FROM router_timings'))[0].n === before) break;
+    await sleep(100);
+  }
+  cluster('stop');
+  child.stdin.write(lines(before, during));
+  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr); i++) await sleep(100);
+  const spool = /holding rows on disk in (\S+) /.exec(stderr);
+  assert.ok(spool, stderr);
+  assert.ok(spool[1].startsWith(tmp), spool[1]);
+  assert.ok(fs.readdirSync(spool[1]).length > 0, 'no spool file');
+  await sleep(2000); // a few failed flushes, with backoff
+  cluster('start', '--port', String(port));
+  child.stdin.write(lines(before + during, 10));
+  child.stdin.end();
+  const code = await closed;
+  assert.equal(code, 0, stderr);
+  const total = before + during + 10;
+  assert.match(stderr, new RegExp(`${total} router records, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.doesNotMatch(stderr, /NOT WRITTEN/);
+  assert.match(stderr, /insert into router_timings failed, holding \d+ rows: /);
+  assert.match(stderr, /database writes work again/);
+  assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
+  const rows = await query("SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 7");
+  assert.deepEqual(rows[0], { n: total, d: total });
+});
