@@ -60,6 +60,14 @@ const CASES = [
   { family: 'protocol versions', name: 'HTTP/3.1', bytes: () => get('Host: contract\r\n', 'HTTP/3.1'), status: 505, echo: false },
   { family: 'protocol versions', name: 'request line without a version', bytes: () => 'hello there\r\n\r\n', status: 400, echo: false },
   { family: 'protocol versions', name: 'TLS ClientHello', bytes: () => Buffer.from(`16030100a5010000a10303${'00'.repeat(40)}`, 'hex'), status: 400, echo: false },
+  // Request line (RFC 9110 §9.1, RFC 9112 §2.2, §3): methods are the set node's parser knows
+  // (java-app: FramingConnectionFactory.NODE_METHODS), case-sensitive; line ends are CRLF only.
+  { family: 'request line', name: 'lower-case method (get)', bytes: () => `get /health HTTP/1.1\r\nHost: contract\r\nX-Correlation-ID: ${CID}\r\n\r\n`, status: 400, echo: false },
+  { family: 'request line', name: 'unknown method (FOO)', bytes: () => `FOO /health HTTP/1.1\r\nHost: contract\r\nX-Correlation-ID: ${CID}\r\n\r\n`, status: 400, echo: false },
+  { family: 'request line', name: 'known method, not routed (PROPFIND)', bytes: () => `PROPFIND /health HTTP/1.1\r\nHost: contract\r\nX-Correlation-ID: ${CID}\r\n\r\n`, status: 405, echo: true, keepAlive: true },
+  { family: 'request line', name: 'bare LF as every line end', bytes: () => `GET /health HTTP/1.1\nHost: contract\nX-Correlation-ID: ${CID}\n\n`, status: 505, echo: false },
+  { family: 'request line', name: 'bare LF ending a header line', bytes: () => get('Host: contract\n'), status: 400, echo: false },
+  { family: 'request line', name: 'bare LF as the empty line', bytes: () => `GET /health HTTP/1.1\r\nHost: contract\r\nX-Correlation-ID: ${CID}\r\n\n`, status: 400, echo: false },
   // Header values (RFC 9110 §5.5, RFC 9112 §5.2).
   { family: 'header values', name: 'control character (0x01) in a value', bytes: () => get('Host: contract\r\nX-A: a\x01b\r\n'), status: 400, echo: false },
   { family: 'header values', name: 'NUL in a value', bytes: () => get('Host: contract\r\nX-A: a\x00b\r\n'), status: 400, echo: false },

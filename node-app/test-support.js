@@ -15,6 +15,8 @@ const ROOT = path.join(__dirname, '..')
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh')
 const OWN_PG_DIR = '/tmp/cfscale-node-app-pg'
 const OWN_PG_PORT = 41432
+// node-app's range of the repository's port table.
+const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'ports.json'), 'utf8')).ranges['node-app'].ports.split('-').map(Number)
 const START_TIMEOUT_MS = 15000
 
 /** The test cluster: { adminUrl, stop() }. Stops only a cluster it started itself. */
@@ -75,11 +77,11 @@ function freePort() {
 }
 
 /**
- * A free port in node-app's own range (41000-41999, reserved by scripts/test.sh), for a
+ * A free port in node-app's own range (`node-app` in ports.json, reserved by scripts/test.sh), for a
  * server that starts later while clients already connect to it: in the kernel's ephemeral
  * range such a client can connect to itself (TCP simultaneous open) and take the port.
  */
-async function freePortInRange(from = 41000, to = 41999) {
+async function freePortInRange(from = OWN_PORTS[0], to = OWN_PORTS[1]) {
   for (let i = 0; i < 50; i++) {
     const port = from + Math.floor(Math.random() * (to - from + 1))
     const ok = await new Promise((resolve) => {

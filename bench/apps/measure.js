@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // measure.js — throughput of one running app with timing recording ON and OFF, measured in
 // the same run and interleaved (on, off, on, off, ...), for GET /ads/{id} and POST /ads.
-// Called by throughput.sh; prints one TSV line per operation on stdout:
+// Called by throughput.js; prints one TSV line per operation on stdout:
 //   app  op  on_req_s  off_req_s  off/on  pair_off/on  pair_range  reps
 // (medians over the repetitions; pair_* = the ratio within each back-to-back on/off pair,
 // its median and range, a measure of the noise) and every single run on stderr.

@@ -14,6 +14,7 @@ const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
+const { platformPortEnv } = require('./platform-ports');
 const USAGE = fs.readFileSync(path.join(__dirname, 'cfs-period.sh'), 'utf8').split('\n')
   .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
 
@@ -56,7 +57,7 @@ function makeHome() {
   fs.mkdirSync(path.join(HOME, 'tmp'));
   ENV = {
     ...process.env, PLATFORM: 'local', CFSCALE_HOME: HOME, TMPDIR: path.join(HOME, 'tmp'),
-    CFSCALE_ROUTER_PORT: '46800', CFSCALE_PG_PORT: '46801', CFSCALE_INSTANCE_PORT_BASE: '46810',
+    ...platformPortEnv('cfs-period'),
   };
   HASH = crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8);
 }

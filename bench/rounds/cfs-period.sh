@@ -18,7 +18,7 @@
 #   --reps N       interleaved repetitions; medians are compared (default 2)
 #
 # A fresh local platform per configuration (the period is the daemon's; CFSCALE_HOME
-# /tmp/cfscale-bench-period-*, ports 46800-46899), torn down at the end. Heavy: run
+# /tmp/cfscale-bench-period-*, ports: range `cfs-period` of ports.json), torn down at the end. Heavy: run
 # it under the shared lock (flock /tmp/cfscale-heavy.lock ...). On demand only, not in CI.
 # Exit 0 ok, 1 usage, 2 a step failed.
 set -euo pipefail

@@ -14,6 +14,7 @@ const os = require('node:os');
 const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
+const { platformPortEnv } = require('./platform-ports');
 const USAGE = fs.readFileSync(path.join(__dirname, 'repeatability.sh'), 'utf8').split('\n')
   .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
 const WAYS = {
@@ -86,7 +87,7 @@ function main() {
   const home = fs.mkdtempSync('/tmp/cfscale-bench-repeat-');
   fs.mkdirSync(path.join(home, 'tmp'));
   const env = { ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
-    CFSCALE_ROUTER_PORT: '46700', CFSCALE_PG_PORT: '46701', CFSCALE_INSTANCE_PORT_BASE: '46710' };
+    ...platformPortEnv('repeatability') };
   const all = [];
   try {
     console.log(`${'round'.padEnd(30)} ${'id'.padStart(5)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(9)} ${'window'.padStart(9)} ${'gate'.padEnd(10)} ${'load'.padStart(5)}`);

@@ -16,7 +16,7 @@
 #
 # Each instance count starts with a settle round (shown, not counted: the first round after a
 # change). A local platform of its own (CFSCALE_HOME /tmp/cfscale-bench-repeat-*, ports
-# 46700-46799), torn down at the end. Heavy: run it under the shared lock (flock
+# `repeatability` of ports.json), torn down at the end. Heavy: run it under the shared lock (flock
 # /tmp/cfscale-heavy.lock ...). On demand only, not in CI. Read the CVs of one run side by
 # side, not absolute rates: the machine is shared. Exit 0 ok, 1 usage, 2 a round failed.
 set -euo pipefail

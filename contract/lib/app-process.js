@@ -5,6 +5,7 @@
 'use strict';
 
 const { spawn } = require('node:child_process');
+const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
 const { send } = require('./raw-http');
@@ -38,6 +39,15 @@ async function freePortInRange(min, max) {
     if (ok) return port;
   }
   throw new Error(`no free port in ${min}-${max}`);
+}
+
+/** Whether GET url/health answers 200 within 2 s (a plain client: no dependency). */
+function healthOk(url) {
+  return new Promise((resolve) => {
+    const req = http.get(`${url}/health`, { timeout: 2000 }, (res) => { res.resume(); resolve(res.statusCode === 200); });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
 }
 
 /** "A=1 B=2" → { A: '1', B: '2' } (the variant settings as run.sh passes them). */
@@ -97,4 +107,4 @@ class AppProcess {
   }
 }
 
-module.exports = { AppProcess, freePort, freePortInRange, parseEnvList, ROOT };
+module.exports = { AppProcess, freePort, freePortInRange, healthOk, parseEnvList, ROOT };

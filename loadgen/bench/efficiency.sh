@@ -11,29 +11,19 @@
 #   --target-core  CPU core of the target server and PostgreSQL (default 1)
 #   --pg-core      CPU core of PostgreSQL (default: the generator's core, so the target keeps
 #                  its core to itself; PostgreSQL's CPU is not the generator's and is not counted)
-#   --port         port of the throw-away PostgreSQL cluster (default 44700; the target
-#                  takes a free port)
+#   --port         port of the throw-away PostgreSQL cluster (default 44700; the target: a free one)
 #   --no-pg        skip the run that persists every sample into PostgreSQL
-#   --target T     haproxy (default): HAProxy answering every request itself on one thread
-#                  (no backend), the fastest target here, so that the generators, not the
-#                  target, set the pace and both run at full CPU; node (bench/target.js,
-#                  node:http) or go (bench/gotarget, Go net/http): slower than either
-#                  generator on one core, see "Why the target" below
+#   --target T     haproxy (default): HAProxy answering every request itself, one thread, no
+#                  backend: the fastest target, so the generators set the pace; node (target.js)
+#                  or go (gotarget/): slower than either generator on one core (loadgen/README.md,
+#                  "Why the target")
 #   --net          also run loadgen on net.Socket (CFSCALE_LOADGEN_SOCKETS=net) instead of
 #                  its raw libuv sockets (lib/raw-tcp.js), to show what those save
 #
-# Same target, same connections and duration, generator and target pinned to different
-# cores with taskset. CPU time is the generator process's user+system time from
-# /usr/bin/time. loadgen sends a unique UUIDv7 X-Correlation-ID per request (every target
-# echoes it); with persistence every sample is also COPYed into `requests` of a throw-away
-# cluster (scripts/pg-cluster.sh).
-#
-# Why the target: requests per generator CPU-second is the generator's cost per request
-# only when the generator is what sets the pace. Against a target slower than it, a
-# generator waits for responses, sleeps in epoll_wait and pays a scheduler round trip for
-# every few responses (the faster the generator, the fewer responses per wake-up): the
-# figure then measures the target's pace as much as the generator. A node:http target on
-# one core is slower than both generators (--target node shows it); HAProxy is not.
+# Same target, connections and duration; generator and target pinned to different cores
+# (taskset). CPU time: the generator's user+system time (/usr/bin/time). loadgen sends a unique
+# UUIDv7 X-Correlation-ID per request (every target echoes it); with persistence every sample
+# is also COPYed into `requests` of a throw-away cluster (scripts/pg-cluster.sh).
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 # shellcheck source=loadgen/bench/lib.sh
@@ -59,31 +49,9 @@ warn_errors() { [[ "$2" == 0 ]] || log "warning: $1 had $2 failed requests in th
 # record NAME: appends this run's requests and CPU seconds to the results file.
 record() { echo "$1 $REQS $CPU_SEC" >>"$RESULTS"; }
 
-# summary: per tool the median of req/cpu_s over the repeats, and the ratio to autocannon's.
-summary() {
-  awk -v d="$DURATION" '
-    { n[$1]++; r[$1, n[$1]] = $2; c[$1, n[$1]] = $3; e[$1, n[$1]] = ($3 > 0) ? $2 / $3 : 0
-      if (!($1 in seen)) { seen[$1] = 1; order[++tools] = $1 } }
-    function median(t,   i, j, k, v, m) {
-      m = n[t]; for (i = 1; i <= m; i++) v[i] = e[t, i]
-      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (v[j] < v[i]) { k = v[i]; v[i] = v[j]; v[j] = k }
-      return (m % 2) ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-    }
-    END {
-      base = median("autocannon")
-      printf "%-22s %12s %14s %8s   %s\n", "tool", "req/s(wall)", "req/cpu_s(med)", "ratio", "req/cpu_s of each run"
-      for (t = 1; t <= tools; t++) {
-        name = order[t]; runs = ""; wall = 0
-        for (i = 1; i <= n[name]; i++) { runs = runs sprintf(" %.0f", e[name, i]); wall += r[name, i] / d }
-        printf "%-22s %12.0f %14.0f %7.2fx  %s\n", name, wall / n[name], median(name), median(name) / base, runs
-      }
-    }' "$RESULTS"
-}
-
 main() {
-  CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1
+  CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1 REPEAT=3
   local port=44700 pg=1 pg_core='' with_net=0 target=haproxy
-  REPEAT=3
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --connections) CONNECTIONS="$2"; shift ;;
@@ -107,12 +75,10 @@ main() {
   start_target "$TARGET_CORE" "$target"
   TARGET_URL="http://127.0.0.1:$TARGET_PORT/"
   log "$target target on core $TARGET_CORE, generators on core $GEN_CORE, $CONNECTIONS connections, ${DURATION}s each"
-
   local db="" round="" rep
   if [[ "$pg" == 1 ]]; then
     start_pg "$port" "${pg_core:-$GEN_CORE}"
-    db="$DB_URL"
-    round="$(new_round "$db" "$TARGET_URL")"
+    db="$DB_URL" round="$(new_round "$DB_URL" "$TARGET_URL")"
   fi
   RESULTS="$(mktemp /tmp/cfscale-loadgen-bench-res-XXXXXX)"
   CLEANUP_DIRS+=("$RESULTS")
@@ -126,11 +92,9 @@ main() {
       run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool" && record loadgen+persist
     fi
   done
-  summary
-  if [[ "$pg" == 1 ]]; then
-    echo "rows in requests: $(psql "$db" -Atq -c "SELECT count(*) FROM requests WHERE round_id = $round")" \
-      "of $(awk '$1 == "loadgen+persist" { s += $2 } END { print s + 0 }' "$RESULTS") sent with persistence"
-  fi
+  node "$BENCH_DIR/efficiency-summary.js" "$RESULTS" "$DURATION"
+  [[ "$pg" == 0 ]] || echo "rows in requests: $(psql "$db" -Atq -c "SELECT count(*) FROM requests WHERE round_id = $round")" \
+    "of $(awk '$1 == "loadgen+persist" { s += $2 } END { print s + 0 }' "$RESULTS") sent with persistence"
 }
 
 main "$@"

@@ -25,21 +25,18 @@ cleanup() {
 
 # start_target CORE [node|go|haproxy]: the minimal target pinned to CORE — node:http
 # (target.js), Go net/http (gotarget/, built here, needs go) or HAProxy answering by itself
-# (haproxy_target) — on a free port the kernel picks (fixed ports collide with other users
-# of the ephemeral range); sets TARGET_PORT. All three answer alike: 200, "ok\n", the
-# request's X-Correlation-ID echoed, X-Instance-Index 0 (what the apps' /health sends).
+# (haproxy-target.js) — on a free port the kernel picks (fixed ports collide with other users
+# of the ephemeral range), which each prints first; sets TARGET_PORT. All three answer alike:
+# 200, "ok\n", the request's X-Correlation-ID echoed, X-Instance-Index 0 (as the apps' /health).
 start_target() {
-  local core="$1" kind="${2:-node}" portfile _ cmd out
+  local core="$1" kind="${2:-node}" portfile _ cmd
   portfile="$(mktemp /tmp/cfscale-loadgen-bench-port-XXXXXX)"
   CLEANUP_DIRS+=("$portfile")
-  out="$portfile" # node and go print their port; haproxy_target writes it beforehand
   case "$kind" in
     node) cmd=(node "$BENCH_DIR/target.js" 0) ;;
     haproxy)
       command -v haproxy >/dev/null || die "--target haproxy needs haproxy (scripts/setup.sh installs it)"
-      haproxy_target "$portfile"
-      cmd=(haproxy -db -f "$portfile.cfg")
-      out=/dev/null ;;
+      cmd=(node "$BENCH_DIR/haproxy-target.js") ;;
     go)
       command -v go >/dev/null || die "--target go needs the go toolchain (scripts/setup.sh installs it)"
       (cd "$BENCH_DIR/gotarget" && GOFLAGS=-mod=mod go build -o "$portfile.bin" .) || die "building gotarget failed"
@@ -47,7 +44,7 @@ start_target() {
       cmd=("$portfile.bin" 0) ;;
     *) die "unknown target: $kind (node, go or haproxy)" ;;
   esac
-  taskset -c "$core" "${cmd[@]}" >"$out" 2>/dev/null &
+  taskset -c "$core" "${cmd[@]}" >"$portfile" 2>/dev/null &
   CLEANUP_PIDS+=("$!")
   for _ in $(seq 50); do
     TARGET_PORT="$(head -1 "$portfile")"
@@ -55,31 +52,6 @@ start_target() {
     sleep 0.1
   done
   die "target did not start"
-}
-
-# haproxy_target PORTFILE: a kernel-picked free port written to PORTFILE and an HAProxy
-# configuration (PORTFILE.cfg) that answers every request itself on that port: one thread
-# (it is pinned to one core), keep-alive, no backend. HAProxy cannot report a port it bound
-# to 0, hence the port is picked first (node binds :0 and lets it go).
-haproxy_target() {
-  local portfile="$1" port
-  port="$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')"
-  CLEANUP_DIRS+=("$portfile.cfg")
-  cat >"$portfile.cfg" <<CFG
-global
-  nbthread 1
-  maxconn 4000
-defaults
-  mode http
-  option http-keep-alive
-  timeout client 60s
-  timeout connect 5s
-  timeout server 60s
-frontend target
-  bind 127.0.0.1:$port
-  http-request return status 200 content-type "text/plain; charset=utf-8" string "ok\n" hdr X-Correlation-ID "%[req.hdr(x-correlation-id)]" hdr X-Instance-Index 0
-CFG
-  echo "$port" >"$portfile"
 }
 
 # start_pg PORT CORE: a throw-away cluster pinned to CORE; sets DB_URL (a db with the schema).
@@ -115,17 +87,5 @@ cpu_time() {
   rm -f "$tf"
 }
 
-# pg_cpu_sec: CPU seconds used so far by the bench cluster (postmaster, live backends,
-# and reaped children), from /proc; a machine-load-independent cost measure.
-pg_cpu_sec() {
-  local pm p files=()
-  pm="$(head -1 "$PG_DIR/data/postmaster.pid")"
-  files=("/proc/$pm/stat")
-  for p in $(pgrep -P "$pm"); do
-    [[ -r "/proc/$p/stat" ]] && files+=("/proc/$p/stat")
-  done
-  awk -v hz="$(getconf CLK_TCK)" -v pm="/proc/$pm/stat" '{
-      sub(/^[0-9]+ \([^)]*\) /, "")            # fields now start at state (3rd)
-      t += $12 + $13; if (FILENAME == pm) t += $14 + $15
-    } END { printf "%.2f", t / hz }' "${files[@]}" 2>/dev/null
-}
+# pg_cpu_sec: CPU seconds used so far by the bench cluster (pg-cpu.js).
+pg_cpu_sec() { node "$BENCH_DIR/pg-cpu.js" "$PG_DIR"; }

@@ -1,7 +1,7 @@
 'use strict';
 // Test helpers: real HTTP servers on free ports, real PostgreSQL (a database in the
 // shared cluster of scripts/test.sh, or a cluster of our own via pg-cluster.sh on
-// a port in loadgen's range 44000-44999), and spawning the real binaries.
+// a port in loadgen's range of ports.json), and spawning the real binaries.
 
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -14,6 +14,8 @@ const ROOT = path.resolve(__dirname, '..');
 const REPO = path.resolve(ROOT, '..');
 const PG_CLUSTER = path.join(REPO, 'scripts', 'pg-cluster.sh');
 const SCHEMA = path.join(REPO, 'results-schema.sql');
+// loadgen's range of the repository's port table.
+const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(REPO, 'ports.json'), 'utf8')).ranges.loadgen.ports.split('-').map(Number);
 
 /** An HTTP server on a free port; handler(req, res) or raw: onConnection(socket). */
 async function startServer(handler, { raw = false } = {}) {
@@ -77,7 +79,7 @@ async function createDatabase(clusterUrl) {
 /** A PostgreSQL cluster of our own (to stop and start it, or with { maxConnections }). */
 async function ownCluster({ maxConnections } = {}) {
   const dir = fs.mkdtempSync('/tmp/cfscale-loadgen-test-pg-');
-  const port = await freePortInRange(44000, 44999);
+  const port = await freePortInRange(...OWN_PORTS);
   const sh = (...args) => execFileSync(PG_CLUSTER, args, { encoding: 'utf8' }).trim();
   const cap = maxConnections === undefined ? [] : ['--max-connections', String(maxConnections)];
   const url = sh('start', '--dir', dir, '--port', String(port), ...cap);

@@ -1,6 +1,6 @@
 'use strict';
 // scripts/tunnel.sh --platform local for real: the local platform (scripts/cfl) with its
-// own CFSCALE_HOME and ports (47000-47999), its results-db, the chisel server and client
+// own CFSCALE_HOME and ports (range `cf` of ports.json), its results-db, the chisel server and client
 // from .tools/bin (built when missing), psql through the tunnel, --stop.
 
 const test = require('node:test');
@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { freePort } = require('../test/test-db');
+const { portRange } = require('../test/ports');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TUNNEL = path.join(ROOT, 'scripts', 'tunnel.sh');
@@ -35,7 +36,7 @@ test.before(async () => {
     CFSCALE_HOME: path.join(home, 'local'),
     CFSCALE_ROUTER_PORT: String(await freePort()),
     CFSCALE_PG_PORT: String(await freePort()),
-    CFSCALE_INSTANCE_PORT_BASE: String(47000 + 900 + Math.floor(Math.random() * 90)),
+    CFSCALE_INSTANCE_PORT_BASE: String(portRange('cf')[0] + 900 + Math.floor(Math.random() * 90)),
     CFSCALE_TUNNEL_DIR: path.join(home, 'tunnel'),
   };
   const up = sh(CFL, ['up']);

@@ -8,6 +8,11 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { portRange } = require('../test/ports');
+
+const [CF_PORT_MIN, CF_PORT_MAX] = portRange('cf');
+/** A local port for the tunnel client in the CF side's range (`cf` in ports.json). */
+const localPort = () => String(CF_PORT_MIN + Math.floor(Math.random() * (CF_PORT_MAX - CF_PORT_MIN + 1)));
 
 const TUNNEL = path.resolve(__dirname, '..', 'tunnel.sh');
 
@@ -133,7 +138,7 @@ test('cf: push when absent, bind when unbound, look-ups by cf curl, exit 2 when 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-'));
   fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF, { mode: 0o755 });
   try {
-    const r = run(['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+    const r = run(['--platform', 'cf', '--local-port', localPort()], {
       PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
       CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '2',
     });
@@ -211,7 +216,7 @@ test('cf: what the app lacks ends the run with one line, exit 1, no state left',
       fs.writeFileSync(path.join(dir, 'env.json'), JSON.stringify(envDoc));
       fs.writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routesDoc));
       try {
-        const r = run(['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+        const r = run(['--platform', 'cf', '--local-port', localPort()], {
           PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
         });
         assert.equal(r.code, 1, r.err);
@@ -233,7 +238,7 @@ test('regression: a SIGTERM while the proof waits stops the client this run star
   const state = path.join(dir, 'tunnel');
   let clientPid = null;
   try {
-    const child = spawn(TUNNEL, ['--platform', 'cf', '--local-port', String(47000 + Math.floor(Math.random() * 1000))], {
+    const child = spawn(TUNNEL, ['--platform', 'cf', '--local-port', localPort()], {
       env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: state,
         CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '60' },
       stdio: ['ignore', 'ignore', 'pipe'],

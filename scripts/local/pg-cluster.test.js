@@ -1,7 +1,7 @@
 'use strict';
 // scripts/pg-cluster.sh (→ local/pg-cluster.js) as its callers use it: the usage errors
 // (one line, exit 1), help, and a real cluster in a temp dir on a free port in
-// 45000-45999: start prints only the URL, status, createdb (twice), url, stop, a restart
+// the scripts' range of ports.json: start prints only the URL, status, createdb (twice), url, stop, a restart
 // keeping its port, and as root a cluster owned by postgres.
 
 const test = require('node:test');
@@ -10,7 +10,9 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomFreePort } = require('../test/ports');
+const { randomFreePort, portRange } = require('../test/ports');
+
+const OWN_PORTS = portRange('scripts');
 
 const PG_CLUSTER = path.resolve(__dirname, '..', 'pg-cluster.sh');
 const URL_RE = /^postgres:\/\/postgres:[A-Za-z0-9]{16,}@127\.0\.0\.1:(\d+)\/([a-z0-9_-]+)\n$/;
@@ -83,7 +85,7 @@ test('status and stop without a cluster: not running (exit 1), stop is a no-op (
 
 test('a real cluster: start, status, createdb, url, stop, restart on its stored port', async () => {
   const dir = path.join(tmp, 'pg');
-  const port = await randomFreePort(45000, 45999);
+  const port = await randomFreePort(...OWN_PORTS);
 
   const start = pgc(['start', '--dir', dir, '--port', String(port)]);
   assert.equal(start.code, 0, start.err);
@@ -137,7 +139,7 @@ test('a real cluster: start, status, createdb, url, stop, restart on its stored 
 test('start failures name their cause in one line: a busy port, a DIR postgres cannot reach', async (t) => {
   await t.test('busy port', async () => {
     const net = require('node:net');
-    const busy = net.createServer().listen(await randomFreePort(45000, 45999), '127.0.0.1');
+    const busy = net.createServer().listen(await randomFreePort(...OWN_PORTS), '127.0.0.1');
     await new Promise((r) => busy.once('listening', r));
     const dir = path.join(tmp, 'busy');
     try {
@@ -154,7 +156,7 @@ test('start failures name their cause in one line: a busy port, a DIR postgres c
   await t.test('as root, a DIR under a directory only root may enter', { skip: process.getuid() !== 0 && 'needs root' }, () => {
     const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-closed-'));
     try {
-      const r = pgc(['start', '--dir', path.join(closed, 'pg'), '--port', '45999']);
+      const r = pgc(['start', '--dir', path.join(closed, 'pg'), '--port', String(OWN_PORTS[1])]);
       assert.equal(r.code, 1);
       assert.match(r.err.trimEnd(), /^pg-cluster: initdb failed, see \S+\/initdb\.log: initdb: error: .*Permission denied$/);
     } finally {

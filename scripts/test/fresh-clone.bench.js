@@ -13,6 +13,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { platformPortEnv } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const dir = fs.mkdtempSync('/tmp/cfscale-fresh-clone-');
@@ -20,7 +21,7 @@ fs.chmodSync(dir, 0o755); // PostgreSQL runs as postgres when we are root
 const clone = path.join(dir, 'cfscale');
 const env = {
   ...process.env, PLATFORM: 'local', CFSCALE_HOME: path.join(dir, 'platform'),
-  CFSCALE_ROUTER_PORT: '46640', CFSCALE_PG_PORT: '46641', CFSCALE_API_PORT: '46642', CFSCALE_INSTANCE_PORT_BASE: '46650',
+  ...platformPortEnv('fresh-clone'),
 };
 const ROUND = ['--app', 'node-app', '--instances', '2', '--loadgens', '2', '--parallel', '8', '--duration', '10s'];
 

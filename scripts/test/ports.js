@@ -1,8 +1,15 @@
 'use strict';
-// Free ports for the scripts' tests. Each suite has its own range (local platform
-// 45000-45999, parsers/CF side 47000-47999); the kernel's ephemeral range covers them, so
+// Free ports for the scripts' tests. Each suite has its own range in ports.json (local
+// platform `scripts`, CF side `cf`, `e2e`, ...); the kernel's ephemeral range covers them, so
 // a fixed port can be taken by some client's connection: ask before using one.
 const net = require('node:net');
+const PORTS = require('../../ports.json');
+
+/** [first, last] port of range `name` of ports.json. */
+function portRange(name) {
+  if (!PORTS.ranges[name]) throw new Error(`ports.json: no range "${name}"`);
+  return PORTS.ranges[name].ports.split('-').map(Number);
+}
 
 /** Whether a TCP port on 127.0.0.1 can be bound right now. */
 function portFree(port) {
@@ -28,4 +35,11 @@ async function randomFreePort(from, to, attempts = 50) {
   throw new Error(`no free port in ${from}-${to}`);
 }
 
-module.exports = { portFree, freePortInRange, randomFreePort };
+/** The local platform's port settings in range `name`: router, PostgreSQL, API, then instances. */
+function platformPortEnv(name) {
+  const [first] = portRange(name);
+  return { CFSCALE_ROUTER_PORT: String(first), CFSCALE_PG_PORT: String(first + 1), CFSCALE_API_PORT: String(first + 2),
+    CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
+}
+
+module.exports = { portFree, freePortInRange, randomFreePort, portRange, platformPortEnv };

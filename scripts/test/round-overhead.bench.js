@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { parseArgs } = require('../round/cli-args');
+const { platformPortEnv } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const args = parseArgs(process.argv.slice(2), {
@@ -20,7 +21,7 @@ const home = fs.mkdtempSync('/tmp/cfscale-e2e-bench-');
 fs.mkdirSync(path.join(home, 'tmp'));
 const env = {
   ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
-  CFSCALE_ROUTER_PORT: '46600', CFSCALE_PG_PORT: '46601', CFSCALE_API_PORT: '46602', CFSCALE_INSTANCE_PORT_BASE: '46610',
+  ...platformPortEnv('round-overhead'),
 };
 
 function round(durationSec) {

@@ -12,7 +12,7 @@
 // the maximum warm-up) and the loadgens stop a duration after it; teardown.sh leaves
 // nothing running; a 20 s stop of the platform's PostgreSQL mid-round loses nothing and
 // leaves nothing pending. The other rounds pass --warmup 0s (gate off): short and to the point.
-// Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports 465xx.
+// Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports of the range `e2e` in ports.json.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
@@ -21,10 +21,11 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
+const { portRange } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
-const ROUTER_PORT = 46500;
+const [ROUTER_PORT] = portRange('e2e');
 // The instances inherit TMPDIR: the loadgen's spool (os.tmpdir()) stays inside this home,
 // so batches spooled by another platform's loadgens are never replayed here.
 fs.mkdirSync(path.join(HOME, 'tmp'));
@@ -34,9 +35,9 @@ const ENV = {
   PLATFORM: 'local',
   CFSCALE_HOME: HOME,
   CFSCALE_ROUTER_PORT: String(ROUTER_PORT),
-  CFSCALE_PG_PORT: '46501',
-  CFSCALE_INSTANCE_PORT_BASE: '46510',
-  CFSCALE_API_PORT: '46502',
+  CFSCALE_PG_PORT: String(ROUTER_PORT + 1),
+  CFSCALE_INSTANCE_PORT_BASE: String(ROUTER_PORT + 10),
+  CFSCALE_API_PORT: String(ROUTER_PORT + 2),
 };
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
 // Where the scripts keep the local platform's cf login (ops/platform.js localCfHome).

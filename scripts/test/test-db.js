@@ -3,7 +3,7 @@
 //
 // Under scripts/test.sh: a uniquely named database in the shared cluster
 // (CFSCALE_TEST_PG_URL). Standalone: a cluster of our own (scripts/pg-cluster.sh) on a
-// free port in 47000-47999 (the CF side's range), stopped and removed afterwards.
+// free port in the CF side's range (`cf` in ports.json), stopped and removed afterwards.
 // Either way results-schema.sql is applied.
 
 const { execFileSync } = require('node:child_process');
@@ -16,8 +16,7 @@ const { Client } = require('pg');
 const ROOT = path.resolve(__dirname, '..', '..');
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 const SCHEMA = path.join(ROOT, 'results-schema.sql');
-const PORT_MIN = 47000;
-const PORT_MAX = 47999;
+const [PORT_MIN, PORT_MAX] = require('./ports').portRange('cf');
 
 const freePort = () => randomFreePort(PORT_MIN, PORT_MAX);
 

@@ -1,6 +1,6 @@
 // pg.js (test helper) — a fresh database with results-schema.sql applied. Under
 // scripts/test.sh: a uniquely named database in the shared cluster (CFSCALE_TEST_PG_URL);
-// standalone: our own throw-away cluster (scripts/pg-cluster.sh, port 48000-48999).
+// standalone: our own throw-away cluster (scripts/pg-cluster.sh, a port of range `report` in ports.json).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -10,6 +10,8 @@ import pg from 'pg';
 import { REPO_ROOT } from '../../lib/db.js';
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
+// report's range of the repository's port table.
+const [FROM, TO] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'ports.json'), 'utf8')).ranges.report.ports.split('-').map(Number);
 
 function withDb(url, db) {
   const u = new URL(url);
@@ -25,10 +27,10 @@ function portFree(port) {
 
 async function freePort() {
   for (let i = 0; i < 50; i++) {
-    const p = 48000 + Math.floor(Math.random() * 1000);
+    const p = FROM + Math.floor(Math.random() * (TO - FROM + 1));
     if (await portFree(p)) return p;
   }
-  throw new Error('no free port in 48000-48999');
+  throw new Error(`no free port in ${FROM}-${TO}`);
 }
 
 let ownCluster = null;

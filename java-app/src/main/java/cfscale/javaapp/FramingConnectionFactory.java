@@ -8,7 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -28,12 +31,28 @@ import org.eclipse.jetty.util.Callback;
  *   never trips);</li>
  *   <li>Jetty's own statuses for a refused head are mapped to node's: a request line over the
  *   limit 414 → 431 (the limit counts the whole head), an HTTP/2 request line 426 → 505, a line
- *   without a version ("HTTP/0.9", 505) → 400.</li>
+ *   without a version ("HTTP/0.9", 505) → 400;</li>
+ *   <li>a method node's parser does not know (lower case included) gets 400 before routing,
+ *   where Jetty would route it and answer 405 ({@link #NODE_METHODS});</li>
+ *   <li>a bare LF as a line end in the head, which Jetty 12.0 accepts (it has no compliance
+ *   violation for it; RFC 9112 §2.2 lets a server choose), is refused as node refuses it: 505
+ *   when it ends the request line (llhttp reads it as a bad version), else 400
+ *   ({@link CrlfParser}).</li>
  * </ul>
  * The check runs every {@link #MAX_CHECK_INTERVAL_MS} ms at most, as node's connectionsCheckingInterval.
  */
 final class FramingConnectionFactory extends HttpConnectionFactory {
   static final long MAX_CHECK_INTERVAL_MS = 250;
+
+  /**
+   * The methods node's parser (llhttp) accepts: node's {@code http.METHODS} (Node 20) and PRI,
+   * which llhttp parses to answer the HTTP/2 preface with 505 (Framing, "protocol versions").
+   */
+  static final Set<String> NODE_METHODS = Set.of("PRI", "ACL", "BIND", "CHECKOUT", "CONNECT", "COPY", "DELETE",
+      "GET", "HEAD", "LINK", "LOCK", "M-SEARCH", "MERGE", "MKACTIVITY", "MKCALENDAR", "MKCOL", "MOVE",
+      "NOTIFY", "OPTIONS", "PATCH", "POST", "PROPFIND", "PROPPATCH", "PURGE", "PUT", "QUERY", "REBIND",
+      "REPORT", "SEARCH", "SOURCE", "SUBSCRIBE", "TRACE", "UNBIND", "UNLINK", "UNLOCK", "UNSUBSCRIBE");
+  static final String BARE_LF_IN_REQUEST_LINE = "bare LF ending the request line";
 
   private final long headerTimeoutNs;
   private final String instanceIndex;
@@ -94,7 +113,7 @@ final class FramingConnectionFactory extends HttpConnectionFactory {
     if (code == 426) {
       return 505;
     }
-    if (code == 505 && reason.contains("0.9")) {
+    if (code == 505 && !reason.equals(BARE_LF_IN_REQUEST_LINE) && reason.contains("0.9")) {
       return 400;
     }
     return code;
@@ -103,6 +122,11 @@ final class FramingConnectionFactory extends HttpConnectionFactory {
   final class FramingConnection extends HttpConnection {
     /** When the head being read must be complete (System.nanoTime), or 0 when none is read. */
     volatile long headDeadlineNs;
+    /**
+     * Set by {@link #newRequestHandler()}, which HttpConnection's constructor calls before
+     * {@link #newHttpParser}: no initializer, so that the constructor does not reset it.
+     */
+    private HttpParser.RequestHandler requestHandler;
 
     FramingConnection(HttpConfiguration config, Connector connector, EndPoint endPoint) {
       super(config, connector, endPoint);
@@ -123,7 +147,17 @@ final class FramingConnectionFactory extends HttpConnectionFactory {
 
     @Override
     protected HttpConnection.RequestHandler newRequestHandler() {
-      return new FramingRequestHandler();
+      FramingRequestHandler handler = new FramingRequestHandler();
+      requestHandler = handler;
+      return handler;
+    }
+
+    @Override
+    protected HttpParser newHttpParser(HttpCompliance compliance) {
+      HttpParser parser = new CrlfParser(requestHandler, getHttpConfiguration().getRequestHeaderSize(), compliance);
+      parser.setHeaderCacheSize(getHttpConfiguration().getHeaderCacheSize());
+      parser.setHeaderCacheCaseSensitive(getHttpConfiguration().isHeaderCacheCaseSensitive());
+      return parser;
     }
 
     void timeOutHead() {
@@ -148,6 +182,9 @@ final class FramingConnectionFactory extends HttpConnectionFactory {
 
       @Override
       public void startRequest(String method, String uri, HttpVersion version) {
+        if (!NODE_METHODS.contains(method)) {
+          throw new BadMessageException(400, "unknown method");
+        }
         this.version = version;
         super.startRequest(method, uri, version);
       }
@@ -169,6 +206,76 @@ final class FramingConnectionFactory extends HttpConnectionFactory {
         // BadMessageException is for 4xx only (it asserts so): 505 needs the general kind.
         super.badMessage(status == failure.getCode() ? failure : new HttpException.RuntimeException(status, failure.getReason()));
       }
+    }
+  }
+
+  /**
+   * Jetty's parser, refusing a bare LF as a line end in a request head. Before the parser reads
+   * the head's bytes they are scanned (request line and header lines up to the empty line); the
+   * parser gets the bytes before a bare LF, so that its own refusal of an earlier byte still
+   * comes first, and then the refusal.
+   */
+  static final class CrlfParser extends HttpParser {
+    private boolean inHead;
+    private boolean prevCr;
+    private boolean onRequestLine;
+    private int lineLength;
+
+    CrlfParser(HttpParser.RequestHandler handler, int maxHeaderBytes, HttpCompliance compliance) {
+      super(handler, maxHeaderBytes, compliance);
+    }
+
+    @Override
+    public boolean parseNext(ByteBuffer buffer) {
+      if (getState() == State.START && !inHead) { // a new message (leading CRLFs keep it in START)
+        inHead = true;
+        prevCr = false;
+        onRequestLine = true;
+        lineLength = 0;
+      }
+      if (!inHead || !inHeaderState()) {
+        return super.parseNext(buffer);
+      }
+      int bareLf = scanHead(buffer);
+      if (bareLf < 0) {
+        return super.parseNext(buffer);
+      }
+      ByteBuffer before = buffer.slice(buffer.position(), bareLf - buffer.position());
+      boolean handled = super.parseNext(before);
+      buffer.position(buffer.position() + before.position());
+      if (getState() != State.CLOSE && getState() != State.CLOSED) {
+        buffer.position(buffer.limit());
+        badMessage(lineLength > 0 && onRequestLine
+            ? new HttpException.RuntimeException(505, BARE_LF_IN_REQUEST_LINE)
+            : new BadMessageException(400, "bare LF line end"));
+      }
+      return handled;
+    }
+
+    /** The index of the head's first bare LF in the buffer's remaining bytes, or -1. */
+    private int scanHead(ByteBuffer buffer) {
+      for (int i = buffer.position(); i < buffer.limit(); i++) {
+        byte b = buffer.get(i);
+        if (b == '\n') {
+          if (!prevCr) {
+            return i;
+          }
+          prevCr = false;
+          if (lineLength > 0) {
+            onRequestLine = false;
+          } else if (!onRequestLine) {
+            inHead = false; // the empty line: the head is complete
+            return -1;
+          }
+          lineLength = 0;
+        } else {
+          prevCr = b == '\r';
+          if (!prevCr) {
+            lineLength++;
+          }
+        }
+      }
+      return -1;
     }
   }
 }

@@ -1,0 +1,146 @@
+// lib.js — what the app benchmarks share (settings.js, throughput.js): a PostgreSQL cluster
+// of their own (a port of range `bench-apps` in ports.json), one app variant
+// (contract/lib/variants.js) started pinned to a CPU on fresh databases with seeded ads, the
+// CPU time of its processes, a small argument-table parser, and the cleanup.
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CONTRACT_LIB = path.join(ROOT, 'contract', 'lib');
+const { variant, portRange } = require(path.join(CONTRACT_LIB, 'variants'));
+const { healthOk, freePortInRange } = require(path.join(CONTRACT_LIB, 'app-process'));
+
+const APP_CPU = 0;
+const LOAD_CPU = 1;
+const SEED_ADS = 1000;
+const START_TIMEOUT_MS = 60000;
+const PG_START_TRIES = 3;
+
+class UsageError extends Error {}
+
+/** Parse argv by `options` ([flag, key, help], every flag takes a value; `repeat` keys collect). */
+function parseArgs(argv, options, defaults, repeat = []) {
+  const opts = { ...defaults };
+  for (let i = 0; i < argv.length; i += 2) {
+    if (argv[i] === '-h' || argv[i] === '--help') return { help: true };
+    const o = options.find(([flag]) => flag === argv[i]);
+    if (!o) throw new UsageError(`unknown option: ${argv[i]} (see --help)`);
+    if (i + 1 >= argv.length) throw new UsageError(`${argv[i]} needs a value (see --help)`);
+    if (repeat.includes(o[1])) opts[o[1]] = [...(opts[o[1]] || []), argv[i + 1]];
+    else opts[o[1]] = argv[i + 1];
+  }
+  return opts;
+}
+
+/** `usageLine`, the flags of `options`, then the calling file's header comment. */
+function usage(file, usageLine, options) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const about = lines.slice(2, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
+  return [usageLine, ...options.map(([flag, , help]) => `  ${flag.padEnd(12)} ${help}`), '', ...about].join('\n');
+}
+
+/** Run `main(argv)` → exit code; a UsageError or setup Error is one line and exit 1. */
+function runMain(name, main) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+    process.stderr.write(`${name}: ${process.env.DEBUG === '1' ? e.stack : e.message}\n`);
+    process.exitCode = e.exitCode || 1;
+  });
+}
+
+class Bench {
+  constructor(name) {
+    this.name = name;
+    this.app = null;
+  }
+
+  log(msg) { process.stderr.write(`${this.name}: ${msg}\n`); }
+
+  /** The machine checks, temp dir, cleanup on signals and the PostgreSQL cluster. */
+  async setup() {
+    if (spawnSync('taskset', ['--version']).error) throw new Error('taskset not found (util-linux)');
+    if (os.cpus().length < 2) throw new Error('needs 2 CPUs (app and generator on different cores)');
+    this.pg = require(path.join(CONTRACT_LIB, 'pg-admin'));
+    this.work = fs.mkdtempSync('/tmp/cfscale-contract-bench-');
+    fs.chmodSync(this.work, 0o755);
+    for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => this.cleanup().finally(() => process.exit(1)));
+    for (let tries = 1; ; tries++) {
+      try {
+        this.pgUrl = this.pg.startCluster(path.join(this.work, 'pg'), await freePortInRange(...portRange('bench-apps')));
+        return;
+      } catch (e) {
+        if (tries >= PG_START_TRIES) throw new Error(`could not start PostgreSQL: ${e.stderr || e.message}`);
+      }
+    }
+  }
+
+  /** Variant `v` pinned to APP_CPU with `extraEnv` on top of its own settings, SEED_ADS ads in. */
+  async startApp(v, extraEnv = {}) {
+    const appDb = await this.pg.freshDatabase(this.pgUrl, 'bench_app', { results: true }); // the same file holds ads
+    const resultsDb = await this.pg.freshDatabase(this.pgUrl, 'bench_results', { results: true });
+    const port = await freePortInRange(...portRange('bench-apps'));
+    const env = { ...process.env };
+    delete env.VCAP_SERVICES;
+    delete env.VCAP_APPLICATION;
+    Object.assign(env, { PORT: String(port), DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_CAPACITY: '2000000',
+      APP_NAME: `bench-${v}`, ...variant(v).env, ...extraEnv });
+    const logFile = path.join(this.work, `${v}.log`);
+    const out = fs.openSync(logFile, 'w');
+    const child = spawn('taskset', ['-c', String(APP_CPU), ...variant(v).cmd], { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
+    fs.closeSync(out);
+    this.app = { child, pid: child.pid, url: `http://127.0.0.1:${port}`, done: false };
+    this.app.exited = new Promise((resolve) => child.once('close', () => { this.app.done = true; resolve(); }));
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (!(await healthOk(this.app.url))) {
+      if (this.app.done || Date.now() > deadline) {
+        process.stderr.write(fs.readFileSync(logFile, 'utf8').split('\n').slice(-21).join('\n'));
+        throw new Error(`${v} did not start`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const { withClient } = require(path.join(CONTRACT_LIB, 'db'));
+    await withClient(appDb, (c) => c.query(`INSERT INTO ads (title, body, price, contact)
+      SELECT 'Ad ' || g, 'Body of ad ' || g, g % 1000, 'seller' || g || '@example.com' FROM generate_series(1, ${SEED_ADS}) g`));
+    return this.app;
+  }
+
+  async stopApp() {
+    if (!this.app) return;
+    if (!this.app.done) {
+      try { process.kill(-this.app.pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+    await this.app.exited;
+    this.app = null;
+  }
+
+  async cleanup() {
+    await this.stopApp();
+    if (this.work) {
+      try { this.pg.stopCluster(path.join(this.work, 'pg')); } catch { /* not started */ }
+      fs.rmSync(this.work, { recursive: true, force: true });
+      this.work = null;
+    }
+  }
+}
+
+/** CPU ticks (user + system) used so far by process `pid` and its children (cluster workers). */
+function cpuTicks(pid) {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+  let total = 0;
+  for (const p of [pid, ...children]) {
+    try {
+      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      total += Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14, 15 of stat)
+    } catch { /* exited meanwhile */ }
+  }
+  return total;
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+module.exports = { Bench, UsageError, parseArgs, usage, runMain, cpuTicks, median, variant, ROOT, APP_CPU, LOAD_CPU, SEED_ADS, CLK_TCK };

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// efficiency-summary.js — efficiency.sh's table: per tool the median of requests per
+// generator CPU-second over the repeats, and its ratio to autocannon's. RESULTS holds one
+// line per run: "TOOL REQUESTS CPU_SEC".
+// Usage: node loadgen/bench/efficiency-summary.js RESULTS DURATION_SEC
+'use strict';
+
+const fs = require('node:fs');
+
+function median(xs) {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length;
+  return m % 2 ? v[(m - 1) / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+}
+
+function summary(text, durationSec) {
+  const tools = new Map();
+  for (const line of text.split('\n').filter(Boolean)) {
+    const [tool, reqs, cpu] = line.split(' ');
+    if (!tools.has(tool)) tools.set(tool, []);
+    tools.get(tool).push({ reqs: Number(reqs), eff: Number(cpu) > 0 ? Number(reqs) / Number(cpu) : 0 });
+  }
+  const base = median((tools.get('autocannon') || []).map((r) => r.eff));
+  const row = (a, b, c, d, e) => `${a.padEnd(22)} ${b.padStart(12)} ${c.padStart(14)} ${d.padStart(8)}   ${e}`;
+  const lines = [row('tool', 'req/s(wall)', 'req/cpu_s(med)', 'ratio', 'req/cpu_s of each run')];
+  for (const [tool, runs] of tools) {
+    const wall = runs.reduce((s, r) => s + r.reqs / durationSec, 0) / runs.length;
+    const med = median(runs.map((r) => r.eff));
+    lines.push(row(tool, wall.toFixed(0), med.toFixed(0), `${(med / base).toFixed(2)}x`, runs.map((r) => r.eff.toFixed(0)).join(' ')));
+  }
+  return lines.join('\n');
+}
+
+if (require.main === module) {
+  const [file, duration] = process.argv.slice(2);
+  if (!file || !(Number(duration) > 0)) { process.stderr.write('usage: efficiency-summary.js RESULTS DURATION_SEC\n'); process.exit(1); }
+  process.stdout.write(`${summary(fs.readFileSync(file, 'utf8'), Number(duration))}\n`);
+}
+
+module.exports = { summary, median };

@@ -1,0 +1,33 @@
+'use strict';
+// run-suites.test.js — scripts/test.sh's face: --list names every suite in order, --help
+// shows every flag, and bad usage is one line and exit 1, all without setup or a cluster.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { SUITES } = require('./run-suites');
+
+const TEST_SH = path.resolve(__dirname, '..', 'test.sh');
+const run = (args) => spawnSync(TEST_SH, args, { encoding: 'utf8' });
+
+test('--list prints the suites in order, one a line', () => {
+  const r = run(['--list']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), SUITES.map(([name]) => name));
+});
+
+test('--help names every flag', () => {
+  const r = run(['--help']);
+  assert.equal(r.status, 0, r.stderr);
+  for (const flag of ['--no-setup', '--only', '--list', '--help']) assert.match(r.stdout, new RegExp(`^  ${flag}`, 'm'));
+});
+
+for (const [args, message] of [[['--no-setup', '--bogus'], 'unknown option: --bogus'], [['--no-setup', '--only', 'nope'], 'unknown suite: nope'],
+  [['--no-setup', '--only'], '--only needs a value']]) {
+  test(`${args.join(' ')}: exit 1, one line`, () => {
+    const r = run(args);
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, new RegExp(`^test: ${message}`));
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  });
+}
