@@ -43,18 +43,28 @@ function environmentVariables(app) {
 
 // GET /v3/apps/:guid/routes: the v3 route resource; `options` holds what was set
 // (manifest options.loadbalancing, update-route -o), as CC returns it.
-function routeResource(app, url) {
-  const h = crypto.createHash('sha1').update(`${app.guid} ${url}`).digest('hex');
+function guidOf(text) {
+  const h = crypto.createHash('sha1').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+// A route is its URL: every app that lists it is one of its destinations, as CC keeps one
+// route with a destination per mapped app (app/models/runtime/route_mapping_model.rb). Its
+// options are the first app's (the one that created it; docs/cf-platform.md §15).
+function routeResource(app, url, apps = [app]) {
   const dot = url.indexOf('.');
+  const guid = guidOf(`route ${url}`);
+  const mapped = apps.filter((a) => a.routes.includes(url));
+  const owner = mapped[0] || app;
   return {
-    guid: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`,
+    guid,
     protocol: 'http',
     host: dot > 0 ? url.slice(0, dot) : '',
     path: '',
     port: null,
     url,
-    options: { ...(app.routeOptions?.[url] || {}) },
-    destinations: [{ app: { guid: app.guid, process: { type: 'web' } }, port: 8080, protocol: 'http1' }],
+    options: { ...(owner.routeOptions?.[url] || {}) },
+    destinations: mapped.map((a) => ({ guid: guidOf(`destination ${guid} ${a.guid}`), app: { guid: a.guid, process: { type: 'web' } }, port: 8080, protocol: 'http1' })),
   };
 }
 
@@ -144,7 +154,7 @@ function route(platform, rawPath, { v3Stats }) {
   if (m) {
     const app = platform.appByGuid(m[1]);
     if (!app) throw notFound('App');
-    return list(app.routes.map((r) => routeResource(app, r)));
+    return list(app.routes.map((r) => routeResource(app, r, Object.values(platform.state.apps))));
   }
   m = /^\/v3\/apps\/([^/]+)$/.exec(p);
   if (m) {

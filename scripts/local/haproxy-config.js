@@ -23,6 +23,8 @@ function slotCount(instances) {
 
 function backendName(app) { return `app_${app.name}`; }
 function pinBackendName(app, index) { return `pin_${app.name}_${index}`; }
+// A shared route's server for instance `index` of its member `k` (router-sync.js sharedRoutes).
+function sharedServerName(k, index) { return `m${k}s${index}`; }
 
 // JSON log line: every value in quotes, numbers parsed by rtr-log.js.
 function logFormat() {
@@ -45,7 +47,8 @@ function serverLine(name, inst) {
 
 // apps: [{name, guid, routes[], balance (roundrobin|leastconn, default roundrobin), slots,
 //         instances: {index: {port, ready}}}]
-function buildConfig({ routerPort, logPort, adminSocket, apps }) {
+// shared: [{name, urls[], members: [app name], balance}]: routes mapped to several apps.
+function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
   const out = [];
   out.push(
     'global',
@@ -95,13 +98,16 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
   out.push(
     '  http-request return status 400 content-type text/plain string "400 Bad Request: Invalid X-CF-App-Instance Header" hdr X-Cf-Routererror invalid_cf_app_instance_header if has_pin !pin_known',
   );
+  // Pins first (an instance of any app on a shared route), then shared routes, then each
+  // app's own routes.
   for (const app of apps) {
     if (!app.routes.length) continue;
     for (let i = 0; i < app.slots; i++) {
       out.push(`  use_backend ${pinBackendName(app, i)} if host_${app.name} { req.hdr(X-Cf-App-Instance) -m str ${app.guid}:${i} }`);
     }
-    out.push(`  use_backend ${backendName(app)} if host_${app.name}`);
   }
+  for (const g of shared) out.push(`  use_backend ${g.name} if { req.hdr(host),field(1,:),lower -m str ${g.urls.join(' ')} }`);
+  for (const app of apps) if (app.routes.length) out.push(`  use_backend ${backendName(app)} if host_${app.name}`);
   out.push('  default_backend unknown_route', '');
   out.push(
     'backend unknown_route',
@@ -119,7 +125,18 @@ function buildConfig({ routerPort, logPort, adminSocket, apps }) {
       out.push(`backend ${pinBackendName(app, i)}`, appId, serverLine(`s${i}`, app.instances[i]), '');
     }
   }
+  const byName = new Map(apps.map((a) => [a.name, a]));
+  for (const g of shared) {
+    // No X-CF-ApplicationID here: HAProxy rewrites a request before it picks the server,
+    // Gorouter sets the picked endpoint's app.
+    out.push(`backend ${g.name}`, `  balance ${g.balance || 'roundrobin'}`, '  option redispatch 1');
+    g.members.forEach((n, k) => {
+      const app = byName.get(n);
+      for (let i = 0; i < app.slots; i++) out.push(serverLine(sharedServerName(k, i), app.instances[i]));
+    });
+    out.push('');
+  }
   return out.join('\n');
 }
 
-module.exports = { buildConfig, slotCount, backendName, pinBackendName, SLOT_BLOCK };
+module.exports = { buildConfig, slotCount, backendName, pinBackendName, sharedServerName, SLOT_BLOCK };

@@ -279,6 +279,37 @@ class Platform {
     return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
   }
 
+  // `cf map-route` / `unmap-route`: the app joins or leaves a route's destinations; the
+  // router sends the route's requests round-robin to every mapped app's instances
+  // (docs/cf-platform.md §16). Applied with a graceful router reload.
+  async mapRoute({ appName, url }) {
+    const app = this.app(appName);
+    if (app.routes.includes(url)) return;
+    app.routes.push(url);
+    await this.routeChange(() => { app.routes = app.routes.filter((u) => u !== url); });
+  }
+
+  async unmapRoute({ appName, url }) {
+    const app = this.app(appName);
+    if (!app.routes.includes(url)) return;
+    const before = { routes: app.routes, routeOptions: app.routeOptions };
+    app.routes = app.routes.filter((u) => u !== url);
+    app.routeOptions = { ...app.routeOptions };
+    delete app.routeOptions[url];
+    await this.routeChange(() => Object.assign(app, before));
+  }
+
+  async routeChange(undo) {
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      undo();
+      await this.routes.sync();
+      throw e;
+    }
+    this.save();
+  }
+
   // wait: false returns once the instances are started, not yet healthy (CC's start).
   async start({ appName, wait = true }) {
     const app = this.app(appName);

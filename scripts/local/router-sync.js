@@ -4,7 +4,8 @@
 // Also maps an access-log record back to its app and instance (for the RTR line).
 'use strict';
 
-const { slotCount, backendName, pinBackendName } = require('./haproxy-config');
+const crypto = require('node:crypto');
+const { slotCount, backendName, pinBackendName, sharedServerName } = require('./haproxy-config');
 const { appLoadbalancing, haproxyBalance } = require('./route-options');
 
 class RouterSync {
@@ -33,12 +34,14 @@ class RouterSync {
       this.slotHigh.set(a.guid, slots);
       return { name: a.name, guid: a.guid, routes: a.routes, balance: haproxyBalance(appLoadbalancing(a)), slots, instances };
     });
-    return { apps, logPort: this.logPort };
+    return { apps, shared: sharedRoutes(apps), logPort: this.logPort };
   }
 
   async run() {
     const model = this.model();
-    const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.balance, a.slots])]);
+    const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.balance, a.slots]),
+      model.shared.map((g) => [g.name, g.urls, g.members, g.balance])]);
+    this.shared = new Map(model.shared.map((g) => [g.name, g.members]));
     if (key !== this.key || !this.router.isRunning()) {
       await this.router.apply(model);
       this.key = key;
@@ -62,6 +65,10 @@ class RouterSync {
         if (cur.ready === ready && cur.port === port) continue;
         await this.router.setServer(backendName(a), `s${i}`, want, cur.port);
         await this.router.setServer(pinBackendName(a, i), `s${i}`, want, cur.port);
+        for (const g of model.shared) {
+          const k2 = g.members.indexOf(a.name);
+          if (k2 >= 0) await this.router.setServer(g.name, sharedServerName(k2, i), want, cur.port);
+        }
         this.serverState.set(k, { port, ready });
       }
     }
@@ -77,14 +84,16 @@ class RouterSync {
     return strict ? done : this.queue;
   }
 
-  // {app, index, instance} of an access-log record (backend app_NAME / pin_NAME_I, server sI).
+  // {app, index, instance} of an access-log record (backend app_NAME / pin_NAME_I, server
+  // sI; or a shared route's backend, server mKsI: member K's instance I).
   target(rec) {
     const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
-    const name = m && (m[1] || m[2]);
+    const sm = /^(?:m(\d+))?s(\d+)$/.exec(rec.s || '');
+    const members = this.shared && this.shared.get(rec.b);
+    const name = members ? (sm && sm[1] !== undefined ? members[Number(sm[1])] : members[0]) : m && (m[1] || m[2]);
     const app = name && this.apps().find((a) => a.name === name);
     if (!app) return null;
-    const sm = /^s(\d+)$/.exec(rec.s || '');
-    const index = sm ? Number(sm[1]) : null;
+    const index = sm ? Number(sm[2]) : null;
     const instance = index !== null ? this.instances(app.name).find((i) => i.index === index) : null;
     return { app, index, instance };
   }
@@ -95,4 +104,23 @@ class RouterSync {
   }
 }
 
-module.exports = { RouterSync };
+// Routes mapped to more than one app (`cf map-route`): one backend per set of apps, with
+// every member's server slots, as Gorouter keeps one endpoint pool per route with every
+// mapped app's instances (docs/cf-platform.md §16). Members in the order of the apps (the
+// route's first app sets its load balancing).
+function sharedRoutes(models) {
+  const byUrl = new Map();
+  for (const a of models) for (const u of a.routes) byUrl.set(u, [...(byUrl.get(u) || []), a]);
+  const groups = new Map();
+  for (const [url, members] of byUrl) {
+    if (members.length < 2) continue;
+    const names = members.map((a) => a.name);
+    const key = names.join('\n');
+    const g = groups.get(key) || { name: `route_${crypto.createHash('sha1').update(key).digest('hex').slice(0, 12)}`, urls: [], members: names, balance: members[0].balance };
+    g.urls.push(url);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+module.exports = { RouterSync, sharedRoutes };

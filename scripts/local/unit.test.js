@@ -12,6 +12,7 @@ const { readManifest, parseMegabytes } = require('./manifest');
 const { instanceEnv } = require('./cf-env');
 const { memoryOptions } = require('./java-memory');
 const { buildConfig } = require('./haproxy-config');
+const { RouterSync, sharedRoutes } = require('./router-sync');
 const { toRtrLine } = require('./rtr-log');
 const { pluginLines, v3Stats } = require('./stats');
 const { parseArgs, runningSettings } = require('./cli');
@@ -179,6 +180,34 @@ test('haproxy config: haproxy -c accepts it; routes by host; pins per instance',
   assert.match(text, /http-reuse safe/);
   assert.match(text, /http-response set-header X-Vcap-Request-Id %\[unique-id\] if !\{ res\.hdr\(X-Vcap-Request-Id\) -m found \}/);
   assert.equal((text.match(/^backend pin_java-app_/gm) || []).length, 16);
+});
+
+test('haproxy config: a route mapped to two apps is one backend with both apps\' instances, after every pin', () => {
+  const apps = [
+    { name: 'first', guid: 'g-first', routes: ['first.localhost'], balance: 'roundrobin', slots: 8, instances: { 0: { port: 45901, ready: true } } },
+    { name: 'second', guid: 'g-second', routes: ['second.localhost', 'first.localhost'], slots: 8, instances: { 0: { port: 45902, ready: true }, 1: { port: 45903, ready: false } } },
+  ];
+  const shared = sharedRoutes(apps);
+  assert.deepEqual(shared.map((g) => [g.urls, g.members, g.balance]), [[['first.localhost'], ['first', 'second'], 'roundrobin']]);
+  const text = buildConfig({ routerPort: 45990, logPort: 45991, adminSocket: path.join(tmp, 'admin.sock'), apps, shared });
+  const f = path.join(tmp, 'haproxy-shared.cfg');
+  fs.writeFileSync(f, `${text}\n`);
+  execFileSync('haproxy', ['-c', '-q', '-f', f]);
+  const rules = text.split('\n').filter((l) => l.startsWith('  use_backend'));
+  const sharedRule = rules.findIndex((l) => l.includes(shared[0].name));
+  assert.equal(sharedRule, rules.filter((l) => l.includes('X-Cf-App-Instance')).length, 'pins first, then the shared route');
+  assert.match(rules[sharedRule], /-m str first\.localhost \}$/);
+  const backend = text.split(`backend ${shared[0].name}\n`)[1].split('\n\n')[0];
+  assert.match(backend, /server m0s0 127\.0\.0\.1:45901\n/);
+  assert.match(backend, /server m1s0 127\.0\.0\.1:45902\n/);
+  assert.match(backend, /server m1s1 127\.0\.0\.1:45903 disabled/);
+  assert.equal(sharedRoutes([apps[0], { ...apps[1], routes: ['second.localhost'] }]).length, 0);
+  // The access log's backend and server name the app and instance.
+  const sync = new RouterSync({ router: null, log: () => {}, apps: () => apps, instances: (n) => (n === 'second' ? [{ index: 0 }] : []) });
+  sync.shared = new Map(shared.map((g) => [g.name, g.members]));
+  const t = sync.target({ b: shared[0].name, s: 'm1s0' });
+  assert.equal(t.app.name, 'second');
+  assert.equal(t.index, 0);
 });
 
 test('rtr: HAProxy record → Gorouter access-log line', () => {

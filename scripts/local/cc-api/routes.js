@@ -3,7 +3,8 @@
 // options, destinations); GET /v3/routes with CC's app_guids / hosts / domain_guids /
 // paths filters; PATCH /v3/routes/:guid sets per-route options (`cf update-route -o|-r`),
 // validated as CC's RouteUpdateMessage and RouteOptionsMessage, applied by the platform's
-// router (route-options.js).
+// router (route-options.js); POST /v3/routes/:guid/destinations and DELETE
+// /v3/routes/:guid/destinations/:guid map and unmap apps (`cf map-route`, `cf unmap-route`).
 'use strict';
 
 const P = require('./presenters');
@@ -19,9 +20,9 @@ const LOADBALANCING = ['round-robin', 'least-connection'];
 function route(base, a, r) {
   return {
     ...r,
-    created_at: P.ts(a.createdAt),
-    updated_at: P.ts(a.updatedAt || a.createdAt),
-    destinations: r.destinations.map((d, i) => ({ guid: `${r.guid.slice(0, -2)}${String(i).padStart(2, '0')}`, ...d, weight: null })),
+    created_at: P.ts(a ? a.createdAt : 0),
+    updated_at: P.ts(a ? a.updatedAt || a.createdAt : 0),
+    destinations: r.destinations.map((d) => ({ ...d, weight: null })),
     metadata: { labels: {}, annotations: {} },
     relationships: { space: { data: { guid: P.SPACE.guid } }, domain: { data: { guid: P.DOMAIN.guid } } },
     links: {
@@ -33,8 +34,35 @@ function route(base, a, r) {
   };
 }
 
-function allRoutes(base, apps) {
-  return apps.flatMap((a) => a.routes.map((u) => route(base, a, routeResource(a, u))));
+// Every route once (a route mapped to two apps is one route with two destinations); of
+// `apps` only, with every app's destinations.
+function allRoutes(base, apps, everyApp = apps) {
+  const seen = new Set();
+  return apps.flatMap((a) => a.routes.filter((u) => !seen.has(u) && seen.add(u)).map((u) => route(base, a, routeResource(a, u, everyApp))));
+}
+
+// CC's route_destinations_presenter.rb: the route's destinations and links.
+function destinationsDoc(base, r) {
+  return {
+    destinations: route(base, null, r).destinations,
+    links: { self: { href: `${base}/v3/routes/${r.guid}/destinations` }, route: { href: `${base}/v3/routes/${r.guid}` } },
+  };
+}
+
+// The body of POST /v3/routes/:guid/destinations → the app guids to map, or a 422 (what
+// CC's app/messages/route_update_destinations_message.rb checks: an app guid each; the
+// local platform runs only the web process and no weights).
+function destinationApps(body) {
+  const d = body && body.destinations;
+  if (!Array.isArray(d) || !d.length) throw errors.unprocessable('Destinations must be an array containing at least one destination.');
+  return d.map((x) => {
+    const guid = x && x.app && x.app.guid;
+    if (typeof guid !== 'string' || !guid) throw errors.unprocessable('Destinations[0]: app must have the structure {"guid": "app_guid"}');
+    const type = x.app.process && x.app.process.type;
+    if (type !== undefined && type !== 'web') throw errors.unprocessable(`Destinations: process type ${type} is not run by the local platform (only web)`);
+    if (x.weight !== undefined && x.weight !== null) throw errors.unprocessable('Destinations: weighted destinations are not supported');
+    return guid;
+  });
 }
 
 // The body of PATCH /v3/routes/:guid → [options to set as `k=v`, option names to remove],
@@ -57,7 +85,7 @@ function register(router, { platform, base }) {
   const findRoute = (guid) => {
     for (const a of Object.values(platform.state.apps)) {
       const url = a.routes.find((u) => routeResource(a, u).guid === guid);
-      if (url) return { app: a, url };
+      if (url) return { app: a, url, resource: routeResource(a, url, Object.values(platform.state.apps)) };
     }
     throw errors.resourceNotFound('Route');
   };
@@ -67,15 +95,41 @@ function register(router, { platform, base }) {
     const hosts = filter('hosts');
     const domains = filter('domain_guids');
     const paths = filter('paths');
-    const apps = Object.values(platform.state.apps).filter((a) => !appGuids || appGuids.includes(a.guid));
-    const list = allRoutes(base, apps)
+    const every = Object.values(platform.state.apps);
+    const apps = every.filter((a) => !appGuids || appGuids.includes(a.guid));
+    const list = allRoutes(base, apps, every)
       .filter((r) => (!hosts || hosts.includes(r.host)) && (!domains || domains.includes(P.DOMAIN.guid))
         && (!paths || paths.includes(r.path)));
     return P.list(base, '/v3/routes', list);
   });
   router.add('GET', '/v3/routes/:guid', ({ params }) => {
-    const { app, url } = findRoute(params.guid);
-    return route(base, app, routeResource(app, url));
+    const { app, resource } = findRoute(params.guid);
+    return route(base, app, resource);
+  });
+  router.add('GET', '/v3/routes/:guid/destinations', ({ params }) => destinationsDoc(base, findRoute(params.guid).resource));
+  // CC's insert_destinations (routes_controller.rb, app/actions/update_route_destinations.rb):
+  // 200 with every destination; an app already mapped stays mapped once; an unknown app →
+  // 422 `App(s) with guid(s) "G" do not exist.`
+  router.add('POST', '/v3/routes/:guid/destinations', async ({ params, body }) => {
+    const guids = destinationApps(body);
+    await platform.exclusive(async () => {
+      const { url } = findRoute(params.guid);
+      const missing = guids.filter((g) => !platform.appByGuid(g));
+      if (missing.length) throw errors.unprocessable(`App(s) with guid(s) "${missing.join('", "')}" do not exist.`);
+      for (const g of guids) await platform.mapRoute({ appName: platform.appByGuid(g).name, url });
+    });
+    return destinationsDoc(base, findRoute(params.guid).resource);
+  });
+  // CC's destroy_destination: 204; an unknown destination → 422 `Unable to unmap route from
+  // destination. Ensure the route has a destination with this guid.`
+  router.add('DELETE', '/v3/routes/:guid/destinations/:dest', async ({ params }) => {
+    await platform.exclusive(async () => {
+      const { url, resource } = findRoute(params.guid);
+      const d = resource.destinations.find((x) => x.guid === params.dest);
+      if (!d) throw errors.unprocessable('Unable to unmap route from destination. Ensure the route has a destination with this guid.');
+      await platform.unmapRoute({ appName: platform.appByGuid(d.app.guid).name, url });
+    });
+    return [204, null];
   });
   // CC merges the options into the route's and tells the router (route_update.rb); the
   // local router reloads gracefully before this answers.
