@@ -106,7 +106,12 @@ final class Bindings {
         || k.equals("verifyServerCertificate"));
     String user = creds.getUsername() != null ? creds.getUsername() : jdbcQuery.get("user");
     String password = creds.getPassword() != null ? creds.getPassword() : jdbcQuery.get("password");
-    return DatabaseBinding.of(source, q < 0 ? url : url.substring(0, q), params, user, password, sslmode, ca);
+    // A client certificate needs both halves (SAP BTP gives sslcert alone: not presented).
+    String cert = c.get("sslcert") instanceof String s && s.contains("BEGIN CERTIFICATE") ? s : null;
+    String key = c.get("sslkey") instanceof String s && s.contains("PRIVATE KEY-----") ? s : null;
+    boolean client = cert != null && key != null;
+    return DatabaseBinding.of(source, q < 0 ? url : url.substring(0, q), params, user, password, sslmode, ca,
+        client ? cert : null, client ? key : null);
   }
 
   private static void require(String source, boolean present, String what, List<String> keys) throws ConfigException {
