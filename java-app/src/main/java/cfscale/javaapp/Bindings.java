@@ -110,7 +110,13 @@ final class Bindings {
     String cert = c.get("sslcert") instanceof String s && s.contains("BEGIN CERTIFICATE") ? s : null;
     String key = c.get("sslkey") instanceof String s && s.contains("PRIVATE KEY-----") ? s : null;
     boolean client = cert != null && key != null;
-    return DatabaseBinding.of(source, q < 0 ? url : url.substring(0, q), params, user, password, sslmode, ca,
+    String base = q < 0 ? url : url.substring(0, q);
+    if (!anyUrl) {
+      // Built from fields, java-cfenv takes the database from `name` only (dbname alone gives
+      // ".../null"): the path is the database the same keys as in every part name.
+      base = base.substring(0, base.lastIndexOf('/') + 1) + text(c, DATABASE_KEYS);
+    }
+    return DatabaseBinding.of(source, base, params, user, password, sslmode, ca,
         client ? cert : null, client ? key : null);
   }
 
