@@ -66,6 +66,29 @@ class BindingsTest {
   }
 
   @Test
+  void severalHostsTheFirstIsUsed() throws Exception {
+    // Fields only, no host or hostname: the first of `hosts` (docs/bindings.md §2, §4).
+    String binding = "{\"name\":\"a9s-cluster\",\"label\":\"a9s-postgresql11\",\"tags\":[\"sql\"],"
+        + "\"credentials\":{\"hosts\":[\"pg-0.internal\",\"pg-1.internal\"],\"port\":5432,\"name\":\"d\","
+        + "\"username\":\"u\",\"password\":\"p\"}}";
+    assertEquals("jdbc:postgresql://pg-0.internal:5432/d?sslmode=disable",
+        config("{\"a9s-postgresql11\":[" + binding + "]}").database().jdbcUrl());
+  }
+
+  @Test
+  void multiHostUrlStopsTheApp() {
+    // pure pg cannot try several hosts; every part refuses rather than guess (docs/bindings.md §4).
+    for (String key : new String[] {"uri", "jdbcUrl"}) {
+      String url = key.equals("uri") ? "postgres://u:p@h1:5432,h2:5433/db" : "jdbc:postgresql://h1:5432,h2:5433/db?user=u&password=p";
+      String binding = "{\"name\":\"m\",\"label\":\"postgres\",\"tags\":[\"postgres\"],"
+          + "\"credentials\":{\"" + key + "\":\"" + url + "\"}}";
+      ConfigException e = assertThrows(ConfigException.class, () -> config("{\"postgres\":[" + binding + "]}"));
+      assertEquals("VCAP_SERVICES binding \"m\": credentials." + key + " names several hosts (h1:5432,h2:5433); "
+          + "cfscale connects to one: give one host, or hosts (the first is used)", e.getMessage());
+    }
+  }
+
+  @Test
   void byTagSkipsTheResultsBindingAndNonPostgres() throws Exception {
     String vcap = "{\"redis\":[" + OTHER_BINDING + "],\"postgresql\":[" + RESULTS_BINDING + "],"
         + "\"csb-aws-postgresql\":[" + URI_BINDING + "]}";
