@@ -89,6 +89,27 @@ class BindingsTest {
   }
 
   @Test
+  void clientKeyGoesToPgjdbcAsPkcs8Der() throws Exception {
+    byte[] pkcs8 = java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate().getEncoded();
+    String pem = "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder().encodeToString(pkcs8)
+        + "\n-----END PRIVATE KEY-----\n";
+    org.junit.jupiter.api.Assertions.assertArrayEquals(pkcs8, DatabaseBinding.pkcs8Der("s", pem));
+    // A DATABASE_URL's sslcert/sslkey files: the key is handed to pgjdbc converted, in a file of its own.
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("bindings-test");
+    java.nio.file.Path cert = java.nio.file.Files.writeString(dir.resolve("c.pem"), "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n");
+    java.nio.file.Path key = java.nio.file.Files.writeString(dir.resolve("k.pem"), pem);
+    DatabaseBinding db = DatabaseBinding.fromUrl("DATABASE_URL", "postgres://u@h/d?sslmode=require&sslcert=" + cert + "&sslkey=" + key);
+    String keyFile = DatabaseBinding.query(db.jdbcUrl().substring(db.jdbcUrl().indexOf('?') + 1)).get("sslkey");
+    assertTrue(keyFile.endsWith(".pk8"), db.jdbcUrl());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(pkcs8, java.nio.file.Files.readAllBytes(java.nio.file.Path.of(keyFile)));
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> DatabaseBinding.pkcs8Der("s", "-----BEGIN EC PRIVATE KEY-----\nAA==\n-----END EC PRIVATE KEY-----\n"));
+    assertEquals("s: sslkey must be an unencrypted PKCS-8 or RSA PEM key, got EC PRIVATE KEY", e.getMessage());
+    e = assertThrows(ConfigException.class, () -> DatabaseBinding.fromUrl("DATABASE_URL", "postgres://u@h/d?sslcert=" + cert));
+    assertEquals("DATABASE_URL: sslcert and sslkey go together", e.getMessage());
+  }
+
+  @Test
   void byTagSkipsTheResultsBindingAndNonPostgres() throws Exception {
     String vcap = "{\"redis\":[" + OTHER_BINDING + "],\"postgresql\":[" + RESULTS_BINDING + "],"
         + "\"csb-aws-postgresql\":[" + URI_BINDING + "]}";
