@@ -278,7 +278,7 @@ CREATE TABLE IF NOT EXISTS experiment_outcomes (
   variant      text NOT NULL,
   instances    integer NOT NULL,
   loadgens     integer,                          -- scale-until-slo: the load it stopped at
-  stop         text,                             -- scale-until-slo: cpu-reference | router-saturation | max-instances | loadgens-max
+  stop         text,                             -- scale-until-slo: router-load | cpu-reference | router-saturation | max-instances | loadgens-max
   capacity_rps double precision,                 -- capacity: total req/s (NULL: no rate passed)
   confirmed    boolean,                          -- capacity: the soak passed the criteria
   reason       text NOT NULL

@@ -128,6 +128,28 @@ afterChange: keep
   assert.ok(['router-saturation', 'max-instances', 'loadgens-max'].includes(rows[0].stop), rows[0].stop);
 });
 
+test('scale-until-SLO stops when the local router reaches 70 % of its one core, stored for the report (study §7.3)', async () => {
+  const plan = writePlan('router-load', `kind: scale-until-slo
+apps: [node-app]
+slo: { metric: p95, threshold: 20ms }
+scale: { loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9, routerSaturation: false }
+repetitions: 1
+duration: 4s
+afterChange: keep
+`);
+  // 2 ms of router CPU per request: 70 % of one core (no quota) at 350 req/s served.
+  const r = run(plan, [], { FAKE_RUN_ROUND_ROUTER_MS: '2' });
+  assert.equal(r.code, 0, r.stderr);
+  const { rows } = await db.client.query(`SELECT instances, loadgens, stop, reason FROM experiment_outcomes
+    WHERE experiment = 'router-load'`);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].stop, 'router-load');
+  // Served: min(20 req/s × loadgens, 100 req/s × instances); the first step at or past 350.
+  const served = Math.min(20 * rows[0].loadgens, 100 * rows[0].instances);
+  assert.ok(served >= 350 && served < 450, `stopped serving ${served} req/s`);
+  assert.equal(rows[0].reason, `router CPU ${(served * 0.002).toFixed(2)} cores reached 70 % of its 1.00 (${(served / 5).toFixed(0)} %)`);
+});
+
 test('capacity: the search result per instance count is stored with the soak verdict', async () => {
   const plan = writePlan('capsearch', `kind: capacity
 apps: [node-app]
