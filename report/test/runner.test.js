@@ -274,3 +274,28 @@ test('cpuReference {app}: the highest CPU the reference app used in the experime
   const c3 = await maxCpuOfApp(db.client, validatePlan({ ...raw, warmup: '3s' }), 'java-app');
   assert.ok(c3 > 2.5, `the 3 s warm-up round counts for a plan with that warm-up: ${c3}`);
 });
+
+test('a memory change is a change: the first round after `scale -m` is run again and left out', async () => {
+  // The fake cli keeps the memory `scale APP -m NM -f` set; the fake round records it as run-round does.
+  const mem = path.join(dir, 'mem-app.memory');
+  fs.writeFileSync(mem, '1024');
+  const cli = path.join(dir, 'fake-cli-scale.sh');
+  fs.writeFileSync(cli, `#!/usr/bin/env bash\n[ "$1" = scale ] && echo "\${4%M}" > ${JSON.stringify(mem)}\nexit 0\n`, { mode: 0o755 });
+  const plan = writePlan('memchange', `apps: [mem-app]
+variants:
+  - { name: mem128m, memory: 128M }
+  - { name: mem1g, memory: 1G }
+load: [{ loadgens: 1, parallel: 1 }]
+order: sequential
+repetitions: 2
+duration: 4s
+warmup: 1s
+`);
+  const log = path.join(dir, 'memchange.log');
+  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli, FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r.code, 0, r.stderr);
+  // Sequential: mem128m twice, then mem1g twice; its first round follows the change 128 → 1024.
+  assert.deepEqual(calls(log).map((c) => c.label.split(':')[3]), ['mem128m', 'mem128m', 'mem1g', 'mem1g', 'mem1g']);
+  assert.match(r.stderr, /exp:memchange:mem-app:mem1g:i1:l1:p1:rep1: round \d+ is the first after a change \(memory_mb: 128 → 1024\): left out, running the step again/);
+  assert.match(r.stderr, /1 step\(s\) run again after a change/);
+});
