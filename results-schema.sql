@@ -278,7 +278,7 @@ CREATE TABLE IF NOT EXISTS experiment_outcomes (
   variant      text NOT NULL,
   instances    integer NOT NULL,
   loadgens     integer,                          -- scale-until-slo: the load it stopped at
-  stop         text,                             -- scale-until-slo: cpu-reference | router-saturation | max-instances | loadgens-max
+  stop         text,                             -- scale-until-slo: router-load | cpu-reference | router-saturation | max-instances | loadgens-max
   capacity_rps double precision,                 -- capacity: total req/s (NULL: no rate passed)
   confirmed    boolean,                          -- capacity: the soak passed the criteria
   reason       text NOT NULL
@@ -569,7 +569,7 @@ GROUP BY round_id;
 
 -- The first round after a change: what differs from the previous round of the same app on
 -- the same platform (instances, app settings, the route's load balancing, the CPU quota
--- and its CFS period). As in the report's stale-round check, only what both rounds
+-- and its CFS period, the container memory: `cf scale -m` restarts the app). As in the report's stale-round check, only what both rounds
 -- recorded is compared (settings {}: not recorded). The first round of an app in a
 -- database has nothing to compare with.
 CREATE OR REPLACE VIEW round_changes AS
@@ -580,7 +580,8 @@ WITH c AS (
            'settings', nullif(settings, '{}'::jsonb),
            'loadbalancing', coalesce(plan->>'loadbalancing', 'round-robin'),
            'cpu_quota', environment->'app_cpu_quota_cores',
-           'cpu_period_us', environment->'app_cpu_period_us')) AS config
+           'cpu_period_us', environment->'app_cpu_period_us',
+           'memory_mb', environment->'app_memory_mb')) AS config
   FROM rounds
 ), l AS (
   SELECT c.*, lag(round_id) OVER w AS prev_round_id, lag(config) OVER w AS prev_config

@@ -76,6 +76,28 @@ test('scale-until-SLO stops when CPU reaches the reference', () => {
   assert.ok(result.instances >= 3);
 });
 
+test('scale-until-SLO stops when the router\'s CPU reaches 70 % of what it has (study §7.3)', () => {
+  const plan = scalePlan({ loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9 });
+  assert.equal(plan.scale.routerLoad, 0.7, 'the study\'s 70 %');
+  // The app keeps up (20 req/s per loadgen); the router spends 1 ms of CPU per request:
+  // 0.7 cores at 700 req/s = 35 loadgens.
+  const routed = (quota) => (spec) => { const m = model({ perInstance: 10_000 })(spec); return { ...m, routerCores: m.throughputRps / 1000, routerQuotaCores: quota }; };
+  const noQuota = drive(scaleUntilSlo(plan, cfg), routed(null));
+  assert.equal(noQuota.result.stop, 'router-load');
+  assert.equal(noQuota.result.loadgens, 36, 'first step at or past 700 req/s: 36 loadgens, 720 req/s');
+  assert.equal(noQuota.result.reason, 'router CPU 0.72 cores reached 70 % of its 1.00 (72 %)');
+  // A quota of 0.5 cores: 70 % is 0.35 cores = 350 req/s, reached at 20 loadgens (400 req/s).
+  const quoted = drive(scaleUntilSlo(plan, cfg), routed(0.5));
+  assert.equal(quoted.result.loadgens, 20);
+  assert.equal(quoted.result.reason, 'router CPU 0.40 cores reached 70 % of its 0.50 (80 %)');
+  // On CF the router's load is not observable (null): the rule cannot apply, another stop does.
+  const cf = drive(scaleUntilSlo(plan, cfg), (spec) => ({ ...model({ perInstance: 10_000 })(spec), routerCores: null, routerQuotaCores: null }));
+  assert.equal(cf.result.stop, 'loadgens-max');
+  // routerLoad: none turns the rule off.
+  const off = scalePlan({ loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9, routerLoad: 'none' });
+  assert.equal(drive(scaleUntilSlo(off, cfg), routed(null)).result.stop, 'loadgens-max');
+});
+
 test('scale-until-SLO scales on a clearly climbing trend below the SLO', () => {
   const plan = scalePlan({ loadgensStart: 1, loadgensStep: 1, loadgensMax: 6, maxInstances: 2, trendSteps: 3, trendRise: 0.5 }, { metric: 'mean', threshold: '1s' });
   const lat = { 1: 5, 2: 6, 3: 9 };

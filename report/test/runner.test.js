@@ -128,6 +128,28 @@ afterChange: keep
   assert.ok(['router-saturation', 'max-instances', 'loadgens-max'].includes(rows[0].stop), rows[0].stop);
 });
 
+test('scale-until-SLO stops when the local router reaches 70 % of its one core, stored for the report (study §7.3)', async () => {
+  const plan = writePlan('router-load', `kind: scale-until-slo
+apps: [node-app]
+slo: { metric: p95, threshold: 20ms }
+scale: { loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9, routerSaturation: false }
+repetitions: 1
+duration: 4s
+afterChange: keep
+`);
+  // 2 ms of router CPU per request: 70 % of one core (no quota) at 350 req/s served.
+  const r = run(plan, [], { FAKE_RUN_ROUND_ROUTER_MS: '2' });
+  assert.equal(r.code, 0, r.stderr);
+  const { rows } = await db.client.query(`SELECT instances, loadgens, stop, reason FROM experiment_outcomes
+    WHERE experiment = 'router-load'`);
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].stop, 'router-load');
+  // Served: min(20 req/s × loadgens, 100 req/s × instances); the first step at or past 350.
+  const served = Math.min(20 * rows[0].loadgens, 100 * rows[0].instances);
+  assert.ok(served >= 350 && served < 450, `stopped serving ${served} req/s`);
+  assert.equal(rows[0].reason, `router CPU ${(served * 0.002).toFixed(2)} cores reached 70 % of its 1.00 (${(served / 5).toFixed(0)} %)`);
+});
+
 test('capacity: the search result per instance count is stored with the soak verdict', async () => {
   const plan = writePlan('capsearch', `kind: capacity
 apps: [node-app]
@@ -251,4 +273,29 @@ test('cpuReference {app}: the highest CPU the reference app used in the experime
   assert.equal(await maxCpuOfApp(db.client, plan, 'node-app'), null);
   const c3 = await maxCpuOfApp(db.client, validatePlan({ ...raw, warmup: '3s' }), 'java-app');
   assert.ok(c3 > 2.5, `the 3 s warm-up round counts for a plan with that warm-up: ${c3}`);
+});
+
+test('a memory change is a change: the first round after `scale -m` is run again and left out', async () => {
+  // The fake cli keeps the memory `scale APP -m NM -f` set; the fake round records it as run-round does.
+  const mem = path.join(dir, 'mem-app.memory');
+  fs.writeFileSync(mem, '1024');
+  const cli = path.join(dir, 'fake-cli-scale.sh');
+  fs.writeFileSync(cli, `#!/usr/bin/env bash\n[ "$1" = scale ] && echo "\${4%M}" > ${JSON.stringify(mem)}\nexit 0\n`, { mode: 0o755 });
+  const plan = writePlan('memchange', `apps: [mem-app]
+variants:
+  - { name: mem128m, memory: 128M }
+  - { name: mem1g, memory: 1G }
+load: [{ loadgens: 1, parallel: 1 }]
+order: sequential
+repetitions: 2
+duration: 4s
+warmup: 1s
+`);
+  const log = path.join(dir, 'memchange.log');
+  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli, FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
+  assert.equal(r.code, 0, r.stderr);
+  // Sequential: mem128m twice, then mem1g twice; its first round follows the change 128 → 1024.
+  assert.deepEqual(calls(log).map((c) => c.label.split(':')[3]), ['mem128m', 'mem128m', 'mem1g', 'mem1g', 'mem1g']);
+  assert.match(r.stderr, /exp:memchange:mem-app:mem1g:i1:l1:p1:rep1: round \d+ is the first after a change \(memory_mb: 128 → 1024\): left out, running the step again/);
+  assert.match(r.stderr, /1 step\(s\) run again after a change/);
 });

@@ -96,3 +96,12 @@ test('judgeRounds: stale rounds of the plan out, other rounds kept unjudged', ()
   assert.deepEqual(current.map((r) => r.id), [2, 3, 4, 5]);
   assert.deepEqual(stale.map((s) => [s.row.id, s.mismatches]), [[1, ['warmup_ms: round 5000, plan 10000']]]);
 });
+
+test('roundMismatches: a memory variant against the container memory the round recorded', () => {
+  const env = { stats_source: 'local', app_cpu_quota_cores: '1', host_cpus: 2 };
+  const at = (mb) => row({ environment: { ...env, app_memory_mb: mb } });
+  assert.deepEqual(roundMismatches(at(512), { ...spec(), memoryMb: 1024 }), ['memory_mb: round 512, plan 1024']);
+  assert.deepEqual(roundMismatches(at(1024), { ...spec(), memoryMb: 1024 }), []);
+  assert.deepEqual(roundMismatches(row(), { ...spec(), memoryMb: 1024 }), [], 'not recorded: not compared');
+  assert.deepEqual(roundMismatches(at(512), spec()), [], 'the plan leaves memory to the platform');
+});

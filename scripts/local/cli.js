@@ -31,7 +31,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local
   cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
   cfl bind-service APP NAME           cfl unbind-service APP NAME
   cfl router-url                      cfl service-url NAME
-  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N}
+  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}
   cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
   cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
 

@@ -23,9 +23,11 @@ function execFileP(cmd, args) {
   });
 }
 
-// The router's own cgroup (no quota): its CPU is read from cpuacct, as the study checked the
-// router's load (study §7.3). An app name cannot start with "_", so no instance's clashes.
+// The router's own cgroup: its CPU is read from cpuacct, as the study checked the router's
+// load (study §7.3). An app name cannot start with "_", so no instance's clashes. No CPU
+// quota (null): the router is not what a round measures.
 const ROUTER_CGROUP = '_router';
+const ROUTER_CPU_CORES = null;
 const ROUTER_MEMORY_BYTES = 1024 * 1024 * 1024;
 
 class Router {
@@ -66,7 +68,7 @@ class Router {
     // also after a reload, stay in it.
     let enter = '';
     if (this.cgroups?.available) {
-      this.cgroups.prepare(ROUTER_CGROUP, { memoryBytes: ROUTER_MEMORY_BYTES, cpuCores: null });
+      this.cgroups.prepare(ROUTER_CGROUP, { memoryBytes: ROUTER_MEMORY_BYTES, cpuCores: ROUTER_CPU_CORES });
       enter = `${this.cgroups.enterScript(ROUTER_CGROUP)} && `;
     }
     const child = spawn('sh', ['-c', `${enter}exec ${HAPROXY_BIN} -W -f '${this.cfgFile}' -p '${this.pidFile}'`], {
@@ -164,6 +166,9 @@ class Router {
     const u = this.cgroups?.available ? this.cgroups.usage(ROUTER_CGROUP) : null;
     return u ? u.cpuNs : null;
   }
+
+  /** The router cgroup's CPU quota in cores (null: none). */
+  get cpuQuotaCores() { return ROUTER_CPU_CORES; }
 }
 
 function readPid(file) {

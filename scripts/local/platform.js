@@ -480,9 +480,12 @@ class Platform {
    * (and their quota), then print their URLs one per line, or with --json their stats
    * (front-proxy.js stats()).
    */
-  /** `cfl router-usage`: the router's CPU since it started, from its cgroup, as JSON {cpu_ns} (null without cgroups). */
+  /**
+   * `cfl router-usage`: the router's CPU since it started, from its cgroup, and its quota, as
+   * JSON {cpu_ns, cpu_quota_cores} (cpu_ns null without cgroups; cpu_quota_cores null: none).
+   */
   routerUsage() {
-    return JSON.stringify({ cpu_ns: this.router.cpuNs() });
+    return JSON.stringify({ cpu_ns: this.router.cpuNs(), cpu_quota_cores: this.router.cpuQuotaCores });
   }
 
   async frontProxies({ count, cpu, json }) {

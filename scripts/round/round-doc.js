@@ -60,9 +60,18 @@ function localCpuPeriodUs(p) {
   return m ? Number(m[1]) : null;
 }
 
-function environment(p, o, cfApi, stats) {
+/** The app's container memory (MB, `cf scale -m`: v3 process memory_in_mb), or null. */
+function appMemoryMb(p, guid) {
+  const proc = tryCurl(p, `/v3/apps/${guid}/processes/web`, { quiet: true });
+  return Number.isInteger(proc?.memory_in_mb) ? proc.memory_in_mb : null;
+}
+
+function environment(p, o, cfApi, stats, guid) {
   // The summary and the report expect duration ÷ stats_interval_s samples per instance.
   const env = { stats_source: stats.source, stats_interval_s: stats.intervalSec };
+  // A change of memory restarts the app: round_changes marks the first round after it.
+  const memoryMb = appMemoryMb(p, guid);
+  if (memoryMb !== null) env.app_memory_mb = memoryMb;
   if (p.name === 'local') {
     const { model, cpus } = hostCpu();
     Object.assign(env, {
@@ -123,7 +132,7 @@ function roundDocument(p, o, { guid, baseUrl, hostHeader, stats, frontUrls = nul
       ...(cliVersion ? { cf_cli: cliVersion } : {}),
       ...appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) }),
     },
-    environment: environment(p, o, cfApi, stats),
+    environment: environment(p, o, cfApi, stats, guid),
     settings,
     steady_gate: gateDocument(o.steadyGate),
   };

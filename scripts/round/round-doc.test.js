@@ -32,7 +32,7 @@ const CF_DOC = {
   app_instances: 2, loadgens: 1, model: 'closed', parallel: 4, rate: null, duration_ms: 10000, requests: null,
   warmup_ms: 0, timeout_ms: 10000, keepalive: true, scenario: 'read', plan: { seed_ads: 1000, prewarm: 0 },
   label: null, experiment: null, git_rev: GIT_REV, versions: { cf_cli: 'cf version 8.17.0+5c3a5e5.2025-06-10', app_libs: nodeLibs() },
-  environment: { stats_source: 'v3', stats_interval_s: 15, cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
+  environment: { stats_source: 'v3', stats_interval_s: 15, app_memory_mb: 1024, cf_api: 'https://api.example.com' }, settings: { DB_POOL_SIZE: '10' },
   steady_gate: null,
 };
 
@@ -45,7 +45,7 @@ test('roundDocument: the rounds columns as run-round.sh recorded them', async (t
         loadbalancing: 'least-connection', keepalive: false, label: 'a b', experiment: 'x', statsSource: 'v3' },
       want: { ...CF_DOC, model: 'open', parallel: null, rate: 0.5, duration_ms: null, requests: 100, keepalive: false,
         plan: { prewarm: 300, loadbalancing: 'least-connection' }, label: 'a b', experiment: 'x',
-        environment: { stats_source: 'plugin', stats_interval_s: 15, cf_api: 'https://api.example.com' } },
+        environment: { stats_source: 'plugin', stats_interval_s: 15, app_memory_mb: 1024, cf_api: 'https://api.example.com' } },
       stats: { source: 'plugin', intervalSec: 15 },
     },
     {

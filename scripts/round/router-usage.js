@@ -3,7 +3,8 @@
 // router's load before blaming the app). The local platform runs its HAProxy router in its
 // own cgroup; `cfl router-usage` prints the CPU it used since it started. Read at the end of
 // the warm-up and at the end of the round, the difference over the span is the router's mean
-// CPU in cores, recorded as rounds.environment.router_cpu_cores. On CF the router (Gorouter)
+// CPU in cores, recorded as rounds.environment.router_cpu_cores, with its cgroup's quota as
+// router_cpu_quota_cores (null: none) for scale-until-SLO's router-load rule. On CF the router (Gorouter)
 // is the foundation's and its load cannot be observed: nothing is recorded.
 const path = require('node:path');
 const { captureSync } = require('../ops/exec');
@@ -11,14 +12,15 @@ const { captureSync } = require('../ops/exec');
 // The local platform's own verb: not a cf command, so always scripts/cfl.
 const CFL = path.join(__dirname, '..', 'cfl');
 
-/** {atNs, cpuNs} now, or null (dry run, CF, no cgroups, the daemon not answering). */
+/** {atNs, cpuNs, quotaCores} now, or null (dry run, CF, no cgroups, the daemon not answering). */
 function readRouterCpu(p) {
   if (p.dryRun || p.name !== 'local') return null;
   const r = captureSync([CFL, 'router-usage'], { stderr: 'ignore' });
   if (r.code !== 0) return null;
   try {
-    const cpuNs = JSON.parse(r.stdout).cpu_ns;
-    return Number.isFinite(cpuNs) ? { atNs: process.hrtime.bigint(), cpuNs } : null;
+    const { cpu_ns: cpuNs, cpu_quota_cores: quota } = JSON.parse(r.stdout);
+    const quotaCores = Number.isFinite(quota) && quota > 0 ? quota : null;
+    return Number.isFinite(cpuNs) ? { atNs: process.hrtime.bigint(), cpuNs, quotaCores } : null;
   } catch { return null; }
 }
 

@@ -311,12 +311,15 @@ async function recordFrontUsage(r) {
 /** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
 async function recordRouterUsage(r) {
   clearTimeout(r.routerTimer);
-  const cores = routerCores(r.routerBefore, readRouterCpu(r.p));
+  const after = readRouterCpu(r.p);
+  const cores = routerCores(r.routerBefore, after);
   if (cores === null) return;
-  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores`);
+  const quota = after.quotaCores;
+  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores (quota ${quota === null ? 'none' : `${quota} cores`})`);
   const ok = await r.control.query(
-    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('router_cpu_cores', $2::float8) WHERE id = $1",
-    [r.roundId, cores]).then(() => true, () => false);
+    `UPDATE rounds SET environment = COALESCE(environment, '{}')
+       || jsonb_build_object('router_cpu_cores', $2::float8, 'router_cpu_quota_cores', $3::float8) WHERE id = $1`,
+    [r.roundId, cores, quota]).then(() => true, () => false);
   if (!ok) cli.log('router: usage not recorded');
 }
 

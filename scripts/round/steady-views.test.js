@@ -118,13 +118,23 @@ test('the first round after a change names what changed; the same configuration 
   const c = await round({ app, app_instances: 2, settings: { POOL: '10' }, environment: { app_cpu_quota_cores: 0.1 } });
   const d = await round({ app, app_instances: 2, settings: { POOL: '20' }, plan: { loadbalancing: 'least-connection' },
     environment: { app_cpu_quota_cores: 0.1 } });
+  // The container memory (run-round: environment.app_memory_mb), compared once both rounds recorded it.
+  const e = await round({ app, app_instances: 2, settings: { POOL: '20' }, plan: { loadbalancing: 'least-connection' },
+    environment: { app_cpu_quota_cores: 0.1, app_memory_mb: 512 } });
+  const f = await round({ app, app_instances: 2, settings: { POOL: '20' }, plan: { loadbalancing: 'least-connection' },
+    environment: { app_cpu_quota_cores: 0.1, app_memory_mb: 1024 } });
+  const g = await round({ app, app_instances: 2, settings: { POOL: '20' }, plan: { loadbalancing: 'least-connection' },
+    environment: { app_cpu_quota_cores: 0.1, app_memory_mb: 1024 } });
   const rows = (await db.query('SELECT round_id, prev_round_id, first_after_change, changes FROM round_changes WHERE round_id = ANY($1) ORDER BY round_id',
-    [[a.id, b.id, c.id, d.id]])).rows;
+    [[a.id, b.id, c.id, d.id, e.id, f.id, g.id]])).rows;
   assert.deepEqual(rows.map((x) => [Number(x.round_id), x.prev_round_id === null ? null : Number(x.prev_round_id), x.first_after_change, x.changes]), [
     [a.id, null, false, []],
     [b.id, a.id, true, ['instances: 1 → 2']],
     [c.id, b.id, false, []],
     [d.id, c.id, true, ['loadbalancing: round-robin → least-connection', 'settings: {"POOL": "10"} → {"POOL": "20"}']],
+    [e.id, d.id, false, []],
+    [f.id, e.id, true, ['memory_mb: 512 → 1024']],
+    [g.id, f.id, false, []],
   ]);
   assert.match(steadyLines(await loadSteady(db, b.id)).join('\n'),
     new RegExp(`^first round after a change since round ${a.id}: instances: 1 → 2 \\(figures may include its after-effects\\)$`, 'm'));

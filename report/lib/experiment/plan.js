@@ -29,6 +29,8 @@ export const DEFAULTS = Object.freeze({
   scale: {
     startInstances: 1, maxInstances: 5, loadgensStart: 4, loadgensStep: 4, loadgensMax: 96,
     parallel: 1, trendSteps: 3, trendRise: 0.5, routerSaturation: true, cpuReference: null,
+    // Study §7.3: "Java application will stop scaling when router has reached its limit (70% load)".
+    routerLoad: 0.7,
   },
   capacity: {
     instances: [1], loadgens: 2, rateMin: 10, rateMax: 2000, tolerance: 0.05, maxProbes: 8,
@@ -234,6 +236,7 @@ export function validatePlan(raw, source = 'plan') {
     trendRise: ['trendRise', (sc, o, d) => sc.num(o, 'trendRise', 0, d, { exclusive: true })],
     routerSaturation: ['routerSaturation', (sc, o, d) => { if (o.routerSaturation !== undefined && typeof o.routerSaturation !== 'boolean') fail(where, `scale.routerSaturation must be true or false, got ${show(o.routerSaturation)}`); return o.routerSaturation ?? d; }],
     cpuReference: ['cpuReference', (sc, o, d) => checkCpuReference(where, o.cpuReference, raw.apps, d)],
+    routerLoad: ['routerLoad', (sc, o, d) => (o.routerLoad === 'none' ? null : sc.num(o, 'routerLoad', 0, d, { exclusive: true, max: 1 }))],
   });
   const capacity = checkSub(where, raw, 'capacity', DEFAULTS.capacity, {
     instances: ['instances', (sc, o, d) => { const v = o.instances === undefined ? d : [].concat(o.instances); v.forEach((k) => { if (!Number.isInteger(k) || k < 1) fail(where, `capacity.instances must be integers >= 1, got ${show(o.instances)}`); }); return v; }],

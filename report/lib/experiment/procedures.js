@@ -19,9 +19,20 @@ export function aggregate(ms, sloMetric) {
     throughputRps: ok.length ? mean(ok.map((m) => m.throughputRps)) : 0,
     errorRate: ok.length ? mean(ok.map((m) => m.errorRate)) : 1,
     lateFraction: ok.length ? mean(ok.map((m) => m.lateFraction ?? 0)) : 1,
-    cpuCores: ok.length && ok.every((m) => m.cpuCores !== null && m.cpuCores !== undefined)
-      ? mean(ok.map((m) => m.cpuCores)) : null,
+    cpuCores: meanOrNull(ok, 'cpuCores'),
+    routerCores: meanOrNull(ok, 'routerCores'),
+    // What the router has: its cgroup's quota, or one core without one (study §7.3's "70 %
+    // load" is of the router's CPU; an unquoted HAProxy is taken as one core's worth).
+    routerAvailableCores: ok.find((m) => Number.isFinite(m.routerQuotaCores) && m.routerQuotaCores > 0)?.routerQuotaCores ?? ROUTER_CORES_WITHOUT_QUOTA,
   };
+}
+
+/** What the router has when its cgroup has no quota (cores). */
+export const ROUTER_CORES_WITHOUT_QUOTA = 1;
+
+/** Mean of a field over the rounds, or null when any round lacks it (CF: the router). */
+function meanOrNull(ok, field) {
+  return ok.length && ok.every((m) => Number.isFinite(m[field])) ? mean(ok.map((m) => m[field])) : null;
 }
 
 /**
@@ -46,7 +57,9 @@ function repetitions(plan, cfg, k, step, kind = 'rep') {
  * `loadgensStart` loadgens (one request in flight each, `parallel`), add `loadgensStep`
  * loadgens per step. When the latency (slo.metric) passes slo.threshold, errors pass
  * slo.maxErrorRate, or the latency clearly climbs, scale the app by one instance and
- * measure the same load again. Stop at: CPU reaching the reference (`cpuReference`, cores
+ * measure the same load again. Stop at: the router's CPU reaching `routerLoad` of what it has
+ * (study §7.3: Java stopped when the router reached 70 % load; measured locally only, on CF
+ * the router's load is not observable and the rule cannot apply), CPU reaching the reference (`cpuReference`, cores
  * or the highest CPU seen for another app: the study stopped Node.js at Java's maximum),
  * router saturation (one more instance gave no more peak throughput: study's router at
  * its limit), `maxInstances`, or `loadgensMax` (study: 96, the database connection limit).
@@ -64,6 +77,10 @@ export function* scaleUntilSlo(plan, cfg, { cpuReferenceCores = null } = {}) {
     const m = aggregate(yield repetitions(plan, cfg, k, step), slo.metric);
     peak.set(k, Math.max(peak.get(k) ?? 0, m.throughputRps));
     latencies.push(m.latencyMs);
+    if (s.routerLoad !== null && m.routerCores !== null && m.routerCores >= s.routerLoad * m.routerAvailableCores) {
+      const pct = (v) => `${(100 * v).toFixed(0)} %`;
+      return { stop: 'router-load', reason: `router CPU ${m.routerCores.toFixed(2)} cores reached ${pct(s.routerLoad)} of its ${m.routerAvailableCores.toFixed(2)} (${pct(m.routerCores / m.routerAvailableCores)})`, instances: k, loadgens };
+    }
     if (cpuReferenceCores !== null && m.cpuCores !== null && m.cpuCores >= cpuReferenceCores) {
       return { stop: 'cpu-reference', reason: `CPU ${m.cpuCores.toFixed(2)} cores reached the reference ${cpuReferenceCores.toFixed(2)}`, instances: k, loadgens };
     }

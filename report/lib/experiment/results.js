@@ -36,12 +36,14 @@ export async function changeOf(client, roundId) {
   return rows[0]?.first_after_change ? rows[0].changes : null;
 }
 
-/** Figures of one round, latencies in ms, cpu in cores. */
+/** Figures of one round, latencies in ms, cpu in cores (the app's and the local router's). */
 export async function roundMetrics(client, roundId) {
   const { rows } = await client.query(
-    `SELECT round_id, status, throughput_rps, error_rate, mean_us, p50_us, p95_us, p99_us,
-            cpu_used_cores, late_fraction, samples
-       FROM report_round_overview WHERE round_id = $1`, [roundId]);
+    `SELECT o.round_id, o.status, o.throughput_rps, o.error_rate, o.mean_us, o.p50_us, o.p95_us, o.p99_us,
+            o.cpu_used_cores, o.late_fraction, o.samples,
+            (r.environment->>'router_cpu_cores')::float8 AS router_cores,
+            (r.environment->>'router_cpu_quota_cores')::float8 AS router_quota_cores
+       FROM report_round_overview o JOIN rounds r ON r.id = o.round_id WHERE o.round_id = $1`, [roundId]);
   const r = rows[0];
   if (!r) return null;
   const ms = (us) => (us === null || us === undefined ? null : us / 1000);
@@ -50,6 +52,8 @@ export async function roundMetrics(client, roundId) {
     throughputRps: r.throughput_rps ?? 0, errorRate: r.error_rate ?? 1,
     meanMs: ms(r.mean_us), p50Ms: ms(r.p50_us), p95Ms: ms(r.p95_us), p99Ms: ms(r.p99_us),
     cpuCores: r.cpu_used_cores, lateFraction: r.late_fraction ?? 0,
+    // The local router's mean CPU and its cgroup's quota (run-round; null on CF: not observable).
+    routerCores: r.router_cores, routerQuotaCores: r.router_quota_cores,
   };
 }
 

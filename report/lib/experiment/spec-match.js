@@ -50,6 +50,8 @@ const FIELDS = [
   ['scenario', (r) => r.scenario, (s) => s.scenario],
   // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
   ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
+  // A variant's memory against what run-round recorded (environment.app_memory_mb); unset: any.
+  ['memory_mb', (r) => (r.environment?.app_memory_mb == null ? NOT_COMPARED : num(r.environment.app_memory_mb)), (s) => (s.memoryMb ?? NOT_COMPARED)],
   // Unset loadbalancing leaves the route as it is: whatever the round recorded matches.
   ['loadbalancing', (r) => r.plan?.loadbalancing ?? DEFAULT_LOADBALANCING, (s) => s.loadbalancing ?? NOT_COMPARED],
   // run-round.sh records --prewarm in rounds.plan.prewarm (0 too); older rounds did not: not compared.

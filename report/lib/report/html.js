@@ -1,6 +1,7 @@
 // html.js — the report page: one self-contained HTML file (no network): tables, the charts
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
 import { STUDY } from './study.js';
+import { ROUTER_CORES_WITHOUT_QUOTA } from '../experiment/procedures.js';
 import {
   capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
 } from './tables.js';
@@ -135,11 +136,18 @@ function routerNote(a) {
   const localNote = top ? `<p><b>Router load (local).</b> The local router (HAProxy, in its own cgroup) used at most
 ${fmt(top.environment.router_cpu_cores, 3)} cores over a round's measured window (round ${top.round_id}; every round: rounds CSV
 <code>router_cpu_cores</code>), against the ${fmt(Number(top.environment.host_cpus) || null, 0)} cores of this machine: read it before
-blaming the app (study §7.3 checked the router's load).</p>` : '';
+blaming the app (study §7.3 checked the router's load). Scale-until-SLO stops when it reaches <code>scale.routerLoad</code>
+(70 %, the study's) of ${routerHas(top.environment.router_cpu_quota_cores)} (stop <code>router-load</code>).</p>` : '';
   if (!a.platforms.includes('cf')) return localNote;
   return `${localNote}<p><b>Router load.</b> Study §7.3 stopped scaling Java when the router reached its limit (70 % load). On Cloud Foundry the
 Gorouter's CPU cannot be observed by an app developer, so this report cannot apply that rule to CF rounds: scale-until-SLO uses its
 proxy instead (one more instance gave no more throughput).</p>`;
+}
+
+/** What the router-load rule takes as the router's CPU (procedures.js aggregate). */
+function routerHas(quota) {
+  return Number.isFinite(quota) && quota > 0 ? `the router cgroup's quota, ${fmt(quota, 2)} cores`
+    : `${ROUTER_CORES_WITHOUT_QUOTA} core(s) (the router's cgroup has no quota)`;
 }
 
 function studyHtml() {

@@ -6,6 +6,10 @@
 // run-round.sh does (duration/requests, warm-up, timeout, scenario, keep-alive, the CPU quota
 // in environment, the load balancing in plan). Every call is appended as a JSON line to
 // FAKE_RUN_ROUND_LOG; labels listed in FAKE_RUN_ROUND_FAIL (comma-separated) fail (exit 2).
+// FAKE_RUN_ROUND_ROUTER_MS: the local router's CPU per request served (ms), recorded as
+// run-round does (environment.router_cpu_cores, router_cpu_quota_cores null: no quota).
+// FAKE_APP_MEMORY_FILE: a file holding the app's container memory (MB, written by a fake
+// `scale -m`), recorded as run-round does from the v3 process (environment.app_memory_mb).
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -43,7 +47,12 @@ const id = await insertRound(client, {
   columns: {
     ...(o.requests ? { requests: Number(o.requests), duration_ms: null } : {}),
     timeout_ms: ms(o.timeout, 10_000), scenario: o.scenario ?? 'read', keepalive: !o['no-keepalive'],
-    environment: { stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default' },
+    environment: {
+      stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default',
+      ...(process.env.FAKE_RUN_ROUND_ROUTER_MS
+        ? { router_cpu_cores: (Math.min(offered, cap) * Number(process.env.FAKE_RUN_ROUND_ROUTER_MS)) / 1000, router_cpu_quota_cores: null } : {}),
+      ...(process.env.FAKE_APP_MEMORY_FILE ? { app_memory_mb: Number(fs.readFileSync(process.env.FAKE_APP_MEMORY_FILE, 'utf8')) } : {}),
+    },
     plan: { seed_ads: 1000, ...(o.loadbalancing ? { loadbalancing: o.loadbalancing } : {}) },
   },
 });
