@@ -12,6 +12,9 @@
 // whose label contains "postgres", leaving out the names in `exclude`.
 // Credentials: `uri`|`url` (postgres:// or postgresql://), else `jdbcUrl`, then the
 // fields hostname|host|hosts[0], port, name|dbname|database|db, username|user, password.
+// Several hosts: `hosts` gives the first (a9s also gives `host`, which wins); a uri or
+// jdbcUrl naming several (host1:port1,host2:port2) is refused with one line, as pure pg
+// cannot try them in order as libpq and pgjdbc do.
 // TLS: sslmode from the URI query, else credentials.sslmode, else the jdbcUrl's sslmode;
 // without one, a CA certificate in the credentials means verify-ca, require_ssl: true or a
 // jdbcUrl with ssl=true means require, else disable. As in libpq, require with a CA
@@ -34,6 +37,9 @@ const FIELDS = {
   user: ['username', 'user'],
   password: ['password'],
 };
+
+// A URL naming several hosts (libpq's host1:port1,host2:port2): refused, see the header.
+const MULTI_HOST = /^[a-z:]+\/\/(?:[^@/?]*@)?([^/?]*,[^/?]*)/;
 
 /** Bad or incomplete bindings: the message is the one line to print. */
 class BindingError extends Error {}
@@ -154,6 +160,12 @@ function connectionFromBinding(binding) {
   const source = `VCAP_SERVICES binding "${bindingName(binding)}"`;
   const creds = binding.credentials;
   if (!creds || typeof creds !== 'object') throw new BindingError(`${source}: no credentials object`);
+  for (const key of ['uri', 'url', 'jdbcUrl', 'jdbc_url']) {
+    const m = typeof creds[key] === 'string' && MULTI_HOST.exec(creds[key]);
+    if (m) {
+      throw new BindingError(`${source}: credentials.${key} names several hosts (${m[1]}); cfscale connects to one: give one host, or hosts (the first is used)`);
+    }
+  }
   const uriText = field(creds, ['uri', 'url']);
   const uri = parseUrl(uriText);
   if (uriText && !uri) throw new BindingError(`${source}: credentials.uri is not a postgres:// URL`);

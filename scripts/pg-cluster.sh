@@ -4,7 +4,8 @@
 # Usage:
 #   scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls] [--max-connections N]
 #                                                         init if needed, start, print superuser URL
-#                                                         (--tls: also TLS, CA in DIR/tls/ca.crt;
+#                                                         (--tls: also TLS, CA in DIR/tls/ca.crt, a client
+#                                                         certificate and database cfscale_clientcert that needs one;
 #                                                         --max-connections: max_connections, default 400)
 #   scripts/pg-cluster.sh stop  --dir DIR                 fast shutdown (no-op when not running)
 #   scripts/pg-cluster.sh url   --dir DIR                 print superuser URL

@@ -112,3 +112,16 @@ test('client certificate: sslcert with sslkey presented by both drivers and in t
   assert.throws(() => b.connectionFromUrl(`postgres://u@h/d?sslcert=${encodeURIComponent(native.sslcert)}`, 'DATABASE_URL'),
     { message: 'DATABASE_URL: sslcert and sslkey go together' });
 });
+
+test('several hosts: hosts gives the first; a uri or jdbcUrl naming several is refused with one line', () => {
+  const b = require('./bindings');
+  const fields = { port: 5432, name: 'd', username: 'u', password: 'p' };
+  assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, hosts: ['pg-0', 'pg-1'] } }).host, 'pg-0');
+  assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, host: 'master', hosts: ['pg-0', 'pg-1'] } }).host, 'master');
+  for (const [key, url] of [['uri', 'postgres://u:p@h1:5432,h2:5433/db'], ['jdbcUrl', 'jdbc:postgresql://h1:5432,h2:5433/db?user=u&password=p']]) {
+    assert.throws(() => b.connectionFromBinding({ name: 'm', credentials: { [key]: url } }), {
+      message: `VCAP_SERVICES binding "m": credentials.${key} names several hosts (h1:5432,h2:5433); cfscale connects to one: give one host, or hosts (the first is used)`,
+    });
+  }
+  assert.equal(b.connectionFromBinding({ name: 'x', credentials: { uri: 'postgres://u:p@h/d?options=a,b' } }).host, 'h');
+});

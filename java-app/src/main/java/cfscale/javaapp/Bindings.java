@@ -72,6 +72,8 @@ final class Bindings {
     if (uri != null && !uri.startsWith("postgres://") && !uri.startsWith("postgresql://")) {
       throw new ConfigException(source + ": credentials.uri is not a postgres:// URL");
     }
+    multiHost(source, "uri", uri);
+    multiHost(source, "jdbcUrl", jdbc);
     Map<String, String> uriQuery = DatabaseBinding.query(uri == null ? null : queryOf(uri));
     Map<String, String> jdbcQuery = DatabaseBinding.query(jdbc == null ? null : queryOf(jdbc));
     boolean anyUrl = uri != null || jdbc != null;
@@ -112,9 +114,12 @@ final class Bindings {
     boolean client = cert != null && key != null;
     String base = q < 0 ? url : url.substring(0, q);
     if (!anyUrl) {
-      // Built from fields, java-cfenv takes the database from `name` only (dbname alone gives
-      // ".../null"): the path is the database the same keys as in every part name.
-      base = base.substring(0, base.lastIndexOf('/') + 1) + text(c, DATABASE_KEYS);
+      // Built from fields, java-cfenv takes the host from hostname|host only and the database
+      // from name only (hosts or dbname alone give "null"): host and database come from the
+      // same keys as in every part (the first of several hosts), the port from java-cfenv.
+      java.util.regex.Matcher port = java.util.regex.Pattern.compile(":([0-9]+)/[^/]*$").matcher(base);
+      base = "jdbc:postgresql://" + DatabaseBinding.hostPort(text(c, HOST_KEYS),
+          port.find() ? Integer.parseInt(port.group(1)) : DatabaseBinding.DEFAULT_PORT) + "/" + text(c, DATABASE_KEYS);
     }
     return DatabaseBinding.of(source, base, params, user, password, sslmode, ca,
         client ? cert : null, client ? key : null);
@@ -123,6 +128,17 @@ final class Bindings {
   private static void require(String source, boolean present, String what, List<String> keys) throws ConfigException {
     if (!present) {
       throw new ConfigException(source + ": credentials have no " + what + " (uri, jdbcUrl or " + String.join("|", keys) + ")");
+    }
+  }
+
+  private static final Pattern MULTI_HOST = Pattern.compile("^[a-z:]+//(?:[^@/?]*@)?([^/?]*,[^/?]*)");
+
+  /** A URL naming several hosts is refused, as in every part (docs/bindings.md §4). */
+  private static void multiHost(String source, String key, String url) throws ConfigException {
+    java.util.regex.Matcher m = url == null ? null : MULTI_HOST.matcher(url);
+    if (m != null && m.find()) {
+      throw new ConfigException(source + ": credentials." + key + " names several hosts (" + m.group(1)
+          + "); cfscale connects to one: give one host, or hosts (the first is used)");
     }
   }
 

@@ -66,6 +66,50 @@ class BindingsTest {
   }
 
   @Test
+  void severalHostsTheFirstIsUsed() throws Exception {
+    // Fields only, no host or hostname: the first of `hosts` (docs/bindings.md §2, §4).
+    String binding = "{\"name\":\"a9s-cluster\",\"label\":\"a9s-postgresql11\",\"tags\":[\"sql\"],"
+        + "\"credentials\":{\"hosts\":[\"pg-0.internal\",\"pg-1.internal\"],\"port\":5432,\"name\":\"d\","
+        + "\"username\":\"u\",\"password\":\"p\"}}";
+    assertEquals("jdbc:postgresql://pg-0.internal:5432/d?sslmode=disable",
+        config("{\"a9s-postgresql11\":[" + binding + "]}").database().jdbcUrl());
+  }
+
+  @Test
+  void multiHostUrlStopsTheApp() {
+    // pure pg cannot try several hosts; every part refuses rather than guess (docs/bindings.md §4).
+    for (String key : new String[] {"uri", "jdbcUrl"}) {
+      String url = key.equals("uri") ? "postgres://u:p@h1:5432,h2:5433/db" : "jdbc:postgresql://h1:5432,h2:5433/db?user=u&password=p";
+      String binding = "{\"name\":\"m\",\"label\":\"postgres\",\"tags\":[\"postgres\"],"
+          + "\"credentials\":{\"" + key + "\":\"" + url + "\"}}";
+      ConfigException e = assertThrows(ConfigException.class, () -> config("{\"postgres\":[" + binding + "]}"));
+      assertEquals("VCAP_SERVICES binding \"m\": credentials." + key + " names several hosts (h1:5432,h2:5433); "
+          + "cfscale connects to one: give one host, or hosts (the first is used)", e.getMessage());
+    }
+  }
+
+  @Test
+  void clientKeyGoesToPgjdbcAsPkcs8Der() throws Exception {
+    byte[] pkcs8 = java.security.KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate().getEncoded();
+    String pem = "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder().encodeToString(pkcs8)
+        + "\n-----END PRIVATE KEY-----\n";
+    org.junit.jupiter.api.Assertions.assertArrayEquals(pkcs8, DatabaseBinding.pkcs8Der("s", pem));
+    // A DATABASE_URL's sslcert/sslkey files: the key is handed to pgjdbc converted, in a file of its own.
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("bindings-test");
+    java.nio.file.Path cert = java.nio.file.Files.writeString(dir.resolve("c.pem"), "-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n");
+    java.nio.file.Path key = java.nio.file.Files.writeString(dir.resolve("k.pem"), pem);
+    DatabaseBinding db = DatabaseBinding.fromUrl("DATABASE_URL", "postgres://u@h/d?sslmode=require&sslcert=" + cert + "&sslkey=" + key);
+    String keyFile = DatabaseBinding.query(db.jdbcUrl().substring(db.jdbcUrl().indexOf('?') + 1)).get("sslkey");
+    assertTrue(keyFile.endsWith(".pk8"), db.jdbcUrl());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(pkcs8, java.nio.file.Files.readAllBytes(java.nio.file.Path.of(keyFile)));
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> DatabaseBinding.pkcs8Der("s", "-----BEGIN EC PRIVATE KEY-----\nAA==\n-----END EC PRIVATE KEY-----\n"));
+    assertEquals("s: sslkey must be an unencrypted PKCS-8 or RSA PEM key, got EC PRIVATE KEY", e.getMessage());
+    e = assertThrows(ConfigException.class, () -> DatabaseBinding.fromUrl("DATABASE_URL", "postgres://u@h/d?sslcert=" + cert));
+    assertEquals("DATABASE_URL: sslcert and sslkey go together", e.getMessage());
+  }
+
+  @Test
   void byTagSkipsTheResultsBindingAndNonPostgres() throws Exception {
     String vcap = "{\"redis\":[" + OTHER_BINDING + "],\"postgresql\":[" + RESULTS_BINDING + "],"
         + "\"csb-aws-postgresql\":[" + URI_BINDING + "]}";
