@@ -4,13 +4,16 @@
 //
 // Each *.json here is one real-shaped VCAP_SERVICES document (docs/bindings.md cites the
 // broker's documentation) with placeholders that render() fills to point at the test
-// cluster: ${HOST} ${PORT} ${USER} ${PASSWORD} ${DATABASE} ${CA_PEM} (JSON-escaped) and
+// cluster: ${HOST} ${PORT} ${USER} ${PASSWORD} ${DATABASE} ${CA_PEM}, ${CERT_DATABASE} (a
+// database that takes only connections presenting a client certificate the CA signed),
+// ${CLIENT_CERT_PEM} ${CLIENT_KEY_PEM} (that certificate and its RSA key; PEMs JSON-escaped) and
 // "${PORT_NUMBER}" (quotes included) for a JSON number. `expect` is { sslmode, encrypted }
 // (connects, pg_stat_ssl.ssl = encrypted), { sslmode, connectFails } or { error: [words] }
 // (start-up fails with one line containing each word).
 //
-// tlsCluster(): the cluster of CFSCALE_TEST_PG_URL when CFSCALE_TEST_PG_DIR has a TLS CA
-// (scripts/test.sh starts it with --tls), else one of our own: scripts/pg-cluster.sh --tls.
+// tlsCluster(): the cluster of CFSCALE_TEST_PG_URL when CFSCALE_TEST_PG_DIR has a TLS CA and
+// client certificate (scripts/test.sh starts it with --tls), else one of our own:
+// scripts/pg-cluster.sh --tls, which makes both and the client-certificate database.
 
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -20,6 +23,7 @@ const DIR = __dirname;
 const PG_CLUSTER = path.join(DIR, '..', '..', 'scripts', 'pg-cluster.sh');
 const OWN_DIR = '/tmp/cfscale-bindings-pg';
 const OWN_PORT = 41444;
+const { CLIENT_CERT_DB } = require('../../scripts/local/pg-cluster.js');
 
 /** Every case: { file, broker, docs, service, expect, text } (text: the raw template). */
 function loadCases() {
@@ -30,35 +34,44 @@ function loadCases() {
   });
 }
 
-/** The case's VCAP_SERVICES as JSON text, pointing at `at` {host, port, user, password, database, caPem}. */
+/**
+ * The case's VCAP_SERVICES as JSON text, pointing at `at` {host, port, user, password,
+ * database, certDatabase, caPem, clientCertPem, clientKeyPem}.
+ */
 function render(c, at) {
+  const pem = (s) => JSON.stringify(s).slice(1, -1);
   const text = c.text
     .split('"${PORT_NUMBER}"').join(String(at.port))
     .split('${HOST}').join(at.host)
     .split('${PORT}').join(String(at.port))
     .split('${USER}').join(at.user)
     .split('${PASSWORD}').join(at.password)
+    .split('${CERT_DATABASE}').join(at.certDatabase)
     .split('${DATABASE}').join(at.database)
-    .split('${CA_PEM}').join(JSON.stringify(at.caPem).slice(1, -1));
+    .split('${CA_PEM}').join(pem(at.caPem))
+    .split('${CLIENT_CERT_PEM}').join(pem(at.clientCertPem))
+    .split('${CLIENT_KEY_PEM}').join(pem(at.clientKeyPem));
   return JSON.stringify(JSON.parse(text).VCAP_SERVICES);
 }
 
 /** A PostgreSQL cluster serving TLS: { at, stop() } with `at` for render(). */
 function tlsCluster() {
   let url = process.env.CFSCALE_TEST_PG_URL;
-  let caFile = process.env.CFSCALE_TEST_PG_DIR && path.join(process.env.CFSCALE_TEST_PG_DIR, 'tls', 'ca.crt');
+  let tls = process.env.CFSCALE_TEST_PG_DIR && path.join(process.env.CFSCALE_TEST_PG_DIR, 'tls');
   let stop = () => {};
-  if (!url || !caFile || !fs.existsSync(caFile)) {
+  if (!url || !tls || !fs.existsSync(path.join(tls, 'client.crt'))) {
     const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_DIR]).status === 0;
     url = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_DIR, '--port', String(OWN_PORT), '--tls'], { encoding: 'utf8' }).trim();
-    caFile = path.join(OWN_DIR, 'tls', 'ca.crt');
+    tls = path.join(OWN_DIR, 'tls');
     if (!wasRunning) stop = () => execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_DIR]);
   }
   const u = new URL(url);
+  const read = (f) => fs.readFileSync(path.join(tls, f), 'utf8');
   return {
     at: {
       host: '127.0.0.1', port: Number(u.port), user: decodeURIComponent(u.username),
-      password: decodeURIComponent(u.password), database: u.pathname.slice(1) || 'postgres', caPem: fs.readFileSync(caFile, 'utf8'),
+      password: decodeURIComponent(u.password), database: u.pathname.slice(1) || 'postgres', certDatabase: CLIENT_CERT_DB,
+      caPem: read('ca.crt'), clientCertPem: read('client.crt'), clientKeyPem: read('client.key'),
     },
     stop,
   };

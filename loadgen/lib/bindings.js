@@ -16,6 +16,9 @@
 // without one, a CA certificate in the credentials means verify-ca, require_ssl: true or a
 // jdbcUrl with ssl=true means require, else disable. As in libpq, require with a CA
 // certificate verifies the chain (verify-ca). require never checks the certificate.
+// Client certificate: sslcert (PEM certificate) with sslkey (PEM private key) in the
+// credentials (Cloud SQL via the GCP broker) is presented whenever TLS is on; one without
+// the other is not (SAP BTP's sslcert alone).
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -90,6 +93,8 @@ function parseUrl(text) {
     sslmode: q.get('sslmode') ?? undefined,
     ssl: q.get('ssl') ?? undefined,
     sslrootcert: q.get('sslrootcert') ?? undefined,
+    sslcert: q.get('sslcert') ?? undefined,
+    sslkey: q.get('sslkey') ?? undefined,
   };
 }
 
@@ -109,6 +114,13 @@ function caOf(creds) {
   const tls = creds.tls;
   if (tls && typeof tls === 'object' && typeof tls.ca === 'string' && tls.ca.includes('BEGIN CERTIFICATE')) return tls.ca;
   return null;
+}
+
+/** { cert, key } PEM text of the client certificate, or nulls (see the header). */
+function clientCertOf(creds) {
+  const cert = typeof creds.sslcert === 'string' && creds.sslcert.includes('BEGIN CERTIFICATE') ? creds.sslcert : null;
+  const key = typeof creds.sslkey === 'string' && /BEGIN [A-Z ]*PRIVATE KEY/.test(creds.sslkey) ? creds.sslkey : null;
+  return cert && key ? { cert, key } : { cert: null, key: null };
 }
 
 function checkPort(source, port) {
@@ -135,7 +147,8 @@ function resolveSslmode(source, explicit, { ca, hinted }) {
 
 /**
  * Connection settings from one binding: { source, host, port, database, user, password,
- * sslmode, ca } (ca: PEM text or null). BindingError naming the binding and the field.
+ * sslmode, ca, cert, key } (ca, cert, key: PEM text or null). BindingError naming the
+ * binding and the field.
  */
 function connectionFromBinding(binding) {
   const source = `VCAP_SERVICES binding "${bindingName(binding)}"`;
@@ -155,25 +168,32 @@ function connectionFromBinding(binding) {
   }
   conn.port = checkPort(source, uri?.port ?? creds.port ?? jdbc?.port);
   conn.ca = caOf(creds);
+  Object.assign(conn, clientCertOf(creds));
   const explicit = uri?.sslmode ?? (typeof creds.sslmode === 'string' ? creds.sslmode : undefined) ?? jdbc?.sslmode;
   const hinted = creds.require_ssl === true || creds.require_ssl === 'true' || jdbc?.ssl === 'true';
   conn.sslmode = resolveSslmode(source, explicit, { ca: conn.ca, hinted });
   return conn;
 }
 
-/** Connection settings from a postgres:// URL (DATABASE_URL and the like); sslrootcert is a file. */
+/** Connection settings from a postgres:// URL (DATABASE_URL and the like); sslrootcert, sslcert, sslkey are files. */
 function connectionFromUrl(url, source) {
   const u = parseUrl(url);
   if (!u || !u.host) throw new BindingError(`${source} must be a postgres:// URL with a host`);
-  let ca = null;
-  if (u.sslrootcert) {
+  const read = (param) => {
+    if (!u[param]) return null;
     try {
-      ca = fs.readFileSync(u.sslrootcert, 'utf8');
+      return fs.readFileSync(u[param], 'utf8');
     } catch (err) {
-      throw new BindingError(`${source}: cannot read sslrootcert ${u.sslrootcert}: ${err.code || err.message}`);
+      throw new BindingError(`${source}: cannot read ${param} ${u[param]}: ${err.code || err.message}`);
     }
-  }
+  };
+  const ca = read('sslrootcert');
+  const cert = read('sslcert');
+  const key = read('sslkey');
+  if (!cert !== !key) throw new BindingError(`${source}: sslcert and sslkey go together`);
   return {
+    cert,
+    key,
     source,
     host: u.host,
     port: checkPort(source, u.port),
@@ -185,35 +205,55 @@ function connectionFromUrl(url, source) {
   };
 }
 
-/** The CA as a file (libpq reads sslrootcert from a file), written once per content. */
-function caFile(pem) {
-  const file = path.join(os.tmpdir(), `cfscale-ca-${crypto.createHash('sha256').update(pem).digest('hex').slice(0, 16)}.pem`);
-  if (!fs.existsSync(file)) fs.writeFileSync(file, pem, { mode: 0o600 });
+/**
+ * PEM text as a file (libpq reads sslrootcert, sslcert and sslkey from files), written once
+ * per content, mode 600 (libpq refuses a key others can read), renamed into place whole.
+ */
+function pemFile(kind, pem) {
+  const file = path.join(os.tmpdir(), `cfscale-${kind}-${crypto.createHash('sha256').update(pem).digest('hex').slice(0, 16)}.pem`);
+  if (!fs.existsSync(file)) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, pem, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
   return file;
+}
+
+/** libpq's file parameters for conn's CA and client certificate. */
+function libpqFiles(conn) {
+  const out = {};
+  if (conn.ca) out.sslrootcert = pemFile('ca', conn.ca);
+  if (conn.cert) {
+    out.sslcert = pemFile('cert', conn.cert);
+    out.sslkey = pemFile('key', conn.key);
+  }
+  return out;
 }
 
 /**
  * node-postgres settings for conn: host, port, database, user, password and ssl. The pure
  * JS client gets tls.connect options (require: no verification, verify-ca: the chain,
- * verify-full: chain and host name); pg-native gets libpq's sslmode and sslrootcert.
+ * verify-full: chain and host name; cert and key: the client certificate); pg-native gets
+ * libpq's sslmode, sslrootcert, sslcert and sslkey (files).
  * allow and prefer are plain connections (pure pg cannot fall back), in both drivers.
  */
 function pgConfig(conn, { native = false } = {}) {
   const base = { host: conn.host, port: conn.port, database: conn.database, user: conn.user, password: conn.password };
   const tls = conn.sslmode === 'require' || conn.sslmode.startsWith('verify-');
   if (native) {
-    return { ...base, ssl: tls ? { sslmode: conn.sslmode, ...(conn.ca ? { sslrootcert: caFile(conn.ca) } : {}) } : { sslmode: 'disable' } };
+    return { ...base, ssl: tls ? { sslmode: conn.sslmode, ...libpqFiles(conn) } : { sslmode: 'disable' } };
   }
   if (!tls) return { ...base, ssl: false };
-  if (conn.sslmode === 'require') return { ...base, ssl: { rejectUnauthorized: false } };
-  const ssl = { rejectUnauthorized: true, ca: conn.ca };
+  const client = conn.cert ? { cert: conn.cert, key: conn.key } : {};
+  if (conn.sslmode === 'require') return { ...base, ssl: { rejectUnauthorized: false, ...client } };
+  const ssl = { rejectUnauthorized: true, ca: conn.ca, ...client };
   if (conn.sslmode === 'verify-ca') ssl.checkServerIdentity = () => undefined;
   return { ...base, ssl };
 }
 
 /**
  * conn as a postgres:// URL that libpq and psql read the same way: sslmode, and
- * sslrootcert (a file) when there is a CA. libpqCompat: for node-postgres' own
+ * sslrootcert, sslcert and sslkey (files) when there is a CA or a client certificate. libpqCompat: for node-postgres' own
  * connectionString parsing, which takes libpq's meaning of sslmode only with
  * uselibpqcompat=true (else require and verify-ca verify the host name too).
  */
@@ -222,7 +262,7 @@ function toUrl(conn, { libpqCompat = false } = {}) {
   const h = conn.host.includes(':') ? `[${conn.host}]` : conn.host;
   const auth = conn.user ? `${enc(conn.user)}${conn.password ? `:${enc(conn.password)}` : ''}@` : '';
   const q = [`sslmode=${conn.sslmode}`];
-  if (conn.ca) q.push(`sslrootcert=${enc(caFile(conn.ca))}`);
+  for (const [k, file] of Object.entries(libpqFiles(conn))) q.push(`${k}=${enc(file)}`);
   if (libpqCompat) q.push('uselibpqcompat=true');
   return `postgres://${auth}${h}:${conn.port}/${enc(conn.database)}?${q.join('&')}`;
 }
@@ -232,7 +272,7 @@ function describeConnection(conn) {
   if (!conn) return 'none';
   const h = conn.host.includes(':') ? `[${conn.host}]` : conn.host;
   const auth = conn.user ? `${conn.user}${conn.password ? ':***' : ''}@` : '';
-  return `postgres://${auth}${h}:${conn.port}/${conn.database}?sslmode=${conn.sslmode}${conn.ca ? ' (CA from credentials)' : ''}`;
+  return `postgres://${auth}${h}:${conn.port}/${conn.database}?sslmode=${conn.sslmode}${conn.ca ? ' (CA from credentials)' : ''}${conn.cert ? ' (client certificate)' : ''}`;
 }
 
 module.exports = {

@@ -45,6 +45,12 @@ for (const c of table.loadCases()) {
     // Through the tunnel the host is 127.0.0.1: verify-full checks the chain only (tunnel-info.js).
     const sslmode = c.expect.sslmode === 'verify-full' ? 'verify-ca' : c.expect.sslmode;
     assert.equal(new URL(url).searchParams.get('sslmode'), sslmode);
+    // A verify-full case that fails on the host name connects through the tunnel; others still fail.
+    const hostOnly = c.expect.sslmode === 'verify-full';
+    if (c.expect.connectFails && !hostOnly) {
+      await assert.rejects(connect(url, 'bindings-test'));
+      return;
+    }
     const client = await connect(url, 'bindings-test');
     try {
       const { rows } = await client.query('SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()');
@@ -82,4 +88,27 @@ test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUr
   assert.deepEqual(js.ssl, { rejectUnauthorized: false });
   const native = b.pgConfig({ host: 'h', port: 1, database: 'd', user: 'u', password: 'p', sslmode: 'disable', ca: null }, { native: true });
   assert.deepEqual(native.ssl, { sslmode: 'disable' });
+});
+
+test('client certificate: sslcert with sslkey presented by both drivers and in the URL; one alone is not', () => {
+  const b = require('./bindings');
+  const CERT = '-----BEGIN CERTIFICATE-----\nc\n-----END CERTIFICATE-----\n';
+  const KEY = '-----BEGIN RSA PRIVATE KEY-----\nk\n-----END RSA PRIVATE KEY-----\n';
+  const conn = b.connectionFromBinding({ name: 'x', credentials: { uri: 'postgres://u:p@h/d?sslmode=require', sslcert: CERT, sslkey: KEY } });
+  assert.equal(conn.cert, CERT);
+  assert.equal(conn.key, KEY);
+  assert.deepEqual(b.pgConfig(conn).ssl, { rejectUnauthorized: false, cert: CERT, key: KEY });
+  const native = b.pgConfig(conn, { native: true }).ssl;
+  assert.equal(fs.readFileSync(native.sslkey, 'utf8'), KEY);
+  assert.equal(fs.statSync(native.sslkey).mode & 0o777, 0o600, 'libpq refuses a key others can read');
+  assert.equal(fs.readFileSync(native.sslcert, 'utf8'), CERT);
+  const url = new URL(b.toUrl(conn));
+  assert.equal(url.searchParams.get('sslkey'), native.sslkey);
+  const back = b.connectionFromUrl(b.toUrl(conn), 'DATABASE_URL');
+  assert.deepEqual([back.cert, back.key], [CERT, KEY]);
+  assert.match(b.describeConnection(conn), /\(client certificate\)$/);
+  const certOnly = b.connectionFromBinding({ name: 'x', credentials: { uri: 'postgres://u:p@h/d?sslmode=require', sslcert: CERT } });
+  assert.deepEqual([certOnly.cert, certOnly.key], [null, null]);
+  assert.throws(() => b.connectionFromUrl(`postgres://u@h/d?sslcert=${encodeURIComponent(native.sslcert)}`, 'DATABASE_URL'),
+    { message: 'DATABASE_URL: sslcert and sslkey go together' });
 });

@@ -16,6 +16,9 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isExecutable, findOnPath } = require('../ops/exec');
 
+// --tls: a database that needs a client certificate signed by DIR/tls/ca.crt (and a password).
+const CLIENT_CERT_DB = 'cfscale_clientcert';
+
 const USAGE = `pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
 
 Usage:
@@ -36,6 +39,9 @@ password (scram-sha-256), kept in DIR/password (mode 600). DEBUG=1 traces.
 --tls also serves TLS (plain connections still work): a CA generated with openssl in
 DIR/tls/ca.crt signs a server certificate for DNS name localhost only (not 127.0.0.1),
 so verify-full passes for host localhost and fails for 127.0.0.1 while verify-ca passes.
+It also signs a client certificate (DIR/tls/client.crt, RSA key DIR/tls/client.key in
+PKCS#1 PEM) and creates database ${CLIENT_CERT_DB}, which takes only TLS connections that
+present a certificate the CA signed (pg_hba clientcert=verify-ca), as Cloud SQL does.
 `;
 
 const DEFAULT_PORT = 55432;
@@ -201,13 +207,30 @@ function enableTls(dir) {
     fs.chmodSync(path.join(tls, 'server.key'), 0o600);
     if (isRoot()) for (const f of ['.', 'server.crt', 'server.key']) fs.chownSync(path.join(tls, f), ownerUid(), -1);
   }
+  if (!fs.existsSync(path.join(tls, 'client.crt'))) {
+    // RSA in PKCS#1 PEM ("BEGIN RSA PRIVATE KEY"), the shape Cloud SQL hands out.
+    openssl(['genrsa', '-traditional', '-out', 'client.key', '2048'], tls);
+    openssl(['req', '-new', '-key', 'client.key', '-out', 'client.csr', '-subj', '/CN=cfscale test client'], tls);
+    openssl(['x509', '-req', '-in', 'client.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial',
+      '-out', 'client.crt', '-days', '3650'], tls);
+    fs.chmodSync(path.join(tls, 'client.key'), 0o600);
+  }
+  let changed = false;
   const conf = path.join(dir, 'data', 'postgresql.conf');
   if (!fs.readFileSync(conf, 'utf8').includes('# cfscale --tls')) {
     fs.appendFileSync(conf, ['# cfscale --tls', 'ssl = on', `ssl_cert_file = '${tls}/server.crt'`,
       `ssl_key_file = '${tls}/server.key'`, ''].join('\n'));
-    return true;
+    changed = true;
   }
-  return false;
+  if (!fs.readFileSync(conf, 'utf8').includes('# cfscale --tls client certificates')) {
+    // Clients may present a certificate anywhere; CLIENT_CERT_DB takes no connection without one.
+    fs.appendFileSync(conf, ['# cfscale --tls client certificates', `ssl_ca_file = '${tls}/ca.crt'`, ''].join('\n'));
+    const hba = path.join(dir, 'data', 'pg_hba.conf');
+    fs.writeFileSync(hba, [`hostssl ${CLIENT_CERT_DB} all 127.0.0.1/32 scram-sha-256 clientcert=verify-ca`,
+      `host ${CLIENT_CERT_DB} all all reject`, fs.readFileSync(hba, 'utf8')].join('\n'));
+    changed = true;
+  }
+  return changed;
 }
 
 /**
@@ -242,6 +265,7 @@ function start(dir, { port, tls = false, maxConnections } = {}) {
       throw new ClusterError(`cluster in ${dir} runs with max_connections ${running}, not ${maxConnections}: stop it first`);
     }
   }
+  if (tls) createdb(dir, CLIENT_CERT_DB);
   return clusterUrl(dir);
 }
 
@@ -335,4 +359,4 @@ function main(argv) {
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
 
-module.exports = { start, stop, isRunning, clusterUrl, createdb, pgBindir, ClusterError, DEFAULT_PORT };
+module.exports = { CLIENT_CERT_DB, start, stop, isRunning, clusterUrl, createdb, pgBindir, ClusterError, DEFAULT_PORT };

@@ -106,7 +106,18 @@ final class Bindings {
         || k.equals("verifyServerCertificate"));
     String user = creds.getUsername() != null ? creds.getUsername() : jdbcQuery.get("user");
     String password = creds.getPassword() != null ? creds.getPassword() : jdbcQuery.get("password");
-    return DatabaseBinding.of(source, q < 0 ? url : url.substring(0, q), params, user, password, sslmode, ca);
+    // A client certificate needs both halves (SAP BTP gives sslcert alone: not presented).
+    String cert = c.get("sslcert") instanceof String s && s.contains("BEGIN CERTIFICATE") ? s : null;
+    String key = c.get("sslkey") instanceof String s && s.contains("PRIVATE KEY-----") ? s : null;
+    boolean client = cert != null && key != null;
+    String base = q < 0 ? url : url.substring(0, q);
+    if (!anyUrl) {
+      // Built from fields, java-cfenv takes the database from `name` only (dbname alone gives
+      // ".../null"): the path is the database the same keys as in every part name.
+      base = base.substring(0, base.lastIndexOf('/') + 1) + text(c, DATABASE_KEYS);
+    }
+    return DatabaseBinding.of(source, base, params, user, password, sslmode, ca,
+        client ? cert : null, client ? key : null);
   }
 
   private static void require(String source, boolean present, String what, List<String> keys) throws ConfigException {

@@ -26,6 +26,9 @@ import java.util.Set;
  * credentials.sslmode, else the jdbcUrl's; without one, a CA certificate means verify-ca,
  * require_ssl or a jdbcUrl with ssl=true means require, else disable. As in libpq, require
  * with a CA certificate verifies the chain (verify-ca); pgjdbc's require never verifies.
+ * A client certificate (sslcert with sslkey, PEM; Cloud SQL asks for one) goes to pgjdbc as
+ * files: the certificate as PEM, the key as PKCS-8 DER (pgjdbc 42.7.7's LazyKeyManager reads
+ * nothing else), converted here from PKCS-8 or PKCS#1 RSA PEM.
  *
  * @param source   where it came from, for messages (e.g. {@code DATABASE_URL}, {@code VCAP_SERVICES binding "java-db"})
  * @param jdbcUrl  {@code jdbc:postgresql://host:port/db?sslmode=...}, no credentials
@@ -41,7 +44,7 @@ record DatabaseBinding(String source, String jdbcUrl, String user, String passwo
   private static final Set<String> TLS_AND_LOGIN_PARAMS = Set.of("user", "password", "ssl", "sslmode", "sslfactory",
       "sslrootcert", "sslcert", "sslkey", "verifyServerCertificate");
 
-  /** A {@code postgres://} or {@code postgresql://} URL (DATABASE_URL and the like); sslrootcert names a file. */
+  /** A {@code postgres://} or {@code postgresql://} URL (DATABASE_URL and the like); sslrootcert, sslcert, sslkey name files. */
   static DatabaseBinding fromUrl(String source, String url) throws ConfigException {
     if (!url.startsWith("postgres://") && !url.startsWith("postgresql://")) {
       throw new ConfigException(source + " must be a postgres:// URL");
@@ -74,25 +77,42 @@ record DatabaseBinding(String source, String jdbcUrl, String user, String passwo
       throw new ConfigException(source + " has malformed percent-encoding");
     }
     Map<String, String> query = query(u.getRawQuery());
-    String ca = null;
-    if (query.containsKey("sslrootcert")) {
-      try {
-        ca = Files.readString(Path.of(query.get("sslrootcert")));
-      } catch (IOException e) {
-        throw new ConfigException(source + ": cannot read sslrootcert " + query.get("sslrootcert"));
-      }
+    String ca = readParam(source, query, "sslrootcert");
+    String cert = readParam(source, query, "sslcert");
+    String key = readParam(source, query, "sslkey");
+    if ((cert == null) != (key == null)) {
+      throw new ConfigException(source + ": sslcert and sslkey go together");
     }
     String sslmode = resolveSslmode(source, query.get("sslmode"), ca, "true".equals(query.get("ssl")));
     query.keySet().removeAll(TLS_AND_LOGIN_PARAMS);
-    return of(source, "jdbc:postgresql://" + hostPort(u.getHost(), port) + "/" + database, query, user, password, sslmode, ca);
+    return of(source, "jdbc:postgresql://" + hostPort(u.getHost(), port) + "/" + database, query, user, password, sslmode,
+        ca, cert, key);
   }
 
-  /** The binding with the URL's own parameters kept and the TLS ones set from sslmode and ca. */
+  private static String readParam(String source, Map<String, String> query, String param) throws ConfigException {
+    if (!query.containsKey(param)) {
+      return null;
+    }
+    try {
+      return Files.readString(Path.of(query.get(param)));
+    } catch (IOException e) {
+      throw new ConfigException(source + ": cannot read " + param + " " + query.get(param));
+    }
+  }
+
+  /**
+   * The binding with the URL's own parameters kept and the TLS ones set from sslmode, ca and
+   * the client certificate (cert and key PEM, both or neither).
+   */
   static DatabaseBinding of(String source, String baseUrl, Map<String, String> params, String user,
-      String password, String sslmode, String ca) throws ConfigException {
+      String password, String sslmode, String ca, String cert, String key) throws ConfigException {
     StringBuilder url = new StringBuilder(baseUrl).append("?sslmode=").append(sslmode);
     if (ca != null) {
-      url.append("&sslrootcert=").append(caFile(source, ca));
+      url.append("&sslrootcert=").append(writeOnce(source, "ca", ".pem", ca.getBytes(StandardCharsets.UTF_8)));
+    }
+    if (cert != null) {
+      url.append("&sslcert=").append(writeOnce(source, "cert", ".pem", cert.getBytes(StandardCharsets.UTF_8)));
+      url.append("&sslkey=").append(writeOnce(source, "key", ".pk8", pkcs8Der(source, key)));
     }
     params.forEach((k, v) -> url.append('&').append(k).append('=').append(v));
     return new DatabaseBinding(source, url.toString(), user, password, sslmode);
@@ -134,21 +154,65 @@ record DatabaseBinding(String source, String jdbcUrl, String user, String passwo
     return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
   }
 
-  /** The CA as a file (pgjdbc reads sslrootcert from a file), written once per content, mode 600. */
-  static String caFile(String source, String pem) throws ConfigException {
+  /** A private key's PEM (PKCS-8 or PKCS#1 RSA, unencrypted) as PKCS-8 DER. */
+  static byte[] pkcs8Der(String source, String pem) throws ConfigException {
+    java.util.regex.Matcher m = java.util.regex.Pattern
+        .compile("-----BEGIN ([A-Z ]*)PRIVATE KEY-----([^-]*)-----END").matcher(pem);
+    if (!m.find()) {
+      throw new ConfigException(source + ": sslkey is not a PEM private key");
+    }
+    byte[] der;
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(pem.getBytes(StandardCharsets.UTF_8));
+      der = java.util.Base64.getMimeDecoder().decode(m.group(2));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(source + ": sslkey is not valid base64 PEM");
+    }
+    switch (m.group(1)) {
+      case "":
+        return der;
+      case "RSA ":
+        // PrivateKeyInfo { version 0, AlgorithmIdentifier { rsaEncryption, NULL }, OCTET STRING pkcs1 }
+        byte[] head = {0x02, 0x01, 0x00, 0x30, 0x0d, 0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7,
+            0x0d, 0x01, 0x01, 0x01, 0x05, 0x00};
+        byte[] octets = derTlv(0x04, der);
+        byte[] body = new byte[head.length + octets.length];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(octets, 0, body, head.length, octets.length);
+        return derTlv(0x30, body);
+      default:
+        throw new ConfigException(source + ": sslkey must be an unencrypted PKCS-8 or RSA PEM key, got "
+            + m.group(1) + "PRIVATE KEY");
+    }
+  }
+
+  private static byte[] derTlv(int tag, byte[] value) {
+    int n = value.length;
+    byte[] len = n < 0x80 ? new byte[] {(byte) n}
+        : n < 0x100 ? new byte[] {(byte) 0x81, (byte) n}
+        : n < 0x10000 ? new byte[] {(byte) 0x82, (byte) (n >> 8), (byte) n}
+        : new byte[] {(byte) 0x83, (byte) (n >> 16), (byte) (n >> 8), (byte) n};
+    byte[] out = new byte[1 + len.length + n];
+    out[0] = (byte) tag;
+    System.arraycopy(len, 0, out, 1, len.length);
+    System.arraycopy(value, 0, out, 1 + len.length, n);
+    return out;
+  }
+
+  /** Bytes as a file (pgjdbc reads sslrootcert, sslcert, sslkey from files), written once per content, mode 600. */
+  static String writeOnce(String source, String kind, String suffix, byte[] content) throws ConfigException {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(content);
       Path file = Path.of(System.getProperty("java.io.tmpdir"),
-          "cfscale-ca-" + HexFormat.of().formatHex(digest).substring(0, 16) + ".pem");
+          "cfscale-" + kind + "-" + HexFormat.of().formatHex(digest).substring(0, 16) + suffix);
       if (!Files.exists(file)) {
-        Path tmp = Files.createTempFile(file.getParent(), "cfscale-ca-", ".tmp",
+        Path tmp = Files.createTempFile(file.getParent(), "cfscale-" + kind + "-", ".tmp",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(tmp, pem);
+        Files.write(tmp, content);
         Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       }
       return file.toString();
     } catch (IOException | NoSuchAlgorithmException e) {
-      throw new ConfigException(source + ": cannot write the CA certificate to a file: " + e.getMessage());
+      throw new ConfigException(source + ": cannot write " + kind + " to a file: " + e.getMessage());
     }
   }
 

@@ -42,21 +42,20 @@ class BindingsTableTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static URI cluster;
-  private static String caPem;
+  private static Path tls;
   private static boolean ownCluster;
 
   @BeforeAll
   static void startCluster() throws Exception {
     String url = System.getenv("CFSCALE_TEST_PG_URL");
     String dir = System.getenv("CFSCALE_TEST_PG_DIR");
-    Path ca = dir == null ? null : Path.of(dir, "tls", "ca.crt");
-    if (url == null || ca == null || !Files.exists(ca)) {
+    tls = dir == null ? null : Path.of(dir, "tls");
+    if (url == null || tls == null || !Files.exists(tls.resolve("client.crt"))) {
       url = run("start", "--dir", OWN_DIR.toString(), "--port", String.valueOf(OWN_PORT), "--tls");
-      ca = OWN_DIR.resolve("tls/ca.crt");
+      tls = OWN_DIR.resolve("tls");
       ownCluster = true;
     }
     cluster = new URI(url);
-    caPem = Files.readString(ca);
   }
 
   @AfterAll
@@ -91,9 +90,17 @@ class BindingsTableTest {
         .replace("${PORT}", String.valueOf(cluster.getPort()))
         .replace("${USER}", userinfo[0])
         .replace("${PASSWORD}", userinfo[1])
+        .replace("${CERT_DATABASE}", "cfscale_clientcert")
         .replace("${DATABASE}", cluster.getPath().substring(1))
-        .replace("${CA_PEM}", JSON.writeValueAsString(new TextNode(caPem)).replaceAll("^\"|\"$", ""));
+        .replace("${CA_PEM}", pem("ca.crt"))
+        .replace("${CLIENT_CERT_PEM}", pem("client.crt"))
+        .replace("${CLIENT_KEY_PEM}", pem("client.key"));
     return JSON.writeValueAsString(JSON.readTree(text).get("VCAP_SERVICES"));
+  }
+
+  /** A PEM of the cluster's tls directory, JSON-escaped. */
+  private static String pem(String file) throws IOException {
+    return JSON.writeValueAsString(new TextNode(Files.readString(tls.resolve(file)))).replaceAll("^\"|\"$", "");
   }
 
   @ParameterizedTest(name = "{0}")

@@ -54,6 +54,18 @@ class BindingsTest {
   }
 
   @Test
+  void databaseFromEveryFieldName() throws Exception {
+    // No uri or jdbcUrl: the database comes from name|dbname|database|db, as in every part (docs/bindings.md §2).
+    for (String key : new String[] {"name", "dbname", "database", "db"}) {
+      String binding = "{\"name\":\"only-" + key + "\",\"label\":\"postgresql-db\",\"tags\":[],"
+          + "\"credentials\":{\"hostname\":\"h.internal\",\"port\":\"5432\",\"" + key + "\":\"the_db\","
+          + "\"username\":\"u\",\"password\":\"p\"}}";
+      assertEquals("jdbc:postgresql://h.internal:5432/the_db?sslmode=disable",
+          config("{\"postgresql-db\":[" + binding + "]}").database().jdbcUrl(), key);
+    }
+  }
+
+  @Test
   void byTagSkipsTheResultsBindingAndNonPostgres() throws Exception {
     String vcap = "{\"redis\":[" + OTHER_BINDING + "],\"postgresql\":[" + RESULTS_BINDING + "],"
         + "\"csb-aws-postgresql\":[" + URI_BINDING + "]}";
