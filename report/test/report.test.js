@@ -210,9 +210,11 @@ test('placement: the cells of app instances and loadgens; a loadgen on an app ce
   // Locally the router's own cgroup gives its CPU per round (run-round: environment.router_cpu_cores).
   assert.equal(rows.get('placed local').router_cpu_cores, '0.123');
   assert.equal(rows.get('placed cf').router_cpu_cores, '');
+  assert.match(html, /On CF an app's database is a service instance only the\napp reaches, so its PostgreSQL server version is not recorded for CF rounds/);
   assert.match(html, /Scale-until-SLO stops when it reaches <code>scale\.routerLoad<\/code>\n\(70 %, the study's\) of 1 core\(s\) \(the router's cgroup has no quota\)/);
   assert.match(html, new RegExp(`<b>Router load \\(local\\)\\.</b> The local router \\(HAProxy, in its own cgroup\\) used at most\\n0\\.123 cores .*\\(round ${local};`));
   assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'no router figure, no CF round: nothing to say');
+  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /App databases on Cloud Foundry/, 'no CF round');
 });
 
 test('report.sh: selections and usage errors', () => {

@@ -4,7 +4,9 @@
 // HikariCP, the PostgreSQL JDBC driver) and its runtime — locally the node and java this
 // machine starts it with (scripts/local/start-command.js), on CF the buildpacks of its
 // current droplet, which choose the runtime (`cf curl /v3/apps/GUID/droplets/current`).
-// A look-up that fails leaves its field out.
+// A look-up that fails leaves its field out. The app database's PostgreSQL server: locally
+// the results database's (create-round.js, the same server); on CF only the app reaches its
+// database (a service instance on the foundation's network): not recorded.
 const fs = require('node:fs');
 const path = require('node:path');
 const { captureSync } = require('../ops/exec');

@@ -209,6 +209,9 @@ ${studyHtml()}
     ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
     ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
     ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
+${a.platforms.includes('cf') ? `<p><b>App databases on Cloud Foundry.</b> <code>postgresql_results_db</code> is the results
+database's server (locally the app databases live on that server too). On CF an app's database is a service instance only the
+app reaches, so its PostgreSQL server version is not recorded for CF rounds.</p>` : ''}
 <p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'memory-needed', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
     'round-seconds', 'round-instances', 'memory-first-gc']
     .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
