@@ -54,12 +54,14 @@ test.after(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test('ingest-rtr through a database stop and start: every record written once, some held on disk, exit 0', { timeout: 120000 }, async () => {
+test('ingest-rtr through a database stop and start: every record written once, some held on disk, exit 0', { timeout: 120000 }, async (t) => {
   const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--db', url, '--round', '7', '--app', 'node-app'],
     { env: { ...process.env, TMPDIR: tmp } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const closed = new Promise((resolve) => child.on('close', resolve));
+  // A failed assertion must not leave the child waiting on an open stdin for ever.
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
   const before = 1000;
   const during = MEMORY_ROWS + 5000;
   child.stdin.write(lines(0, before));
@@ -73,6 +75,8 @@ test('ingest-rtr through a database stop and start: every record written once, s
   const spool = /holding rows on disk in (\S+) /.exec(stderr);
   assert.ok(spool, stderr);
   assert.ok(spool[1].startsWith(tmp), spool[1]);
+  // The child names the directory, then writes its first file: another process, so wait for it.
+  for (let i = 0; i < 100 && fs.readdirSync(spool[1]).length === 0; i++) await sleep(50);
   assert.ok(fs.readdirSync(spool[1]).length > 0, 'no spool file');
   await sleep(2000); // a few failed flushes, with backoff
   cluster('start', '--port', String(port));
