@@ -63,6 +63,24 @@ test('a second copy with its own database, mapped onto the first app\'s route, t
   assert.equal(JSON.parse(JSON.parse(r.body).VCAP_APPLICATION).application_name, 'second');
 });
 
+test('map-route onto a new route creates it (POST /v3/routes); unmapped from its last app it stays, without destinations', async () => {
+  const out = await cfOk('map-route', 'second', 'localhost', '--hostname', 'fresh');
+  assert.match(out, /Creating route fresh\.localhost for org local \/ space local as admin\.\.\.\nOK\n+Mapping route fresh\.localhost to app second/);
+  const r = await w.http('GET', '/env', { port: w.routerPort, host: 'fresh.localhost' });
+  assert.equal(JSON.parse(JSON.parse(r.body).VCAP_APPLICATION).application_name, 'second');
+  await cfOk('unmap-route', 'second', 'localhost', '--hostname', 'fresh');
+  const routes = (await curlJson('/v3/routes?hosts=fresh')).resources;
+  assert.equal(routes.length, 1);
+  assert.deepEqual(routes[0].destinations, []);
+  assert.equal((await w.http('GET', '/env', { port: w.routerPort, host: 'fresh.localhost' })).status, 404);
+  const again = await w.cf('create-route', 'localhost', '--hostname', 'fresh');
+  assert.equal(again.code, 0, again.out);
+  assert.match(again.out, /Route already exists with host 'fresh' for domain 'localhost'\./);
+  assert.match(await cfOk('create-route', 'localhost', '--hostname', 'other'), /Route other\.localhost has been created\./);
+  assert.match(await cfOk('map-route', 'first', 'localhost', '--hostname', 'fresh'), /Mapping route fresh\.localhost to app first/);
+  assert.doesNotMatch(await cfOk('map-route', 'first', 'localhost', '--hostname', 'fresh'), /Creating route/);
+});
+
 test('CC\'s errors: a destination of an unknown app, an unknown destination', async () => {
   const guid = (await curlJson('/v3/routes?hosts=first')).resources[0].guid;
   const bad = await w.cf('curl', '-X', 'POST', `/v3/routes/${guid}/destinations`, '-d', '{"destinations":[{"app":{"guid":"nope"}}]}');

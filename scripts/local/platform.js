@@ -215,6 +215,7 @@ class Platform {
     if (this.state.apps[app.name]) await this.cell.removeApp(app.name);
     this.cell.discardDisks(app.name, app.instances);
     this.state.apps[app.name] = app;
+    for (const u of app.routes) delete this.state.routes[u]; // a pushed app maps a route no app had
     this.save();
     await this.routes.sync();
   }
@@ -279,14 +280,34 @@ class Platform {
     return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
   }
 
+  // `cf create-route` (POST /v3/routes): a route no app is mapped to yet, kept as CC keeps
+  // it until deleted.
+  createRoute({ url, options = {} }) {
+    if (this.routeExists(url)) throw new UsageError(`Route ${url} already exists`);
+    this.state.routes[url] = { options, createdAt: new Date().toISOString() };
+    this.save();
+  }
+
+  routeExists(url) {
+    return Boolean(this.state.routes[url]) || Object.values(this.state.apps).some((a) => a.routes.includes(url));
+  }
+
   // `cf map-route` / `unmap-route`: the app joins or leaves a route's destinations; the
   // router sends the route's requests round-robin to every mapped app's instances
-  // (docs/cf-platform.md §16). Applied with a graceful router reload.
+  // (docs/cf-platform.md §16). Applied with a graceful router reload. A route left without
+  // apps stays (with its options), as in CC.
   async mapRoute({ appName, url }) {
     const app = this.app(appName);
     if (app.routes.includes(url)) return;
-    app.routes.push(url);
-    await this.routeChange(() => { app.routes = app.routes.filter((u) => u !== url); });
+    const before = { routes: app.routes, routeOptions: app.routeOptions };
+    const loose = this.state.routes[url];
+    app.routes = [...app.routes, url];
+    if (loose && Object.keys(loose.options).length) app.routeOptions = { ...app.routeOptions, [url]: loose.options };
+    delete this.state.routes[url];
+    await this.routeChange(() => {
+      Object.assign(app, before);
+      if (loose) this.state.routes[url] = loose;
+    });
   }
 
   async unmapRoute({ appName, url }) {
@@ -296,7 +317,12 @@ class Platform {
     app.routes = app.routes.filter((u) => u !== url);
     app.routeOptions = { ...app.routeOptions };
     delete app.routeOptions[url];
-    await this.routeChange(() => Object.assign(app, before));
+    const last = !Object.values(this.state.apps).some((a) => a.routes.includes(url));
+    if (last) this.state.routes[url] = { options: before.routeOptions?.[url] || {}, createdAt: new Date().toISOString() };
+    await this.routeChange(() => {
+      Object.assign(app, before);
+      if (last) delete this.state.routes[url];
+    });
   }
 
   async routeChange(undo) {

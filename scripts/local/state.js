@@ -1,11 +1,12 @@
-// state.js — what the platform knows (apps, services, bindings), persisted as JSON under
+// state.js — what the platform knows (apps, services, bindings, routes no app is mapped
+// to: url → {options, createdAt}), persisted as JSON under
 // CFSCALE_HOME so `cfl` commands and daemon restarts agree. Only the daemon writes it.
 'use strict';
 
 const fs = require('node:fs');
 
 function emptyState() {
-  return { apps: {}, services: {} };
+  return { apps: {}, services: {}, routes: {} };
 }
 
 function loadState(file) {

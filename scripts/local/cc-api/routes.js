@@ -4,12 +4,15 @@
 // paths filters; PATCH /v3/routes/:guid sets per-route options (`cf update-route -o|-r`),
 // validated as CC's RouteUpdateMessage and RouteOptionsMessage, applied by the platform's
 // router (route-options.js); POST /v3/routes/:guid/destinations and DELETE
-// /v3/routes/:guid/destinations/:guid map and unmap apps (`cf map-route`, `cf unmap-route`).
+// /v3/routes/:guid/destinations/:guid map and unmap apps (`cf map-route`, `cf unmap-route`);
+// POST /v3/routes creates a route no app is mapped to yet (`cf create-route`, `cf map-route`
+// onto a new route).
 'use strict';
 
 const P = require('./presenters');
 const errors = require('./errors');
 const { routeResource } = require('../cf-api');
+const { updatedOptions } = require('../route-options');
 const { UsageError } = require('../platform');
 
 // CC's algorithms without the hash_based_routing feature flag (route_options_message.rb),
@@ -32,6 +35,11 @@ function route(base, a, r) {
       destinations: { href: `${base}/v3/routes/${r.guid}/destinations` },
     },
   };
+}
+
+// A route no app is mapped to (platform state.routes): no destinations.
+function looseRoute(url, loose = { options: {} }) {
+  return routeResource({ guid: '', routes: [], routeOptions: { [url]: loose.options } }, url, []);
 }
 
 // Every route once (a route mapped to two apps is one route with two destinations); of
@@ -87,6 +95,10 @@ function register(router, { platform, base }) {
       const url = a.routes.find((u) => routeResource(a, u).guid === guid);
       if (url) return { app: a, url, resource: routeResource(a, url, Object.values(platform.state.apps)) };
     }
+    for (const [url, loose] of Object.entries(platform.state.routes)) {
+      const resource = looseRoute(url, loose);
+      if (resource.guid === guid) return { app: { createdAt: loose.createdAt }, url, resource, loose };
+    }
     throw errors.resourceNotFound('Route');
   };
   router.add('GET', '/v3/routes', ({ query }) => {
@@ -97,7 +109,9 @@ function register(router, { platform, base }) {
     const paths = filter('paths');
     const every = Object.values(platform.state.apps);
     const apps = every.filter((a) => !appGuids || appGuids.includes(a.guid));
-    const list = allRoutes(base, apps, every)
+    const mapped = new Set(every.flatMap((a) => a.routes));
+    const loose = appGuids ? [] : Object.entries(platform.state.routes).filter(([u]) => !mapped.has(u)).map(([u, l]) => route(base, { createdAt: l.createdAt }, looseRoute(u, l)));
+    const list = [...allRoutes(base, apps, every), ...loose]
       .filter((r) => (!hosts || hosts.includes(r.host)) && (!domains || domains.includes(P.DOMAIN.guid))
         && (!paths || paths.includes(r.path)));
     return P.list(base, '/v3/routes', list);
@@ -136,14 +150,39 @@ function register(router, { platform, base }) {
   router.add('PATCH', '/v3/routes/:guid', async ({ params, body }) => {
     const [set, remove] = optionChanges(body);
     await platform.exclusive(async () => {
-      const { url } = findRoute(params.guid);
+      const { url, loose } = findRoute(params.guid);
       if (!set.length && !remove.length) return;
+      if (loose) {
+        loose.options = updatedOptions(loose.options, set, remove);
+        platform.save();
+        return;
+      }
       const dot = url.indexOf('.');
       await platform.updateRoute({ domain: url.slice(dot + 1), hostname: url.slice(0, dot), options: set, removeOptions: remove })
         .catch((e) => { throw e instanceof UsageError ? errors.unprocessable(e.message) : e; });
     });
-    const { app, url } = findRoute(params.guid);
-    return route(base, app, routeResource(app, url));
+    const { app, resource } = findRoute(params.guid);
+    return route(base, app, resource);
+  });
+  // CC's create (routes_controller.rb, app/actions/route_create.rb): 201 with the route; the
+  // local space and domain only; a taken host → 422 `Route already exists with host 'H' for
+  // domain 'D'.` (the CLI's RouteNotUniqueError); paths and ports are not run locally.
+  router.add('POST', '/v3/routes', async ({ body }) => {
+    const b = body || {};
+    if (b.relationships?.space?.data?.guid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
+    if (b.relationships?.domain?.data?.guid !== P.DOMAIN.guid) throw errors.unprocessable('Invalid domain. Ensure that the domain exists and you have access to it.');
+    const host = b.host ?? '';
+    if (!host) throw errors.unprocessable('Missing host. Routes in shared domains must have a host defined.');
+    if (typeof host !== 'string' || !/^[\w-]+$/.test(host)) throw errors.unprocessable('Host format is invalid.');
+    if (b.path || b.port) throw errors.unprocessable('Routes with a path or a port are not run by the local platform');
+    const [set] = optionChanges({ options: b.options });
+    const url = `${host.toLowerCase()}.${P.DOMAIN.name}`;
+    await platform.exclusive(async () => {
+      if (platform.routeExists(url)) throw errors.unprocessable(`Route already exists with host '${host}' for domain '${P.DOMAIN.name}'.`);
+      platform.createRoute({ url, options: updatedOptions({}, set) });
+    });
+    const { app, resource } = findRoute(looseRoute(url).guid);
+    return [201, route(base, app, resource)];
   });
 }
 
