@@ -79,6 +79,11 @@ ALTER TABLE rounds ADD COLUMN IF NOT EXISTS steady boolean;             -- true:
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS heartbeat_at timestamptz;   -- the control process's last sign of life (NULL: created_at)
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS status_reason text;         -- why failed or cancelled (the verdict's reasons, or the reaper's)
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS db_outage_ms bigint;        -- results database unreachable for this long during the round
+-- create_token: chosen by create-round before its INSERT (scripts/round/create-round.js). An
+-- INSERT retried after its acknowledgement was lost (the connection dropped after the
+-- commit) finds the round it made instead of making a second (issue 13).
+ALTER TABLE rounds ADD COLUMN IF NOT EXISTS create_token uuid;
+CREATE UNIQUE INDEX IF NOT EXISTS rounds_create_token_key ON rounds (create_token);
 
 -- Longer than the longest results-database outage a round waits out (90 s,
 -- scripts/round/db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
