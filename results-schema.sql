@@ -203,6 +203,19 @@ CREATE TABLE IF NOT EXISTS server_timings (
 );
 CREATE INDEX IF NOT EXISTS server_timings_corr_idx  ON server_timings (correlation_id);
 CREATE INDEX IF NOT EXISTS server_timings_round_idx ON server_timings (round_id);
+-- One row per flush batch an app wrote into server_timings, in the same transaction. A
+-- batch whose commit was not answered (the connection dropped) is tried again with the same
+-- flush_id and the same records: the insert here finds the row (or waits for the first
+-- try's transaction to end) and the batch is not written twice (issue 13). The apps:
+-- node-app/timings-flusher.js, java-app TimingsFlusher.java.
+CREATE TABLE IF NOT EXISTS server_timings_flushes (
+  flush_id       uuid    PRIMARY KEY,             -- chosen by the app, kept until the batch is known written
+  round_id       bigint,
+  app            text    NOT NULL,
+  instance_index integer NOT NULL,
+  rows           integer NOT NULL,
+  flushed_at     timestamptz NOT NULL DEFAULT now()
+);
 
 -- ---------------------------------------------------------------- platform
 -- One row per app instance per sample, from the cf statistics plugin, the v3
