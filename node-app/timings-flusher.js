@@ -204,4 +204,4 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
   return { run, end }
 }
 
-module.exports = { createTimingsService, unwrap, copyLines, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }
+module.exports = { createTimingsService, unwrap, copyLines, copyTimings, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }
