@@ -1,16 +1,19 @@
 #!/usr/bin/env node
 'use strict'
-// timings-flush.bench.js — what the idempotent flush (one transaction per batch with its
+// timings-flush.js — what the idempotent flush (one transaction per batch with its
 // flush id in server_timings_flushes, timings-flusher.js) costs beside a bare COPY per batch
 // in autocommit, on the same records, the same database, alternating, in one run. Run on
-// demand, not in tests: node node-app/timings-flush.bench.js [rows] [repetitions]
+// demand, not in tests: node bench/apps/timings-flush.js [rows] [repetitions]
 // (default 100000 5; CFSCALE_TEST_PG_URL or the tests' own cluster).
 
-const pg = require('pg')
-const t = require('./test-support')
-const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer')
-const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require('./timings-flusher')
-const { connectionFromUrl, pgConfig } = require('./bindings')
+const path = require('node:path')
+
+const APP = path.join(__dirname, '..', '..', 'node-app')
+const pg = require(require.resolve('pg', { paths: [APP] }))
+const t = require(path.join(APP, 'test-support'))
+const { TimingBuffer, ROUTE_LIST_ADS } = require(path.join(APP, 'timing-buffer'))
+const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require(path.join(APP, 'timings-flusher'))
+const { connectionFromUrl, pgConfig } = require(path.join(APP, 'bindings'))
 
 const rows = Number(process.argv[2] || 100000)
 const reps = Number(process.argv[3] || 5)
