@@ -4,8 +4,12 @@
 // IPC); a failure is { error: 'results-unavailable' | 'internal' }, never a throw.
 // Flush and clear run one at a time; the buffer keeps whatever was not written. The records
 // go into server_timings (results-schema.sql) with COPY FROM STDIN in text format
-// (pg-copy-streams needs the pure-JS pg Client).
+// (pg-copy-streams needs the pure-JS pg Client), one transaction per batch that also records
+// the batch's flush id in server_timings_flushes. A batch that failed is tried first, with
+// the same id and the same records, by the next flush: when its commit had happened and only
+// the answer was lost, the id is there and the records are dropped instead of written twice.
 
+const { randomUUID } = require('node:crypto')
 const { Readable } = require('node:stream')
 const { pipeline } = require('node:stream/promises')
 const pg = require('pg')
@@ -27,6 +31,9 @@ const FLUSH_BATCH_TIMEOUT_MS = 30000
 const COPY_SERVER_TIMINGS =
   'COPY server_timings (round_id, app, instance_index, correlation_id, route, status, ' +
   'started_at, handler_us, pool_wait_us, db_us) FROM STDIN'
+const RECORD_FLUSH =
+  'INSERT INTO server_timings_flushes (flush_id, round_id, app, instance_index, rows) ' +
+  'VALUES ($1, $2, $3, $4, $5) ON CONFLICT (flush_id) DO NOTHING'
 const ROWS_PER_CHUNK = 1000
 const NULL = '\\N'
 
@@ -66,6 +73,22 @@ async function copyTimings(client, buffer, from, to, { round, app, instanceIndex
   await pipeline(Readable.from(chunks()), client.query(copyFrom(COPY_SERVER_TIMINGS)))
 }
 
+/**
+ * Buffer records [from, from + batch.rows) as batch batch.id, in one transaction; false when
+ * the id was already recorded (an earlier try committed: nothing written).
+ */
+async function writeBatch(client, buffer, from, batch, { round, app, instanceIndex }) {
+  await client.query('BEGIN')
+  const { rowCount } = await client.query(RECORD_FLUSH, [batch.id, round, app, instanceIndex, batch.rows])
+  if (rowCount === 0) {
+    await client.query('ROLLBACK')
+    return false
+  }
+  await copyTimings(client, buffer, from, from + batch.rows, { round, app, instanceIndex })
+  await client.query('COMMIT')
+  return true
+}
+
 /** The answer of a timings operation, or the error it stands for (for the /timings handlers). */
 function unwrap(result) {
   if (result.error === 'results-unavailable') throw resultsDatabaseUnavailable()
@@ -83,6 +106,9 @@ function unwrap(result) {
 function createTimingsService({ buffer, results, appName, instanceIndex, connectTimeoutMs }) {
   let pool = null
   let queue = Promise.resolve()
+  // The batch being written, { id, rows } (the buffer's first rows), until it is known
+  // written: after a failure, whether it committed is not known.
+  let pending = null
 
   function resultsPool() {
     if (pool === null) {
@@ -111,17 +137,28 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
       logError(`flush: results database unavailable: ${err.message}`)
       return { error: 'results-unavailable' }
     }
+    // A connection that breaks during a statement also emits 'error' on the client, which
+    // the pool listens to only while the client is idle: unheard it would end the process.
+    // The statement's own rejection is what the flush answers.
+    const ignore = () => {}
+    client.on('error', ignore)
     const total = buffer.count
     let flushed = 0
+    let already = 0
     try {
       while (flushed < total) {
-        const to = Math.min(flushed + FLUSH_BATCH_ROWS, total)
-        await copyTimings(client, buffer, flushed, to, { round, app: appName, instanceIndex })
-        flushed = to
+        pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) }
+        if (!(await writeBatch(client, buffer, flushed, pending, { round, app: appName, instanceIndex }))) {
+          already += pending.rows
+        }
+        flushed += pending.rows
+        pending = null
       }
+      client.removeListener('error', ignore)
       client.release()
       buffer.dropped = 0
-      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}`)
+      const before = already === 0 ? '' : ` (${already} of them written by an earlier flush whose answer was lost)`
+      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}${before}`)
       return { flushed }
     } catch (err) {
       client.release(err)
@@ -140,7 +177,10 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
       capacity: buffer.capacity,
     }),
     flush: (round) => serialized(() => flush(round)),
-    clear: () => serialized(() => ({ cleared: buffer.clear() })),
+    clear: () => serialized(() => {
+      pending = null
+      return { cleared: buffer.clear() }
+    }),
     recording: (on) => {
       buffer.recording = on
       return { recording: on }
@@ -164,4 +204,4 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
   return { run, end }
 }
 
-module.exports = { createTimingsService, unwrap, copyLines, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }
+module.exports = { createTimingsService, unwrap, copyLines, copyTimings, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }

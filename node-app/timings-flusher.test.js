@@ -13,6 +13,7 @@ const t = require('./test-support')
 const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer')
 const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher')
 const { connectionFromUrl } = require('./bindings')
+const { startLostAckProxy } = require('../scripts/test/lost-ack-proxy')
 
 const PG_CLUSTER = path.join(__dirname, '..', 'scripts', 'pg-cluster.sh')
 
@@ -113,5 +114,32 @@ test('flushes while the results database is stopped keep every record; the first
     await s.end()
     pgCluster('stop')
     fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+// A batch whose commit was not answered (issue 13: nothing doubled): the proxy drops the
+// connection after the server committed the second batch, before its answer reaches the app.
+test('a batch committed whose answer was lost is not written again by the next flush', async () => {
+  const u = new URL(resultsDb)
+  const proxy = await startLostAckProxy({ host: u.hostname, port: Number(u.port), tag: /^COMMIT/ })
+  const n = 2 * FLUSH_BATCH_ROWS + 5
+  const buffer = filledBuffer(n, 2 * n)
+  const viaProxy = new URL(resultsDb)
+  viaProxy.port = String(proxy.port)
+  const s = service(buffer, connectionFromUrl(viaProxy.toString(), 'test'))
+  const count = async () => (await t.adminQuery(resultsDb,
+    'SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = 99')).rows[0]
+  try {
+    assert.deepEqual(await s.run('flush', '99'), { error: 'results-unavailable' })
+    assert.equal(proxy.losses(), 1)
+    assert.deepEqual(await count(), { n: FLUSH_BATCH_ROWS, d: FLUSH_BATCH_ROWS }, 'the first batch is in, its answer lost')
+    assert.equal(buffer.count, n, 'the buffer keeps the records whose write is not known')
+    for (let i = 0; i < 3; i++) buffer.record(`after-${i}`, ROUTE_LIST_ADS, 200, 1, 2, 3, 4)
+    assert.deepEqual(await s.run('flush', '99'), { flushed: n + 3 })
+    assert.equal(buffer.count, 0)
+    assert.deepEqual(await count(), { n: n + 3, d: n + 3 })
+  } finally {
+    await s.end()
+    await proxy.close()
   }
 })

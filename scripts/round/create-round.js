@@ -20,6 +20,7 @@
 // readyTimeoutMs, signal }) → { id, start_at, created_at }, NotReadyError at the timeout.
 const { parseArgs, fail } = require('./cli-args');
 const { withClient } = require('./db');
+const { randomUUID } = require('node:crypto');
 const { sleep } = require('./sleep');
 
 const PROG = 'create-round';
@@ -40,18 +41,28 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The INSERT for one round document: only the columns it has, defaults for the rest. */
-function insertStatement(round, startLeadMs) {
+/**
+ * The INSERT for one round document: only the columns it has, defaults for the rest.
+ * createToken (a UUID) makes it safe to run twice: the connection (db.js) runs it again
+ * when it broke, also after a commit whose answer was lost; then the INSERT does nothing
+ * and the SELECT answers the round the first run made (one statement, one snapshot: on the
+ * first run the SELECT sees no row, on a retry the INSERT adds none).
+ */
+function insertStatement(round, startLeadMs, createToken) {
   const cols = COLUMNS.filter((c) => round[c] !== undefined && round[c] !== null);
   const values = cols.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(round[c]) : round[c]));
   // The results database's PostgreSQL server joins the versions (locally the app databases
   // live on the same server, scripts/local/services.js).
   const params = cols.map((c, i) => (c === 'versions'
-    ? `$${i + 2}::jsonb || jsonb_build_object('postgresql_results_db', current_setting('server_version'))` : `$${i + 2}`));
-  const text = `INSERT INTO rounds (start_at, ${cols.join(', ')})
-    VALUES (now() + make_interval(secs => $1::double precision / 1000), ${params.join(', ')})
-    RETURNING id, start_at, created_at`;
-  return { text, values: [startLeadMs, ...values] };
+    ? `$${i + 3}::jsonb || jsonb_build_object('postgresql_results_db', current_setting('server_version'))` : `$${i + 3}`));
+  const text = `WITH made AS (
+      INSERT INTO rounds (start_at, create_token, ${cols.join(', ')})
+      VALUES (now() + make_interval(secs => $1::double precision / 1000), $2::uuid, ${params.join(', ')})
+      ON CONFLICT (create_token) DO NOTHING
+      RETURNING id, start_at, created_at)
+    SELECT id, start_at, created_at FROM made
+    UNION ALL SELECT id, start_at, created_at FROM rounds WHERE create_token = $2::uuid`;
+  return { text, values: [startLeadMs, createToken, ...values] };
 }
 
 /**
@@ -110,7 +121,7 @@ async function createRound(client, round, { startLeadMs, waitLoadgens, readyTime
   // The Node.js that ran the round helpers, beside whatever versions the caller knew.
   const doc = { ...round, versions: { workstation_node: process.version, ...round.versions } };
   if (waitLoadgens) await waitForLoadgens(client, waitLoadgens, readyTimeoutMs, { signal });
-  const { rows } = await client.query(insertStatement(doc, startLeadMs));
+  const { rows } = await client.query(insertStatement(doc, startLeadMs, randomUUID()));
   const r = rows[0];
   return { id: Number(r.id), start_at: r.start_at.toISOString(), created_at: r.created_at.toISOString() };
 }

@@ -35,6 +35,13 @@ final class TimingBuffer {
     final AtomicInteger next = new AtomicInteger();
     final AtomicLong dropped = new AtomicLong();
     final AtomicInteger writers = new AtomicInteger();
+    /**
+     * The flush these records were last written under ({@link TimingsFlusher}), and how many of
+     * the first records it covered; null when none is pending. Kept through {@link #restore}:
+     * whether that commit happened is not known until the next flush asks.
+     */
+    String flushId;
+    int flushRows;
 
     Segment(int capacity) {
       correlationIds = new String[capacity];
@@ -50,10 +57,26 @@ final class TimingBuffer {
       return Math.min(next.get(), routes.length);
     }
 
+    /** Removes the first n records (written); only while detached. */
+    void dropFirst(int n) {
+      int rest = count() - n;
+      System.arraycopy(correlationIds, n, correlationIds, 0, rest);
+      System.arraycopy(routes, n, routes, 0, rest);
+      System.arraycopy(statuses, n, statuses, 0, rest);
+      System.arraycopy(startedAtUs, n, startedAtUs, 0, rest);
+      System.arraycopy(handlerUs, n, handlerUs, 0, rest);
+      System.arraycopy(poolWaitUs, n, poolWaitUs, 0, rest);
+      System.arraycopy(dbUs, n, dbUs, 0, rest);
+      Arrays.fill(correlationIds, rest, rest + n, null);
+      next.set(rest);
+    }
+
     void reset() {
       Arrays.fill(correlationIds, 0, count(), null);
       next.set(0);
       dropped.set(0);
+      flushId = null;
+      flushRows = 0;
     }
   }
 

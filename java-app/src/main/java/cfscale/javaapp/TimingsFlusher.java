@@ -4,24 +4,32 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.postgresql.copy.CopyIn;
 
 /**
  * Writes the timing buffer into server_timings in the results database with pgjdbc's
  * CopyManager (COPY ... FROM STDIN, text format), {@link #BATCH_ROWS} rows per write, in one
- * transaction. A fresh connection per flush: flushes are rare (end of a round, shutdown) and
- * the results database must not hold pool connections. When it cannot connect the buffer is
- * left as it was; when the COPY fails the records are put back.
+ * transaction that also records the flush's id in server_timings_flushes. A fresh connection
+ * per flush: flushes are rare (end of a round, shutdown) and the results database must not hold
+ * pool connections. When it cannot connect the buffer is left as it was; when the COPY fails
+ * the records are put back with their flush id, and the next flush writes them first under the
+ * same id: when the commit had happened and only its answer was lost, the id is there and the
+ * records are dropped instead of written twice (issue 13).
  *
  * <p>How long a flush may take: connecting and logging in are bounded by DB_POOL_TIMEOUT_MS
  * (rounded up to seconds: pgjdbc's connectTimeout and loginTimeout); each step after that (the
@@ -32,6 +40,7 @@ import org.postgresql.copy.CopyIn;
  * (503 results database unavailable) and the records are put back.
  */
 final class TimingsFlusher {
+  private static final Logger LOG = LoggerFactory.getLogger("java-app");
   /** Rows per writeToCopy call: bounds the bytes held at once (~150 B per row). */
   static final int BATCH_ROWS = 5000;
   /**
@@ -47,6 +56,8 @@ final class TimingsFlusher {
 
   private static final String COPY_SQL = "COPY server_timings (round_id, app, instance_index, "
       + "correlation_id, route, status, started_at, handler_us, pool_wait_us, db_us) FROM STDIN";
+  private static final String RECORD_FLUSH = "INSERT INTO server_timings_flushes "
+      + "(flush_id, round_id, app, instance_index, rows) VALUES (?::uuid, ?, ?, ?, ?) ON CONFLICT (flush_id) DO NOTHING";
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
 
@@ -72,7 +83,15 @@ final class TimingsFlusher {
     try (Connection c = connect(); Watchdog watchdog = new Watchdog(c)) {
       TimingBuffer.Segment records = buffer.detach();
       try {
-        int n = copy(c, watchdog, records, roundId);
+        int n = 0;
+        if (records.flushId != null) { // a failed flush's records, first: maybe committed
+          n += write(c, watchdog, records, roundId);
+        }
+        if (records.count() > 0) {
+          records.flushId = UUID.randomUUID().toString();
+          records.flushRows = records.count();
+          n += write(c, watchdog, records, roundId);
+        }
         buffer.release(records);
         return n;
       } catch (SQLException | RuntimeException e) {
@@ -99,8 +118,39 @@ final class TimingsFlusher {
     return c;
   }
 
-  private int copy(Connection c, Watchdog watchdog, TimingBuffer.Segment s, Long roundId) throws SQLException {
-    int n = s.count();
+  /**
+   * Writes the segment's first flushRows records as flush flushId, in one transaction (nothing
+   * when that id is recorded already), and drops them from the segment; returns their number.
+   */
+  private int write(Connection c, Watchdog watchdog, TimingBuffer.Segment s, Long roundId) throws SQLException {
+    int n = s.flushRows;
+    watchdog.arm();
+    boolean fresh;
+    try (PreparedStatement ps = c.prepareStatement(RECORD_FLUSH)) {
+      ps.setString(1, s.flushId);
+      if (roundId == null) {
+        ps.setNull(2, Types.BIGINT);
+      } else {
+        ps.setLong(2, roundId);
+      }
+      ps.setString(3, appName);
+      ps.setInt(4, instanceIndex);
+      ps.setInt(5, n);
+      fresh = ps.executeUpdate() == 1;
+    }
+    if (fresh) {
+      copy(c, watchdog, s, n, roundId);
+    } else {
+      LOG.info("{} timings were written by an earlier flush whose answer was lost", n);
+    }
+    watchdog.arm();
+    c.commit();
+    s.dropFirst(n);
+    s.flushId = null;
+    return n;
+  }
+
+  private void copy(Connection c, Watchdog watchdog, TimingBuffer.Segment s, int n, Long roundId) throws SQLException {
     watchdog.arm();
     CopyIn copy = c.unwrap(PGConnection.class).getCopyAPI().copyIn(COPY_SQL);
     try {
@@ -125,9 +175,6 @@ final class TimingsFlusher {
         copy.cancelCopy();
       }
     }
-    watchdog.arm();
-    c.commit();
-    return n;
   }
 
   /** Aborts its connection when one step takes over FLUSH_STEP_TIMEOUT_MS: arm() before each step. */

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +24,9 @@ import org.junit.jupiter.api.Test;
  * The timing buffer through a results-database outage (issue 13): a PostgreSQL cluster of
  * its own (scripts/pg-cluster.sh), stopped (a fast shutdown) and started again. While it is
  * down every flush fails as results-unavailable and keeps every record (and those recorded
- * meanwhile); once it is back one flush writes them all, once, and empties the buffer.
+ * meanwhile); once it is back one flush writes them all, once, and empties the buffer. And a
+ * flush whose commit was not answered: {@link LostAckProxy} drops the connection after the
+ * server committed, before the answer reaches the app; the next flush writes each record once.
  */
 class TimingsFlusherOutageTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -97,5 +100,42 @@ class TimingsFlusherOutageTest {
     assertEquals(320, stored(88L));
     assertEquals(0, flusher.flush(88L));
     assertEquals(320, stored(88L));
+  }
+
+  @Test
+  void aFlushCommittedWhoseAnswerWasLostIsNotWrittenAgain() throws Exception {
+    try (Connection c = connect(); Statement st = c.createStatement()) {
+      st.execute("DELETE FROM server_timings WHERE round_id = 99"); // the cluster's directory outlives a run
+    }
+    try (LostAckProxy proxy = new LostAckProxy("127.0.0.1", PORT, Pattern.compile("^COMMIT"))) {
+      URI u = new URI(resultsUrl);
+      String viaProxy = "postgres://" + u.getRawUserInfo() + "@127.0.0.1:" + proxy.port() + u.getPath() + "?sslmode=disable";
+      Config config = Config.fromEnv(Map.of("DATABASE_URL", viaProxy, "RESULTS_DATABASE_URL", viaProxy, "DB_POOL_TIMEOUT_MS", "1000"));
+      TimingBuffer buffer = new TimingBuffer(20_000, true);
+      TimingsFlusher flusher = new TimingsFlusher(buffer, config);
+      int n = 2 * TimingsFlusher.BATCH_ROWS + 5;
+      for (int i = 0; i < n; i++) {
+        buffer.record("before-" + i, TimingBuffer.ROUTE_HEALTH, 200, 1, 2, 3, 4);
+      }
+      assertThrows(ResultsUnavailableException.class, () -> flusher.flush(99L));
+      assertEquals(1, proxy.losses.get());
+      assertEquals(n, rows(99L), "committed, the answer lost");
+      assertEquals(n, buffer.state().count(), "the buffer keeps records whose write is not known");
+      for (int i = 0; i < 3; i++) {
+        buffer.record("after-" + i, TimingBuffer.ROUTE_HEALTH, 200, 1, 2, 3, 4);
+      }
+      assertEquals(n + 3, flusher.flush(99L));
+      assertEquals(0, buffer.state().count());
+      assertEquals(n + 3, rows(99L));
+      assertEquals(n + 3, stored(99L));
+    }
+  }
+
+  private static int rows(long round) throws Exception {
+    try (Connection c = connect(); Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM server_timings WHERE round_id = " + round)) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 }
