@@ -4,7 +4,7 @@
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
 // failed. Help: the header of scripts/rounds.sh.
 const { makeCli } = require('./cli');
-const { selectPlatform } = require('./platform');
+const { selectPlatform } = require('./target');
 const { localPlatformUp } = require('./apps');
 const { printReaped } = require('../round/reap-rounds');
 const { showRound } = require('../round/show-round');

@@ -16,7 +16,7 @@
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
 const { makeCli, parseDurationMs } = require('../ops/cli');
-const { selectPlatform, cfJsonOf } = require('../ops/platform');
+const { selectPlatform, cfJsonOf } = require('../ops/target');
 const apps = require('../ops/apps');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
