@@ -81,7 +81,7 @@ ALTER TABLE rounds ADD COLUMN IF NOT EXISTS status_reason text;         -- why f
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS db_outage_ms bigint;        -- results database unreachable for this long during the round
 
 -- Longer than the longest results-database outage a round waits out (90 s,
--- scripts/round/db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
+-- scripts/round/results-db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
 CREATE OR REPLACE FUNCTION round_heartbeat_timeout() RETURNS interval
 LANGUAGE sql IMMUTABLE AS $$ SELECT interval '120 seconds' $$;
 -- A round not final whose control process is gone.

@@ -13,7 +13,7 @@
 const { JsonStream } = require('./json-stream');
 const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
-const { outageToleranceMs } = require('../round/db');
+const { outageToleranceMs } = require('../round/results-db');
 
 const INSERT_SQL = `
 INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail)

@@ -19,7 +19,7 @@
 // Also a module (run-round.js): createRound(client, round, { startLeadMs, waitLoadgens,
 // readyTimeoutMs, signal }) → { id, start_at, created_at }, NotReadyError at the timeout.
 const { parseArgs, fail } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { sleep } = require('./sleep');
 
 const PROG = 'create-round';

@@ -12,7 +12,7 @@
 // died; dbOutageMs: how long run-round found the results database unreachable during the
 // round (rounds.db_outage_ms, a validity flag).
 const { parseArgs, fail } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const fs = require('node:fs');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 const { markLostLoadgens } = require('./lost-loadgens');

@@ -11,7 +11,7 @@
 // Also a module: reapRounds(client) → [{ id, status_reason }]; printReaped(db), which
 // `scripts/rounds.sh --reap` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 
 const PROG = 'reap-rounds';
 const REAP_SQL = `UPDATE rounds r SET status = 'failed', finished_at = now(),

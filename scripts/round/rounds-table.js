@@ -5,7 +5,7 @@
 // Usage: node scripts/round/rounds-table.js --db URL [--last N] [--app APP]
 // Also a module: printRounds(db, { last, app }), which `scripts/rounds.sh` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { textTable } = require('./text-table');
 
 const PROG = 'rounds';

@@ -9,8 +9,8 @@
 // --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
 // created: the collectors stopped, the round marked cancelled, exit 130.
 //
-// The results database may go away for up to db.js outageToleranceMs() while the round
-// runs: every statement of run-round goes through one db.js Connection that reconnects
+// The results database may go away for up to results-db.js outageToleranceMs() while the round
+// runs: every statement of run-round goes through one results-db.js Connection that reconnects
 // with backoff, the app timings are flushed again while an instance answers 503, and the
 // collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
@@ -25,7 +25,7 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { startSteadyWatch } = require('./steady-watch');
-const { Connection, outageToleranceMs } = require('./db');
+const { Connection, outageToleranceMs } = require('./results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
@@ -58,7 +58,7 @@ const PER_PLATFORM = {
 };
 
 // The app timings flush answered 503 (the instance's results database connection failed):
-// asked again after this long, doubling up to the maximum, for db.js outageToleranceMs().
+// asked again after this long, doubling up to the maximum, for results-db.js outageToleranceMs().
 const FLUSH_RETRY_MIN_MS = 1000;
 const FLUSH_RETRY_MAX_MS = 5000;
 
@@ -178,7 +178,7 @@ async function insertRound(r, t) {
 }
 
 /**
- * The results database stayed away longer than db.js outageToleranceMs(): the collectors are
+ * The results database stayed away longer than results-db.js outageToleranceMs(): the collectors are
  * stopped (they write what they can), the round is left to be reaped (its heartbeat stops).
  */
 async function lostDatabase(r, err) {

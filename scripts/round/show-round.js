@@ -5,7 +5,7 @@
 // Usage: node scripts/round/show-round.js --db URL --round ID [--max-error-rate F]
 // Also a module: showRound(db, round, opts), which `scripts/rounds.sh --round` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 
 const PROG = 'show-round';

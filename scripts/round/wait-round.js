@@ -9,9 +9,9 @@
 // The deadline counts from start_at; the progress line rewrites itself on a terminal and
 // is printed every 5 s otherwise (logs stay short).
 // Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130;
-// client may be a db.js Connection that rides out an outage (its downMs extends the deadline).
+// client may be a results-db.js Connection that rides out an outage (its downMs extends the deadline).
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { sleep } = require('./sleep');
 
 const PROG = 'wait-round';
@@ -55,7 +55,7 @@ async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs =
     const s = rows[0];
     if (count) { samples = Number(s.samples); lastCount = now; }
     const done = Number(s.final) >= s.loadgens;
-    // Time the results database was away (a db.js Connection counts it) is added to the
+    // Time the results database was away (a results-db.js Connection counts it) is added to the
     // deadline: the loadgens held their samples meanwhile and write them after.
     const late = s.elapsed_ms > deadlineMs + (client.downMs || 0);
     if (tty) {
