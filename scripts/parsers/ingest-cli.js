@@ -174,20 +174,30 @@ class BatchWriter {
 /**
  * The results database connection (results-db.js Connection, opened now and again after it broke).
  * A database that cannot be reached now is no error: rows are held until it is back. Any
- * other failure (a wrong password, no such database) is one line and exit 2.
+ * other failure (a wrong password, no such database) rejects with one line's message.
  */
-async function connect(url, log, { retryForMs = 0 } = {}) {
+async function openConnection(url, log, { retryForMs = 0 } = {}) {
   const db = new Connection(url, 'ingest', { retryForMs, log });
   try {
     await db.query('SELECT 1');
   } catch (err) {
     if (!isConnectionError(err)) {
-      log(`cannot connect to the results database: ${err.message}`);
-      process.exit(2);
+      await db.end();
+      throw new Error(`cannot connect to the results database: ${err.message}`);
     }
     log(`results database unreachable for now, holding rows: ${err.message}`);
   }
   return db;
+}
+
+/** openConnection for a CLI: a failure is one line and exit 2. */
+async function connect(url, log, opts) {
+  try {
+    return await openConnection(url, log, opts);
+  } catch (err) {
+    log(err.message);
+    process.exit(2);
+  }
 }
 
 /**
@@ -252,6 +262,6 @@ function flushTimer(writer) {
 }
 
 module.exports = {
-  parseArgs, BatchWriter, connect, readInput, finalFlush, runMain, flushTimer, UsageError,
+  parseArgs, BatchWriter, openConnection, connect, readInput, finalFlush, runMain, flushTimer, UsageError,
   FLUSH_ROWS, MEMORY_ROWS,
 };

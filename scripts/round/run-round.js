@@ -34,6 +34,7 @@ const { pinnedRequest } = require('../ops/pinned-request');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
+const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -253,9 +254,12 @@ function ingestEvents(r) {
       cli.log(`crash events not ingested: ${err.message}`);
       return;
     }
-    const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
-      '--app', o.app, '--platform', p.name, '--since', since], { input: json });
-    if ((await ingest.done).code !== 0) cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
+    const log = (msg) => process.stderr.write(`ingest-events: ${msg}\n`);
+    try {
+      await storeCrashEvents(json, { db: r.dbUrl, round: r.roundId, app: o.app, platform: p.name, since }, log);
+    } catch (err) {
+      cli.log(`crash events not ingested: ${err.message}`);
+    }
   })();
 }
 
