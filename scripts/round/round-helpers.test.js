@@ -1,6 +1,6 @@
 'use strict';
-// round-helpers.test.js — the round helpers (create-round, wait-round, finish-round,
-// show-round, rounds-table) as CLIs against a real PostgreSQL with the real schema and
+// round-helpers.test.js — the round helpers (create-round, wait-round, show-round,
+// rounds-table as CLIs; finishRound as run-round calls it) against a real PostgreSQL with the real schema and
 // inserted rows: create-round waiting for idle loadgens (plain connections named like
 // them), the verdict of each kind of failed round, the warm-up cut, the summary text,
 // the status written back, the progress wait and its deadline.
@@ -10,6 +10,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { finishRound } = require('./finish-round');
 
 let testDb;
 let adminUrl;
@@ -27,6 +28,12 @@ test.after(async () => {
   await db.end();
   await testDb.close();
 });
+
+/** finishRound on the test's connection: { code, stdout } as the summary is printed. */
+async function finish(round, opts = {}) {
+  const { code, text } = await finishRound(db, { round, ...opts });
+  return { code, stdout: text, stderr: '' };
+}
 
 function helper(name, args, input) {
   return new Promise((resolve) => {
@@ -138,21 +145,21 @@ test('create-round --wait-loadgens: inserts once instances 0..N-1 are idle, exit
 
 test('finish-round: the verdict, the status written back, the exit code', async (t) => {
   const cases = [
-    { name: 'all done, errors under the limit', fill: { ok: 995, failed: 5 }, args: [], code: 0, status: 'done', want: /^verdict: ok$/m },
-    { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, args: ['--max-error-rate', '0.05'], code: 2, status: 'failed',
+    { name: 'all done, errors under the limit', fill: { ok: 995, failed: 5 }, code: 0, status: 'done', want: /^verdict: ok$/m },
+    { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, opts: { maxErrorRate: 0.05 }, code: 2, status: 'failed',
       want: /verdict: FAILED: error rate 10\.00 % above --max-error-rate 5\.00 %/ },
-    { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 never started/ },
+    { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, code: 2, status: 'failed', want: /loadgen 1 never started/ },
     // Alive (its busy connection is there): not taken for dead (lost-loadgens.test.js).
-    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, busy: 1, args: [], code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
-    { name: 'no samples', fill: { ok: 0, failed: 0 }, args: [], code: 2, status: 'failed', want: /no samples/ },
-    { name: 'cancelled', fill: { failed: 0 }, args: ['--cancel'], code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
+    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, busy: 1, code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
+    { name: 'no samples', fill: { ok: 0, failed: 0 }, code: 2, status: 'failed', want: /no samples/ },
+    { name: 'cancelled', fill: { failed: 0 }, opts: { cancel: true }, code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
   ];
   for (const c of cases) {
     await t.test(c.name, async () => {
       const id = await createRound();
       await fill(id, c.fill);
       const alive = c.busy === undefined ? null : await fakeLoadgen(c.busy, 'busy');
-      const res = await helper('finish-round', ['--round', String(id), ...c.args]);
+      const res = await finish(id, c.opts);
       if (alive) await alive.end();
       assert.equal(res.code, c.code, res.stdout + res.stderr);
       assert.match(res.stdout, c.want);
@@ -168,7 +175,7 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   await fill(id, { ok: 100, failed: 0, earlyOk: 50 });
   await db.query(`INSERT INTO instance_events (round_id, platform, app, instance_index, kind, detail)
     VALUES ($1, 'local', 'node-app', 1, 'oom', 'APP/PROC/WEB: Exited with status 137 (out of memory)')`, [id]);
-  const res = await helper('finish-round', ['--round', String(id)]);
+  const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   const out = res.stdout;
   assert.match(out, /^requests: 100 after warm-up, 100 ok, 0 errors \(0\.00 %\)$/m);
@@ -190,14 +197,14 @@ test('finish-round: the summary shows router records against requests and stats 
   await db.query("UPDATE requests SET vcap_request_id = 'v-' || correlation_id WHERE round_id = $1", [id]);
   await db.query(`INSERT INTO router_timings (round_id, platform, app, at, vcap_request_id)
     SELECT round_id, 'local', 'node-app', started_at, vcap_request_id FROM requests WHERE round_id = $1 ORDER BY started_at LIMIT 60`, [id]);
-  const res = await helper('finish-round', ['--round', String(id)]);
+  const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^router records: 60 of 100 requests \(60\.0 %\)$/m);
   assert.match(res.stdout, /^stats samples: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
   // A round that recorded no stats interval is not judged.
   const old = await createRound();
   await fill(old, { ok: 10, failed: 0 });
-  const plain = await helper('finish-round', ['--round', String(old)]);
+  const plain = await finish(old);
   assert.match(plain.stdout, /^router records: 0 of 10 requests \(0\.0 %\)$/m);
   assert.match(plain.stdout, /^stats samples: 2$/m);
 });
