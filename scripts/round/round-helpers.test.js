@@ -1,6 +1,6 @@
 'use strict';
-// round-helpers.test.js — the round helpers (create-round, wait-round, show-round,
-// rounds-table as CLIs; finishRound as run-round calls it) against a real PostgreSQL with the real schema and
+// round-helpers.test.js — the round helpers (create-round, show-round, rounds-table as
+// CLIs; finishRound and waitRound as run-round calls them) against a real PostgreSQL with the real schema and
 // inserted rows: create-round waiting for idle loadgens (plain connections named like
 // them), the verdict of each kind of failed round, the warm-up cut, the summary text,
 // the status written back, the progress wait and its deadline.
@@ -11,6 +11,7 @@ const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
 const { finishRound } = require('./finish-round');
+const { waitRound } = require('./wait-round');
 
 let testDb;
 let adminUrl;
@@ -33,6 +34,13 @@ test.after(async () => {
 async function finish(round, opts = {}) {
   const { code, text } = await finishRound(db, { round, ...opts });
   return { code, stdout: text, stderr: '' };
+}
+
+/** waitRound on the test's connection: { code, stderr } with its progress lines. */
+async function wait(round, opts) {
+  let stderr = '';
+  const code = await waitRound(db, { round, ...opts, stderr: { isTTY: false, write: (text) => { stderr += text; } } });
+  return { code, stderr };
 }
 
 function helper(name, args, input) {
@@ -212,12 +220,12 @@ test('finish-round: the summary shows router records against requests and stats 
 test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline', async () => {
   const done = await createRound();
   await fill(done, { failed: 0 });
-  let res = await helper('wait-round', ['--round', String(done), '--deadline-ms', '60000']);
+  let res = await wait(done, { deadlineMs: 60000 });
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stderr, new RegExp(`round ${done}: .*loadgens done 2/2`));
   const stuck = await createRound();
   await fill(stuck, { loadgens: [[0, 'done'], [1, 'running']], failed: 0 });
-  res = await helper('wait-round', ['--round', String(stuck), '--deadline-ms', '300', '--poll-ms', '50']);
+  res = await wait(stuck, { deadlineMs: 300, pollMs: 50 });
   assert.equal(res.code, 2);
   assert.match(res.stderr, /deadline reached .* 1 of 2 loadgens finished/);
 });
