@@ -1,7 +1,7 @@
 'use strict';
-// round-helpers.test.js — the round helpers (create-round, show-round, rounds-table as
-// CLIs; finishRound and waitRound as run-round calls them) against a real PostgreSQL with the real schema and
-// inserted rows: create-round waiting for idle loadgens (plain connections named like
+// round-helpers.test.js — the round helpers (createRound, waitRound, finishRound as
+// run-round calls them; show-round and rounds-table as CLIs) against a real PostgreSQL with the real schema and
+// inserted rows: createRound waiting for idle loadgens (plain connections named like
 // them), the verdict of each kind of failed round, the warm-up cut, the summary text,
 // the status written back, the progress wait and its deadline.
 const test = require('node:test');
@@ -10,6 +10,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { createRound: insertRound, NotReadyError } = require('./create-round');
 const { finishRound } = require('./finish-round');
 const { waitRound } = require('./wait-round');
 
@@ -63,9 +64,7 @@ const BASE_ROUND = {
 };
 
 async function createRound(fields = {}) {
-  const res = await helper('create-round', ['--start-lead-ms', '0'], JSON.stringify({ ...BASE_ROUND, ...fields }));
-  assert.equal(res.code, 0, res.stderr);
-  return JSON.parse(res.stdout).id;
+  return (await insertRound(db, { ...BASE_ROUND, ...fields }, { startLeadMs: 0 })).id;
 }
 
 /** Loadgen rows [index, status, errors], requests (ok and failed, all 1 s after start). */
@@ -89,9 +88,7 @@ async function fill(id, { loadgens = [[0, 'done'], [1, 'done']], ok = 90, failed
 }
 
 test('create-round: the id and start_at come from the database, every column stored', async () => {
-  const res = await helper('create-round', ['--start-lead-ms', '3000'], JSON.stringify(BASE_ROUND));
-  assert.equal(res.code, 0, res.stderr);
-  const out = JSON.parse(res.stdout);
+  const out = await insertRound(db, BASE_ROUND, { startLeadMs: 3000 });
   const { rows } = await db.query(`SELECT *, extract(epoch FROM start_at - created_at) AS lead_s FROM rounds WHERE id = $1`, [out.id]);
   const r = rows[0];
   assert.ok(r.lead_s >= 2.9 && r.lead_s <= 3.5, `lead ${r.lead_s}`);
@@ -104,19 +101,6 @@ test('create-round: the id and start_at come from the database, every column sto
   assert.equal(new Date(out.start_at).getTime(), r.start_at.getTime());
 });
 
-test('create-round: bad input is one line and exit 1', async () => {
-  for (const [args, input, want] of [
-    [['--start-lead-ms', '0'], 'not json', /stdin is not a JSON round document/],
-    [[], '{}', /--start-lead-ms is required/],
-    [['--start-lead-ms', 'soon'], '{}', /--start-lead-ms must be a non-negative integer/],
-  ]) {
-    const res = await helper('create-round', args, input);
-    assert.equal(res.code, 1);
-    assert.match(res.stderr, want);
-    assert.equal(res.stderr.trim().split('\n').length, 1);
-  }
-});
-
 /** A plain connection that looks like loadgen `index` in `state` (its application_name). */
 async function fakeLoadgen(index, state, dbUrl = url) {
   const c = new Client({ connectionString: dbUrl, application_name: `cfscale-loadgen:${index}:${state}` });
@@ -124,31 +108,25 @@ async function fakeLoadgen(index, state, dbUrl = url) {
   return c;
 }
 
-test('create-round --wait-loadgens: inserts once instances 0..N-1 are idle, exit 2 naming the absent and busy ones', async (t) => {
+test('createRound waitLoadgens: inserts once instances 0..N-1 are idle, NotReadyError naming the absent and busy ones', async (t) => {
   const conns = [];
   t.after(() => Promise.all(conns.map((c) => c.end())));
-  const round = (label) => JSON.stringify({ ...BASE_ROUND, label });
+  const round = (label) => ({ ...BASE_ROUND, label });
   const inserted = async (label) => (await db.query('SELECT count(*)::int AS n FROM rounds WHERE label = $1', [label])).rows[0].n;
   // Not ready: 1 is idle only in another database, 2 is busy.
   conns.push(await fakeLoadgen(0, 'idle'), await fakeLoadgen(1, 'idle', adminUrl), await fakeLoadgen(2, 'busy'));
-  let res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '1000'], round('not-ready'));
-  assert.equal(res.code, 2, res.stderr);
-  assert.equal(res.stderr, 'create-round: loadgen instances not ready after 1s: 1 (absent), 2 (busy)\n');
-  assert.equal(res.stdout, '');
+  await assert.rejects(insertRound(db, round('not-ready'), { startLeadMs: 0, waitLoadgens: 3, readyTimeoutMs: 1000 }),
+    (err) => err instanceof NotReadyError && err.message === 'loadgen instances not ready after 1s: 1 (absent), 2 (busy)');
   assert.equal(await inserted('not-ready'), 0);
   // Ready while waiting: 1 connects, 2 turns idle 300 ms later; the round comes after that.
   conns.push(await fakeLoadgen(1, 'idle'));
-  const waiting = helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '10000'], round('ready'));
+  const waiting = insertRound(db, round('ready'), { startLeadMs: 0, waitLoadgens: 3, readyTimeoutMs: 10000 });
   await new Promise((r) => setTimeout(r, 300));
   const idleAt = Date.now();
   await conns[2].query("SET application_name = 'cfscale-loadgen:2:idle'");
-  res = await waiting;
-  assert.equal(res.code, 0, res.stderr);
-  assert.ok(new Date(JSON.parse(res.stdout).created_at).getTime() >= idleAt - 50, 'inserted before every loadgen was idle');
+  const created = await waiting;
+  assert.ok(new Date(created.created_at).getTime() >= idleAt - 50, 'inserted before every loadgen was idle');
   assert.equal(await inserted('ready'), 1);
-  res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '0'], round('zero'));
-  assert.equal(res.code, 1);
-  assert.match(res.stderr, /--wait-loadgens must be at least 1/);
 });
 
 test('finish-round: the verdict, the status written back, the exit code', async (t) => {
