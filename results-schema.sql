@@ -86,7 +86,7 @@ ALTER TABLE rounds ADD COLUMN IF NOT EXISTS create_token uuid;
 CREATE UNIQUE INDEX IF NOT EXISTS rounds_create_token_key ON rounds (create_token);
 
 -- Longer than the longest results-database outage a round waits out (90 s,
--- scripts/round/db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
+-- scripts/round/results-db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
 CREATE OR REPLACE FUNCTION round_heartbeat_timeout() RETURNS interval
 LANGUAGE sql IMMUTABLE AS $$ SELECT interval '120 seconds' $$;
 -- A round not final whose control process is gone.

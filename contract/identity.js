@@ -14,7 +14,7 @@ const { send } = require('./lib/raw-http');
 const { show } = require('./lib/check');
 const { TABLE } = require('./cases');
 const { prepare } = require('./lib/runner');
-const { fixtureAds, arrangeAds } = require('./lib/db');
+const { fixtureAds, arrangeAds } = require('./lib/app-db');
 
 const COMPARED_HEADERS = ['content-type', 'content-length', 'x-correlation-id', 'x-instance-index', 'location', 'x-total-count', 'allow', 'retry-after'];
 const MAX_DIFFS_SHOWN = 40;

@@ -16,7 +16,7 @@ const { describe, test, after } = require('node:test');
 const { send, RawConnection, probeConnect } = require('./lib/raw-http');
 const { checkResponse, show } = require('./lib/check');
 const { report } = require('./lib/runner');
-const { withClient } = require('./lib/db');
+const { withClient } = require('./lib/app-db');
 const { AppProcess, freePort, freePortInRange, parseEnvList } = require('./lib/app-process');
 const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
 

@@ -80,7 +80,7 @@
 # their manifest memory buys. Results database: local the credentials of results-db's
 # service key cfscale-scripts (`cf create-service-key`, made once); cf
 # RESULTS_DATABASE_URL (open it with scripts/tunnel.sh). The round is created once every loadgen taking part is connected
-# and idle (create-round.js --wait-loadgens). The last line on stdout is `round_id=N`.
+# and idle (round/create-round.js). The last line on stdout is `round_id=N`.
 # Exit: 0 round done, 1 usage or configuration error, 2 the round failed (errors above
 # --max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding
 # failed, loadgens not ready in time). DEBUG=1 traces.

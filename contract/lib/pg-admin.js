@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { withClient } = require('./db');
+const { withClient } = require('./app-db');
 const { ROOT } = require('./app-process');
 
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');

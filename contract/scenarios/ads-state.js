@@ -7,7 +7,7 @@ const { describe, test } = require('node:test');
 const { send } = require('../lib/raw-http');
 const { checkResponse, one, show } = require('../lib/check');
 const { adText, report } = require('../lib/runner');
-const { fixtureAds, arrangeAds, shownAd, withClient } = require('../lib/db');
+const { fixtureAds, arrangeAds, shownAd, withClient } = require('../lib/app-db');
 
 const FORM = 'application/x-www-form-urlencoded';
 const README_EXAMPLE = 'id: 1\ntitle: Bike for sale\nprice: 120.00\ncontact: anna@example.com\n'

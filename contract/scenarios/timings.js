@@ -8,7 +8,7 @@ const { describe, test } = require('node:test');
 const { send } = require('../lib/raw-http');
 const { checkResponse, show } = require('../lib/check');
 const { report } = require('../lib/runner');
-const { withClient } = require('../lib/db');
+const { withClient } = require('../lib/app-db');
 
 const FORM = 'application/x-www-form-urlencoded';
 const STATE_RE = /^recording (on|off)\ncount (\d+)\ndropped (\d+)\ncapacity (\d+)\n$/;

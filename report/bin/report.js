@@ -3,7 +3,7 @@
 // analyse (groups, CIs, comparisons) and write HTML + SVG + CSV.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { connect, REPO_ROOT, resultsUrl } from '../lib/db.js';
+import { connect, REPO_ROOT, resultsUrl } from '../lib/results-db.js';
 import fs from 'node:fs';
 import { loadPlan, PlanError } from '../lib/experiment/plan.js';
 import { analyse } from '../lib/report/analysis.js';

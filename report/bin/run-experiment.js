@@ -2,7 +2,7 @@
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
 // plan, connect to the results database, hand off to lib/experiment/runner.js.
 import { parseArgs } from 'node:util';
-import { connect, resultsUrl } from '../lib/db.js';
+import { connect, resultsUrl } from '../lib/results-db.js';
 import { listLines, shippedPlans } from '../lib/experiment/catalogue.js';
 import { loadPlan, PlanError } from '../lib/experiment/plan.js';
 import { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } from '../lib/experiment/round-runner.js';

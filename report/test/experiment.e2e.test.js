@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import pg from 'pg';
-import { REPO_ROOT } from '../lib/db.js';
+import { REPO_ROOT } from '../lib/results-db.js';
 import { inspectPage } from './helpers/browser.js';
 
 const SKIP = process.env.CFSCALE_SKIP_E2E === '1';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { REPO_ROOT } from '../lib/db.js';
+import { REPO_ROOT } from '../lib/results-db.js';
 import { runScript } from './helpers/cli.js';
 import { loadPlan, parseDurationMs, PlanError, validatePlan } from '../lib/experiment/plan.js';
 

@@ -11,7 +11,7 @@ import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputV
 import { keyValues } from '../lib/report/html.js';
 import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
 import { STUDY, studyAvailableCores } from '../lib/report/study.js';
-import { summarize } from '../lib/stats.js';
+import { summarize } from '../lib/inference.js';
 
 /** A group as analysis.js makes it, from per-round values. */
 function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2 }) {

@@ -1,6 +1,6 @@
 'use strict';
 // bindings.test.js — the scripts' side of the broker table (contract/bindings/*.json):
-// tunnel-info.js turns each document into the tunnel's URL, and round/db.js connects with
+// tunnel-info.js turns each document into the tunnel's URL, and round/results-db.js connects with
 // it to a real PostgreSQL serving TLS (the test cluster stands in for the far end of the
 // tunnel), encrypted as the broker asks. Also: the copies of bindings.js are one file.
 const test = require('node:test');
@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { connect } = require('../round/db');
+const { connect } = require('../round/results-db');
 const table = require('../../contract/bindings/table');
 
 const ROOT = path.join(__dirname, '..', '..');

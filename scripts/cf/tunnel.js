@@ -7,7 +7,7 @@
 // binding; its credentials, key and binding come from `cf curl /v3/apps/GUID/env`
 // (tunnel-info.js), its route from `cf curl /v3/apps/GUID/routes`. local: the same chisel
 // server runs in front of the local results-db (its URL from the service key the scripts
-// keep, ops/platform.js resultsDbUrl) with fresh random credentials. Either way
+// keep, ops/target.js resultsDbUrl) with fresh random credentials. Either way
 // the chisel client is pinned to the server's fingerprint, and psql SELECT 1 through the
 // tunnel must answer before the URL is printed. The chisel processes are started
 // detached (orphaned, so any later run can stop them by pid); every exit before the
@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
-const { selectPlatform, localCfHome, CFL, RESULTS_KEY, ROOT } = require('../ops/platform');
+const { selectPlatform, localCfHome, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
@@ -30,7 +30,7 @@ const APP = 'chisel';
 const SERVICE = 'results-db';
 const DEFAULT_LOCAL_PORT = 15432;
 const STATE_DIR = process.env.CFSCALE_TUNNEL_DIR || '.state/tunnel';
-const BIN_DIR = '.tools/bin'; // relative: the scripts run from the repository root (ops/platform.js)
+const BIN_DIR = '.tools/bin'; // relative: the scripts run from the repository root (ops/target.js)
 const PROVE_TIMEOUT_SEC = Number(process.env.CFSCALE_TUNNEL_TIMEOUT_SEC || 20); // longest wait for psql through the tunnel
 const PROVE_RETRY_MS = 500;
 const PSQL_CONNECT_TIMEOUT_SEC = 3;

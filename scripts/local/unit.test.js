@@ -14,7 +14,7 @@ const { memoryOptions } = require('./java-memory');
 const { buildConfig } = require('./haproxy-config');
 const { RouterSync, sharedRoutes } = require('./router-sync');
 const { toRtrLine } = require('./rtr-log');
-const { pluginLines, v3Stats } = require('./stats');
+const { pluginLines, v3Stats } = require('./instance-usage');
 const { parseArgs, runningSettings } = require('./cli');
 const { environmentVariables, curl } = require('./cf-api');
 const { Events } = require('./events');
@@ -293,7 +293,7 @@ test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
 
 test('without writable cgroups: unconstrained, said once, stats from /proc', async () => {
   const { Cgroups } = require('./cgroups');
-  const { procUsage } = require('./stats');
+  const { procUsage } = require('./instance-usage');
   const said = [];
   const cg = new Cgroups(path.join(tmp, 'no-cgroups'), 'abcd1234', (m) => said.push(m));
   assert.equal(fs.existsSync(path.join(tmp, 'no-cgroups')), false, 'nothing created');

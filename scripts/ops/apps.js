@@ -25,7 +25,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
-const { SERVICES } = require('./platform');
+const { SERVICES } = require('./target');
 const { onPath, sleepSync } = require('./exec');
 const { pgBindir } = require('../local/pg-cluster');
 const { requireNodeModules } = require('./node-modules');

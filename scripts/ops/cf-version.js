@@ -9,7 +9,7 @@
 //   parseCfVersion(text) → [major, minor, patch] of a release, or null (unknown or pre-release)
 //   versionAtLeast(have, want) → have >= want, both [major, minor, patch]
 //   requireCfCli(p, want, { what, alsoNeeds }) → dies naming what needs it, the needed and the
-//     installed version, and what else it needs (p: a Platform of platform.js; want 'X.Y.Z')
+//     installed version, and what else it needs (p: a Platform of target.js; want 'X.Y.Z')
 
 const VERSION_LINE = /^\S+ version (\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?\s*$/m;
 

@@ -8,7 +8,7 @@
 // missed (its last 1000 lines; records already stored are dropped by vcap_request_id) and
 // `cf logs APP` follows again, until the collector is stopped.
 const { makeCli } = require('./cli');
-const { selectPlatform } = require('./platform');
+const { selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { formatCmd } = require('./exec');
 

@@ -8,7 +8,7 @@
 //
 // API:
 //   nodeModulesProblem(manifestFile) → '' when fine (or not a Node app), else the reason
-//   requireNodeModules(p, app)         dies with that reason (p: a Platform of platform.js)
+//   requireNodeModules(p, app)         dies with that reason (p: a Platform of target.js)
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');

@@ -3,7 +3,7 @@
 // push.js — scripts/push.sh: push an app (or all of them) from its manifest to the local
 // platform or CF. Help: the header of scripts/push.sh.
 const { makeCli, knownApps } = require('./cli');
-const { selectPlatform, ALL_APPS } = require('./platform');
+const { selectPlatform, ALL_APPS } = require('./target');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 const { requireNodeModules } = require('./node-modules');
 const { noteCfVerifies } = require('./tls');

@@ -4,9 +4,11 @@
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
 // failed. Help: the header of scripts/rounds.sh.
 const { makeCli } = require('./cli');
-const { selectPlatform } = require('./platform');
-const { runSync } = require('./exec');
+const { selectPlatform } = require('./target');
 const { localPlatformUp } = require('./apps');
+const { printReaped } = require('../round/reap-rounds');
+const { showRound } = require('../round/show-round');
+const { printRounds } = require('../round/rounds-table');
 
 const cli = makeCli('rounds');
 const DEFAULT_LAST = '20';
@@ -20,7 +22,7 @@ function parseArgs(argv) {
   });
 }
 
-function main() {
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   cli.requirePositiveInt(o.last, '--last');
   if (o.app) cli.requireKnownApp(o.app);
@@ -28,11 +30,10 @@ function main() {
   const p = selectPlatform(cli, { platformOpt: o.platform });
   if (p.name === 'local') localPlatformUp(p);
   const db = p.resultsDbUrl();
-  const argv = o.reap ? ['node', 'scripts/round/reap-rounds.js', '--db', db]
-    : o.round
-    ? ['node', 'scripts/round/show-round.js', '--db', db, '--round', o.round]
-    : ['node', 'scripts/round/rounds-table.js', '--db', db, '--last', o.last, ...(o.app ? ['--app', o.app] : [])];
-  process.exit(runSync(argv, { stdout: 'inherit' }));
+  if (o.reap) await printReaped(db);
+  else if (o.round) await showRound(db, Number(o.round));
+  else await printRounds(db, { last: Number(o.last), app: o.app });
+  process.exit(0);
 }
 
 main();

@@ -3,7 +3,7 @@
 // scale.js — scripts/scale.sh: set an app's instance count (and, on the local platform,
 // its CPU quota), then wait until that many are RUNNING. Help: the header of scripts/scale.sh.
 const { makeCli, knownApps } = require('./cli');
-const { selectPlatform } = require('./platform');
+const { selectPlatform } = require('./target');
 const { localPlatformUp, scaleApp, waitRunning } = require('./apps');
 
 const cli = makeCli('scale');

@@ -3,7 +3,7 @@
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
 // too), leaving nothing running. Help: the header of scripts/teardown.sh.
 const { makeCli } = require('./cli');
-const { selectPlatform, ALL_APPS, SERVICES } = require('./platform');
+const { selectPlatform, ALL_APPS, SERVICES } = require('./target');
 const { onPath } = require('./exec');
 const { localPlatformUp } = require('./apps');
 

@@ -9,12 +9,12 @@
 //   --app APP         app name as in its manifest
 //   --platform P      local | cf (PLATFORM, default local)
 // Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database (it stayed
-// away longer than db.js outageToleranceMs(), or refused them).
+// away longer than results-db.js outageToleranceMs(), or refused them).
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/db');
+const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/results-db');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
@@ -59,7 +59,7 @@ function parseArgs(argv, extraFlags = []) {
  * Batched multi-row INSERT … ON CONFLICT DO NOTHING that survives a database outage: what
  * could not be written is held (memory, then spool files) and written, oldest first, once
  * the database answers again; reconnecting is tried with backoff (RETRY_MIN_MS doubling to
- * db.js BACKOFF_MAX_MS). A spool file partly written before the database went away again
+ * results-db.js BACKOFF_MAX_MS). A spool file partly written before the database went away again
  * is read again from where it stopped.
  */
 class BatchWriter {
@@ -172,22 +172,32 @@ class BatchWriter {
 }
 
 /**
- * The results database connection (db.js Connection, opened now and again after it broke).
+ * The results database connection (results-db.js Connection, opened now and again after it broke).
  * A database that cannot be reached now is no error: rows are held until it is back. Any
- * other failure (a wrong password, no such database) is one line and exit 2.
+ * other failure (a wrong password, no such database) rejects with one line's message.
  */
-async function connect(url, log, { retryForMs = 0 } = {}) {
+async function openConnection(url, log, { retryForMs = 0 } = {}) {
   const db = new Connection(url, 'ingest', { retryForMs, log });
   try {
     await db.query('SELECT 1');
   } catch (err) {
     if (!isConnectionError(err)) {
-      log(`cannot connect to the results database: ${err.message}`);
-      process.exit(2);
+      await db.end();
+      throw new Error(`cannot connect to the results database: ${err.message}`);
     }
     log(`results database unreachable for now, holding rows: ${err.message}`);
   }
   return db;
+}
+
+/** openConnection for a CLI: a failure is one line and exit 2. */
+async function connect(url, log, opts) {
+  try {
+    return await openConnection(url, log, opts);
+  } catch (err) {
+    log(err.message);
+    process.exit(2);
+  }
 }
 
 /**
@@ -214,7 +224,7 @@ function readInput(onText, finish) {
 }
 
 /**
- * Final flush: tried again with backoff while the database is away, for up to db.js
+ * Final flush: tried again with backoff while the database is away, for up to results-db.js
  * outageToleranceMs(); exits 0 when everything is written, else 2 (NOT WRITTEN n).
  */
 async function finalFlush(writer, db, log, summary) {
@@ -252,6 +262,6 @@ function flushTimer(writer) {
 }
 
 module.exports = {
-  parseArgs, BatchWriter, connect, readInput, finalFlush, runMain, flushTimer, UsageError,
+  parseArgs, BatchWriter, openConnection, connect, readInput, finalFlush, runMain, flushTimer, UsageError,
   FLUSH_ROWS, MEMORY_ROWS,
 };

@@ -9,11 +9,12 @@
 //   rows, kind oom or crash (audit-parser.js); --since drops older events. An event
 //   already stored for the round (same app, index, time, kind) is not stored again, so
 //   polling the same window twice is harmless. Counts go to stderr at exit.
+// Also a module: ingestEvents(text, opts, log), which run-round calls.
 
 const { JsonStream } = require('./json-stream');
 const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
-const { outageToleranceMs } = require('../round/db');
+const { outageToleranceMs } = require('../round/results-db');
 
 const INSERT_SQL = `
 INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail)
@@ -23,11 +24,13 @@ WHERE NOT EXISTS (
   WHERE round_id = $1 AND app = $3 AND instance_index IS NOT DISTINCT FROM $4
     AND at = $5 AND kind = $6)`;
 
-async function main(log) {
-  const opts = cli.parseArgs(process.argv.slice(2), ['since']);
-  if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) {
-    throw new cli.UsageError(`--since must be an ISO time, got "${opts.since}"`);
-  }
+/**
+ * Audit-event documents (text: one or more JSON documents) → instance_events of round
+ * opts.round ({ db, round, app, platform, since }); counts and failures are lines through
+ * log. Resolves to the rows inserted; rejects when the rows cannot be stored (nothing
+ * half-stored matters: an event already stored is not stored again).
+ */
+async function ingestEvents(text, opts, log) {
   const rows = [];
   const counts = { documents: 0, skipped: 0, bad: 0 };
   const stream = new JsonStream((doc) => {
@@ -41,26 +44,44 @@ async function main(log) {
       log(err.message);
     }
   });
-  cli.readInput((text) => stream.write(text), async () => {
-    stream.end();
-    // Each statement is retried while the database is away (it stores an event once).
-    const db = await cli.connect(opts.db, log, { retryForMs: outageToleranceMs() });
-    let inserted = 0;
+  stream.write(text);
+  stream.end();
+  // Each statement is retried while the database is away (it stores an event once).
+  const db = await cli.openConnection(opts.db, log, { retryForMs: outageToleranceMs() });
+  let inserted = 0;
+  try {
+    for (const r of rows) {
+      const res = await db.query(INSERT_SQL, [opts.round, opts.platform, opts.app,
+        r.instance_index, r.at, r.kind, r.detail]);
+      inserted += res.rowCount;
+    }
+  } catch (err) {
+    throw new Error(`insert into instance_events failed: ${err.message}; NOT WRITTEN ${rows.length - inserted}`);
+  } finally {
+    await db.end();
+  }
+  log(`${counts.documents} documents (${counts.bad} not audit_events, ${stream.counts.junkLines} junk lines); ` +
+    `${rows.length} crash events, ${counts.skipped} other events skipped; inserted ${inserted}, already in db ${rows.length - inserted}`);
+  return inserted;
+}
+
+async function main(log) {
+  const opts = cli.parseArgs(process.argv.slice(2), ['since']);
+  if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) {
+    throw new cli.UsageError(`--since must be an ISO time, got "${opts.since}"`);
+  }
+  let text = '';
+  cli.readInput((t) => { text += t; }, async () => {
     try {
-      for (const r of rows) {
-        const res = await db.query(INSERT_SQL, [opts.round, opts.platform, opts.app,
-          r.instance_index, r.at, r.kind, r.detail]);
-        inserted += res.rowCount;
-      }
+      await ingestEvents(text, opts, log);
     } catch (err) {
-      log(`insert into instance_events failed: ${err.message}; NOT WRITTEN ${rows.length - inserted}`);
+      log(err.message);
       process.exit(2);
     }
-    log(`${counts.documents} documents (${counts.bad} not audit_events, ${stream.counts.junkLines} junk lines); ` +
-      `${rows.length} crash events, ${counts.skipped} other events skipped; inserted ${inserted}, already in db ${rows.length - inserted}`);
-    await db.end();
     process.exit(0);
   });
 }
 
-cli.runMain('ingest-events', main);
+if (require.main === module) cli.runMain('ingest-events', main);
+
+module.exports = { ingestEvents };

@@ -1,25 +1,19 @@
-#!/usr/bin/env node
 'use strict';
 // create-round.js — insert one round into `rounds` (the control plane: every idle loadgen
-// wakes on the insert's NOTIFY) and print {"id","start_at","created_at"} as JSON.
+// wakes on the insert's NOTIFY).
 //
-// Usage: node scripts/round/create-round.js --db URL --start-lead-ms N
-//          [--wait-loadgens N --ready-timeout-ms MS] < round.json
-// round.json holds the `rounds` columns (platform, app, target_url, host_header,
-// app_instances, loadgens, model, parallel, rate, duration_ms, requests, warmup_ms,
-// timeout_ms, keepalive, scenario, plan, label, experiment, git_rev, versions, environment,
-// settings, steady_gate). The id comes from the database; start_at = the database's now() + the lead,
-// so every loadgen has time to get ready and all share one clock.
-// --wait-loadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
+// createRound(client, round, { startLeadMs, waitLoadgens, readyTimeoutMs, signal })
+// → { id, start_at, created_at } (run-round.js). round holds the `rounds` columns (platform,
+// app, target_url, host_header, app_instances, loadgens, model, parallel, rate, duration_ms,
+// requests, warmup_ms, timeout_ms, keepalive, scenario, plan, label, experiment, git_rev,
+// versions, environment, settings, steady_gate). The id comes from the database; start_at =
+// the database's now() + the lead, so every loadgen has time to get ready and all share one
+// clock. waitLoadgens N: first wait until loadgen instances 0..N-1 are connected and idle.
 // Each worker's control connection says so in its application_name,
 // `cfscale-loadgen:<index>:<idle|busy|...>` (loadgen/lib/results-db.js), which
-// pg_stat_activity shows to any role. Not ready within --ready-timeout-ms (default 60 s):
-// exit 2 with one line naming each missing index, e.g.
-// `create-round: loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
-// Also a module (run-round.js): createRound(client, round, { startLeadMs, waitLoadgens,
-// readyTimeoutMs, signal }) → { id, start_at, created_at }, NotReadyError at the timeout.
-const { parseArgs, fail } = require('./cli-args');
-const { withClient } = require('./db');
+// pg_stat_activity shows to any role. Not ready within readyTimeoutMs (default 60 s):
+// NotReadyError naming each missing index, e.g.
+// `loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
 const { randomUUID } = require('node:crypto');
 const { sleep } = require('./sleep');
 
@@ -35,15 +29,9 @@ const COLUMNS = [
 ];
 const JSON_COLUMNS = new Set(['plan', 'versions', 'environment', 'settings', 'steady_gate']);
 
-async function readStdin() {
-  const chunks = [];
-  for await (const c of process.stdin) chunks.push(c);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * The INSERT for one round document: only the columns it has, defaults for the rest.
- * createToken (a UUID) makes it safe to run twice: the connection (db.js) runs it again
+ * createToken (a UUID) makes it safe to run twice: the connection (results-db.js) runs it again
  * when it broke, also after a commit whose answer was lost; then the INSERT does nothing
  * and the SELECT answers the round the first run made (one statement, one snapshot: on the
  * first run the SELECT sees no row, on a retry the INSERT adds none).
@@ -125,38 +113,5 @@ async function createRound(client, round, { startLeadMs, waitLoadgens, readyTime
   const r = rows[0];
   return { id: Number(r.id), start_at: r.start_at.toISOString(), created_at: r.created_at.toISOString() };
 }
-
-async function main() {
-  const args = parseArgs(process.argv.slice(2), {
-    db: { required: true },
-    'start-lead-ms': { type: 'int', required: true },
-    'wait-loadgens': { type: 'int' },
-    'ready-timeout-ms': { type: 'int', default: DEFAULT_READY_TIMEOUT_MS },
-  }, PROG);
-  if (args.waitLoadgens === 0) fail(PROG, '--wait-loadgens must be at least 1');
-  let round;
-  try {
-    round = JSON.parse(await readStdin());
-  } catch (err) {
-    process.stderr.write(`${PROG}: stdin is not a JSON round document: ${err.message}\n`);
-    process.exit(1);
-  }
-  await withClient(args.db, PROG, async (client) => {
-    let created;
-    try {
-      created = await createRound(client, round, {
-        startLeadMs: args.startLeadMs, waitLoadgens: args.waitLoadgens, readyTimeoutMs: args.readyTimeoutMs,
-      });
-    } catch (err) {
-      if (!(err instanceof NotReadyError)) throw err;
-      process.stderr.write(`${PROG}: ${err.message}\n`);
-      await client.end().catch(() => {});
-      process.exit(2);
-    }
-    process.stdout.write(`${JSON.stringify(created)}\n`);
-  });
-}
-
-if (require.main === module) main();
 
 module.exports = { createRound, insertStatement, notReady, NotReadyError, DEFAULT_READY_TIMEOUT_MS };

@@ -1,23 +1,14 @@
-#!/usr/bin/env node
 'use strict';
 // finish-round.js — close a round: mark the loadgens that died in it `lost`
 // (lost-loadgens.js), judge it (every loadgen done, samples present, error rate at most
-// --max-error-rate), mark it done or failed (or cancelled), print its summary.
-// Exit 0 done, 2 failed or cancelled, 1 usage or database error.
+// run-round's --max-error-rate), mark it done or failed (or cancelled), give its summary.
 //
-// Usage: node scripts/round/finish-round.js --db URL --round ID [--max-error-rate F] [--cancel]
-//        [--loadgen-log FILE]   (`cf logs loadgen --recent` output: lost-sample lines)
-// Also a module (run-round.js): finishRound(client, { round, maxErrorRate, cancel, loadgenLog,
-// dbOutageMs }) → { code, text }; loadgenLog: async () → that text, read only when a loadgen
-// died; dbOutageMs: how long run-round found the results database unreachable during the
-// round (rounds.db_outage_ms, a validity flag).
-const { parseArgs, fail } = require('./cli-args');
-const { withClient } = require('./db');
-const fs = require('node:fs');
+// finishRound(client, { round, maxErrorRate, cancel, loadgenLog, dbOutageMs }) → { code, text }
+// (run-round.js): loadgenLog: async () → the `cf logs loadgen --recent` text (lost-sample
+// lines), read only when a loadgen died; dbOutageMs: how long run-round found the results
+// database unreachable during the round (rounds.db_outage_ms, a validity flag).
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 const { markLostLoadgens } = require('./lost-loadgens');
-
-const PROG = 'finish-round';
 
 /**
  * Judge the round, write its status back, and return { code, text }: code 0 done, 2
@@ -36,31 +27,5 @@ async function finishRound(client, { round, maxErrorRate = DEFAULT_MAX_ERROR_RAT
   Object.assign(summary.round, rows[0]);
   return { code: status === 'done' ? 0 : 2, text: `${formatSummary(summary, reasons).join('\n')}\n` };
 }
-
-async function main() {
-  const args = parseArgs(process.argv.slice(2), {
-    db: { required: true },
-    round: { type: 'int', required: true },
-    'max-error-rate': { type: 'number', default: DEFAULT_MAX_ERROR_RATE },
-    cancel: { type: 'bool', default: false },
-    'loadgen-log': {},
-  }, PROG);
-  const logFile = args.loadgenLog;
-  let logText = '';
-  try {
-    if (logFile) logText = fs.readFileSync(logFile, 'utf8');
-  } catch (err) {
-    fail(PROG, `--loadgen-log: ${err.message}`);
-  }
-  args.loadgenLog = async () => logText;
-  const code = await withClient(args.db, PROG, async (client) => {
-    const { code: c, text } = await finishRound(client, args);
-    process.stdout.write(text);
-    return c;
-  });
-  process.exit(code);
-}
-
-if (require.main === module) main();
 
 module.exports = { finishRound };

@@ -5,7 +5,7 @@
 // process and is reaped (reap-rounds.js). A beat that cannot be written while the database
 // is away is skipped; the next one after it is back counts.
 //
-// startHeartbeat(conn, roundId) → { stop() } — conn: a db.js Connection (or a pg Client).
+// startHeartbeat(conn, roundId) → { stop() } — conn: a results-db.js Connection (or a pg Client).
 
 const HEARTBEAT_MS = 5000;
 const BEAT_SQL = 'UPDATE rounds SET heartbeat_at = now() WHERE id = $1';

@@ -2,16 +2,13 @@
 // lost-loadgens.test.js — finish-round marks the loadgens that died in a round `lost`, with
 // the samples beyond what reached `requests`: from the router's and the apps' records of
 // their requests (a kill -9: correlation ids carry the loadgen index), or from the
-// cfscale-loadgen-lost line an instance printed at SIGTERM (`--loadgen-log`). A loadgen
+// cfscale-loadgen-lost line an instance printed at SIGTERM (`cf logs loadgen --recent`). A loadgen
 // whose busy connection is there is alive and stays running. Real PostgreSQL, real schema.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { finishRound } = require('./finish-round');
 
 let testDb;
 let url;
@@ -28,17 +25,6 @@ test.after(async () => {
   await db.end();
   await testDb.close();
 });
-
-function finishRound(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(__dirname, 'finish-round.js'), '--db', url, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** A UUIDv7 made at `ms` with loadgen index `tag` in its first 14 bits of rand_b (loadgen/lib/uuidv7.js). */
 function v7(ms, tag, n) {
@@ -60,7 +46,7 @@ const served = (round, ids) => db.query(`INSERT INTO server_timings (round_id, a
     started_at, handler_us, pool_wait_us, db_us)
   SELECT $1, 'node-app', 0, c, 'GET /ads/{id}', 200, now(), 1, 0, 0 FROM unnest($2::text[]) c`, [round, ids]);
 
-test('finish-round: dead loadgens are marked lost with the samples beyond what was stored; a live one is not', async (t) => {
+test('finish-round: dead loadgens are marked lost with the samples beyond what was stored; a live one is not', async () => {
   const { rows: [r] } = await db.query(`INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms)
     VALUES (now(), 'local', 'node-app', 'http://x', 1, 4, 'closed', 2, 1000) RETURNING id, extract(epoch FROM created_at) * 1000 AS created_ms`);
   const round = Number(r.id);
@@ -78,34 +64,25 @@ test('finish-round: dead loadgens are marked lost with the samples beyond what w
     VALUES ($1 + 1000, 'local', 'node-app', now(), 'other', $2)`, [round, v7(t0, 1, 400)]);
   // Loadgen 2 exited at SIGTERM with 30 samples it could not store (its line wins over the router's 5).
   await routed(round, ids(2, 100, 5));
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-lost-')), 'loadgen.log');
-  t.after(() => fs.rmSync(path.dirname(log), { recursive: true, force: true }));
-  fs.writeFileSync(log, [
+  const log = [
     `   2026-11-23T10:00:05.00+0000 [APP/PROC/WEB/2] OUT cfscale-loadgen-lost {"round_id":${round},"loadgen_index":2,"lost":30,"recorded":130}`,
     `   2026-11-23T10:00:05.00+0000 [APP/PROC/WEB/1] OUT cfscale-loadgen-lost {"round_id":${round + 1},"loadgen_index":1,"lost":99}`,
-  ].join('\n'));
+  ].join('\n');
   // Loadgen 3 is alive: its busy connection is there.
   const alive = new Client({ connectionString: url, application_name: 'cfscale-loadgen:3:busy' });
   await alive.connect();
-  const res = await finishRound(['--round', String(round), '--loadgen-log', log]);
+  const res = await finishRound(db, { round, loadgenLog: async () => log });
   await alive.end();
-  assert.equal(res.code, 2, res.stdout + res.stderr);
+  assert.equal(res.code, 2, res.text);
   const { rows } = await db.query('SELECT instance_index, status, sent::int, lost::int, detail, finished_at IS NOT NULL AS finished FROM loadgen_runs WHERE round_id = $1 ORDER BY 1', [round]);
   assert.deepEqual(rows.map((l) => [l.instance_index, l.status, l.sent, l.lost]),
     [[0, 'done', 100, null], [1, 'lost', 100, 9], [2, 'lost', 100, 30], [3, 'running', 100, null]]);
   assert.equal(rows[1].detail, 'died in the round, 9 samples lost (requests the router or the app saw from it beyond the 100 stored)');
   assert.equal(rows[2].detail, 'died in the round, 30 samples lost (its cfscale-loadgen-lost line: 130 recorded, 100 stored)');
   assert.ok(rows[1].finished && rows[2].finished);
-  assert.match(res.stdout, /loadgen 1 did not finish \(lost: died in the round, 9 samples lost/);
-  assert.match(res.stdout, /loadgen 3 did not finish \(running\)/);
+  assert.match(res.text, /loadgen 1 did not finish \(lost: died in the round, 9 samples lost/);
+  assert.match(res.text, /loadgen 3 did not finish \(running\)/);
   const { rows: [sum] } = await db.query(`SELECT (SELECT count(*) FROM requests WHERE round_id = $1)::int AS stored,
       (SELECT sum(sent) FROM loadgen_runs WHERE round_id = $1)::int AS sent`, [round]);
   assert.equal(sum.stored, sum.sent);
-});
-
-test('finish-round --loadgen-log: a file that cannot be read is one line and exit 1', async () => {
-  const res = await finishRound(['--round', '1', '--loadgen-log', '/nonexistent/loadgen.log']);
-  assert.equal(res.code, 1);
-  assert.match(res.stderr, /^finish-round: --loadgen-log: ENOENT/);
-  assert.equal(res.stderr.trim().split('\n').length, 1);
 });

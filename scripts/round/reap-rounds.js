@@ -8,9 +8,10 @@
 // on demand.
 //
 // Usage: node scripts/round/reap-rounds.js --db URL
-// Also a module: reapRounds(client) → [{ id, status_reason }].
+// Also a module: reapRounds(client) → [{ id, status_reason }]; printReaped(db), which
+// `scripts/rounds.sh --reap` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 
 const PROG = 'reap-rounds';
 const REAP_SQL = `UPDATE rounds r SET status = 'failed', finished_at = now(),
@@ -27,13 +28,18 @@ async function reapRounds(client) {
 
 const reapedLine = (r) => `round ${r.id}: failed: ${r.status_reason}`;
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2), { db: { required: true } }, PROG);
-  const reaped = await withClient(args.db, PROG, reapRounds);
+/** Reap and print one line per round reaped and the count; a database error: one line, exit 1. */
+async function printReaped(db) {
+  const reaped = await withClient(db, PROG, reapRounds);
   for (const r of reaped) process.stdout.write(`${reapedLine(r)}\n`);
   process.stdout.write(`${PROG}: ${reaped.length} round(s) reaped\n`);
 }
 
+function main() {
+  const args = parseArgs(process.argv.slice(2), { db: { required: true } }, PROG);
+  return printReaped(args.db);
+}
+
 if (require.main === module) main();
 
-module.exports = { reapRounds, reapedLine };
+module.exports = { reapRounds, reapedLine, printReaped };

@@ -17,7 +17,7 @@ const { PATH, FAKE_CF_STATE, FAKE_CF_LOG } = worldEnv(world);
 Object.assign(process.env, { PATH, FAKE_CF_STATE, FAKE_CF_LOG });
 
 const { makeCli } = require('../ops/cli');
-const { selectPlatform } = require('../ops/platform');
+const { selectPlatform } = require('../ops/target');
 const { roundDocument } = require('./round-doc');
 const { nodeLibs } = require('./app-versions');
 

@@ -1,7 +1,7 @@
 'use strict';
-// round-helpers.test.js — the round helpers (create-round, wait-round, finish-round,
-// show-round, rounds-table) as CLIs against a real PostgreSQL with the real schema and
-// inserted rows: create-round waiting for idle loadgens (plain connections named like
+// round-helpers.test.js — the round helpers (createRound, waitRound, finishRound as
+// run-round calls them; show-round and rounds-table as CLIs) against a real PostgreSQL with the real schema and
+// inserted rows: createRound waiting for idle loadgens (plain connections named like
 // them), the verdict of each kind of failed round, the warm-up cut, the summary text,
 // the status written back, the progress wait and its deadline.
 const test = require('node:test');
@@ -10,6 +10,9 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
+const { createRound: insertRound, NotReadyError } = require('./create-round');
+const { finishRound } = require('./finish-round');
+const { waitRound } = require('./wait-round');
 
 let testDb;
 let adminUrl;
@@ -27,6 +30,19 @@ test.after(async () => {
   await db.end();
   await testDb.close();
 });
+
+/** finishRound on the test's connection: { code, stdout } as the summary is printed. */
+async function finish(round, opts = {}) {
+  const { code, text } = await finishRound(db, { round, ...opts });
+  return { code, stdout: text, stderr: '' };
+}
+
+/** waitRound on the test's connection: { code, stderr } with its progress lines. */
+async function wait(round, opts) {
+  let stderr = '';
+  const code = await waitRound(db, { round, ...opts, stderr: { isTTY: false, write: (text) => { stderr += text; } } });
+  return { code, stderr };
+}
 
 function helper(name, args, input) {
   return new Promise((resolve) => {
@@ -48,9 +64,7 @@ const BASE_ROUND = {
 };
 
 async function createRound(fields = {}) {
-  const res = await helper('create-round', ['--start-lead-ms', '0'], JSON.stringify({ ...BASE_ROUND, ...fields }));
-  assert.equal(res.code, 0, res.stderr);
-  return JSON.parse(res.stdout).id;
+  return (await insertRound(db, { ...BASE_ROUND, ...fields }, { startLeadMs: 0 })).id;
 }
 
 /** Loadgen rows [index, status, errors], requests (ok and failed, all 1 s after start). */
@@ -74,9 +88,7 @@ async function fill(id, { loadgens = [[0, 'done'], [1, 'done']], ok = 90, failed
 }
 
 test('create-round: the id and start_at come from the database, every column stored', async () => {
-  const res = await helper('create-round', ['--start-lead-ms', '3000'], JSON.stringify(BASE_ROUND));
-  assert.equal(res.code, 0, res.stderr);
-  const out = JSON.parse(res.stdout);
+  const out = await insertRound(db, BASE_ROUND, { startLeadMs: 3000 });
   const { rows } = await db.query(`SELECT *, extract(epoch FROM start_at - created_at) AS lead_s FROM rounds WHERE id = $1`, [out.id]);
   const r = rows[0];
   assert.ok(r.lead_s >= 2.9 && r.lead_s <= 3.5, `lead ${r.lead_s}`);
@@ -89,19 +101,6 @@ test('create-round: the id and start_at come from the database, every column sto
   assert.equal(new Date(out.start_at).getTime(), r.start_at.getTime());
 });
 
-test('create-round: bad input is one line and exit 1', async () => {
-  for (const [args, input, want] of [
-    [['--start-lead-ms', '0'], 'not json', /stdin is not a JSON round document/],
-    [[], '{}', /--start-lead-ms is required/],
-    [['--start-lead-ms', 'soon'], '{}', /--start-lead-ms must be a non-negative integer/],
-  ]) {
-    const res = await helper('create-round', args, input);
-    assert.equal(res.code, 1);
-    assert.match(res.stderr, want);
-    assert.equal(res.stderr.trim().split('\n').length, 1);
-  }
-});
-
 /** A plain connection that looks like loadgen `index` in `state` (its application_name). */
 async function fakeLoadgen(index, state, dbUrl = url) {
   const c = new Client({ connectionString: dbUrl, application_name: `cfscale-loadgen:${index}:${state}` });
@@ -109,50 +108,44 @@ async function fakeLoadgen(index, state, dbUrl = url) {
   return c;
 }
 
-test('create-round --wait-loadgens: inserts once instances 0..N-1 are idle, exit 2 naming the absent and busy ones', async (t) => {
+test('createRound waitLoadgens: inserts once instances 0..N-1 are idle, NotReadyError naming the absent and busy ones', async (t) => {
   const conns = [];
   t.after(() => Promise.all(conns.map((c) => c.end())));
-  const round = (label) => JSON.stringify({ ...BASE_ROUND, label });
+  const round = (label) => ({ ...BASE_ROUND, label });
   const inserted = async (label) => (await db.query('SELECT count(*)::int AS n FROM rounds WHERE label = $1', [label])).rows[0].n;
   // Not ready: 1 is idle only in another database, 2 is busy.
   conns.push(await fakeLoadgen(0, 'idle'), await fakeLoadgen(1, 'idle', adminUrl), await fakeLoadgen(2, 'busy'));
-  let res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '1000'], round('not-ready'));
-  assert.equal(res.code, 2, res.stderr);
-  assert.equal(res.stderr, 'create-round: loadgen instances not ready after 1s: 1 (absent), 2 (busy)\n');
-  assert.equal(res.stdout, '');
+  await assert.rejects(insertRound(db, round('not-ready'), { startLeadMs: 0, waitLoadgens: 3, readyTimeoutMs: 1000 }),
+    (err) => err instanceof NotReadyError && err.message === 'loadgen instances not ready after 1s: 1 (absent), 2 (busy)');
   assert.equal(await inserted('not-ready'), 0);
   // Ready while waiting: 1 connects, 2 turns idle 300 ms later; the round comes after that.
   conns.push(await fakeLoadgen(1, 'idle'));
-  const waiting = helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '3', '--ready-timeout-ms', '10000'], round('ready'));
+  const waiting = insertRound(db, round('ready'), { startLeadMs: 0, waitLoadgens: 3, readyTimeoutMs: 10000 });
   await new Promise((r) => setTimeout(r, 300));
   const idleAt = Date.now();
   await conns[2].query("SET application_name = 'cfscale-loadgen:2:idle'");
-  res = await waiting;
-  assert.equal(res.code, 0, res.stderr);
-  assert.ok(new Date(JSON.parse(res.stdout).created_at).getTime() >= idleAt - 50, 'inserted before every loadgen was idle');
+  const created = await waiting;
+  assert.ok(new Date(created.created_at).getTime() >= idleAt - 50, 'inserted before every loadgen was idle');
   assert.equal(await inserted('ready'), 1);
-  res = await helper('create-round', ['--start-lead-ms', '0', '--wait-loadgens', '0'], round('zero'));
-  assert.equal(res.code, 1);
-  assert.match(res.stderr, /--wait-loadgens must be at least 1/);
 });
 
 test('finish-round: the verdict, the status written back, the exit code', async (t) => {
   const cases = [
-    { name: 'all done, errors under the limit', fill: { ok: 995, failed: 5 }, args: [], code: 0, status: 'done', want: /^verdict: ok$/m },
-    { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, args: ['--max-error-rate', '0.05'], code: 2, status: 'failed',
+    { name: 'all done, errors under the limit', fill: { ok: 995, failed: 5 }, code: 0, status: 'done', want: /^verdict: ok$/m },
+    { name: 'error rate above --max-error-rate', fill: { ok: 90, failed: 10 }, opts: { maxErrorRate: 0.05 }, code: 2, status: 'failed',
       want: /verdict: FAILED: error rate 10\.00 % above --max-error-rate 5\.00 %/ },
-    { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, args: [], code: 2, status: 'failed', want: /loadgen 1 never started/ },
+    { name: 'a loadgen never started', fill: { loadgens: [[0, 'done']], failed: 0 }, code: 2, status: 'failed', want: /loadgen 1 never started/ },
     // Alive (its busy connection is there): not taken for dead (lost-loadgens.test.js).
-    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, busy: 1, args: [], code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
-    { name: 'no samples', fill: { ok: 0, failed: 0 }, args: [], code: 2, status: 'failed', want: /no samples/ },
-    { name: 'cancelled', fill: { failed: 0 }, args: ['--cancel'], code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
+    { name: 'a loadgen still running', fill: { loadgens: [[0, 'done'], [1, 'running']], failed: 0 }, busy: 1, code: 2, status: 'failed', want: /loadgen 1 did not finish \(running\)/ },
+    { name: 'no samples', fill: { ok: 0, failed: 0 }, code: 2, status: 'failed', want: /no samples/ },
+    { name: 'cancelled', fill: { failed: 0 }, opts: { cancel: true }, code: 2, status: 'cancelled', want: /verdict: FAILED: cancelled/ },
   ];
   for (const c of cases) {
     await t.test(c.name, async () => {
       const id = await createRound();
       await fill(id, c.fill);
       const alive = c.busy === undefined ? null : await fakeLoadgen(c.busy, 'busy');
-      const res = await helper('finish-round', ['--round', String(id), ...c.args]);
+      const res = await finish(id, c.opts);
       if (alive) await alive.end();
       assert.equal(res.code, c.code, res.stdout + res.stderr);
       assert.match(res.stdout, c.want);
@@ -168,7 +161,7 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   await fill(id, { ok: 100, failed: 0, earlyOk: 50 });
   await db.query(`INSERT INTO instance_events (round_id, platform, app, instance_index, kind, detail)
     VALUES ($1, 'local', 'node-app', 1, 'oom', 'APP/PROC/WEB: Exited with status 137 (out of memory)')`, [id]);
-  const res = await helper('finish-round', ['--round', String(id)]);
+  const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   const out = res.stdout;
   assert.match(out, /^requests: 100 after warm-up, 100 ok, 0 errors \(0\.00 %\)$/m);
@@ -190,14 +183,14 @@ test('finish-round: the summary shows router records against requests and stats 
   await db.query("UPDATE requests SET vcap_request_id = 'v-' || correlation_id WHERE round_id = $1", [id]);
   await db.query(`INSERT INTO router_timings (round_id, platform, app, at, vcap_request_id)
     SELECT round_id, 'local', 'node-app', started_at, vcap_request_id FROM requests WHERE round_id = $1 ORDER BY started_at LIMIT 60`, [id]);
-  const res = await helper('finish-round', ['--round', String(id)]);
+  const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^router records: 60 of 100 requests \(60\.0 %\)$/m);
   assert.match(res.stdout, /^stats samples: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
   // A round that recorded no stats interval is not judged.
   const old = await createRound();
   await fill(old, { ok: 10, failed: 0 });
-  const plain = await helper('finish-round', ['--round', String(old)]);
+  const plain = await finish(old);
   assert.match(plain.stdout, /^router records: 0 of 10 requests \(0\.0 %\)$/m);
   assert.match(plain.stdout, /^stats samples: 2$/m);
 });
@@ -205,12 +198,12 @@ test('finish-round: the summary shows router records against requests and stats 
 test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline', async () => {
   const done = await createRound();
   await fill(done, { failed: 0 });
-  let res = await helper('wait-round', ['--round', String(done), '--deadline-ms', '60000']);
+  let res = await wait(done, { deadlineMs: 60000 });
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stderr, new RegExp(`round ${done}: .*loadgens done 2/2`));
   const stuck = await createRound();
   await fill(stuck, { loadgens: [[0, 'done'], [1, 'running']], failed: 0 });
-  res = await helper('wait-round', ['--round', String(stuck), '--deadline-ms', '300', '--poll-ms', '50']);
+  res = await wait(stuck, { deadlineMs: 300, pollMs: 50 });
   assert.equal(res.code, 2);
   assert.match(res.stderr, /deadline reached .* 1 of 2 loadgens finished/);
 });

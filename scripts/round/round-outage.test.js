@@ -1,6 +1,6 @@
 'use strict';
 // round-outage.test.js — what keeps a round whole through a results-database outage and
-// keeps no round pending for ever, against a real PostgreSQL with the real schema: the db.js
+// keeps no round pending for ever, against a real PostgreSQL with the real schema: the results-db.js
 // Connection rides out its backend being terminated (57P01, what a fast shutdown sends) and
 // counts the time away; connection errors are told from statement errors; the heartbeat;
 // reap-rounds (and `rounds.sh --reap`'s helper) marks failed, with the reason, exactly the
@@ -11,7 +11,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
-const { Connection, isConnectionError } = require('./db');
+const { Connection, isConnectionError } = require('./results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds } = require('./reap-rounds');
 const { finishRound } = require('./finish-round');

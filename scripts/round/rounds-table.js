@@ -3,8 +3,9 @@
 // rounds-table.js — past rounds from round_summary, newest first, as a text table.
 //
 // Usage: node scripts/round/rounds-table.js --db URL [--last N] [--app APP]
+// Also a module: printRounds(db, { last, app }), which `scripts/rounds.sh` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { textTable } = require('./text-table');
 
 const PROG = 'rounds';
@@ -35,18 +36,23 @@ function formatTable(rows) {
   return textTable(header, rows.map(rowCells));
 }
 
-async function main() {
+/** Print the last `last` rounds (of `app` when given); a database error: one line, exit 1. */
+async function printRounds(db, { last = 20, app } = {}) {
+  await withClient(db, PROG, async (client) => {
+    const { rows } = await client.query(SQL, [last, app || null]);
+    process.stdout.write(rows.length === 0 ? 'no rounds yet\n' : `${formatTable(rows).join('\n')}\n`);
+  });
+}
+
+function main() {
   const args = parseArgs(process.argv.slice(2), {
     db: { required: true },
     last: { type: 'int', default: 20 },
     app: {},
   }, PROG);
-  await withClient(args.db, PROG, async (client) => {
-    const { rows } = await client.query(SQL, [args.last, args.app ?? null]);
-    process.stdout.write(rows.length === 0 ? 'no rounds yet\n' : `${formatTable(rows).join('\n')}\n`);
-  });
+  return printRounds(args.db, { last: args.last, app: args.app });
 }
 
 if (require.main === module) main();
 
-module.exports = { formatTable };
+module.exports = { formatTable, printRounds };

@@ -9,14 +9,14 @@
 // --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
 // created: the collectors stopped, the round marked cancelled, exit 130.
 //
-// The results database may go away for up to db.js outageToleranceMs() while the round
-// runs: every statement of run-round goes through one db.js Connection that reconnects
+// The results database may go away for up to results-db.js outageToleranceMs() while the round
+// runs: every statement of run-round goes through one results-db.js Connection that reconnects
 // with backoff, the app timings are flushed again while an instance answers 503, and the
 // collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
 const { makeCli, parseDurationMs } = require('../ops/cli');
-const { selectPlatform, cfJsonOf } = require('../ops/platform');
+const { selectPlatform, cfJsonOf } = require('../ops/target');
 const apps = require('../ops/apps');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
@@ -25,7 +25,7 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { startSteadyWatch } = require('./steady-watch');
-const { Connection, outageToleranceMs } = require('./db');
+const { Connection, outageToleranceMs } = require('./results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
@@ -34,6 +34,7 @@ const { pinnedRequest } = require('../ops/pinned-request');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
+const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 
 const cli = makeCli('run-round');
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
@@ -58,7 +59,7 @@ const PER_PLATFORM = {
 };
 
 // The app timings flush answered 503 (the instance's results database connection failed):
-// asked again after this long, doubling up to the maximum, for db.js outageToleranceMs().
+// asked again after this long, doubling up to the maximum, for results-db.js outageToleranceMs().
 const FLUSH_RETRY_MIN_MS = 1000;
 const FLUSH_RETRY_MAX_MS = 5000;
 
@@ -178,7 +179,7 @@ async function insertRound(r, t) {
 }
 
 /**
- * The results database stayed away longer than db.js outageToleranceMs(): the collectors are
+ * The results database stayed away longer than results-db.js outageToleranceMs(): the collectors are
  * stopped (they write what they can), the round is left to be reaped (its heartbeat stops).
  */
 async function lostDatabase(r, err) {
@@ -253,9 +254,12 @@ function ingestEvents(r) {
       cli.log(`crash events not ingested: ${err.message}`);
       return;
     }
-    const ingest = runAsync(['node', 'scripts/parsers/ingest-events.js', '--db', r.dbUrl, '--round', String(r.roundId),
-      '--app', o.app, '--platform', p.name, '--since', since], { input: json });
-    if ((await ingest.done).code !== 0) cli.log('crash events not ingested (scripts/parsers/ingest-events.js failed)');
+    const log = (msg) => process.stderr.write(`ingest-events: ${msg}\n`);
+    try {
+      await storeCrashEvents(json, { db: r.dbUrl, round: r.roundId, app: o.app, platform: p.name, since }, log);
+    } catch (err) {
+      cli.log(`crash events not ingested: ${err.message}`);
+    }
   })();
 }
 

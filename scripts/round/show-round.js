@@ -3,25 +3,32 @@
 // show-round.js — print one round's summary as run-round.sh printed it (read only).
 //
 // Usage: node scripts/round/show-round.js --db URL --round ID [--max-error-rate F]
+// Also a module: showRound(db, round, opts), which `scripts/rounds.sh --round` calls.
 const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+const { withClient } = require('./results-db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 
 const PROG = 'show-round';
 
-async function main() {
+/** Print round `round`'s summary; a missing round or database error: one line, exit 1. */
+async function showRound(db, round, { maxErrorRate = DEFAULT_MAX_ERROR_RATE } = {}) {
+  await withClient(db, PROG, async (client) => {
+    const summary = await loadSummary(client, round);
+    if (!summary) throw new Error(`round ${round} does not exist`);
+    const reasons = summary.round.status === 'cancelled' ? ['cancelled'] : verdict(summary, { maxErrorRate });
+    process.stdout.write(`${formatSummary(summary, reasons).join('\n')}\n`);
+  });
+}
+
+function main() {
   const args = parseArgs(process.argv.slice(2), {
     db: { required: true },
     round: { type: 'int', required: true },
     'max-error-rate': { type: 'number', default: DEFAULT_MAX_ERROR_RATE },
   }, PROG);
-  await withClient(args.db, PROG, async (client) => {
-    const summary = await loadSummary(client, args.round);
-    if (!summary) throw new Error(`round ${args.round} does not exist`);
-    const reasons = summary.round.status === 'cancelled' ? ['cancelled']
-      : verdict(summary, { maxErrorRate: args.maxErrorRate });
-    process.stdout.write(`${formatSummary(summary, reasons).join('\n')}\n`);
-  });
+  return showRound(args.db, args.round, { maxErrorRate: args.maxErrorRate });
 }
 
-main();
+if (require.main === module) main();
+
+module.exports = { showRound };

@@ -81,7 +81,7 @@ async function watchSteady(client, { round, gate, durationMs, signal, log = () =
 }
 
 /**
- * The watch in the background on client (run-round's db.js Connection, shared: its queries
+ * The watch in the background on client (run-round's results-db.js Connection, shared: its queries
  * take turns, and it rides out an outage); stop() ends it and resolves its result.
  */
 function startSteadyWatch(client, opts) {

@@ -1,17 +1,12 @@
-#!/usr/bin/env node
 'use strict';
 // wait-round.js — wait until every loadgen instance of a round has a final `loadgen_runs`
 // row (done, failed or stopped), showing progress on stderr: elapsed, samples so far
-// (rows in `requests`), loadgens done. Exit 0 when all are final, 2 at the deadline.
+// (rows in `requests`), loadgens done.
 //
-// Usage: node scripts/round/wait-round.js --db URL --round ID --deadline-ms N
-//        [--poll-ms 250] [--progress-ms 1000]
-// The deadline counts from start_at; the progress line rewrites itself on a terminal and
-// is printed every 5 s otherwise (logs stay short).
-// Also a module (run-round.js): waitRound(client, { round, deadlineMs, signal }) → 0 | 2 | 130;
-// client may be a db.js Connection that rides out an outage (its downMs extends the deadline).
-const { parseArgs } = require('./cli-args');
-const { withClient } = require('./db');
+// waitRound(client, { round, deadlineMs, pollMs, progressMs, signal, stderr }) → 0 | 2 | 130
+// (run-round.js); client may be a results-db.js Connection that rides out an outage (its
+// downMs extends the deadline). The deadline counts from start_at; the progress line
+// rewrites itself on a terminal and is printed every 5 s otherwise (logs stay short).
 const { sleep } = require('./sleep');
 
 const PROG = 'wait-round';
@@ -40,10 +35,11 @@ function progressLine(roundId, s, samples) {
 
 /**
  * Wait until every loadgen of the round has a final row: 0 then, 2 at the deadline (ms
- * after start_at), 130 when the signal aborts the wait. Progress on stderr.
+ * after start_at), 130 when the signal aborts the wait. Progress on stderr (process.stderr
+ * unless given).
  */
-async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs = 1000, signal } = {}) {
-  const tty = process.stderr.isTTY;
+async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs = 1000, signal, stderr = process.stderr } = {}) {
+  const tty = stderr.isTTY;
   let samples = 0;
   let lastCount = 0;
   let lastLog = 0;
@@ -55,18 +51,18 @@ async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs =
     const s = rows[0];
     if (count) { samples = Number(s.samples); lastCount = now; }
     const done = Number(s.final) >= s.loadgens;
-    // Time the results database was away (a db.js Connection counts it) is added to the
+    // Time the results database was away (a results-db.js Connection counts it) is added to the
     // deadline: the loadgens held their samples meanwhile and write them after.
     const late = s.elapsed_ms > deadlineMs + (client.downMs || 0);
     if (tty) {
-      process.stderr.write(`\r${progressLine(round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
+      stderr.write(`\r${progressLine(round, s, samples)}\x1b[K${done || late ? '\n' : ''}`);
     } else if (done || late || now - lastLog >= LOG_EVERY_MS) {
-      process.stderr.write(`${progressLine(round, s, samples)}\n`);
+      stderr.write(`${progressLine(round, s, samples)}\n`);
       lastLog = now;
     }
     if (done) return 0;
     if (late) {
-      process.stderr.write(`${PROG}: round ${round}: deadline reached (${deadlineMs} ms after start), `
+      stderr.write(`${PROG}: round ${round}: deadline reached (${deadlineMs} ms after start), `
         + `${client.downMs ? `+ ${client.downMs} ms the results database was away, ` : ''}`
         + `${s.final} of ${s.loadgens} loadgens finished\n`);
       return 2;
@@ -75,19 +71,5 @@ async function waitRound(client, { round, deadlineMs, pollMs = 250, progressMs =
     if (signal?.aborted) return 130;
   }
 }
-
-async function main() {
-  const args = parseArgs(process.argv.slice(2), {
-    db: { required: true },
-    round: { type: 'int', required: true },
-    'deadline-ms': { type: 'int', required: true },
-    'poll-ms': { type: 'int', default: 250 },
-    'progress-ms': { type: 'int', default: 1000 },
-  }, PROG);
-  const code = await withClient(args.db, PROG, (client) => waitRound(client, args));
-  process.exit(code);
-}
-
-if (require.main === module) main();
 
 module.exports = { waitRound };

@@ -40,7 +40,7 @@ const ENV = {
   CFSCALE_API_PORT: String(ROUTER_PORT + 2),
 };
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
-// Where the scripts keep the local platform's cf login (ops/platform.js localCfHome).
+// Where the scripts keep the local platform's cf login (ops/target.js localCfHome).
 const CF_HOME = path.join(HOME, 'cf-home');
 const ROUND_TIMEOUT_MS = 240000;
 
@@ -66,7 +66,7 @@ function cf(args) {
 let db;
 async function results() {
   if (!db) {
-    // The key run-round made for itself (ops/platform.js RESULTS_KEY).
+    // The key run-round made for itself (ops/target.js RESULTS_KEY).
     const key = cf(['service-key', 'results-db', 'cfscale-scripts', '--guid']);
     const { uri } = JSON.parse(cf(['curl', `/v3/service_credential_bindings/${key}/details`])).credentials;
     db = new Client({ connectionString: uri });

@@ -2,7 +2,7 @@
 // regenerates (the plan field `regenerates`): `scripts/run-experiment.sh --list`.
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../db.js';
+import { REPO_ROOT } from '../results-db.js';
 import { loadPlan } from './plan.js';
 
 export const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');

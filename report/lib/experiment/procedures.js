@@ -3,7 +3,7 @@
 // roundMetrics; null for a failed round) and decides the next step. Decisions depend only
 // on the figures, so a resumed run replays them from the database and skips what is done.
 import { roundSpec } from './order.js';
-import { mean } from '../stats.js';
+import { mean } from '../inference.js';
 
 const METRIC_FIELD = { p50: 'p50Ms', p95: 'p95Ms', p99: 'p99Ms', mean: 'meanMs' };
 

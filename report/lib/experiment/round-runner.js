@@ -6,7 +6,7 @@
 // depends on run-round's output format (a final `round_id=N` line is used when present).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../db.js';
+import { REPO_ROOT } from '../results-db.js';
 
 export const EXIT_USAGE = 1;
 export const EXIT_ROUND_FAILED = 2;

@@ -6,7 +6,7 @@
 // latency split per group; the study's own figures (Table 7.1, Fig. 7.5/7.6, memory needed,
 // §7.3 stops) come from study-figures.js.
 import { DEFAULTS } from '../experiment/plan.js';
-import { compare, efficiency, summarize } from '../stats.js';
+import { compare, efficiency, summarize } from '../inference.js';
 import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from './study-figures.js';
 import { roundFlags, trusted } from './validity.js';
 import { proxyCpuMaxPct } from './keepalive-chart.js';

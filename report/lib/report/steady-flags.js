@@ -4,7 +4,7 @@
 // CPU entitlement used (CF), and the first round after a change. Thresholds: plan.js
 // DEFAULTS.validity (trendMax, throttledMax, entitlementMax) and plan.afterChange;
 // report/README.md documents each flag.
-import { tQuantile } from '../stats.js';
+import { tQuantile } from '../inference.js';
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (v) => (v === null || v === undefined ? null : Number(v));

@@ -2,7 +2,7 @@
 // (analysis.js): Table 7.1 on peak CPU against two notions of available CPU, the throughput
 // read off at 100-400 % CPU (Fig. 7.5/7.6), the memory needed (§4.2.2, Fig. 4.3) and §7.3's
 // stops beside the study's (study.js holds its published values).
-import { compare } from '../stats.js';
+import { compare } from '../inference.js';
 import { studyAvailableCores, studyScaleStop, studyTable71 } from './study.js';
 
 function cmp(a, b, keys) {

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../../lib/db.js';
+import { REPO_ROOT } from '../../lib/results-db.js';
 
 export function runScript(script, args, env = {}) {
   const r = spawnSync(path.join(REPO_ROOT, 'scripts', script), args, {

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { REPO_ROOT } from '../../lib/db.js';
+import { REPO_ROOT } from '../../lib/results-db.js';
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
 // report's range of the repository's port table.

@@ -1,12 +1,12 @@
 // apps.js — apps and their web process (cloud_controller_ng apps_v3_controller.rb,
-// processes_controller.rb): list/get, process, stats (stats.js, docs/cf-platform.md §2),
+// processes_controller.rb): list/get, process, stats (instance-usage.js, docs/cf-platform.md §2),
 // scale, start/stop/restart, instance restart, delete, environment variables, the app's
 // routes and audit events. Each mutation runs through the platform's one-at-a-time queue.
 'use strict';
 
 const P = require('./presenters');
 const errors = require('./errors');
-const { v3Stats } = require('../stats');
+const { v3Stats } = require('../instance-usage');
 const { environmentVariables, routeResource, curl } = require('../cf-api');
 const { route } = require('./routes');
 const { vcapServices, vcapApplication } = require('../cf-env');

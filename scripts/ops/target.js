@@ -1,5 +1,5 @@
 'use strict';
-// platform.js — the one place where cf commands run, for the cfscale Node scripts: platform
+// target.js — the one place where cf commands run, for the cfscale Node scripts: platform
 // selection, --dry-run, the look-ups (`cf app NAME --guid`, `cf curl /v3/...` JSON, never
 // human tables), the results database URL and the cf preflight. Both platforms are driven
 // by the real cf CLI; they differ only in where it is logged in: the local platform

@@ -1,4 +1,4 @@
-// db.js — arrange the app database directly (superuser URL), so paging, the ad format and
+// app-db.js — arrange the app database directly (superuser URL), so paging, the ad format and
 // the cross-app byte identity can be checked against exactly known rows.
 'use strict';
 

@@ -1,5 +1,5 @@
 'use strict';
-// db.js — connections to the results database for the round helpers and the collectors.
+// results-db.js — connections to the results database for the round helpers and the collectors.
 // The URL comes from the caller (scripts pass the local results-db's service key or
 // RESULTS_DATABASE_URL) and is never logged. Its sslmode (and sslrootcert) mean what they
 // mean to libpq and psql (cf/bindings.js): require encrypts without verifying the certificate.

@@ -1,4 +1,4 @@
-// stats.js — per-instance CPU and memory, sampled every second from the instance's cgroup
+// instance-usage.js — per-instance CPU and memory, sampled every second from the instance's cgroup
 // (cpuacct.usage delta / wall time = fraction of one core, as CF's `cpu`; memory usage minus
 // inactive file cache, as Garden), or from /proc when cgroups are unavailable; served in the
 // cf statistics plugin's JSON line shape (docs/cf-platform.md §1) and the v3 process

@@ -1,4 +1,4 @@
-// db.test.js — the report's results-database URL means what it means to libpq and psql:
+// results-db.test.js — the report's results-database URL means what it means to libpq and psql:
 // sslmode=require encrypts without verifying, verify-ca checks the chain against
 // sslrootcert, disable is plain. Against a TLS cluster of its own (scripts/pg-cluster.sh --tls).
 import { test, before, after } from 'node:test';
@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, REPO_ROOT } from '../lib/db.js';
+import { connect, REPO_ROOT } from '../lib/results-db.js';
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
 let dir;

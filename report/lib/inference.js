@@ -1,4 +1,4 @@
-// stats.js — the statistics of the report: mean, sample standard deviation, Student t
+// inference.js — the statistics of the report: mean, sample standard deviation, Student t
 // quantiles, 95 % confidence intervals from repetitions, Welch's t-test and the scaling
 // efficiency X(k) / (k · X(1)). Pure functions, no dependencies, tested on known answers.
 

@@ -1,4 +1,4 @@
-// db.js — the results database for the report and the experiment runner (resultsUrl says
+// results-db.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
