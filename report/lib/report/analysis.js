@@ -7,7 +7,7 @@
 // §7.3 stops) come from study-figures.js.
 import { DEFAULTS } from '../experiment/plan.js';
 import { compare, efficiency, summarize } from '../inference.js';
-import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from './study-figures.js';
+import { cmp, cpuLevels, cpuTable, memoryNeeded, scaleStops } from './study-figures.js';
 import { roundFlags, trusted } from './validity.js';
 import { proxyCpuMaxPct } from './keepalive-chart.js';
 
@@ -76,16 +76,6 @@ export function analyse(data, { limits, afterChange, slo = DEFAULTS.slo } = {}) 
     platforms: [...new Set(rounds.map((r) => r.platform))],
     noWarmup: rounds.filter((r) => r.flags.some((f) => f.code === 'no-warmup')).map((r) => r.round_id),
   };
-}
-
-function cmp(a, b, keys) {
-  for (const k of keys) {
-    const x = a[k] ?? '';
-    const y = b[k] ?? '';
-    if (x < y) return -1;
-    if (x > y) return 1;
-  }
-  return 0;
 }
 
 // Rounds with a 'bad' validity flag are listed but left out of the statistics.

@@ -5,7 +5,8 @@
 import { compare } from '../inference.js';
 import { studyAvailableCores, studyScaleStop, studyTable71 } from './study.js';
 
-function cmp(a, b, keys) {
+/** Orders rows by the given keys in turn (missing values first). */
+export function cmp(a, b, keys) {
   for (const k of keys) {
     const x = a[k] ?? '';
     const y = b[k] ?? '';
