@@ -6,10 +6,8 @@
 // keep-alive finding measures: a new TLS handshake per request costs the proxy's CPU.
 'use strict';
 
-// The router's timeouts (haproxy-config.js), so a kept-alive connection survives a round.
-const TIMEOUT_CONNECT = '5s';
-const TIMEOUT_IDLE = '900s';
-const MAX_CONN = 9000;
+// The router's defaults and timeouts, so a kept-alive connection survives a round.
+const { httpDefaults, MAX_CONN } = require('./haproxy-config');
 
 /**
  * index: the proxy's number (names its frontend), port: its TLS port on 127.0.0.1,
@@ -23,17 +21,7 @@ function buildFrontConfig({ index, port, routerPort, certFile, adminSocket }) {
     '  nbthread 1',
     `  stats socket ${adminSocket} mode 600 level admin`,
     '',
-    'defaults',
-    '  mode http',
-    '  option http-keep-alive',
-    '  option forwardfor',
-    '  http-reuse safe',
-    `  timeout connect ${TIMEOUT_CONNECT}`,
-    `  timeout client ${TIMEOUT_IDLE}`,
-    `  timeout server ${TIMEOUT_IDLE}`,
-    `  timeout http-keep-alive ${TIMEOUT_IDLE}`,
-    '  timeout http-request 60s',
-    '',
+    ...httpDefaults(),
     `frontend front${index}`,
     `  bind 127.0.0.1:${port} ssl crt ${certFile}`,
     `  maxconn ${MAX_CONN}`,

@@ -47,6 +47,29 @@ function serverLine(name, inst) {
 
 // apps: [{name, guid, routes[], balance (roundrobin|leastconn, default roundrobin), slots,
 //         instances: {index: {port, ready}}}]
+/**
+ * The `defaults` section of every HAProxy here (the router and the front proxies): HTTP,
+ * kept-alive connections on both sides, Gorouter's timeouts. log: the router logs every
+ * request; retries: connection attempts again on another server.
+ */
+function httpDefaults({ log = false, retries = null } = {}) {
+  return [
+    'defaults',
+    '  mode http',
+    ...(log ? ['  log global'] : []),
+    '  option http-keep-alive',
+    '  option forwardfor',
+    '  http-reuse safe',
+    `  timeout connect ${TIMEOUT_CONNECT}`,
+    `  timeout client ${TIMEOUT_IDLE}`,
+    `  timeout server ${TIMEOUT_IDLE}`,
+    `  timeout http-keep-alive ${TIMEOUT_IDLE}`,
+    '  timeout http-request 60s',
+    ...(retries !== null ? [`  retries ${retries}`] : []),
+    '',
+  ];
+}
+
 // shared: [{name, urls[], members: [app name], balance}]: routes mapped to several apps.
 function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
   const out = [];
@@ -56,19 +79,7 @@ function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
     `  stats socket ${adminSocket} mode 600 level admin`,
     `  log 127.0.0.1:${logPort} len 8192 format raw local0`,
     '',
-    'defaults',
-    '  mode http',
-    '  log global',
-    '  option http-keep-alive',
-    '  option forwardfor',
-    '  http-reuse safe',
-    `  timeout connect ${TIMEOUT_CONNECT}`,
-    `  timeout client ${TIMEOUT_IDLE}`,
-    `  timeout server ${TIMEOUT_IDLE}`,
-    `  timeout http-keep-alive ${TIMEOUT_IDLE}`,
-    '  timeout http-request 60s',
-    '  retries 2',
-    '',
+    ...httpDefaults({ log: true, retries: 2 }),
     'frontend router',
     `  bind 127.0.0.1:${routerPort}`,
     `  maxconn ${MAX_CONN}`,
@@ -139,4 +150,4 @@ function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
   return out.join('\n');
 }
 
-module.exports = { buildConfig, slotCount, backendName, pinBackendName, sharedServerName, SLOT_BLOCK };
+module.exports = { buildConfig, httpDefaults, MAX_CONN, slotCount, backendName, pinBackendName, sharedServerName, SLOT_BLOCK };
