@@ -10,21 +10,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const net = require('node:net');
-const { spawn, execFile } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { buildFrontConfig, parseFrontStat } = require('./front-proxy-config');
-const { readPid, killAndWait } = require('./haproxy');
+const { readPid, killAndWait, execFileP } = require('./haproxy');
 
 const CERT_DAYS = 3650;
 const START_TIMEOUT_MS = 10000;
-
-function execFileP(cmd, args) {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${(stderr || err.message).trim()}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 /** The cgroup of proxy i: an app name cannot start with "_", so no instance's clashes. */
 function cgroupName(index) { return `_front-proxy-${index}`; }

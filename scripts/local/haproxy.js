@@ -184,4 +184,4 @@ async function killAndWait(pid, signal, graceMs) {
   while (processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
-module.exports = { Router, readPid, killAndWait };
+module.exports = { Router, readPid, killAndWait, execFileP };
