@@ -12,7 +12,7 @@ const path = require('node:path');
 const net = require('node:net');
 const { spawn } = require('node:child_process');
 const { buildFrontConfig, parseFrontStat } = require('./front-proxy-config');
-const { readPid, killAndWait, execFileP } = require('./haproxy');
+const { readPid, killAndWait, execFileP, runtimeCommand } = require('./haproxy');
 
 const CERT_DAYS = 3650;
 const START_TIMEOUT_MS = 10000;
@@ -102,7 +102,7 @@ class FrontProxies {
     const out = [];
     for (const p of this.procs) {
       const u = this.cgroups.usage(cgroupName(p.index));
-      const counters = parseFrontStat(await command(p.adminSocket, 'show stat').catch(() => ''), p.index);
+      const counters = parseFrontStat(await runtimeCommand(p.adminSocket, 'show stat').catch(() => ''), p.index);
       out.push({
         index: p.index, url: `https://127.0.0.1:${p.port}`, pid: p.pid, cpu_quota: this.cpuCores,
         cpu_ns: u ? u.cpuNs : null, throttling: u ? u.throttling : null,
@@ -130,19 +130,6 @@ class FrontProxies {
       if (pid) await killAndWait(pid, 'SIGUSR1', 3000);
     }
   }
-}
-
-/** One runtime-API command; resolves with its answer. */
-function command(socketPath, cmd) {
-  return new Promise((resolve, reject) => {
-    const sock = net.connect(socketPath);
-    let buf = '';
-    sock.setTimeout(5000, () => sock.destroy(new Error('runtime API timeout')));
-    sock.on('connect', () => sock.end(`${cmd}\n`));
-    sock.on('data', (d) => { buf += d; });
-    sock.on('error', reject);
-    sock.on('close', () => resolve(buf));
-  });
 }
 
 module.exports = { FrontProxies, cgroupName };

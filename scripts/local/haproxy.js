@@ -14,6 +14,19 @@ const { processAlive } = require('../ops/exec');
 const HAPROXY_BIN = 'haproxy';
 const OLD_WORKER_WAIT_MS = 5000;
 
+/** One command to an HAProxy's runtime API (its admin socket); resolves with the answer. */
+function runtimeCommand(socketPath, cmd) {
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(socketPath);
+    let buf = '';
+    sock.setTimeout(5000, () => sock.destroy(new Error('runtime API timeout')));
+    sock.on('connect', () => sock.end(`${cmd}\n`));
+    sock.on('data', (d) => { buf += d; });
+    sock.on('error', reject);
+    sock.on('close', () => resolve(buf));
+  });
+}
+
 function execFileP(cmd, args) {
   return new Promise((resolve, reject) => {
     execFile(cmd, args, { encoding: 'utf8' }, (err, stdout, stderr) => {
@@ -127,15 +140,7 @@ class Router {
 
   // One runtime-API command; resolves with its answer.
   command(cmd) {
-    return new Promise((resolve, reject) => {
-      const sock = net.connect(this.adminSocket);
-      let buf = '';
-      sock.setTimeout(5000, () => sock.destroy(new Error('runtime API timeout')));
-      sock.on('connect', () => sock.end(`${cmd}\n`));
-      sock.on('data', (d) => { buf += d; });
-      sock.on('error', reject);
-      sock.on('close', () => resolve(buf));
-    });
+    return runtimeCommand(this.adminSocket, cmd);
   }
 
   // Switch one server on or off; its address changes only when the port did (an address
@@ -184,4 +189,4 @@ async function killAndWait(pid, signal, graceMs) {
   while (processAlive(pid)) await new Promise((r) => setTimeout(r, 20));
 }
 
-module.exports = { Router, readPid, killAndWait, execFileP };
+module.exports = { Router, readPid, killAndWait, execFileP, runtimeCommand };
