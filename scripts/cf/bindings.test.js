@@ -20,7 +20,7 @@ test.after(() => cluster.stop());
 
 test('bindings.js is one file: node-app and the loadgen hold byte-equal copies', () => {
   const [first, ...rest] = COPIES.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'));
-  for (const [i, text] of rest.entries()) assert.ok(text === first, `${COPIES[i + 1]} differs from ${COPIES[0]}`);
+  for (const [i, text] of rest.entries()) assert.ok(text === first, `${COPIES[i + 1]} differs from ${COPIES[0]}: run node contract/readme-tables.js --write`);
 });
 
 function tunnelInfo(vcap, service, localPort) {
