@@ -51,7 +51,7 @@ function isConnectionError(err) {
   return SOCKET_CODES.has(code) || /^08/.test(code) || /^57P0[123]$/.test(code) || code === '53300';
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { sleep } = require('./sleep');
 
 async function connect(url, name) {
   const { Client } = require('pg');

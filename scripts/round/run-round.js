@@ -63,7 +63,7 @@ const PER_PLATFORM = {
 const FLUSH_RETRY_MIN_MS = 1000;
 const FLUSH_RETRY_MAX_MS = 5000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { sleep } = require('./sleep');
 // Where the main line stops once an interrupt took over (the handler exits the process).
 const parked = () => new Promise(() => {});
 

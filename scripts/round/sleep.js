@@ -1,6 +1,6 @@
 'use strict';
-// sleep.js — the one pause of the round helpers' poll loops (create-round, wait-round,
-// steady-watch): resolves after ms, or at once when the signal aborts.
+// sleep.js — the one pause of the round helpers (create-round, wait-round, steady-watch,
+// run-round, results-db's backoff): resolves after ms, or at once when the signal aborts.
 //
 // The abort listener goes with the timer. A poll loop that left one listener per pause on
 // the round's one AbortSignal piled them up and Node warned (MaxListenersExceededWarning,
