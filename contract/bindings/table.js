@@ -23,7 +23,7 @@ const DIR = __dirname;
 const PG_CLUSTER = path.join(DIR, '..', '..', 'scripts', 'pg-cluster.sh');
 const OWN_DIR = '/tmp/cfscale-bindings-pg';
 const OWN_PORT = 41444;
-const { CLIENT_CERT_DB } = require('../../scripts/local/pg-cluster.js');
+const { CLIENT_CERT_DB } = require('../../local-platform/lib/pg-cluster.js');
 
 /** Every case: { file, broker, docs, service, expect, text } (text: the raw template). */
 function loadCases() {

@@ -35,7 +35,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
-const { loadConfig } = require('../local/config');
+const { loadConfig } = require('../../local-platform/lib/config');
 
 const CFL = 'scripts/cfl';
 // The service key through which the scripts reach results-db on the local platform (a

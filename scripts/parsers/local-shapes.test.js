@@ -1,14 +1,14 @@
 'use strict';
-// One parser serves both platforms: what the local platform (scripts/local) prints for
+// One parser serves both platforms: what the local platform (local-platform/) prints for
 // `cfl logs`, `cfl statistics` and `cfl curl …/stats` must parse here exactly like CF's
 // output. Built with the local platform's own formatting functions, so a drift on either
 // side fails this test.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { toRtrLine } = require('../local/rtr-log');
-const { formatLine } = require('../local/app-log');
-const { pluginLines, v3Stats } = require('../local/instance-usage');
+const { toRtrLine } = require('../../local-platform/lib/rtr-log');
+const { formatLine } = require('../../local-platform/lib/app-log');
+const { pluginLines, v3Stats } = require('../../local-platform/lib/instance-usage');
 const { parseRtrLine } = require('./rtr-parser');
 const { statsRows } = require('./stats-parser');
 const { JsonStream } = require('./json-stream');

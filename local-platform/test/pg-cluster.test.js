@@ -10,11 +10,11 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomFreePort, portRange } = require('../test/ports');
+const { randomFreePort, portRange } = require('./ports');
 
-const OWN_PORTS = portRange('scripts');
+const OWN_PORTS = portRange('local-platform');
 
-const PG_CLUSTER = path.resolve(__dirname, '..', 'pg-cluster.sh');
+const PG_CLUSTER = path.resolve(__dirname, '..', '..', 'scripts', 'pg-cluster.sh');
 const URL_RE = /^postgres:\/\/postgres:[A-Za-z0-9]{16,}@127\.0\.0\.1:(\d+)\/([a-z0-9_-]+)\n$/;
 
 function pgc(args) {

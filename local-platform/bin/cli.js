@@ -8,9 +8,9 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
-const { loadConfig } = require('./config');
-const { recentLines } = require('./app-log');
-const { parseMegabytes } = require('./manifest');
+const { loadConfig } = require('../lib/config');
+const { recentLines } = require('../lib/app-log');
+const { parseMegabytes } = require('../lib/manifest');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
 const STATS_POLL_MS = 1000;
@@ -18,7 +18,7 @@ const PING_TIMEOUT_MS = 5000;
 // Every instance gets SIGTERM at once; the grace period plus PostgreSQL's shutdown.
 const DOWN_TIMEOUT_MS = 120000;
 
-const USAGE = `cfl — the local platform, driven like the cf CLI (scripts/local/README.md)
+const USAGE = `cfl — the local platform, driven like the cf CLI (local-platform/README.md)
 
   cfl up | down | status
   cfl push [APP] -f MANIFEST [--vars-file F]... [--var k=v]... [-i N] [--no-start]
@@ -195,7 +195,7 @@ async function call(cfg, verb, args) {
 
 // Without a daemon: stop what a dead one may have left (PostgreSQL, HAProxy, instances).
 function offlineDown(cfg) {
-  const { Cgroups } = require('./cgroups');
+  const { Cgroups } = require('../lib/cgroups');
   const kill = (pid, group) => { try { process.kill(group ? -pid : pid, 'SIGKILL'); } catch { /* gone */ } };
   const readList = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; } };
   for (const pid of readList(path.join(cfg.home, 'instances.pids'))) kill(pid, true);
@@ -208,7 +208,7 @@ function offlineDown(cfg) {
     const top = path.join(cfg.cgroupRoot, 'memory', `cfscale-${cfg.homeHash}`);
     for (const d of fs.readdirSync(top)) for (const pid of cg.pids(d)) kill(pid, false);
   }
-  try { execFileSync(path.join(cfg.repoRoot, 'scripts', 'pg-cluster.sh'), ['stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }
+  try { execFileSync(process.execPath, [path.join(__dirname, '..', 'lib', 'pg-cluster.js'), 'stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }
   const deadline = Date.now() + 2000;
   let left = cg.removeAll();
   while (left.length && Date.now() < deadline) { execFileSync('sleep', ['0.1']); left = cg.removeAll(); }

@@ -1,5 +1,5 @@
 // config.js — the local platform's settings, read once from the environment and validated.
-// Every CFSCALE_* variable is documented (default, unit) in scripts/local/README.md.
+// Every CFSCALE_* variable is documented (default, unit) in local-platform/README.md.
 'use strict';
 
 const path = require('node:path');
@@ -23,7 +23,7 @@ const DEFAULTS = {
   // CFS period of the quota: the kernel's 100 ms. A throttled instance waits for the next
   // period (0.05 core = 5 ms of CPU, then 95 ms throttled), but shorter periods spread every
   // longer burst of work over many of them: measured closest to CF's shares
-  // (bench/rounds/cfs-period.sh, scripts/local/README.md).
+  // (bench/rounds/cfs-period.sh, local-platform/README.md).
   CFSCALE_CPU_PERIOD_US: [100000, 'number'],
   // Diego waits 10 s between SIGTERM and SIGKILL (docs/cf-platform.md §4).
   CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],

@@ -8,16 +8,16 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { readManifest, parseMegabytes } = require('./manifest');
-const { instanceEnv } = require('./cf-env');
-const { memoryOptions } = require('./java-memory');
-const { buildConfig } = require('./haproxy-config');
-const { RouterSync, sharedRoutes } = require('./router-sync');
-const { toRtrLine } = require('./rtr-log');
-const { pluginLines, v3Stats } = require('./instance-usage');
-const { parseArgs, runningSettings } = require('./cli');
-const { environmentVariables, curl } = require('./cf-api');
-const { Events } = require('./events');
+const { readManifest, parseMegabytes } = require('../lib/manifest');
+const { instanceEnv } = require('../lib/cf-env');
+const { memoryOptions } = require('../lib/java-memory');
+const { buildConfig } = require('../lib/haproxy-config');
+const { RouterSync, sharedRoutes } = require('../lib/router-sync');
+const { toRtrLine } = require('../lib/rtr-log');
+const { pluginLines, v3Stats } = require('../lib/instance-usage');
+const { parseArgs, runningSettings } = require('../bin/cli');
+const { environmentVariables, curl } = require('../lib/cf-api');
+const { Events } = require('../lib/events');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-unit-'));
@@ -292,8 +292,8 @@ test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
 });
 
 test('without writable cgroups: unconstrained, said once, stats from /proc', async () => {
-  const { Cgroups } = require('./cgroups');
-  const { procUsage } = require('./instance-usage');
+  const { Cgroups } = require('../lib/cgroups');
+  const { procUsage } = require('../lib/instance-usage');
   const said = [];
   const cg = new Cgroups(path.join(tmp, 'no-cgroups'), 'abcd1234', (m) => said.push(m));
   assert.equal(fs.existsSync(path.join(tmp, 'no-cgroups')), false, 'nothing created');
@@ -312,13 +312,13 @@ test('without writable cgroups: unconstrained, said once, stats from /proc', asy
 });
 
 test('CF CPU shares from memory (docs/cf-platform.md §7)', () => {
-  const { cfCpuShares } = require('./cgroups');
+  const { cfCpuShares } = require('../lib/cgroups');
   const cases = [[64, 10], [128, 10], [200, 20], [512, 61], [800, 92], [1024, 122], [8192, 1024], [16384, 1024]];
   for (const [mb, shares] of cases) assert.equal(cfCpuShares(mb), shares, `${mb}M`);
 });
 
 test('start command per buildpack, as the buildpacks decide', async () => {
-  const { stage, startCommand } = require('./start-command');
+  const { stage, startCommand } = require('../lib/start-command');
   const jar = path.join(tmp, 'app.jar');
   fs.writeFileSync(jar, Buffer.alloc(4096));
   const base = { name: 'a', memoryMb: 800, env: {}, command: null };
@@ -334,8 +334,8 @@ test('start command per buildpack, as the buildpacks decide', async () => {
 });
 
 test('CFSCALE_CPU_PERIOD_US: validated, and the quota is cores x that period', () => {
-  const { loadConfig } = require('./config');
-  const { Cgroups } = require('./cgroups');
+  const { loadConfig } = require('../lib/config');
+  const { Cgroups } = require('../lib/cgroups');
   assert.equal(loadConfig({ CFSCALE_CPU_PERIOD_US: '10000' }).cpuPeriodUs, 10000);
   assert.equal(loadConfig({}).cpuPeriodUs, 100000);
   for (const bad of ['500', '2000000', '1500.5', 'x']) {
@@ -370,7 +370,7 @@ test('cfl up warns when the running daemon has other settings than this environm
   try {
     fs.writeFileSync(path.join(home, 'daemon.json'), JSON.stringify({ pid: 1, routerPort: 8888, pgPort: 54320,
       instancePortBase: 61000, cpuMode: 'quota', cpuPeriodUs: 100000 }));
-    const { loadConfig } = require('./config');
+    const { loadConfig } = require('../lib/config');
     const cfg = { ...loadConfig({ CFSCALE_CPU_PERIOD_US: '20000' }), home };
     const said = [];
     runningSettings(cfg, { CFSCALE_CPU_PERIOD_US: '20000' }, (s) => said.push(s));

@@ -6,9 +6,9 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { loadConfig } = require('./config');
-const { Platform, UsageError } = require('./platform');
-const { CcApi } = require('./cc-api/server');
+const { loadConfig } = require('../lib/config');
+const { Platform, UsageError } = require('../lib/platform');
+const { CcApi } = require('../lib/cc-api/server');
 
 // verb → [method, mutating]
 const VERBS = {

@@ -8,13 +8,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
-const { portFree, freePortInRange } = require('../test/ports');
+const { portFree, freePortInRange } = require('./ports');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
-const { loadConfig } = require('./config');
+const { loadConfig } = require('../lib/config');
 const YAML = require('yaml');
 
-const CFL = path.join(__dirname, '..', 'cfl');
+const CFL = path.join(__dirname, '..', '..', 'scripts', 'cfl');
 const FIXTURE = path.join(__dirname, 'fixtures', 'tiny-app', 'manifest.yml');
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-it-'));
 let ENV;

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { EnvelopeStore } = require('./envelope-store');
+const { EnvelopeStore } = require('../lib/cc-api/envelope-store');
 
 const q = (o) => new URLSearchParams(o);
 const text = (envs) => envs.map((e) => Buffer.from(e.log.payload, 'base64').toString('utf8'));

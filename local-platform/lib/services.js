@@ -28,7 +28,7 @@ function roleName(service) { return `svc_${service.replace(/[^a-z0-9_]/gi, '_').
 
 class Postgres {
   constructor({ repoRoot, dir, port }) {
-    this.script = path.join(repoRoot, 'scripts', 'pg-cluster.sh');
+    this.script = path.join(__dirname, 'pg-cluster.js');
     this.schema = path.join(repoRoot, 'results-schema.sql');
     this.dir = dir;
     this.port = port;
@@ -36,12 +36,12 @@ class Postgres {
   }
 
   async start() {
-    this.superUrl = await run(this.script, ['start', '--dir', this.dir, '--port', String(this.port)]);
+    this.superUrl = await run(process.execPath, [this.script, 'start', '--dir', this.dir, '--port', String(this.port)]);
     return this.superUrl;
   }
 
   async stop() {
-    await run(this.script, ['stop', '--dir', this.dir]);
+    await run(process.execPath, [this.script, 'stop', '--dir', this.dir]);
   }
 
   async query(sql, params = [], database = 'postgres') {

@@ -4,7 +4,7 @@
 // Prints req/s and latency percentiles of both, their ratio, and the CPU the router and the
 // daemon spent per 1000 requests. Not a test: run on demand.
 //
-// Usage: node scripts/local/bench-router.js [--seconds 5] [--connections 8]
+// Usage: node local-platform/bench/router.js [--seconds 5] [--connections 8]
 'use strict';
 
 const fs = require('node:fs');
@@ -13,8 +13,8 @@ const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const CFL = path.join(__dirname, '..', 'cfl');
-const FIXTURE = path.join(__dirname, 'fixtures', 'tiny-app', 'manifest.yml');
+const CFL = path.join(__dirname, '..', '..', 'scripts', 'cfl');
+const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'tiny-app', 'manifest.yml');
 const CLOCK_TICKS = 100;
 
 function arg(name, def) {

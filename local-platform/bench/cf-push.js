@@ -6,7 +6,7 @@
 // test: run on demand. `cf push` returns once one instance runs (the CLI's PollStart) and
 // polls every 3 s, so the figures move in steps of about 3 s.
 //
-// Usage: node scripts/local/bench-cf-push.js [--runs 2]
+// Usage: node local-platform/bench/cf-push.js [--runs 2]
 'use strict';
 
 const fs = require('node:fs');

@@ -4,7 +4,7 @@
 // events (and the user's terminate_instance), STG lines of the push, service keys, the
 // local CPU quota annotation, pages of a list followed by the CLI, stop / start / restart,
 // bind / unbind / delete-service, delete. The app is the
-// tiny fixture (scripts/local/fixtures/tiny-app), 2 instances. Under the heavy lock.
+// tiny fixture (local-platform/test/fixtures/tiny-app), 2 instances. Under the heavy lock.
 'use strict';
 
 const test = require('node:test');
@@ -38,7 +38,7 @@ test('push the tiny app with 2 instances; cf apps and cf app show them running',
   await cfOk('create-service', 'postgres', 'local', 'results-db');
   const vars = path.join(w.home, 'vars.yml');
   fs.writeFileSync(vars, `name: ${APP}\nmemory: 64M\ninstances: 1\ndomain: localhost\nservices: []\nbusy: "0"\n`);
-  await cfOk('push', APP, '-f', 'scripts/local/fixtures/tiny-app/manifest.yml', '--vars-file', vars, '-i', '2');
+  await cfOk('push', APP, '-f', 'local-platform/test/fixtures/tiny-app/manifest.yml', '--vars-file', vars, '-i', '2');
   guid = await w.guid(APP);
   host = (await curlJson(`/v3/apps/${guid}/routes`)).resources[0].url;
   await allRunning(2);

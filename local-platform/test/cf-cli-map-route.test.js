@@ -17,7 +17,7 @@ const { cfOk, curlJson } = w;
 const push = async (name, db) => {
   const vars = path.join(w.home, `vars-${name}.yml`);
   fs.writeFileSync(vars, `name: ${name}\nmemory: 64M\ninstances: 1\ndomain: localhost\nservices: [${db}]\nbusy: "0"\n`);
-  await cfOk('push', name, '-f', 'scripts/local/fixtures/tiny-app/manifest.yml', '--vars-file', vars);
+  await cfOk('push', name, '-f', 'local-platform/test/fixtures/tiny-app/manifest.yml', '--vars-file', vars);
 };
 // The app names that answer `n` requests to the route (each reports its VCAP_APPLICATION).
 const answering = async (n) => {

@@ -3,8 +3,8 @@
 // parameters, the last page, and CC's 400 for a bad page or per_page.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { paginate } = require('./pagination');
-const { CcError } = require('./errors');
+const { paginate } = require('../lib/cc-api/pagination');
+const { CcError } = require('../lib/cc-api/errors');
 
 const BASE = 'http://127.0.0.1:8889';
 const doc = (n) => ({ pagination: { total_results: n }, resources: Array.from({ length: n }, (_, i) => i) });

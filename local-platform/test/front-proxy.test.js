@@ -11,9 +11,9 @@ const http = require('node:http');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
-const { FrontProxies, cgroupName } = require('./front-proxy');
-const { Cgroups } = require('./cgroups');
-const { portFree } = require('../test/ports');
+const { FrontProxies, cgroupName } = require('../lib/front-proxy');
+const { Cgroups } = require('../lib/cgroups');
+const { portFree } = require('./ports');
 
 const LOADGEN = path.join(__dirname, '..', '..', 'loadgen', 'bin', 'loadgen.js');
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-front-it-'));
