@@ -34,6 +34,7 @@ const USAGE = `cfl — the local platform, driven like the cf CLI (local-platfor
   cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}
   cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
   cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
+  cfl home                            the platform's state directory (CFSCALE_HOME, resolved)
 
 Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
 CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
@@ -46,7 +47,7 @@ class CliError extends Error {
 // verb → {pos: [names], min, val: flags with a value, multi: repeatable, bool: switches}
 const SPECS = {
   up: { pos: [] }, down: { pos: [] }, status: { pos: [] }, apps: { pos: [] }, services: { pos: [] },
-  'router-url': { pos: [] }, 'api-url': { pos: [] },
+  'router-url': { pos: [] }, 'api-url': { pos: [] }, home: { pos: [] },
   push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
   scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu', '-m': 'memory' }, bool: { '-f': 'force' } },
   'router-usage': { pos: [] },
@@ -276,6 +277,9 @@ async function main(argv) {
       process.stdout.write(`http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}\n`);
       return 0;
     }
+    case 'home':
+      process.stdout.write(`${cfg.home}\n`);
+      return 0;
     case 'status':
       if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }
       await call(cfg, verb, args);

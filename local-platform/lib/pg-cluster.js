@@ -28,6 +28,8 @@ Usage:
   scripts/pg-cluster.sh url   --dir DIR                 print superuser URL
   scripts/pg-cluster.sh status --dir DIR                exit 0 when running
   scripts/pg-cluster.sh createdb --dir DIR NAME         create database NAME if missing, print its URL
+  scripts/pg-cluster.sh bindir                          print the directory of PostgreSQL's server
+                                                        binaries (exit 1 when not installed)
 
 --max-connections N: the server's max_connections for this start (default 400, in its
 postgresql.conf), e.g. 100 as a service plan caps it; a running cluster with another value
@@ -41,14 +43,15 @@ DIR/tls/ca.crt signs a server certificate for DNS name localhost only (not 127.0
 so verify-full passes for host localhost and fails for 127.0.0.1 while verify-ca passes.
 It also signs a client certificate (DIR/tls/client.crt, RSA key DIR/tls/client.key in
 PKCS#1 PEM) and creates database ${CLIENT_CERT_DB}, which takes only TLS connections that
-present a certificate the CA signed (pg_hba clientcert=verify-ca), as Cloud SQL does.
+present a certificate the CA signed (pg_hba clientcert=verify-ca), as Cloud SQL does;
+its name is in DIR/tls/client-cert-database.
 `;
 
 const DEFAULT_PORT = 55432;
 const PG_USER = 'postgres';
 const PG_CTL_TIMEOUT_SEC = 30; // pg_ctl -w waits at most this long for start / stop
 const DB_NAME_RE = /^[a-z_][a-z0-9_-]{0,62}$/;
-const COMMANDS = ['start', 'stop', 'url', 'status', 'createdb'];
+const COMMANDS = ['start', 'stop', 'url', 'status', 'createdb', 'bindir'];
 
 /** A failure with its one-line message; the CLI prints "pg-cluster: MSG" and exits 1. */
 class ClusterError extends Error {}
@@ -265,7 +268,10 @@ function start(dir, { port, tls = false, maxConnections } = {}) {
       throw new ClusterError(`cluster in ${dir} runs with max_connections ${running}, not ${maxConnections}: stop it first`);
     }
   }
-  if (tls) createdb(dir, CLIENT_CERT_DB);
+  if (tls) {
+    createdb(dir, CLIENT_CERT_DB);
+    fs.writeFileSync(path.join(dir, 'tls', 'client-cert-database'), `${CLIENT_CERT_DB}\n`);
+  }
   return clusterUrl(dir);
 }
 
@@ -320,6 +326,7 @@ function parseArgs(argv) {
     }
   }
   if (['-h', '--help', 'help'].includes(cmd)) return { help: true };
+  if (cmd === 'bindir') return opts;
   if (!opts.dir) throw new ClusterError('--dir is required');
   if (opts.port !== undefined && !/^[0-9]+$/.test(opts.port)) {
     throw new ClusterError(`--port must be a number, got "${opts.port}"`);
@@ -344,6 +351,7 @@ function main(argv) {
       case 'stop': stop(o.dir); return 0;
       case 'url': process.stdout.write(`${clusterUrl(o.dir)}\n`); return 0;
       case 'status': return isRunning(o.dir) ? 0 : 1;
+      case 'bindir': process.stdout.write(`${pgBindir()}\n`); return 0;
       case 'createdb':
         if (!o.name) throw new ClusterError('createdb needs a NAME');
         process.stdout.write(`${createdb(o.dir, o.name)}\n`);

@@ -13,6 +13,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { cfCliWorld } = require('./fixtures/cf-cli-world');
+// The scripts read what the cf CLI prints from this platform with the same parsers as on CF:
+// pinned here, on the real CLI's output.
+const { parseRtrLine } = require('../../scripts/parsers/rtr-parser');
+const { statsRows } = require('../../scripts/parsers/stats-parser');
 
 const w = cfCliWorld();
 const { cf, cfOk, curlJson, until } = w;
@@ -46,6 +50,9 @@ test('push the tiny app with 2 instances; cf apps and cf app show them running',
   const app = await cfOk('app', APP);
   assert.match(app, /#0 +running/);
   assert.match(app, /#1 +running/);
+  const { rows, skipped } = statsRows(await curlJson(`/v3/apps/${guid}/processes/web/stats`), { platform: 'local' });
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(rows.map((r) => [r.instance_index, r.state, r.source, r.mem_quota_bytes]), [[0, 'RUNNING', 'v3', 64 * 1024 * 1024], [1, 'RUNNING', 'v3', 64 * 1024 * 1024]]);
 });
 
 test('cf logs --recent prints RTR lines with vcap_request_id and the app\'s own lines, in CF\'s layout', async () => {
@@ -59,6 +66,9 @@ test('cf logs --recent prints RTR lines with vcap_request_id and the app\'s own 
   const rtr = out.split('\n').find((l) => l.includes(id));
   assert.match(rtr, /^ {3}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\d\+0000 \[RTR\/0\] OUT /);
   assert.match(rtr, new RegExp(`vcap_request_id:"${id}"`));
+  const row = parseRtrLine(rtr);
+  assert.deepEqual([row.method, row.path, row.status, row.vcap_request_id], ['GET', '/recent-marker', 200, id]);
+  assert.ok([0, 1].includes(row.app_index) && row.response_time_us >= 0 && row.gorouter_time_us >= 0, JSON.stringify(row));
   assert.match(out, /\[APP\/PROC\/WEB\/[01]\] OUT request GET \/recent-marker/);
 });
 

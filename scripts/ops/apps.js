@@ -26,8 +26,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES } = require('./target');
-const { onPath, sleepSync } = require('./exec');
-const { pgBindir } = require('../../local-platform/lib/pg-cluster');
+const { onPath, sleepSync, captureSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
 
 const JAVA_DIR = 'java-app';
@@ -48,11 +47,8 @@ const INSTANCE_REQUEST_MAX_SEC = 60;
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
   if (!onPath('haproxy')) return true;
-  try {
-    pgBindir(); // where scripts/pg-cluster.sh will look for pg_ctl
-  } catch {
-    return true;
-  }
+  // Where scripts/pg-cluster.sh will look for pg_ctl.
+  if (captureSync(['scripts/pg-cluster.sh', 'bindir'], { stderr: 'ignore' }).code !== 0) return true;
   return ['node-app', 'loadgen', 'local-platform', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 
