@@ -14,6 +14,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const CFL = path.join(__dirname, '..', '..', 'scripts', 'cfl');
+const CF = path.join(__dirname, '..', '..', '.tools', 'bin', 'cf');
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'tiny-app', 'manifest.yml');
 const CLOCK_TICKS = 100;
 
@@ -51,13 +52,20 @@ async function main() {
   const seconds = arg('--seconds', 5);
   const connections = arg('--connections', 8);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-bench-'));
-  const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: '45480', CFSCALE_PG_PORT: '45481', CFSCALE_INSTANCE_PORT_BASE: '45490' };
+  const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: '45480', CFSCALE_PG_PORT: '45481', CFSCALE_API_PORT: '45482',
+    CFSCALE_INSTANCE_PORT_BASE: '45490', CF_HOME: path.join(home, 'cf-home') };
   const cfl = (...a) => execFileSync(CFL, a, { env, encoding: 'utf8' }).trim();
+  const cf = (...a) => execFileSync(CF, a, { env, encoding: 'utf8' }).trim();
   try {
     const vars = path.join(home, 'vars.yml');
     fs.writeFileSync(vars, 'name: bench\nmemory: 256M\ninstances: 1\ndomain: localhost\nservices: []\nbusy: "0"\n');
-    cfl('push', '-f', FIXTURE, '--vars-file', vars);
-    cfl('scale', 'bench', '--cpu', 'none');
+    fs.mkdirSync(env.CF_HOME);
+    cfl('up');
+    cf('login', '-a', cfl('api-url'), '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation');
+    cf('push', '-f', FIXTURE, '--vars-file', vars);
+    // No CPU quota: the local quota is a process annotation (lib/cc-api/presenters.js).
+    const guid = cf('app', 'bench', '--guid');
+    cf('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"none"}}}');
     const status = cfl('status');
     const port = Number(status.split('\n').find((l) => l.startsWith('bench ')).trim().split(/\s+/)[3]);
     const daemonPid = Number(fs.readFileSync(path.join(home, 'daemon.pid'), 'utf8'));

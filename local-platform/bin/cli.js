@@ -1,7 +1,7 @@
-// cli.js — `scripts/cfl`, a cf-CLI look-alike for the local platform: parses the verb and
-// its flags like the cf CLI, starts the daemon on first need and hands the verb to it.
-// `logs` and `statistics` stream on the client side (tail of the app's log; one poll a
-// second). Errors: one line `cfl: ...` on stderr, exit 1 (usage) or 2 (the operation failed).
+// cli.js — `scripts/cfl`: starts, stops and locates the local platform, and the operator verbs
+// that have no cf equivalent. Everything else goes through the real cf CLI against the
+// platform's Cloud Controller (`cfl api-url`). Starts the daemon on first need and hands the
+// verb to it. Errors: one line `cfl: ...` on stderr, exit 1 (usage) or 2 (the operation failed).
 'use strict';
 
 const fs = require('node:fs');
@@ -9,32 +9,21 @@ const http = require('node:http');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { loadConfig } = require('../lib/config');
-const { recentLines } = require('../lib/app-log');
-const { parseMegabytes } = require('../lib/manifest');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
-const STATS_POLL_MS = 1000;
 const PING_TIMEOUT_MS = 5000;
 // Every instance gets SIGTERM at once; the grace period plus PostgreSQL's shutdown.
 const DOWN_TIMEOUT_MS = 120000;
 
-const USAGE = `cfl — the local platform, driven like the cf CLI (local-platform/README.md)
+const USAGE = `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
+with the real cf CLI: cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local
 
   cfl up | down | status
-  cfl push [APP] -f MANIFEST [--vars-file F]... [--var k=v]... [-i N] [--no-start]
-  cfl scale APP [-i N] [--cpu CORES|none] [-m MEMORY [-f]]
-  cfl start|stop|restart APP          cfl restart-app-instance APP INDEX
-  cfl delete APP [-f]                 cfl apps | app APP [--guid] | env APP
-  cfl update-route DOMAIN [--hostname HOST] (-o loadbalancing=round-robin|least-connection | -r loadbalancing)
-  cfl set-env APP NAME VALUE          cfl logs APP [--recent]
-  cfl statistics APP --debug [--full] cfl curl [-i] PATH
-  cfl create-service postgres local NAME   cfl delete-service NAME [-f]   cfl services
-  cfl bind-service APP NAME           cfl unbind-service APP NAME
-  cfl router-url                      cfl service-url NAME
+  cfl api-url                         Cloud Controller v3 + UAA + log-cache, for cf login
+  cfl router-url                      the router (HAProxy), for requests to the apps
+  cfl home                            the platform's state directory (CFSCALE_HOME, resolved)
   cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}
   cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
-  cfl api-url                         (Cloud Controller v3 + UAA for the real cf CLI)
-  cfl home                            the platform's state directory (CFSCALE_HOME, resolved)
 
 Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
 CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
@@ -44,91 +33,43 @@ class CliError extends Error {
   constructor(msg, code = 1) { super(msg); this.code = code; }
 }
 
-// verb → {pos: [names], min, val: flags with a value, multi: repeatable, bool: switches}
+// verb → {val: flags with a value, bool: switches}; no verb takes positional arguments.
 const SPECS = {
-  up: { pos: [] }, down: { pos: [] }, status: { pos: [] }, apps: { pos: [] }, services: { pos: [] },
-  'router-url': { pos: [] }, 'api-url': { pos: [] }, home: { pos: [] },
-  push: { pos: ['appName'], min: 0, val: { '-f': 'manifest', '-i': 'instances' }, multi: { '--vars-file': 'varsFiles', '--var': 'vars' }, bool: { '--no-start': 'noStart' } },
-  scale: { pos: ['appName'], val: { '-i': 'instances', '--cpu': 'cpu', '-m': 'memory' }, bool: { '-f': 'force' } },
-  'router-usage': { pos: [] },
-  'front-proxies': { pos: [], val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
-  start: { pos: ['appName'] }, stop: { pos: ['appName'] }, restart: { pos: ['appName'] },
-  'restart-app-instance': { pos: ['appName', 'index'] },
-  delete: { pos: ['appName'], bool: { '-f': 'force' } },
-  'update-route': {
-    pos: ['domain'], val: { '--hostname': 'hostname', '-n': 'hostname', '--path': 'path' },
-    multi: { '-o': 'options', '--option': 'options', '-r': 'removeOptions', '--remove-option': 'removeOptions' },
-  },
-  app: { pos: ['appName'], bool: { '--guid': 'guid' } },
-  env: { pos: ['appName'] },
-  'set-env': { pos: ['appName', 'name', 'value'] },
-  logs: { pos: ['appName'], bool: { '--recent': 'recent' } },
-  statistics: { pos: ['appName'], bool: { '--debug': 'debug', '--full': 'full' } },
-  curl: { pos: ['path'], bool: { '-i': 'include' } },
-  'create-service': { pos: ['offering', 'plan', 'name'] },
-  'delete-service': { pos: ['name'], bool: { '-f': 'force' } },
-  'bind-service': { pos: ['appName', 'name'] },
-  'unbind-service': { pos: ['appName', 'name'] },
-  'service-url': { pos: ['name'] },
+  up: {}, down: {}, status: {}, 'api-url': {}, 'router-url': {}, home: {}, 'router-usage': {},
+  'front-proxies': { val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
 };
-SPECS.stats = SPECS.statistics;
 
 function parseArgs(argv) {
-  const [verb0, ...rest] = argv;
-  const verb = verb0 === 'stats' ? 'statistics' : verb0;
+  const [verb, ...rest] = argv;
   const spec = SPECS[verb];
-  if (!spec) throw new CliError(`unknown command "${verb0}" (cfl help)`);
+  if (!spec) throw new CliError(`unknown command "${verb}" (cfl help; everything else: the cf CLI)`);
   const args = {};
-  const pos = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i];
     if (spec.val && spec.val[a]) {
       if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
       args[spec.val[a]] = rest[++i];
-    } else if (spec.multi && spec.multi[a]) {
-      if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
-      (args[spec.multi[a]] = args[spec.multi[a]] || []).push(rest[++i]);
     } else if (spec.bool && spec.bool[a]) {
       args[spec.bool[a]] = true;
-    } else if (a.startsWith('-') && a.length > 1 && !/^-\d/.test(a)) {
+    } else if (a.startsWith('-')) {
       throw new CliError(`unknown flag ${a} for ${verb}`);
     } else {
-      pos.push(a);
+      throw new CliError(`${verb} takes no arguments (cfl help)`);
     }
   }
-  const min = spec.min ?? spec.pos.length;
-  if (pos.length < min || pos.length > spec.pos.length) {
-    throw new CliError(`${verb} takes ${spec.pos.map((p) => p.toUpperCase()).join(' ') || 'no arguments'} (cfl help)`);
-  }
-  spec.pos.forEach((name, i) => { if (pos[i] !== undefined) args[name] = pos[i]; });
-  return { verb, args: normalise(verb, args) };
+  return { verb, args: normalise(args) };
 }
 
-function normalise(verb, args) {
-  const int = (v, what) => {
-    if (!/^\d+$/.test(String(v))) throw new CliError(`${what} must be a non-negative integer, got "${v}"`);
-    return Number(v);
-  };
-  if (args.instances !== undefined) args.instances = int(args.instances, '-i');
-  if (args.index !== undefined) args.index = int(args.index, 'INDEX');
-  if (args.count !== undefined) args.count = int(args.count, '-n');
+function normalise(args) {
+  if (args.count !== undefined) {
+    if (!/^\d+$/.test(args.count)) throw new CliError(`-n must be a non-negative integer, got "${args.count}"`);
+    args.count = Number(args.count);
+  }
   if (args.cpu !== undefined && args.cpu !== 'none') {
     const n = Number(args.cpu);
     if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
     args.cpu = n;
   }
-  if (args.memory !== undefined) {
-    try { args.memoryMb = parseMegabytes(args.memory, '-m'); } catch (e) { throw new CliError(e.message); }
-    delete args.memory;
-  }
-  delete args.force; // cf scale's -f skips its confirmation; cfl asks none
-  if (verb === 'scale' && args.instances === undefined && args.cpu === undefined && args.memoryMb === undefined) {
-    throw new CliError('scale needs -i N, --cpu CORES|none and/or -m MEMORY');
-  }
-  // Like cf push: without -f, ./manifest.yml when there is one.
-  if (verb === 'push' && !args.manifest && fs.existsSync('manifest.yml')) args.manifest = 'manifest.yml';
-  if (args.manifest) args.manifest = path.resolve(args.manifest);
-  if (args.varsFiles) args.varsFiles = args.varsFiles.map((f) => path.resolve(f));
   return args;
 }
 
@@ -218,50 +159,6 @@ function offlineDown(cfg) {
   if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
 }
 
-// ---------------------------------------------------------------- streaming verbs
-async function logs(cfg, args) {
-  await ensureDaemon(cfg);
-  const r = await request(cfg, 'log-file', args);
-  if (r.code !== 0) throw new CliError(r.err, r.code);
-  const file = r.out;
-  // The cf CLI's header line (parsers skip it on both platforms).
-  process.stdout.write(`Retrieving logs for app ${args.appName} in org local / space local as admin...\n\n`);
-  if (args.recent) {
-    for (const l of recentLines(file)) process.stdout.write(`${l}\n`);
-    return;
-  }
-  let pos = fs.existsSync(file) ? fs.statSync(file).size : 0;
-  let partial = '';
-  for (;;) {
-    await new Promise((res) => setTimeout(res, 200));
-    let size;
-    try { size = fs.statSync(file).size; } catch { continue; }
-    if (size < pos) pos = 0; // rotated
-    if (size === pos) continue;
-    const fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(size - pos);
-    fs.readSync(fd, buf, 0, buf.length, pos);
-    fs.closeSync(fd);
-    pos = size;
-    const text = partial + buf.toString('utf8');
-    const cut = text.lastIndexOf('\n') + 1;
-    process.stdout.write(text.slice(0, cut));
-    partial = text.slice(cut);
-  }
-}
-
-// Like the plugin: one poll a second, JSON lines; errors as "\nERROR: ..." and exit 1.
-async function statistics(cfg, args) {
-  await ensureDaemon(cfg);
-  for (;;) {
-    let r;
-    try { r = await request(cfg, 'statistics', args); } catch (e) { r = { code: 2, err: e.message }; }
-    if (r.code !== 0) { process.stdout.write(`\nERROR: ${r.err}\n`); process.exit(1); }
-    if (r.out) process.stdout.write(`${r.out}\n`);
-    await new Promise((res) => setTimeout(res, STATS_POLL_MS));
-  }
-}
-
 async function main(argv) {
   if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
   const { verb, args } = parseArgs(argv);
@@ -303,15 +200,11 @@ async function main(argv) {
       }
       process.stdout.write('OK\n');
       return 0;
-    case 'logs': await logs(cfg, args); return 0;
-    case 'statistics': await statistics(cfg, args); return 0;
     default: await call(cfg, verb, args); return 0;
   }
 }
 
 if (require.main === module) {
-  // A reader that went away (`cfl statistics ... | head -1`) ends a stream quietly.
-  process.stdout.on('error', (e) => process.exit(e.code === 'EPIPE' ? 0 : 2));
   main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
     process.stderr.write(`cfl: ${e.message}\n`);
     process.exit(e instanceof CliError ? e.code : 2);

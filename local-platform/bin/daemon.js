@@ -10,31 +10,10 @@ const { loadConfig } = require('../lib/config');
 const { Platform, UsageError } = require('../lib/platform');
 const { CcApi } = require('../lib/cc-api/server');
 
-// verb → [method, mutating]
+// verb → [method, mutating]: scripts/cfl's verbs (the rest is the cf CLI's, cc-api/).
 const VERBS = {
-  push: ['push', true],
-  scale: ['scale', true],
-  start: ['start', true],
-  stop: ['stop', true],
-  restart: ['restart', true],
-  'restart-app-instance': ['restartInstance', true],
-  delete: ['deleteApp', true],
-  'update-route': ['updateRoute', true],
   'front-proxies': ['frontProxies', true],
   'router-usage': ['routerUsage', false],
-  apps: ['apps', false],
-  app: ['appInfo', false],
-  env: ['env', false],
-  'set-env': ['setEnv', true],
-  'create-service': ['createService', true],
-  services: ['services', false],
-  'delete-service': ['deleteService', true],
-  'bind-service': ['bindService', true],
-  'unbind-service': ['unbindService', true],
-  'service-url': ['serviceUrl', false],
-  statistics: ['statistics', false],
-  curl: ['curl', false],
-  'log-file': ['logFile', false],
   status: ['status', false],
   up: ['status', false],
 };

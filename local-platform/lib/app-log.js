@@ -8,7 +8,6 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const MAX_BYTES = 256 * 1024 * 1024;
-const RECENT_LINES = 1000;
 const FLUSH_MS = 100;
 const FLUSH_LINES = 500; // cf logs --recent fetches about 1000 lines (§5)
 
@@ -73,12 +72,4 @@ class AppLogs {
   }
 }
 
-// The last n lines of an app's log (current file, topped up from the rotated one).
-function recentLines(file, n = RECENT_LINES) {
-  const read = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean); } catch { return []; } };
-  let lines = read(file);
-  if (lines.length < n) lines = read(`${file}.1`).concat(lines);
-  return lines.slice(-n);
-}
-
-module.exports = { AppLogs, recentLines, formatLine, cfTimestamp };
+module.exports = { AppLogs, formatLine, cfTimestamp };

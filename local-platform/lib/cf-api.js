@@ -1,4 +1,4 @@
-// cf-api.js — the JSON subset of the CF v3 API behind `cfl curl PATH`: apps by name,
+// cf-api.js — a JSON subset of the CF v3 API the Cloud Controller (cc-api/) reuses: apps by name,
 // one app, its web process, process stats (docs/cf-platform.md §2), its user-provided
 // environment variables, its routes (with their options) and crash audit events with CC's
 // created_ats filter (§9). curl() answers { status, doc } as CC would: errors are CC's
@@ -165,7 +165,7 @@ function route(platform, rawPath, { v3Stats }) {
   throw new CcError(404, 'NotFound', 10000, 'Unknown request');
 }
 
-/** `cfl curl PATH` → { status, doc }: 200 and the resource, or CC's error status and document. */
+/** GET PATH → { status, doc }: 200 and the resource, or CC's error status and document. */
 function curl(platform, rawPath, opts) {
   try {
     return { status: 200, doc: route(platform, rawPath, opts) };

@@ -56,37 +56,6 @@ function indexesOf(app, instances, v3 = false) {
   return Array.from({ length: n }, (_, i) => i);
 }
 
-// Plugin lines (`cf statistics APP --debug --full`), instance_index as a string, in
-// lexicographic order of that string.
-function pluginLines(app, instances, cpuQuota, now = new Date()) {
-  const byIndex = new Map(instances.map((i) => [i.index, i]));
-  const idx = indexesOf(app, instances).map(String).sort();
-  return idx.map((s) => {
-    const inst = byIndex.get(Number(s));
-    let metrics;
-    if (!inst || inst.state !== 'RUNNING') {
-      metrics = { state: inst ? inst.state : 'DOWN', stats: { uptime: 0 } };
-    } else {
-      const u = inst.usage || { cpu: 0, mem: 0, disk: 0 };
-      const stats = {
-        name: app.name,
-        uris: app.routes,
-        host: '127.0.0.1',
-        port: inst.port,
-        uptime: Math.floor((now - inst.since) / 1000),
-        mem_quota: app.memoryMb * MB,
-        disk_quota: app.diskMb * MB,
-        fds_quota: FDS_QUOTA,
-        usage: { time: rfc3339(now), cpu: u.cpu, mem: u.mem, disk: u.disk },
-      };
-      if (cpuQuota !== null) stats.cpu_quota = cpuQuota;
-      if (u.throttling) stats.cpu_throttling = u.throttling;
-      metrics = { state: 'RUNNING', stats };
-    }
-    return `{"instance_index":"${s}","metrics":${JSON.stringify(metrics)}}`;
-  });
-}
-
 // GET /v3/apps/GUID/processes/web/stats
 function v3Stats(app, instances, cpuQuota, now = new Date()) {
   const byIndex = new Map(instances.map((i) => [i.index, i]));
@@ -125,4 +94,4 @@ function v3Stats(app, instances, cpuQuota, now = new Date()) {
   return { resources };
 }
 
-module.exports = { sample, pluginLines, v3Stats, procUsage, rfc3339 };
+module.exports = { sample, v3Stats, procUsage, rfc3339 };

@@ -260,7 +260,7 @@ class Cell {
       const insts = indices.map((i) => (this.byApp.get(appName) || new Map()).get(i)).filter(Boolean);
       if (insts.length === indices.length && insts.every((i) => i.state === 'RUNNING')) return;
       if (insts.length && insts.every((i) => i.crashCount >= IMMEDIATE_RESTARTS)) {
-        throw new Error(`Start unsuccessful: ${appName} crashed ${IMMEDIATE_RESTARTS} times in a row (cfl logs ${appName} --recent)`);
+        throw new Error(`Start unsuccessful: ${appName} crashed ${IMMEDIATE_RESTARTS} times in a row (cf logs ${appName} --recent)`);
       }
       if (Date.now() > until) {
         const states = insts.map((i) => `#${i.index} ${i.state}`).join(', ');

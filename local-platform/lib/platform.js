@@ -1,16 +1,14 @@
 // platform.js — the local platform inside the daemon: apps, services, bindings (state.js),
 // the cell (instances.js), the router (haproxy.js), PostgreSQL (services.js), the stats
-// sampler and the router-log sink. Each verb of `cfl` is one method; mutating verbs run
-// one at a time.
+// sampler and the router-log sink. Each operation of the Cloud Controller (cc-api/) and of
+// `cfl` is one method; mutating ones run one at a time.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
-const { STATUS_CODES } = require('node:http');
 const { loadState, saveState } = require('./state');
-const { readManifest } = require('./manifest');
 const { AppLogs } = require('./app-log');
 const { Cgroups, cfCpuShares } = require('./cgroups');
 const { Events, RESULTS_SERVICE } = require('./events');
@@ -22,10 +20,8 @@ const { MAX_FRONT_PROXIES } = require('./config');
 const { startSink, toRtrLine } = require('./rtr-log');
 const { Postgres } = require('./services');
 const { stage } = require('./start-command');
-const { sample, pluginLines, v3Stats } = require('./instance-usage');
-const { vcapServices, vcapApplication } = require('./cf-env');
+const { sample } = require('./instance-usage');
 const tables = require('./tables');
-const { curl } = require('./cf-api');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 
 class UsageError extends Error {}
@@ -157,30 +153,6 @@ class Platform {
   }
 
   // ---------------------------------------------------------------- verbs
-  async push({ manifest, varsFiles = [], vars = [], appName, instances, noStart }) {
-    if (!manifest) throw new UsageError('push needs -f MANIFEST');
-    let specs;
-    try { specs = readManifest(manifest, { varsFiles, vars }); } catch (e) { throw new UsageError(e.message); }
-    if (appName) {
-      specs = specs.filter((s) => s.name === appName);
-      if (!specs.length) throw new UsageError(`Could not find app named '${appName}' in manifest`);
-    }
-    if (instances !== undefined && specs.length > 1) throw new UsageError('-i needs a single app: name it (cfl push APP -f ...)');
-    const out = [];
-    for (const spec of specs) {
-      const app = this.appFromSpec(spec, { instances, state: noStart ? 'STOPPED' : 'STARTED' });
-      try { await this.stageApp(app); } catch (e) { throw new UsageError(e.message); }
-      out.push(`Pushing app ${app.name} to org local / space local as admin...`);
-      await this.replaceApp(app);
-      if (!noStart) {
-        out.push('Waiting for app to start...');
-        await this.startAndWait(app, range(app.instances));
-      }
-      out.push('', this.appText(app));
-    }
-    return out.join('\n');
-  }
-
   // The app record a manifest spec (manifest.js) makes: an existing app keeps its guid, its
   // set-env variables, its CPU override and the route options the spec does not set; the
   // spec's services are bound. UsageError for an unknown service.
@@ -383,26 +355,6 @@ class Platform {
 
   appText(app) { return tables.appSummary(app, this.cell.list(app.name), this.cpuCores(app)); }
 
-  apps() { return tables.appsTable(Object.values(this.state.apps), (n) => this.cell.list(n)); }
-
-  appInfo({ appName, guid }) {
-    const app = this.app(appName);
-    return guid ? app.guid : this.appText(app);
-  }
-
-  env({ appName }) {
-    const app = this.app(appName);
-    const inst = this.cell.list(app.name)[0] || { guid: null, index: 0, port: null };
-    return tables.envText(app, vcapServices(app, this.state.services), vcapApplication(app, inst));
-  }
-
-  setEnv({ appName, name, value }) {
-    const app = this.app(appName);
-    app.env[name] = value;
-    this.save();
-    return `Setting env variable ${name} for app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cfl restart ${app.name}' to ensure your env variable changes take effect.`;
-  }
-
   async createService({ offering, plan, name }) {
     if (offering !== 'postgres') throw new UsageError(`Service offering '${offering}' not found (local offers: postgres)`);
     if (this.state.services[name]) return `Service instance ${name} already exists\nOK`;
@@ -413,8 +365,6 @@ class Platform {
     this.save();
     return `Creating service instance ${name} in org local / space local as admin...\nOK`;
   }
-
-  services() { return tables.servicesTable(this.state.services, this.state.apps); }
 
   async deleteService({ name }) {
     const svc = this.state.services[name];
@@ -435,7 +385,7 @@ class Platform {
     svc.bindings = svc.bindings || {};
     svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
     this.save();
-    return `Binding service instance ${name} to app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cfl restart ${app.name}' to ensure your env variable changes take effect`;
+    return `Binding service instance ${name} to app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cf restart ${app.name}' to ensure your env variable changes take effect`;
   }
 
   unbindService({ appName, name }) {
@@ -445,33 +395,6 @@ class Platform {
     this.save();
     return `Unbinding app ${app.name} from service ${name} in org local / space local as admin...\nOK`;
   }
-
-  serviceUrl({ name }) {
-    const svc = this.state.services[name];
-    if (!svc) throw new UsageError(`Service instance ${name} not found`);
-    return svc.credentials.uri;
-  }
-
-  statistics({ appName, full }) {
-    const app = this.app(appName);
-    const lines = pluginLines(app, this.cell.list(app.name), this.cpuCores(app));
-    if (full) return lines.join('\n');
-    return lines.map((l) => {
-      const o = JSON.parse(l);
-      const u = o.metrics.stats.usage || { time: new Date().toISOString(), cpu: 0, mem: 0, disk: 0 };
-      return `{"instance_index":"${o.instance_index}","metrics":${JSON.stringify(u)}}`;
-    }).join('\n');
-  }
-
-  // Like `cf curl`: the body whatever the status (exit 0); -i puts the status line and
-  // headers first, as cf's `curl -i` does.
-  curl({ path: p, include = false }) {
-    const { status, doc } = curl(this, p, { v3Stats });
-    const body = JSON.stringify(doc, null, 2);
-    return include ? `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${body}` : body;
-  }
-
-  logFile({ appName }) { return this.logs.file(this.app(appName).name); }
 
   /** "quota, period N µs" (the daemon's CFSCALE_CPU_PERIOD_US: a round records it) or "shares". */
   cpuModeText() {

@@ -1,4 +1,4 @@
-// services.js — `cfl create-service postgres local NAME`: a database with its own role and
+// services.js — the broker behind `cf create-service postgres local NAME`: a database with its own role and
 // password in the local PostgreSQL cluster, results-schema.sql applied, credentials in the
 // shape CF brokers document (docs/cf-platform.md §4: uri, hostname, port as a string,
 // name, username, password).

@@ -1,5 +1,5 @@
-// tables.js — the human-readable output of `cfl apps`, `app`, `services`, `env`, `status`,
-// laid out like the cf CLI's tables (scripts must use `app --guid` and `curl`, never these).
+// tables.js — the human-readable text of `cfl status` and of an app's summary, laid out like
+// the cf CLI's tables.
 'use strict';
 
 const { appLoadbalancing, DEFAULT_LOADBALANCING } = require('./route-options');
@@ -18,15 +18,6 @@ function size(bytes) {
 }
 
 function running(instances) { return instances.filter((i) => i.state === 'RUNNING').length; }
-
-function appsTable(apps, instancesOf) {
-  const rows = [['name', 'requested state', 'processes', 'routes']];
-  for (const a of apps) {
-    const insts = instancesOf(a.name);
-    rows.push([a.name, a.state.toLowerCase(), `web:${running(insts)}/${a.instances}`, a.routes.join(', ')]);
-  }
-  return `Getting apps in org local / space local as admin...\n\n${table(rows)}`;
-}
 
 // Each route with its options the way `cf routes` prints them: `host {loadbalancing=...}`.
 function routesText(app) {
@@ -66,24 +57,4 @@ function appSummary(app, instances, cpuQuota) {
   return `${head.join('\n')}\n${instances.length ? table(rows) : 'There are no running instances of this process.'}`;
 }
 
-function servicesTable(services, apps) {
-  const rows = [['name', 'offering', 'plan', 'bound apps']];
-  for (const s of Object.values(services)) {
-    const bound = Object.values(apps).filter((a) => a.services.includes(s.name)).map((a) => a.name);
-    rows.push([s.name, s.label, s.plan, bound.join(', ')]);
-  }
-  return `Getting service instances in org local / space local as admin...\n\n${table(rows)}`;
-}
-
-function envText(app, vcapServices, vcapApplication) {
-  const user = Object.entries(app.env).map(([k, v]) => `${k}: ${v}`).join('\n');
-  return [
-    `Getting env variables for app ${app.name} in org local / space local as admin...`,
-    'System-Provided:',
-    JSON.stringify({ VCAP_SERVICES: vcapServices }, null, 2), '',
-    JSON.stringify({ VCAP_APPLICATION: vcapApplication }, null, 2), '',
-    'User-Provided:', user || '(none)',
-  ].join('\n');
-}
-
-module.exports = { appsTable, appSummary, servicesTable, envText, table };
+module.exports = { appSummary, table };

@@ -45,7 +45,7 @@ test('bad arguments: one line on stderr, exit 1, nothing on stdout', async (t) =
     [['start', '--dir', 'x', '--port', 'abc'], /^pg-cluster: --port must be a number, got "abc"$/],
     [['start', '--bogus'], /^pg-cluster: unknown option: --bogus$/],
     [['start', '--dir', 'x', '--max-connections', '5'], /^pg-cluster: --max-connections must be a number from 10 to 10000, got "5"$/],
-    [['frob', '--dir', 'x'], /^pg-cluster: unknown command: frob \(start, stop, url, status, createdb\)$/],
+    [['frob', '--dir', 'x'], /^pg-cluster: unknown command: frob \(start, stop, url, status, createdb, bindir\)$/],
     [['createdb', '--dir', 'x'], /^pg-cluster: createdb needs a NAME$/],
     [['createdb', '--dir', 'x', 'Bad!'], /^pg-cluster: bad database name: Bad!$/],
     [['createdb', '--dir', none(), 'fine'], /^pg-cluster: cluster in \/.* is not running$/],
@@ -81,6 +81,12 @@ test('status and stop without a cluster: not running (exit 1), stop is a no-op (
   const stop = pgc(['stop', '--dir', dir]);
   assert.equal(stop.code, 0, stop.err);
   assert.equal(stop.out, '');
+});
+
+test('bindir: the directory of PostgreSQL\'s server binaries (what a fresh machine may lack)', () => {
+  const r = pgc(['bindir']);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(fs.existsSync(path.join(r.out.trim(), 'pg_ctl')), r.out);
 });
 
 test('a real cluster: start, status, createdb, url, stop, restart on its stored port', async () => {

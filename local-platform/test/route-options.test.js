@@ -17,7 +17,6 @@ const { buildConfig } = require('../lib/haproxy-config');
 const { Router } = require('../lib/haproxy');
 const { processAlive } = require('../lib/exec');
 const { RouterSync } = require('../lib/router-sync');
-const { parseArgs } = require('../bin/cli');
 const { appSummary } = require('../lib/tables');
 const { routeResource } = require('../lib/cf-api');
 const { planRouteUpdate, pushedRouteOptions, appLoadbalancing } = require('../lib/route-options');
@@ -95,20 +94,7 @@ test('push keeps the options of routes the app keeps, unless the manifest sets t
   assert.deepEqual(pushedRouteOptions(undefined, { name: 'a', routes: ['b.localhost'], routeOptions: {} }), {});
 });
 
-test('cli: update-route argued like cf update-route', () => {
-  const cases = [
-    [['update-route', 'localhost', '--hostname', 'node-app', '-o', 'loadbalancing=least-connection'], { domain: 'localhost', hostname: 'node-app', options: ['loadbalancing=least-connection'] }],
-    [['update-route', 'localhost', '-n', 'node-app', '--option', 'loadbalancing=round-robin'], { domain: 'localhost', hostname: 'node-app', options: ['loadbalancing=round-robin'] }],
-    [['update-route', 'localhost', '-n', 'node-app', '-r', 'loadbalancing'], { domain: 'localhost', hostname: 'node-app', removeOptions: ['loadbalancing'] }],
-    [['update-route', 'localhost', '-n', 'x', '--path', '/p', '--remove-option', 'loadbalancing'], { domain: 'localhost', hostname: 'x', path: '/p', removeOptions: ['loadbalancing'] }],
-  ];
-  for (const [argv, want] of cases) assert.deepEqual(parseArgs(argv), { verb: 'update-route', args: want }, argv.join(' '));
-  for (const argv of [['update-route'], ['update-route', 'localhost', '--balance', 'x'], ['update-route', 'localhost', '-o']]) {
-    assert.throws(() => parseArgs(argv), (e) => e.code === 1, argv.join(' '));
-  }
-});
-
-test('cfl app and cfl curl /v3/apps/GUID/routes show the route\'s algorithm', () => {
+test('an app\'s summary and /v3/apps/GUID/routes show the route\'s algorithm', () => {
   const app = { name: 'node-app', guid: GUID, state: 'STARTED', routes: ['node-app.localhost'], routeOptions: {}, buildpack: 'nodejs_buildpack', instances: 1, memoryMb: 200, diskMb: 1024 };
   assert.match(appSummary(app, [], 0.2), /^routes: +node-app\.localhost\nload balancing: +round-robin \(router default\)$/m);
   const lc = { ...app, routeOptions: { 'node-app.localhost': { loadbalancing: 'least-connection' } } };

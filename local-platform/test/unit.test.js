@@ -14,7 +14,7 @@ const { memoryOptions } = require('../lib/java-memory');
 const { buildConfig } = require('../lib/haproxy-config');
 const { RouterSync, sharedRoutes } = require('../lib/router-sync');
 const { toRtrLine } = require('../lib/rtr-log');
-const { pluginLines, v3Stats } = require('../lib/instance-usage');
+const { v3Stats } = require('../lib/instance-usage');
 const { parseArgs, runningSettings } = require('../bin/cli');
 const { environmentVariables, curl } = require('../lib/cf-api');
 const { Events } = require('../lib/events');
@@ -231,26 +231,22 @@ test('rtr: HAProxy record → Gorouter access-log line', () => {
   assert.match(noServer, /gorouter_time:0\.012000 app_id:"-"/);
 });
 
-test('stats: plugin lines in string order with string indexes; v3 shape', () => {
+test('stats: the v3 shape of CC\'s process stats, with the local quota and throttling', () => {
   const app = { name: 'a', state: 'STARTED', instances: 11, routes: ['a.localhost'], memoryMb: 200, diskMb: 1024 };
   const now = new Date('2026-11-21T13:00:05.123Z');
   const insts = Array.from({ length: 11 }, (_, i) => ({
     index: i, state: i === 3 ? 'CRASHED' : 'RUNNING', guid: `g${i}`, port: 61000 + i, since: now - 10000,
     usage: { cpu: 0.5, mem: 1000 + i, disk: 7 },
   }));
-  const lines = pluginLines(app, insts, 0.2, now).map((l) => JSON.parse(l));
-  assert.deepEqual(lines.map((l) => l.instance_index), ['0', '1', '10', '2', '3', '4', '5', '6', '7', '8', '9']);
-  const l0 = lines[0].metrics;
-  assert.equal(l0.state, 'RUNNING');
-  assert.deepEqual(Object.keys(l0.stats), ['name', 'uris', 'host', 'port', 'uptime', 'mem_quota', 'disk_quota', 'fds_quota', 'usage', 'cpu_quota']);
-  assert.deepEqual(l0.stats.usage, { time: '2026-11-21T13:00:05+00:00', cpu: 0.5, mem: 1000, disk: 7 });
-  assert.equal(l0.stats.mem_quota, 200 * 1024 * 1024);
-  assert.equal(l0.stats.uptime, 10);
-  assert.deepEqual(lines[4].metrics, { state: 'CRASHED', stats: { uptime: 0 } });
+  const all = v3Stats(app, insts, 0.2, now).resources;
+  assert.deepEqual(all.map((r) => r.index), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.equal(all[0].state, 'RUNNING');
+  assert.equal(all[0].mem_quota, 200 * 1024 * 1024);
+  assert.equal(all[0].uptime, 10);
+  assert.equal(all[3].state, 'CRASHED');
   // The cgroup's throttling counters, when the sample has them, in both shapes.
   const th = { periods: 9, throttled_periods: 3, throttled_us: 1200 };
   insts[1].usage = { ...insts[1].usage, throttling: th };
-  assert.deepEqual(JSON.parse(pluginLines(app, insts, 0.2, now)[1]).metrics.stats.cpu_throttling, th);
   assert.deepEqual(v3Stats(app, insts, 0.2, now).resources[1].cpu_throttling, th);
   insts[1].usage = { cpu: 0.5, mem: 1001, disk: 7 };
   const v3 = v3Stats(app, insts.slice(0, 2), 0.2, now);
@@ -258,7 +254,7 @@ test('stats: plugin lines in string order with string indexes; v3 shape', () => 
   assert.equal(v3.resources[0].index, 0);
   assert.equal(v3.resources[0].usage.cpu, 0.5);
   assert.equal(v3.resources[0].usage.cpu_entitlement, 2.5);
-  assert.equal(v3.resources[0].cpu_quota, 0.2, 'the local quota, as in the plugin shape');
+  assert.equal(v3.resources[0].cpu_quota, 0.2, 'the local quota');
   assert.equal(v3.resources[5].state, 'DOWN');
   assert.deepEqual(v3.resources[5].usage, {});
 });
@@ -268,26 +264,14 @@ test('v3 stats of a stopped app list its instances DOWN, as CC does (cf apps sho
   const v3 = v3Stats(app, [], null, new Date('2026-11-21T13:00:05Z'));
   assert.deepEqual(v3.resources.map((r) => [r.index, r.state]), [[0, 'DOWN'], [1, 'DOWN']]);
   assert.ok(!('cpu_quota' in v3.resources[0]), 'no quota: no key');
-  assert.equal(pluginLines(app, [], null).length, 0, 'the plugin prints no line for a stopped app');
 });
 
-test('cli: arguments parsed like the cf CLI, bad input rejected', () => {
-  const ok = [
-    [['push', '-f', 'm.yml', '--vars-file', 'a', '--vars-file', 'b', '--var', 'k=v', '-i', '2'], { verb: 'push', n: 2 }],
-    [['scale', 'x', '-i', '3', '--cpu', 'none'], { verb: 'scale', n: 3 }],
-    [['stats', 'x', '--debug', '--full'], { verb: 'statistics' }],
-    [['delete', 'x', '-f'], { verb: 'delete' }],
-  ];
-  for (const [argv, want] of ok) {
-    const r = parseArgs(argv);
-    assert.equal(r.verb, want.verb);
-    if (want.n !== undefined) assert.equal(r.args.instances, want.n);
-  }
-  assert.deepEqual(parseArgs(['push', 'a', '-f', 'm.yml', '--var', 'x=1', '--var', 'y=2']).args.vars, ['x=1', 'y=2']);
+test('cli: only cfl\'s own verbs; everything else is the cf CLI\'s; bad input rejected', () => {
+  for (const verb of ['up', 'down', 'status', 'api-url', 'router-url', 'home', 'router-usage']) assert.deepEqual(parseArgs([verb]), { verb, args: {} });
   assert.deepEqual(parseArgs(['front-proxies', '-n', '2', '--cpu', '0.5', '--json']).args, { count: 2, cpu: 0.5, json: true });
-  // cf scale -m (and its -f): the memory in MB, as a manifest's memory.
-  assert.deepEqual(parseArgs(['scale', 'x', '-m', '1G', '-f']).args, { appName: 'x', memoryMb: 1024 });
-  const bad = [['front-proxies', '-n', 'x'], ['front-proxies', '--cpu', '0'], ['frobnicate'], ['scale', 'x'], ['scale', 'x', '-i', 'two'], ['scale', 'x', '--cpu', '0'], ['scale', 'x', '-m', '512'], ['app'], ['push', '-f'], ['apps', '--nope']];
+  assert.deepEqual(parseArgs(['front-proxies', '-n', '0', '--cpu', 'none']).args, { count: 0, cpu: 'none' });
+  const bad = [['front-proxies', '-n', 'x'], ['front-proxies', '--cpu', '0'], ['front-proxies', '-n'], ['frobnicate'], ['push', '-f', 'm.yml'],
+    ['scale', 'x', '-i', '2'], ['logs', 'x'], ['up', 'x'], ['status', '--nope']];
   for (const argv of bad) assert.throws(() => parseArgs(argv), (e) => e.code === 1, argv.join(' '));
 });
 

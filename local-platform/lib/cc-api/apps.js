@@ -182,8 +182,8 @@ function register(router, { platform, base, jobs }) {
     const a = appOr404(params.guid);
     return P.list(base, `/v3/apps/${a.guid}/routes`, a.routes.map((u) => route(base, a, routeResource(a, u))));
   });
-  // cf-api.js holds CC's audit-event filters (target_guids, types, created_ats: §9) for
-  // `cfl curl`; the same answer here, with CC's error when a filter is malformed.
+  // cf-api.js holds CC's audit-event filters (target_guids, types, created_ats: §9), with
+  // CC's error when a filter is malformed.
   router.add('GET', '/v3/audit_events', ({ query }) => {
     const { status, doc } = curl(platform, `/v3/audit_events?${query}`, { v3Stats });
     if (status !== 200) throw errors.fromDocument(status, doc);

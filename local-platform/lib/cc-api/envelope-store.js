@@ -4,7 +4,7 @@
 // and read as log-cache reads: [start_time, end_time), envelope types, limit, descending
 // (cloudfoundry/log-cache-release src/internal/routing/local_store_reader.go,
 // src/internal/cache/store/store.go). Like log-cache it is memory only: a daemon restart
-// forgets it (the files under $CFSCALE_HOME/logs keep the lines for `cfl logs`).
+// forgets it (the files under $CFSCALE_HOME/logs keep the lines).
 'use strict';
 
 // log-cache keeps 100,000 envelopes per source (src/internal/cache/log_cache.go
