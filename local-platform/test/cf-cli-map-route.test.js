@@ -1,8 +1,8 @@
 // End to end with the real cf CLI: the study's elimination step (study §5.2.3) — a second
 // copy of the app with its own database, `cf map-route` onto the first app's route, the
 // router sending that route's requests to the instances of both apps (docs/cf-platform.md
-// §16), `cf unmap-route` taking the copy off again. Apps: the tiny fixture, each bound to
-// its own service instance (its own database). Under the heavy lock.
+// §16), `cf unmap-route` taking the copy off again; `cf delete-route`. Apps: the tiny
+// fixture, each bound to its own service instance (its own database). Under the heavy lock.
 'use strict';
 
 const test = require('node:test');
@@ -87,4 +87,22 @@ test('CC\'s errors: a destination of an unknown app, an unknown destination', as
   assert.match(bad.stdout, /App\(s\) with guid\(s\) \\"nope\\" do not exist\./);
   const gone = await w.cf('curl', '-X', 'DELETE', `/v3/routes/${guid}/destinations/nope`);
   assert.match(gone.stdout, /Unable to unmap route from destination\. Ensure the route has a destination with this guid\./);
+});
+
+test('cf delete-route: the route and every mapping to it go (CC\'s DELETE /v3/routes/:guid, a job); unknown: nothing to do', async () => {
+  const first = await w.guid('first');
+  assert.ok((await curlJson(`/v3/apps/${first}/routes`)).resources.some((r) => r.url === 'fresh.localhost'), 'fresh is mapped to first');
+  assert.match(await cfOk('delete-route', 'localhost', '--hostname', 'fresh', '-f'), /Deleting route fresh\.localhost\.\.\.\nOK/);
+  assert.deepEqual((await curlJson('/v3/routes?hosts=fresh')).resources, []);
+  assert.ok(!(await curlJson(`/v3/apps/${first}/routes`)).resources.some((r) => r.url === 'fresh.localhost'), 'unmapped from first');
+  assert.equal((await w.http('GET', '/env', { port: w.routerPort, host: 'fresh.localhost' })).status, 404);
+  assert.deepEqual(await answering(2), ['first'], 'first keeps its own route');
+  // A route no app is mapped to.
+  await cfOk('delete-route', 'localhost', '--hostname', 'other', '-f');
+  assert.deepEqual((await curlJson('/v3/routes?hosts=other')).resources, []);
+  const none = await w.cf('delete-route', 'localhost', '--hostname', 'other', '-f');
+  assert.equal(none.code, 0, none.out);
+  assert.match(none.out, /Unable to delete\. Route with host 'other', domain 'localhost', and path '\/' not found\./);
+  const unknown = JSON.parse((await w.cf('curl', '-X', 'DELETE', '/v3/routes/nope')).stdout);
+  assert.deepEqual([unknown.errors[0].code, unknown.errors[0].title, unknown.errors[0].detail], [10010, 'CF-ResourceNotFound', 'Route not found']);
 });

@@ -6,7 +6,7 @@
 // router (route-options.js); POST /v3/routes/:guid/destinations and DELETE
 // /v3/routes/:guid/destinations/:guid map and unmap apps (`cf map-route`, `cf unmap-route`);
 // POST /v3/routes creates a route no app is mapped to yet (`cf create-route`, `cf map-route`
-// onto a new route).
+// onto a new route); DELETE /v3/routes/:guid deletes one with its mappings (`cf delete-route`).
 'use strict';
 
 const P = require('./presenters');
@@ -89,7 +89,7 @@ function optionChanges(body) {
   return [[`loadbalancing=${lb}`], []];
 }
 
-function register(router, { platform, base }) {
+function register(router, { platform, base, jobs }) {
   const findRoute = (guid) => {
     for (const a of Object.values(platform.state.apps)) {
       const url = a.routes.find((u) => routeResource(a, u).guid === guid);
@@ -163,6 +163,18 @@ function register(router, { platform, base }) {
     });
     const { app, resource } = findRoute(params.guid);
     return route(base, app, resource);
+  });
+  // CC's destroy (routes_controller.rb, app/actions/route_delete.rb): 202 and a job that
+  // deletes the route and, with it, every app's mapping to it; an unknown route → 404.
+  router.add('DELETE', '/v3/routes/:guid', ({ params }) => {
+    const { url } = findRoute(params.guid);
+    return jobs.start('route.delete', () => platform.exclusive(async () => {
+      for (const a of Object.values(platform.state.apps)) {
+        if (a.routes.includes(url)) await platform.unmapRoute({ appName: a.name, url });
+      }
+      delete platform.state.routes[url];
+      platform.save();
+    }));
   });
   // CC's create (routes_controller.rb, app/actions/route_create.rb): 201 with the route; the
   // local space and domain only; a taken host → 422 `Route already exists with host 'H' for
