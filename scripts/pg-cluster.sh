@@ -12,8 +12,8 @@
 #   scripts/pg-cluster.sh status --dir DIR                exit 0 when running
 #   scripts/pg-cluster.sh createdb --dir DIR NAME         create database NAME if missing, print its URL
 #
-# The work is done by scripts/local/pg-cluster.js (same options, output and exit codes);
+# The work is done by local-platform/lib/pg-cluster.js (same options, output and exit codes);
 # this name stays because every suite and script calls it.
 set -euo pipefail
 
-exec node "$(dirname "${BASH_SOURCE[0]}")/local/pg-cluster.js" "$@"
+exec node "$(dirname "${BASH_SOURCE[0]}")/../local-platform/lib/pg-cluster.js" "$@"

@@ -49,7 +49,7 @@
 #   --front-proxies N    local only: the loadgens send HTTPS to N TLS-terminating HAProxy
 #                        front proxies before the router (N >= 1; `cfl front-proxies -n N`,
 #                        each in its own cgroup with a CPU quota: study §5.2.3,
-#                        scripts/local/README.md), spread like round-robin DNS (loadgen i →
+#                        local-platform/README.md), spread like round-robin DNS (loadgen i →
 #                        proxy i mod N; rounds.plan.front_proxies, target_urls); their CPU
 #                        from the end of the warm-up to the loadgens' end goes to
 #                        rounds.environment.front_proxy_usage and the output (default: none,

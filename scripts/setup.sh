@@ -17,7 +17,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl)
-readonly NODE_PARTS=(node-app loadgen contract scripts report)
+readonly NODE_PARTS=(node-app loadgen contract local-platform scripts report)
 
 log() { echo "setup: $*" >&2; }
 die() { echo "setup: $*" >&2; exit 1; }

@@ -95,9 +95,9 @@ async function platform(cfg, o) {
   makeHome();
   const env = { CFSCALE_CPU_MODE: cfg.mode, CFSCALE_CPU_PERIOD_US: String(cfg.periodUs ?? 100000) };
   await run(path.join(ROOT, 'scripts/push.sh'), ['node-app', '-i', '1'], env);
-  if (cfg.mode === 'quota') await cfl(['scale', 'node-app', '--cpu', 'none'], env);
+  if (cfg.mode === 'quota') await run(path.join(ROOT, 'scripts/scale.sh'), ['node-app', '-i', '1', '--cpu', 'none'], env);
   await loadgen(['--parallel', '16', '--duration', `${o.warmup}s`]);
-  if (cfg.mode === 'quota') await cfl(['scale', 'node-app', '--cpu', String(o.cpu)], env);
+  if (cfg.mode === 'quota') await run(path.join(ROOT, 'scripts/scale.sh'), ['node-app', '-i', '1', '--cpu', String(o.cpu)], env);
 }
 
 async function loadgen(args) {

@@ -4,7 +4,7 @@
 # CFSCALE_CPU_MODE=shares (no quota: a cell with spare CPU) and under a hard quota of
 # --cpu cores with each period; p50/p90/p99 per configuration and each period's distance
 # to shares (mean |ln(quota/shares)| over the three percentiles). Chooses
-# CFSCALE_CPU_PERIOD_US's default (scripts/local/README.md).
+# CFSCALE_CPU_PERIOD_US's default (local-platform/README.md).
 #
 # Usage: bench/rounds/cfs-period.sh [--cpu 0.1] [--periods 100000,50000,20000,10000]
 #                                   [--loads 0.2,0.35] [--duration 20] [--warmup 10] [--reps 2]

@@ -13,7 +13,8 @@
 //
 // tlsCluster(): the cluster of CFSCALE_TEST_PG_URL when CFSCALE_TEST_PG_DIR has a TLS CA and
 // client certificate (scripts/test.sh starts it with --tls), else one of our own:
-// scripts/pg-cluster.sh --tls, which makes both and the client-certificate database.
+// scripts/pg-cluster.sh --tls, which makes both and the client-certificate database (its
+// name in tls/client-cert-database).
 
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -23,7 +24,6 @@ const DIR = __dirname;
 const PG_CLUSTER = path.join(DIR, '..', '..', 'scripts', 'pg-cluster.sh');
 const OWN_DIR = '/tmp/cfscale-bindings-pg';
 const OWN_PORT = 41444;
-const { CLIENT_CERT_DB } = require('../../scripts/local/pg-cluster.js');
 
 /** Every case: { file, broker, docs, service, expect, text } (text: the raw template). */
 function loadCases() {
@@ -59,7 +59,7 @@ function tlsCluster() {
   let url = process.env.CFSCALE_TEST_PG_URL;
   let tls = process.env.CFSCALE_TEST_PG_DIR && path.join(process.env.CFSCALE_TEST_PG_DIR, 'tls');
   let stop = () => {};
-  if (!url || !tls || !fs.existsSync(path.join(tls, 'client.crt'))) {
+  if (!url || !tls || !fs.existsSync(path.join(tls, 'client-cert-database'))) {
     const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_DIR]).status === 0;
     url = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_DIR, '--port', String(OWN_PORT), '--tls'], { encoding: 'utf8' }).trim();
     tls = path.join(OWN_DIR, 'tls');
@@ -70,7 +70,7 @@ function tlsCluster() {
   return {
     at: {
       host: '127.0.0.1', port: Number(u.port), user: decodeURIComponent(u.username),
-      password: decodeURIComponent(u.password), database: u.pathname.slice(1) || 'postgres', certDatabase: CLIENT_CERT_DB,
+      password: decodeURIComponent(u.password), database: u.pathname.slice(1) || 'postgres', certDatabase: read('client-cert-database').trim(),
       caPem: read('ca.crt'), clientCertPem: read('client.crt'), clientKeyPem: read('client.key'),
     },
     stop,

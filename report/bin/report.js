@@ -17,7 +17,8 @@ const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--pl
                       left out and counted (stale); its validity thresholds apply
   --out DIR           output directory (default: report/out/<experiment|rounds|all>)
   --db URL            results database (default: CFSCALE_RESULTS_URL, else
-                      RESULTS_DATABASE_URL, else on local \`scripts/cfl service-url results-db\`)
+                      RESULTS_DATABASE_URL, else on local the report's service key on results-db,
+                      through the cf CLI)
   --platform P        where to look for the results database when --db is not given (default local)
   -h, --help          this help
 Without a plan, no round is left out as stale and the default validity thresholds apply.

@@ -17,8 +17,8 @@ const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform loc
                    results database is reachable); run nothing
   --platform P     override the plan's platform (local | cf)
   --db URL         results database (default: CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL,
-                   else on local \`scripts/cfl service-url results-db\`, starting the
-                   local platform and creating results-db first when needed)
+                   else on local the report's service key on results-db through the cf CLI,
+                   starting the local platform and creating results-db first when needed)
   --run-round P    the round runner (default: scripts/run-round.sh; env CFSCALE_RUN_ROUND)
   -h, --help       this help
 Finished rounds (same label, status done, recorded under the parameters the plan gives

@@ -1,6 +1,7 @@
 // results-db.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,17 +13,54 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-function cfl(args) {
-  return execFileSync(path.join(REPO_ROOT, 'scripts/cfl'), args, {
-    encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000,
-  }).trim();
+const CFL = path.join(REPO_ROOT, 'scripts/cfl');
+// The report's own service key on the local results-db (the scripts keep theirs).
+const RESULTS_KEY = 'cfscale-report';
+// The local Cloud Controller's one org, space and admin user (local-platform/README.md).
+const LOCAL_LOGIN = ['-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation'];
+
+function run(cmd, args, env = process.env) {
+  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, env }).trim();
+}
+
+/**
+ * The environment in which `cf` talks to the local platform: the report's own CF_HOME beside
+ * the platform's state (`scripts/cfl home`), logged in to `scripts/cfl api-url` as the
+ * scripts are (cf login once; the CLI refreshes its token itself). Throws when it cannot.
+ */
+export function localCfEnv() {
+  const api = run(CFL, ['api-url']);
+  const env = { ...process.env, CF_HOME: path.join(run(CFL, ['home']), 'report-cf-home'),
+    PATH: `${process.env.PATH}:${path.join(REPO_ROOT, '.tools/bin')}` };
+  let c = {};
+  try { c = JSON.parse(fs.readFileSync(path.join(env.CF_HOME, '.cf', 'config.json'), 'utf8')); } catch { /* not yet */ }
+  if (c.Target !== api || !c.RefreshToken) {
+    fs.mkdirSync(env.CF_HOME, { recursive: true });
+    run('cf', ['login', '-a', api, ...LOCAL_LOGIN], env);
+  }
+  return env;
+}
+
+/** The credentials' uri of the report's service key on the local results-db (made when missing). */
+function localResultsUrl({ ensureLocal }) {
+  if (ensureLocal) run(CFL, ['up']);
+  const env = localCfEnv();
+  const cf = (...args) => run('cf', args, env);
+  if (ensureLocal) cf('create-service', 'postgres', 'local', 'results-db');
+  const keyGuid = () => { try { return cf('service-key', 'results-db', RESULTS_KEY, '--guid'); } catch { return ''; } };
+  let guid = keyGuid();
+  if (!/^[0-9a-f-]{36}$/.test(guid)) {
+    cf('create-service-key', 'results-db', RESULTS_KEY);
+    guid = keyGuid();
+  }
+  return JSON.parse(cf('curl', `/v3/service_credential_bindings/${guid}/details`)).credentials?.uri;
 }
 
 /**
  * Resolve the results database URL: --db, else CFSCALE_RESULTS_URL, else
- * RESULTS_DATABASE_URL (what run-round.sh reads on cf), else on local `scripts/cfl
- * service-url results-db`; with `ensureLocal` the local platform is started and the
- * service created first (both idempotent). null when none is known.
+ * RESULTS_DATABASE_URL (what run-round.sh reads on cf), else on local the credentials of the
+ * report's service key on results-db, through the cf CLI; with `ensureLocal` the local
+ * platform is started and the service created first (both idempotent). null when none is known.
  */
 export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   if (db) return db;
@@ -30,12 +68,8 @@ export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {})
   if (process.env.RESULTS_DATABASE_URL) return process.env.RESULTS_DATABASE_URL;
   if (platform !== 'local') return null;
   try {
-    if (ensureLocal) {
-      cfl(['up']);
-      cfl(['create-service', 'postgres', 'local', 'results-db']);
-    }
-    const out = cfl(['service-url', 'results-db']);
-    return /^postgres(ql)?:\/\//.test(out) ? out : null;
+    const out = localResultsUrl({ ensureLocal });
+    return /^postgres(ql)?:\/\//.test(out || '') ? out : null;
   } catch {
     return null;
   }

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import pg from 'pg';
-import { REPO_ROOT } from '../lib/results-db.js';
+import { REPO_ROOT, resultsUrl } from '../lib/results-db.js';
 import { inspectPage } from './helpers/browser.js';
 
 const SKIP = process.env.CFSCALE_SKIP_E2E === '1';
@@ -54,7 +54,16 @@ test('ci-tiny experiment → report → Chromium on the local platform', { skip:
   assert.equal(first.code, 0, `run-experiment failed:\n${first.stderr.slice(-4000)}`);
   assert.match(first.stderr, /finished: 8 ran, 0 skipped/);
 
-  const url = script('cfl', ['service-url', 'results-db']).stdout.trim();
+  // The report's own way to the local results-db (its service key, through the cf CLI).
+  const saved = Object.fromEntries(Object.keys(ENV).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, ENV);
+  let url;
+  try {
+    url = resultsUrl({ platform: 'local' });
+  } finally {
+    for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
+  }
+  assert.match(url ?? '', /^postgres/, 'the results database through the report\'s service key');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

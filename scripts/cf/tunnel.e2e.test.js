@@ -36,13 +36,19 @@ test.before(async () => {
     CFSCALE_HOME: path.join(home, 'local'),
     CFSCALE_ROUTER_PORT: String(await freePort()),
     CFSCALE_PG_PORT: String(await freePort()),
+    CFSCALE_API_PORT: String(await freePort()),
     CFSCALE_INSTANCE_PORT_BASE: String(portRange('cf')[0] + 900 + Math.floor(Math.random() * 90)),
     CFSCALE_TUNNEL_DIR: path.join(home, 'tunnel'),
   };
   const up = sh(CFL, ['up']);
   assert.equal(up.code, 0, `cfl up: ${up.err}`);
-  const svc = sh(CFL, ['create-service', 'postgres', 'local', 'results-db']);
-  assert.equal(svc.code, 0, `cfl create-service: ${svc.err}`);
+  // results-db through the real cf CLI, logged in where the scripts keep the local login.
+  const cf = (...args) => sh(path.join(ROOT, '.tools', 'bin', 'cf'), args, { CF_HOME: path.join(env.CFSCALE_HOME, 'cf-home') });
+  fs.mkdirSync(path.join(env.CFSCALE_HOME, 'cf-home'), { recursive: true });
+  const login = cf('login', '-a', sh(CFL, ['api-url']).out.trim(), '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation');
+  assert.equal(login.code, 0, `cf login: ${login.out}${login.err}`);
+  const svc = cf('create-service', 'postgres', 'local', 'results-db');
+  assert.equal(svc.code, 0, `cf create-service: ${svc.out}${svc.err}`);
 });
 
 test.after(() => {

@@ -26,8 +26,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES } = require('./target');
-const { onPath, sleepSync } = require('./exec');
-const { pgBindir } = require('../local/pg-cluster');
+const { onPath, sleepSync, captureSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
 
 const JAVA_DIR = 'java-app';
@@ -38,9 +37,9 @@ const RUNNING_POLL_MS = 500;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
 const LOADGEN_LOCAL_CPU = 'none';
-// The local Cloud Controller's one org, space and admin user (scripts/local/cc-api/).
+// The local Cloud Controller's one org, space and admin user (local-platform/lib/cc-api/).
 const LOCAL_LOGIN = ['-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation'];
-// The process annotation that sets a local instance's CPU quota (scripts/local/cc-api/presenters.js).
+// The process annotation that sets a local instance's CPU quota (local-platform/lib/cc-api/presenters.js).
 const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 // Longest time one pinned request to an instance may take (curl --max-time).
 const INSTANCE_REQUEST_MAX_SEC = 60;
@@ -48,12 +47,9 @@ const INSTANCE_REQUEST_MAX_SEC = 60;
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
   if (!onPath('haproxy')) return true;
-  try {
-    pgBindir(); // where scripts/pg-cluster.sh will look for pg_ctl
-  } catch {
-    return true;
-  }
-  return ['node-app', 'loadgen', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
+  // Where scripts/pg-cluster.sh will look for pg_ctl.
+  if (captureSync(['scripts/pg-cluster.sh', 'bindir'], { stderr: 'ignore' }).code !== 0) return true;
+  return ['node-app', 'loadgen', 'local-platform', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 
 /** The local CF_HOME's cf config targets api with a token and the local space. */

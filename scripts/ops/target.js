@@ -29,13 +29,12 @@
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
 //   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
-//   localCfHome() → the local platform's CF_HOME
+//   localCfHome() → the local platform's CF_HOME (beside `scripts/cfl home`)
 //   SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
-const { loadConfig } = require('../local/config');
 
 const CFL = 'scripts/cfl';
 // The service key through which the scripts reach results-db on the local platform (a
@@ -202,7 +201,9 @@ class Platform {
 
 /** The local platform's CF_HOME: beside its state, so each CFSCALE_HOME has its own login. */
 function localCfHome() {
-  return path.join(loadConfig().home, 'cf-home');
+  const r = captureSync([path.join(ROOT, CFL), 'home']);
+  if (r.code !== 0) process.exit(r.code);
+  return path.join(r.stdout.trim(), 'cf-home');
 }
 
 function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {

@@ -2,7 +2,7 @@
 // audit-parser.js — a v3 audit_events document → `instance_events` rows (pure).
 //
 // Source: `cf curl "/v3/audit_events?types=audit.app.process.crash&target_guids=GUID"`
-// on CF, `cfl curl /v3/audit_events?target_guids=GUID` locally (brief CFL.md). Each
+// on both platforms (the local one answers CC's v3 API). Each
 // resource: {created_at, type, target:{guid,name}, data:{index, exit_description,
 // reason, …}}. Only `audit.app.process.crash` becomes a row: kind `oom` when the exit
 // description says out of memory (Diego's "out of memory" / "APP/PROC/WEB: Exited with

@@ -3,7 +3,7 @@
 // ingest-rtr.js — `cf logs APP` output on stdin → router_timings.
 //
 // Usage: node scripts/parsers/ingest-rtr.js --db URL --round ID --app APP --platform local|cf
-//   stdin: `cf logs APP` / `cfl logs APP` (streaming or --recent). Only [RTR/N] access
+//   stdin: `cf logs APP` (streaming or --recent; either platform). Only [RTR/N] access
 //   lines count (rtr-parser.js); everything else is ignored. A record whose
 //   vcap_request_id is already stored is dropped (ON CONFLICT DO NOTHING), so re-reading
 //   `--recent` output is harmless. Written in batches; all read lines are written on EOF

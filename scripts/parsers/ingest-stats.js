@@ -3,7 +3,7 @@
 // ingest-stats.js — stats JSON on stdin → instance_stats.
 //
 // Usage: node scripts/parsers/ingest-stats.js --db URL --round ID --app APP --platform local|cf
-//   stdin: `cf statistics APP --debug --full` lines (or `cfl statistics …`) and/or whole
+//   stdin: `cf statistics APP --debug --full` lines and/or whole
 //   `cf curl /v3/apps/GUID/processes/web/stats` documents, pretty-printed or not, in any
 //   mix, with junk lines in between (see json-stream.js, stats-parser.js).
 // Repeated samples are dropped (StatsDeduper) and the table's unique key drops the rest

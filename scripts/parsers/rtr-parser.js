@@ -10,7 +10,7 @@
 // 6 decimals → microseconds here. `vcap_request_id` has no x_ prefix. The RTR/N number is
 // the router's index, not the app's: the app instance is `app_index`. Extra headers such
 // as the local platform's `x_correlation_id:"…"` come at the end. Quoted values may hold
-// escaped quotes (\"). `-` means "no value". The local platform (scripts/cfl logs) writes
+// escaped quotes (\"). `-` means "no value". The local platform (`cf logs` from its log-cache) writes
 // the same layout, so this parser serves both platforms.
 // Anything else (app output, cf's headers, garbage) yields null.
 

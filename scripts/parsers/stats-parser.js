@@ -2,8 +2,8 @@
 // stats-parser.js — one parsed stats JSON value → `instance_stats` rows (pure, no I/O).
 //
 // Two shapes are understood (docs/cf-platform.md):
-//   * §1 the cf statistics plugin (`cf statistics APP --debug [--full]`, and the local
-//     platform's `cfl statistics`): one object per instance and poll,
+//   * §1 the cf statistics plugin (`cf statistics APP --debug [--full]`): one object per
+//     instance and poll,
 //     {"instance_index":"0","metrics":…}. The index is a STRING. Without --full,
 //     metrics = usage {time,cpu,mem,disk}; with --full, metrics = {state, stats:{uptime,
 //     mem_quota, disk_quota, usage:{…}}} and the local platform adds stats.cpu_quota (cores).

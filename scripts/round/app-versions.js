@@ -2,7 +2,7 @@
 // app-versions.js — what a round's app runs on, for rounds.versions: the libraries it is
 // pushed with (node-app/package-lock.json: pg, pg-native, express; java-app/pom.xml: Jetty,
 // HikariCP, the PostgreSQL JDBC driver) and its runtime — locally the node and java this
-// machine starts it with (scripts/local/start-command.js), on CF the buildpacks of its
+// machine starts it with (local-platform/lib/start-command.js), on CF the buildpacks of its
 // current droplet, which choose the runtime (`cf curl /v3/apps/GUID/droplets/current`).
 // A look-up that fails leaves its field out. The app database's PostgreSQL server: locally
 // the results database's (create-round.js, the same server); on CF only the app reaches its

@@ -40,7 +40,7 @@ function insertStatement(round, startLeadMs, createToken) {
   const cols = COLUMNS.filter((c) => round[c] !== undefined && round[c] !== null);
   const values = cols.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(round[c]) : round[c]));
   // The results database's PostgreSQL server joins the versions (locally the app databases
-  // live on the same server, scripts/local/services.js).
+  // live on the same server, local-platform/lib/services.js).
   const params = cols.map((c, i) => (c === 'versions'
     ? `$${i + 3}::jsonb || jsonb_build_object('postgresql_results_db', current_setting('server_version'))` : `$${i + 3}`));
   const text = `WITH made AS (

@@ -1,7 +1,7 @@
 'use strict';
 // front-proxies.js — run-round's --front-proxies N (local only): N TLS-terminating HAProxy
 // front proxies before the router, as the study's landscape had (study §5.2.3;
-// scripts/local/README.md "TLS front proxies"). The loadgens then send HTTPS to them, spread
+// local-platform/README.md "TLS front proxies"). The loadgens then send HTTPS to them, spread
 // like round-robin DNS (rounds.plan.target_urls; loadgen instance i → entry i mod N), while
 // the workstation's own requests (seeding, prewarm, timings) still go to the router. The
 // proxies' CPU over the round, read from their cgroups, goes into the round's environment

@@ -89,7 +89,7 @@ function validate(o, cli) {
   if (!/^(|round-robin|least-connection)$/.test(o.loadbalancing)) {
     usageError(`--loadbalancing must be round-robin or least-connection, got "${o.loadbalancing}"`);
   }
-  // The local platform knows how many it can run (scripts/local/config.js): cfl says so.
+  // The local platform knows how many it can run (local-platform/lib/config.js): cfl says so.
   if (o.frontProxies !== '' && !/^[1-9][0-9]*$/.test(o.frontProxies)) {
     usageError(`--front-proxies must be a positive integer, got "${o.frontProxies}"`);
   }

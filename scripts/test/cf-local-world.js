@@ -3,7 +3,7 @@
 // local platform per test file (its own CFSCALE_HOME and ports 45500-45599), the REAL cf
 // CLI (.tools/bin/cf) logged in to its Cloud Controller with a CF_HOME of the world's, the
 // services node-db, java-db and results-db, and the harness's apps as the tiny fixture app
-// (scripts/local/fixtures/tiny-app) under their names, at the instance counts a test asks
+// (local-platform/test/fixtures/tiny-app) under their names, at the instance counts a test asks
 // for. The scripts find `cf` first on PATH as a shim that appends each argv to a log and
 // execs the real CLI: a test sees which cf commands ran. Under the heavy lock.
 //
@@ -22,7 +22,7 @@ const { freePortInRange } = require('./ports');
 const ROOT = path.resolve(__dirname, '../..');
 const CF = path.join(ROOT, '.tools/bin/cf');
 const CFL = path.join(ROOT, 'scripts/cfl');
-const TINY = path.join(ROOT, 'scripts/local/fixtures/tiny-app/manifest.yml');
+const TINY = path.join(ROOT, 'local-platform/test/fixtures/tiny-app/manifest.yml');
 const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
 // The cf verbs that change nothing (a --dry-run may call only these).
 const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);

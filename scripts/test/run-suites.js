@@ -25,6 +25,7 @@ const SUITES = [
   ['java-app', 'cd java-app && mvn -q -B test'],
   ['contract', 'contract/run.sh'],
   ['loadgen', 'cd loadgen && npm test'],
+  ['local-platform', 'cd local-platform && npm test'],
   ['scripts', 'cd scripts && npm test'],
   ['chisel', 'chisel/test.sh'],
   ['e2e', 'cd scripts && npm run test:e2e'],

@@ -6,7 +6,7 @@
 // depends on run-round's output format (a final `round_id=N` line is used when present).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../results-db.js';
+import { REPO_ROOT, localCfEnv } from '../results-db.js';
 
 export const EXIT_USAGE = 1;
 export const EXIT_ROUND_FAILED = 2;
@@ -64,15 +64,15 @@ export function runRoundArgs(spec, features = {}) {
   return a;
 }
 
-// The platform CLI: cf, or scripts/cfl locally; CFSCALE_PLATFORM_CLI overrides (tests).
-function platformCli(platform) {
-  if (process.env.CFSCALE_PLATFORM_CLI) return process.env.CFSCALE_PLATFORM_CLI;
-  return platform === 'cf' ? 'cf' : path.join(REPO_ROOT, 'scripts/cfl');
+// The cf CLI on both platforms (locally logged in to the local platform: localCfEnv);
+// CFSCALE_PLATFORM_CLI overrides (tests).
+function platformCli() {
+  return process.env.CFSCALE_PLATFORM_CLI || 'cf';
 }
 
-function run(cmd, args, log) {
+function run(cmd, args, log, env = process.env) {
   log(`$ ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000 });
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, env });
   return { status: r.error ? 127 : r.status, stderr: (r.stderr || r.error?.message || '').trim() };
 }
 
@@ -82,18 +82,23 @@ function run(cmd, args, log) {
  * what this runner applied last to that app. When the app does not exist yet it is pushed
  * first (scripts/push.sh).
  */
-export function makeSettingsApplier({ platform, log, cli = platformCli(platform) }) {
+export function makeSettingsApplier({ platform, log, cli = platformCli() }) {
   const applied = new Map();
+  let env = null;
+  const cfEnv = () => {
+    if (!env) env = platform === 'local' && !process.env.CFSCALE_PLATFORM_CLI ? localCfEnv() : process.env;
+    return env;
+  };
   const memory = new Map();
   // A command on the app; when it fails the first time the app may not exist: push it, try again.
   const pushed = new Set();
   const onApp = (app, args, what) => {
-    let r = run(cli, args, log);
+    let r = run(cli, args, log, cfEnv());
     if (r.status !== 0 && !pushed.has(app)) {
       const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
       if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
       pushed.add(app);
-      r = run(cli, args, log);
+      r = run(cli, args, log, cfEnv());
     }
     if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr.split('\n').pop()}`);
   };

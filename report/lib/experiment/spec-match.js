@@ -13,7 +13,7 @@ export const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances,
 
 // A route without options.loadbalancing runs the platform's default algorithm: round-robin
 // on Gorouter (router.balancing_algorithm) and on the local platform (HAProxy `balance
-// roundrobin`, scripts/local/haproxy-config.js). run-round.sh records nothing then.
+// roundrobin`, local-platform/lib/haproxy-config.js). run-round.sh records nothing then.
 export const DEFAULT_LOADBALANCING = 'round-robin';
 // What run-round.sh records as the app's CPU quota without --cpu (environment.app_cpu_quota_cores).
 export const DEFAULT_CPU_QUOTA = 'default';

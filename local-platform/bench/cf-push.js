@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// bench-cf-push.js — how long the real cf CLI takes to push node-app with 2 instances to
+// the local platform (issue target: ≤ 20 s): a platform of its own, `cf login`, the two
+// services, then `cf push node-app -f manifests/node-app.yml --vars-file
+// manifests/vars-local.yml -i 2` timed cold (new app) and again (existing app). Not a
+// test: run on demand. `cf push` returns once one instance runs (the CLI's PollStart) and
+// polls every 3 s, so the figures move in steps of about 3 s.
+//
+// Usage: node local-platform/bench/cf-push.js [--runs 2]
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { freePortInRange } = require('../test/ports');
+
+const REPO = path.resolve(__dirname, '..', '..');
+const CFL = path.join(REPO, 'scripts', 'cfl');
+const CF = path.join(REPO, '.tools', 'bin', 'cf');
+const TARGET_SEC = 20;
+
+function arg(name, def) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+async function main() {
+  if (!fs.existsSync(CF)) throw new Error(`${CF} is missing: run scripts/setup.sh`);
+  const runs = arg('--runs', 2);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-bench-push-'));
+  fs.chmodSync(home, 0o711); // PostgreSQL (as postgres when we are root) must reach it
+  const env = {
+    ...process.env,
+    CFSCALE_HOME: path.join(home, 'platform'),
+    CFSCALE_ROUTER_PORT: String(await freePortInRange(45300, 45349)),
+    CFSCALE_PG_PORT: String(await freePortInRange(45350, 45399)),
+    CFSCALE_API_PORT: String(await freePortInRange(45400, 45449)),
+    CFSCALE_INSTANCE_PORT_BASE: '45200',
+    CF_HOME: path.join(home, 'cf-home'),
+    CF_COLOR: 'false',
+  };
+  fs.mkdirSync(env.CF_HOME);
+  const run = (cmd, args) => execFileSync(cmd, args, { cwd: REPO, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    run(CFL, ['up']);
+    const api = run(CFL, ['api-url']).trim();
+    run(CF, ['login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local']);
+    for (const s of ['node-db', 'results-db']) run(CF, ['create-service', 'postgres', 'local', s]);
+    for (let i = 1; i <= runs; i++) {
+      const t0 = process.hrtime.bigint();
+      run(CF, ['push', 'node-app', '-f', 'manifests/node-app.yml', '--vars-file', 'manifests/vars-local.yml', '-i', '2']);
+      const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+      process.stdout.write(`cf push node-app -i 2 (${i === 1 ? 'new app' : 'existing app'}): ${sec.toFixed(1)} s, ${(sec / TARGET_SEC).toFixed(2)} of the ${TARGET_SEC} s target\n`);
+    }
+  } finally {
+    try { run(CFL, ['down']); } catch (e) { process.stderr.write(`bench-cf-push: cfl down: ${e.message}\n`); }
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => { process.stderr.write(`bench-cf-push: ${e.message}\n`); process.exit(1); });

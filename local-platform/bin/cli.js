@@ -1,0 +1,214 @@
+// cli.js — `scripts/cfl`: starts, stops and locates the local platform, and the operator verbs
+// that have no cf equivalent. Everything else goes through the real cf CLI against the
+// platform's Cloud Controller (`cfl api-url`). Starts the daemon on first need and hands the
+// verb to it. Errors: one line `cfl: ...` on stderr, exit 1 (usage) or 2 (the operation failed).
+'use strict';
+
+const fs = require('node:fs');
+const http = require('node:http');
+const path = require('node:path');
+const { spawn, execFileSync } = require('node:child_process');
+const { loadConfig } = require('../lib/config');
+
+const DAEMON_START_TIMEOUT_MS = 120000;
+const PING_TIMEOUT_MS = 5000;
+// Every instance gets SIGTERM at once; the grace period plus PostgreSQL's shutdown.
+const DOWN_TIMEOUT_MS = 120000;
+
+const USAGE = `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
+with the real cf CLI: cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local
+
+  cfl up | down | status
+  cfl api-url                         Cloud Controller v3 + UAA + log-cache, for cf login
+  cfl router-url                      the router (HAProxy), for requests to the apps
+  cfl home                            the platform's state directory (CFSCALE_HOME, resolved)
+  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}
+  cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
+
+Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
+CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
+CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
+
+class CliError extends Error {
+  constructor(msg, code = 1) { super(msg); this.code = code; }
+}
+
+// verb → {val: flags with a value, bool: switches}; no verb takes positional arguments.
+const SPECS = {
+  up: {}, down: {}, status: {}, 'api-url': {}, 'router-url': {}, home: {}, 'router-usage': {},
+  'front-proxies': { val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
+};
+
+function parseArgs(argv) {
+  const [verb, ...rest] = argv;
+  const spec = SPECS[verb];
+  if (!spec) throw new CliError(`unknown command "${verb}" (cfl help; everything else: the cf CLI)`);
+  const args = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i];
+    if (spec.val && spec.val[a]) {
+      if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
+      args[spec.val[a]] = rest[++i];
+    } else if (spec.bool && spec.bool[a]) {
+      args[spec.bool[a]] = true;
+    } else if (a.startsWith('-')) {
+      throw new CliError(`unknown flag ${a} for ${verb}`);
+    } else {
+      throw new CliError(`${verb} takes no arguments (cfl help)`);
+    }
+  }
+  return { verb, args: normalise(args) };
+}
+
+function normalise(args) {
+  if (args.count !== undefined) {
+    if (!/^\d+$/.test(args.count)) throw new CliError(`-n must be a non-negative integer, got "${args.count}"`);
+    args.count = Number(args.count);
+  }
+  if (args.cpu !== undefined && args.cpu !== 'none') {
+    const n = Number(args.cpu);
+    if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
+    args.cpu = n;
+  }
+  return args;
+}
+
+// ---------------------------------------------------------------- daemon client
+function request(cfg, verb, args = {}, timeoutMs = 0) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ socketPath: cfg.socketPath, method: 'POST', path: '/', timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => { try { resolve(JSON.parse(body)); } catch (e) { reject(e); } });
+    });
+    req.on('error', reject);
+    req.on('timeout', () => req.destroy(new Error(`no answer from the daemon within ${timeoutMs / 1000}s`)));
+    req.end(JSON.stringify({ verb, args }));
+  });
+}
+
+async function ping(cfg) {
+  try { return (await request(cfg, 'ping', {}, PING_TIMEOUT_MS)).code === 0; } catch { return false; }
+}
+
+async function ensureDaemon(cfg) {
+  if (await ping(cfg)) return;
+  fs.mkdirSync(cfg.home, { recursive: true });
+  const logFile = path.join(cfg.home, 'daemon.log');
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(process.execPath, [path.join(__dirname, 'daemon.js')], { detached: true, stdio: ['ignore', out, out], env: process.env });
+  fs.closeSync(out);
+  let exited = null;
+  child.on('exit', (code) => { exited = code; });
+  child.unref();
+  const until = Date.now() + DAEMON_START_TIMEOUT_MS;
+  while (Date.now() < until) {
+    if (await ping(cfg)) return;
+    if (exited !== null) {
+      const lines = fs.readFileSync(logFile, 'utf8').trim().split('\n');
+      const tail = lines.reverse().find((l) => /boot failed|Error/.test(l)) || lines[0];
+      throw new CliError(`the platform did not start: ${tail}`, 2);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new CliError(`the platform did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s, see ${logFile}`, 2);
+}
+
+// The running daemon's settings win over this client's environment: say so when they differ
+// (write: where the warnings go).
+function runningSettings(cfg, env = process.env, write = (s) => process.stderr.write(s)) {
+  let d;
+  try { d = JSON.parse(fs.readFileSync(path.join(cfg.home, 'daemon.json'), 'utf8')); } catch { return null; }
+  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_API_PORT', 'apiPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
+    ['CFSCALE_CPU_MODE', 'cpuMode'], ['CFSCALE_CPU_PERIOD_US', 'cpuPeriodUs']];
+  for (const [name, key] of pairs) {
+    if (env[name] && key in d && d[key] !== cfg[key]) write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
+  }
+  return d;
+}
+
+async function call(cfg, verb, args) {
+  await ensureDaemon(cfg);
+  if (verb === 'up') runningSettings(cfg);
+  const r = await request(cfg, verb, args);
+  if (r.out) process.stdout.write(`${r.out}\n`);
+  if (r.code !== 0) throw new CliError(r.err || 'failed', r.code);
+}
+
+// Without a daemon: stop what a dead one may have left (PostgreSQL, HAProxy, instances).
+function offlineDown(cfg) {
+  const { Cgroups } = require('../lib/cgroups');
+  const kill = (pid, group) => { try { process.kill(group ? -pid : pid, 'SIGKILL'); } catch { /* gone */ } };
+  const readList = (f) => { try { return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; } };
+  for (const pid of readList(path.join(cfg.home, 'instances.pids'))) kill(pid, true);
+  for (const pid of readList(path.join(cfg.haproxyDir, 'haproxy.pid'))) kill(pid, false);
+  let fronts = [];
+  try { fronts = fs.readdirSync(cfg.frontProxyDir).filter((n) => /^\d+$/.test(n)); } catch { /* none */ }
+  for (const n of fronts) for (const pid of readList(path.join(cfg.frontProxyDir, n, 'haproxy.pid'))) kill(pid, false);
+  const cg = new Cgroups(cfg.cgroupRoot, cfg.homeHash, () => {});
+  if (cg.available) {
+    const top = path.join(cfg.cgroupRoot, 'memory', `cfscale-${cfg.homeHash}`);
+    for (const d of fs.readdirSync(top)) for (const pid of cg.pids(d)) kill(pid, false);
+  }
+  try { execFileSync(process.execPath, [path.join(__dirname, '..', 'lib', 'pg-cluster.js'), 'stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }
+  const deadline = Date.now() + 2000;
+  let left = cg.removeAll();
+  while (left.length && Date.now() < deadline) { execFileSync('sleep', ['0.1']); left = cg.removeAll(); }
+  for (const f of [cfg.socketPath, cfg.pidFile, path.join(cfg.home, 'instances.pids')]) { try { fs.unlinkSync(f); } catch { /* gone */ } }
+  fs.rmSync(cfg.instancesDir, { recursive: true, force: true });
+  if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
+}
+
+async function main(argv) {
+  if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
+  const { verb, args } = parseArgs(argv);
+  const cfg = loadConfig();
+  switch (verb) {
+    case 'router-url': {
+      const d = (await ping(cfg)) ? runningSettings(cfg) : null;
+      process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
+      return 0;
+    }
+    case 'api-url': {
+      const d = (await ping(cfg)) ? runningSettings(cfg) : null;
+      process.stdout.write(`http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}\n`);
+      return 0;
+    }
+    case 'home':
+      process.stdout.write(`${cfg.home}\n`);
+      return 0;
+    case 'status':
+      if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }
+      await call(cfg, verb, args);
+      return 0;
+    case 'down':
+      if (await ping(cfg)) {
+        let r;
+        try {
+          r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
+        } catch (e) {
+          // A daemon that does not finish: kill it and clean up after it.
+          process.stderr.write(`cfl: ${e.message}; killing it\n`);
+          try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
+          offlineDown(cfg);
+          r = { code: 0 };
+        }
+        for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
+        if (r.code !== 0) throw new CliError(r.err, r.code);
+      } else {
+        offlineDown(cfg);
+      }
+      process.stdout.write('OK\n');
+      return 0;
+    default: await call(cfg, verb, args); return 0;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code), (e) => {
+    process.stderr.write(`cfl: ${e.message}\n`);
+    process.exit(e instanceof CliError ? e.code : 2);
+  });
+}
+
+module.exports = { parseArgs, CliError, runningSettings };

@@ -1,0 +1,99 @@
+// config.js — the local platform's settings, read once from the environment and validated.
+// Every CFSCALE_* variable is documented (default, unit) in local-platform/README.md.
+'use strict';
+
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+// name → [default, kind]; kinds: port, number, string.
+const DEFAULTS = {
+  CFSCALE_HOME: [path.join(REPO_ROOT, '.state', 'local'), 'string'],
+  CFSCALE_ROUTER_PORT: [8888, 'port'],
+  // Cloud Controller v3 + UAA token endpoint for the real cf CLI (cc-api/).
+  CFSCALE_API_PORT: [8889, 'port'],
+  CFSCALE_PG_PORT: [54320, 'port'],
+  CFSCALE_INSTANCE_PORT_BASE: [61000, 'port'],
+  // CF hands out CPU shares in proportion to memory (docs/cf-platform.md §7);
+  // locally the default quota is memory GB × this, in cores.
+  CFSCALE_CPU_PER_GB: [1.0, 'number'],
+  // quota: a hard CFS quota per instance (default); shares: CF's cpu.shares, no quota.
+  CFSCALE_CPU_MODE: ['quota', 'string'],
+  // CFS period of the quota: the kernel's 100 ms. A throttled instance waits for the next
+  // period (0.05 core = 5 ms of CPU, then 95 ms throttled), but shorter periods spread every
+  // longer burst of work over many of them: measured closest to CF's shares
+  // (bench/rounds/cfs-period.sh, local-platform/README.md).
+  CFSCALE_CPU_PERIOD_US: [100000, 'number'],
+  // Diego waits 10 s between SIGTERM and SIGKILL (docs/cf-platform.md §4).
+  CFSCALE_GRACEFUL_SHUTDOWN_SEC: [10, 'number'],
+  CFSCALE_STATS_INTERVAL_MS: [1000, 'number'],
+  CFSCALE_CGROUP_ROOT: ['/sys/fs/cgroup', 'string'],
+  // TLS-terminating front proxies in front of the router (front-proxy.js; study §5.2.3):
+  // how many at start (0 = off; `cfl front-proxies -n N` changes it), the first one's port,
+  // and each one's CPU quota in cores, like a small proxy VM.
+  CFSCALE_FRONT_PROXIES: [0, 'number'],
+  CFSCALE_FRONT_PROXY_PORT_BASE: [8443, 'port'],
+  CFSCALE_FRONT_PROXY_CPU: [0.25, 'number'],
+};
+
+// A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
+const MAX_FRONT_PROXIES = 16;
+
+function readValue(env, name) {
+  const [def, kind] = DEFAULTS[name];
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (kind === 'string') return raw;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  if (kind === 'port' && (!Number.isInteger(n) || n < 1 || n > 65535)) {
+    throw new Error(`${name} must be a port number 1-65535, got "${raw}"`);
+  }
+  return n;
+}
+
+function loadConfig(env = process.env) {
+  const home = path.resolve(readValue(env, 'CFSCALE_HOME'));
+  const cfg = {
+    home,
+    routerPort: readValue(env, 'CFSCALE_ROUTER_PORT'),
+    apiPort: readValue(env, 'CFSCALE_API_PORT'),
+    pgPort: readValue(env, 'CFSCALE_PG_PORT'),
+    instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
+    cpuPerGb: readValue(env, 'CFSCALE_CPU_PER_GB'),
+    cpuMode: readValue(env, 'CFSCALE_CPU_MODE'),
+    cpuPeriodUs: readValue(env, 'CFSCALE_CPU_PERIOD_US'),
+    gracefulShutdownSec: readValue(env, 'CFSCALE_GRACEFUL_SHUTDOWN_SEC'),
+    statsIntervalMs: readValue(env, 'CFSCALE_STATS_INTERVAL_MS'),
+    cgroupRoot: readValue(env, 'CFSCALE_CGROUP_ROOT'),
+    frontProxies: readValue(env, 'CFSCALE_FRONT_PROXIES'),
+    frontProxyPortBase: readValue(env, 'CFSCALE_FRONT_PROXY_PORT_BASE'),
+    frontProxyCpu: readValue(env, 'CFSCALE_FRONT_PROXY_CPU'),
+    repoRoot: REPO_ROOT,
+    // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
+    homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
+  };
+  if (cfg.statsIntervalMs < 100) throw new Error(`CFSCALE_STATS_INTERVAL_MS must be >= 100, got ${cfg.statsIntervalMs}`);
+  if (!['quota', 'shares'].includes(cfg.cpuMode)) throw new Error(`CFSCALE_CPU_MODE must be quota or shares, got "${cfg.cpuMode}"`);
+  if (!Number.isInteger(cfg.cpuPeriodUs) || cfg.cpuPeriodUs < 1000 || cfg.cpuPeriodUs > 1000000) {
+    throw new Error(`CFSCALE_CPU_PERIOD_US must be an integer from 1000 to 1000000, got ${cfg.cpuPeriodUs}`);
+  }
+  if (!Number.isInteger(cfg.frontProxies) || cfg.frontProxies > MAX_FRONT_PROXIES) {
+    throw new Error(`CFSCALE_FRONT_PROXIES must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${cfg.frontProxies}`);
+  }
+  if (cfg.frontProxyCpu < 0.01) throw new Error(`CFSCALE_FRONT_PROXY_CPU must be >= 0.01 cores, got ${cfg.frontProxyCpu}`);
+  if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
+  cfg.socketPath = path.join(home, 'cfl.sock');
+  cfg.pidFile = path.join(home, 'daemon.pid');
+  cfg.stateFile = path.join(home, 'state.json');
+  cfg.logDir = path.join(home, 'logs');
+  cfg.pgDir = path.join(home, 'pg');
+  cfg.haproxyDir = path.join(home, 'haproxy');
+  cfg.frontProxyDir = path.join(home, 'front-proxy');
+  // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
+  cfg.instancesDir = path.join(home, 'instances');
+  return cfg;
+}
+
+module.exports = { loadConfig, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES };

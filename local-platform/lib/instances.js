@@ -1,0 +1,274 @@
+// instances.js — the Diego cell of the local platform: one process group and one cgroup
+// per app instance, started under `sh -c` that enters the cgroups before it execs
+// `bash -c COMMAND` (so npm → node children are inside too), stdout/stderr into the app's
+// log, health checks, crash detection (OOM from the memory cgroup's oom_kill counter),
+// CF-like restart backoff, and graceful stop (SIGTERM, 10 s, SIGKILL). Each instance has
+// its own temp dir, $CFSCALE_HOME/instances/<app>/<index>/tmp (TMPDIR): it survives a
+// restart of the same index (crash, restart-app-instance, stop/start, push) and goes with
+// discardDisks (delete, scale-down of the index, down).
+'use strict';
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+const readline = require('node:readline');
+const { spawn } = require('node:child_process');
+const { check, isPortFree } = require('./health-check');
+const { instanceEnv } = require('./cf-env');
+const { startCommand } = require('./start-command');
+
+const STARTUP_POLL_MS = 200;
+// Diego restarts a crashed instance at once for the first 3 crashes, then waits 30 s,
+// doubling up to 16 min; a run of 5 min resets the count (approximation, see README).
+const IMMEDIATE_RESTARTS = 3;
+const BACKOFF_BASE_MS = 30000;
+const BACKOFF_MAX_MS = 960000;
+const CRASH_RESET_MS = 5 * 60 * 1000;
+const MB = 1024 * 1024;
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* gone */ } }
+
+function backoffMs(crashCount) {
+  if (crashCount <= IMMEDIATE_RESTARTS) return 0;
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (crashCount - IMMEDIATE_RESTARTS - 1));
+}
+
+class Cell {
+  // hooks: {appOf(name), services(), staged(name), cpuCores(app), cpuShares(app), onChange(inst)}
+  constructor({ cfg, cgroups, logs, events, hooks }) {
+    this.cfg = cfg;
+    this.cgroups = cgroups;
+    this.logs = logs;
+    this.events = events;
+    this.hooks = hooks;
+    this.byApp = new Map(); // app name → Map(index → instance)
+  }
+
+  appDir(appName) { return path.join(this.cfg.instancesDir, encodeURIComponent(appName)); }
+  instanceDir(appName, index) { return path.join(this.appDir(appName), String(index)); }
+
+  // Remove the per-instance disks (temp dirs) of app's indices >= fromIndex that have no
+  // instance now; fromIndex 0 with no instance left removes the app's directory.
+  discardDisks(appName, fromIndex = 0) {
+    const live = this.byApp.get(appName) || new Map();
+    if (fromIndex === 0 && !live.size) { fs.rmSync(this.appDir(appName), { recursive: true, force: true }); return; }
+    let names = [];
+    try { names = fs.readdirSync(this.appDir(appName)); } catch { return; }
+    for (const n of names) {
+      const i = Number(n);
+      if (String(i) === n && i >= fromIndex && !live.has(i)) fs.rmSync(path.join(this.appDir(appName), n), { recursive: true, force: true });
+    }
+  }
+
+  list(appName) { return [...(this.byApp.get(appName) || new Map()).values()].sort((a, b) => a.index - b.index); }
+  all() { return [...this.byApp.values()].flatMap((m) => [...m.values()]); }
+
+  async allocatePort() {
+    const used = new Set(this.all().map((i) => i.port));
+    for (let p = this.cfg.instancePortBase; p < 65536; p++) {
+      if (!used.has(p) && await isPortFree(p)) return p;
+    }
+    throw new Error('no free instance port');
+  }
+
+  // Make sure instance `index` of app exists and runs (started when absent).
+  async ensure(app, index) {
+    let m = this.byApp.get(app.name);
+    if (!m) { m = new Map(); this.byApp.set(app.name, m); }
+    let inst = m.get(index);
+    if (inst) return inst;
+    inst = {
+      app: app.name, index, guid: crypto.randomUUID(), port: await this.allocatePort(),
+      state: 'DOWN', pid: null, since: Date.now(), crashCount: 0, desired: true,
+      cgName: `${app.name}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
+    };
+    m.set(index, inst);
+    this.spawn(inst);
+    return inst;
+  }
+
+  spawn(inst) {
+    const app = this.hooks.appOf(inst.app);
+    if (!app || !inst.desired) return;
+    inst.guid = crypto.randomUUID(); // a new container per start, as on Diego
+    inst.state = 'STARTING';
+    inst.since = Date.now();
+    inst.runningSince = null;
+    inst.unhealthy = null;
+    inst.usage = null;
+    inst.lastCpu = null;
+    let spec;
+    let cg = null;
+    try {
+      spec = startCommand(app, this.hooks.staged(app.name));
+      this.killLeftovers(inst);
+      fs.mkdirSync(inst.tmpDir, { recursive: true });
+      cg = this.cgroups.prepare(inst.cgName, { memoryBytes: app.memoryMb * MB, cpuCores: this.hooks.cpuCores(app), cpuShares: this.hooks.cpuShares(app) });
+    } catch (e) {
+      this.logs.write(app.name, `APP/PROC/WEB/${inst.index}`, 'ERR', `cannot start: ${e.message}`);
+      return this.crashed(inst, `APP/PROC/WEB: ${e.message}`, false);
+    }
+    inst.oomKillsAtStart = cg ? cg.oomKillsAtStart : 0;
+    const enter = this.cgroups.enterScript(inst.cgName);
+    const script = `${enter ? `${enter} || exit 125; ` : ''}cfl_cmd=$CFSCALE_START_COMMAND; unset CFSCALE_START_COMMAND; exec bash -c "$cfl_cmd"`;
+    const env = { ...instanceEnv(app, inst, this.hooks.services()), CFSCALE_START_COMMAND: spec.command };
+    this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Starting app instance (index ${inst.index}) with guid ${inst.guid}`);
+    const child = spawn('sh', ['-c', script], { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    inst.pid = child.pid;
+    inst.child = child;
+    const source = `APP/PROC/WEB/${inst.index}`;
+    readline.createInterface({ input: child.stdout }).on('line', (l) => this.logs.write(app.name, source, 'OUT', l));
+    readline.createInterface({ input: child.stderr }).on('line', (l) => this.logs.write(app.name, source, 'ERR', l));
+    child.on('error', (e) => this.logs.write(app.name, source, 'ERR', `spawn failed: ${e.message}`));
+    child.on('exit', (code, signal) => this.exited(inst, child, code, signal));
+    this.waitHealthy(inst, child, app);
+  }
+
+  async waitHealthy(inst, child, app) {
+    const hc = app.healthCheck;
+    const deadline = Date.now() + hc.startTimeoutSec * 1000;
+    let reason = null;
+    while (inst.child === child && inst.state === 'STARTING') {
+      reason = await check(hc, inst.port);
+      if (inst.child !== child || inst.state !== 'STARTING') return;
+      if (!reason) {
+        inst.state = 'RUNNING';
+        inst.since = Date.now();
+        inst.runningSince = inst.since;
+        this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Container became healthy`);
+        this.hooks.onChange(inst);
+        if (hc.type !== 'process') this.watchLiveness(inst, child, app);
+        return;
+      }
+      if (Date.now() > deadline) {
+        inst.unhealthy = `Instance never healthy after ${hc.startTimeoutSec}s: ${reason}`;
+        this.logs.write(app.name, `HEALTH/${inst.index}`, 'ERR', inst.unhealthy);
+        this.terminate(inst, child);
+        return;
+      }
+      await sleep(STARTUP_POLL_MS);
+    }
+  }
+
+  watchLiveness(inst, child, app) {
+    const hc = app.healthCheck;
+    const timer = setInterval(async () => {
+      if (inst.child !== child || inst.state !== 'RUNNING') { clearInterval(timer); return; }
+      const reason = await check(hc, inst.port);
+      if (reason && inst.child === child && inst.state === 'RUNNING') {
+        clearInterval(timer);
+        inst.unhealthy = `Instance became unhealthy: ${reason}`;
+        this.logs.write(app.name, `HEALTH/${inst.index}`, 'ERR', inst.unhealthy);
+        this.terminate(inst, child);
+      }
+    }, hc.intervalSec * 1000);
+    timer.unref();
+  }
+
+  // SIGTERM to the instance's main process only, as Garden signals the process it started
+  // (so under `npm start` npm gets it, not node: docs/cf-platform.md §4); SIGKILL to the
+  // group and the cgroup after the grace period. Resolves when the process is gone.
+  async terminate(inst, child) {
+    inst.state = inst.desired && inst.unhealthy ? 'CRASHED' : 'STOPPING';
+    // Out of the router before the signal, so no new request reaches a stopping process.
+    await this.hooks.onChange(inst);
+    const pid = child.pid;
+    try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+    const until = Date.now() + this.cfg.gracefulShutdownSec * 1000;
+    while (child.exitCode === null && child.signalCode === null && Date.now() < until) await sleep(50);
+    if (child.exitCode === null && child.signalCode === null) killGroup(pid, 'SIGKILL');
+    while (child.exitCode === null && child.signalCode === null) await sleep(20);
+    this.killLeftovers(inst, pid);
+  }
+
+  // Whatever survived in the group or the cgroup (a child that outlived npm, say).
+  killLeftovers(inst, pgid) {
+    if (pgid) killGroup(pgid, 'SIGKILL');
+    for (const pid of this.cgroups.pids(inst.cgName)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  }
+
+  exited(inst, child, code, signal) {
+    const app = this.hooks.appOf(inst.app);
+    this.killLeftovers(inst, child.pid);
+    if (inst.child !== child) return;
+    inst.child = null;
+    inst.pid = null;
+    const status = code !== null ? code : 128 + (os.constants.signals[signal] || 0);
+    if (!inst.desired || !app) {
+      inst.state = 'DOWN';
+      this.hooks.onChange(inst);
+      if (app) this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Exit status ${status}`);
+      return;
+    }
+    const oom = this.cgroups.oomKills(inst.cgName) > inst.oomKillsAtStart;
+    const description = inst.unhealthy || `APP/PROC/WEB: Exited with status ${status}${oom ? ' (out of memory)' : ''}`;
+    this.crashed(inst, description, oom);
+  }
+
+  crashed(inst, description, oom) {
+    const app = this.hooks.appOf(inst.app);
+    if (inst.runningSince && Date.now() - inst.runningSince > CRASH_RESET_MS) inst.crashCount = 0;
+    inst.runningSince = null;
+    inst.crashCount += 1;
+    inst.state = 'CRASHED';
+    inst.since = Date.now();
+    this.hooks.onChange(inst);
+    this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Exit status: ${description}`);
+    this.logs.write(app.name, 'API/0', 'OUT', `Process has crashed with type: "web" (index ${inst.index}, reason CRASHED, ${description})`);
+    this.events.record(app, { index: inst.index, exitDescription: description, crashCount: inst.crashCount, oom });
+    const wait = backoffMs(inst.crashCount);
+    inst.restartTimer = setTimeout(() => { inst.restartTimer = null; if (inst.desired && !inst.child) this.spawn(inst); }, wait);
+  }
+
+  // Stop and forget instance `index` of app.
+  async remove(appName, index) {
+    const m = this.byApp.get(appName);
+    const inst = m && m.get(index);
+    if (!inst) return;
+    inst.desired = false;
+    if (inst.restartTimer) clearTimeout(inst.restartTimer);
+    if (inst.child) await this.terminate(inst, inst.child);
+    inst.state = 'DOWN';
+    this.hooks.onChange(inst);
+    m.delete(index);
+    if (!m.size) this.byApp.delete(appName);
+    this.cgroups.remove(inst.cgName);
+  }
+
+  async removeApp(appName) {
+    await Promise.all(this.list(appName).map((i) => this.remove(appName, i.index)));
+  }
+
+  // Restart one instance in place (restart-app-instance): a fresh container, same index.
+  async restartInstance(appName, index) {
+    const inst = (this.byApp.get(appName) || new Map()).get(index);
+    if (!inst) throw new Error(`instance ${index} of ${appName} does not exist`);
+    inst.desired = false;
+    if (inst.restartTimer) clearTimeout(inst.restartTimer);
+    if (inst.child) await this.terminate(inst, inst.child);
+    inst.desired = true;
+    inst.crashCount = 0;
+    this.spawn(inst);
+  }
+
+  // Wait until the given instances run; fails on timeout or when all keep crashing.
+  async waitRunning(appName, indices, timeoutMs) {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const insts = indices.map((i) => (this.byApp.get(appName) || new Map()).get(i)).filter(Boolean);
+      if (insts.length === indices.length && insts.every((i) => i.state === 'RUNNING')) return;
+      if (insts.length && insts.every((i) => i.crashCount >= IMMEDIATE_RESTARTS)) {
+        throw new Error(`Start unsuccessful: ${appName} crashed ${IMMEDIATE_RESTARTS} times in a row (cf logs ${appName} --recent)`);
+      }
+      if (Date.now() > until) {
+        const states = insts.map((i) => `#${i.index} ${i.state}`).join(', ');
+        throw new Error(`Start app timeout: ${appName} instances not all running after ${Math.round(timeoutMs / 1000)}s (${states})`);
+      }
+      await sleep(100);
+    }
+  }
+}
+
+module.exports = { Cell, backoffMs };

@@ -1,0 +1,476 @@
+// platform.js — the local platform inside the daemon: apps, services, bindings (state.js),
+// the cell (instances.js), the router (haproxy.js), PostgreSQL (services.js), the stats
+// sampler and the router-log sink. Each operation of the Cloud Controller (cc-api/) and of
+// `cfl` is one method; mutating ones run one at a time.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { execFile } = require('node:child_process');
+const { loadState, saveState } = require('./state');
+const { AppLogs } = require('./app-log');
+const { Cgroups, cfCpuShares } = require('./cgroups');
+const { Events, RESULTS_SERVICE } = require('./events');
+const { Cell } = require('./instances');
+const { Router, readPid, killAndWait } = require('./haproxy');
+const { RouterSync } = require('./router-sync');
+const { FrontProxies } = require('./front-proxy');
+const { MAX_FRONT_PROXIES } = require('./config');
+const { startSink, toRtrLine } = require('./rtr-log');
+const { Postgres } = require('./services');
+const { stage } = require('./start-command');
+const { sample } = require('./instance-usage');
+const tables = require('./tables');
+const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
+
+class UsageError extends Error {}
+
+class Platform {
+  constructor(cfg, log) {
+    this.cfg = cfg;
+    this.log = log;
+    this.queue = Promise.resolve();
+    this.staged = new Map();
+    this.diskBytes = new Map();
+  }
+
+  // Serialise mutating verbs.
+  exclusive(fn) {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  async boot() {
+    const { cfg } = this;
+    fs.mkdirSync(cfg.home, { recursive: true });
+    // PostgreSQL runs as `postgres` when we are root: it must be able to reach its dir.
+    if (process.getuid && process.getuid() === 0) fs.chmodSync(cfg.home, 0o711);
+    this.state = loadState(cfg.stateFile);
+    this.logs = new AppLogs(cfg.logDir);
+    this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log, cfg.cpuPeriodUs);
+    this.events = new Events({ log: this.log, resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
+    this.cell = new Cell({
+      cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
+      hooks: {
+        appOf: (n) => this.state.apps[n],
+        services: () => this.state.services,
+        staged: (n) => this.staged.get(n) || {},
+        cpuCores: (a) => this.cpuCores(a),
+        cpuShares: (a) => this.cpuShares(a),
+        onChange: () => { this.writePids(); return this.routes.sync(); },
+      },
+    });
+    await this.cleanLeftovers();
+    this.pg = new Postgres({ repoRoot: cfg.repoRoot, dir: cfg.pgDir, port: cfg.pgPort });
+    await this.pg.start();
+    this.sink = await startSink((rec) => this.routerLog(rec));
+    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log, cgroups: this.cgroups });
+    this.routes = new RouterSync({
+      router: this.router, log: this.log,
+      apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
+    });
+    this.routes.logPort = this.sink.port;
+    await this.routes.sync({ strict: true });
+    this.front = new FrontProxies({
+      dir: cfg.frontProxyDir, portBase: cfg.frontProxyPortBase, routerPort: cfg.routerPort,
+      cpuCores: cfg.frontProxyCpu, cgroups: this.cgroups, log: this.log,
+    });
+    await this.front.cleanLeftovers();
+    await this.front.set(cfg.frontProxies);
+    this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
+    for (const app of Object.values(this.state.apps)) {
+      if (app.state !== 'STARTED') continue;
+      try {
+        await this.stageApp(app);
+        this.startIndices(app, range(app.instances)).catch((e) => this.log(`cannot restart ${app.name}: ${e.message}`));
+      } catch (e) { this.log(`cannot restart ${app.name}: ${e.message}`); }
+    }
+    this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
+  }
+
+  // Processes a previous daemon left behind (it crashed or was killed).
+  async cleanLeftovers() {
+    const hp = readPid(path.join(this.cfg.haproxyDir, 'haproxy.pid'));
+    if (hp) await killAndWait(hp, 'SIGUSR1', 3000);
+    for (const pid of readPidList(path.join(this.cfg.home, 'instances.pids'))) {
+      try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  }
+
+  writePids() {
+    const pids = this.cell.all().map((i) => i.pid).filter(Boolean);
+    fs.writeFileSync(path.join(this.cfg.home, 'instances.pids'), `${pids.join('\n')}\n`);
+  }
+
+  save() { saveState(this.cfg.stateFile, this.state); }
+
+  cpuCores(app) {
+    if (app.cpuQuota === 'none') return null;
+    if (typeof app.cpuQuota === 'number') return app.cpuQuota;
+    if (this.cfg.cpuMode === 'shares') return null;
+    return (app.memoryMb / 1024) * this.cfg.cpuPerGb;
+  }
+
+  cpuShares(app) {
+    return this.cfg.cpuMode === 'shares' ? cfCpuShares(app.memoryMb) : undefined;
+  }
+
+  app(name) {
+    const a = this.state.apps[name];
+    if (!a) throw new UsageError(`App '${name}' not found.`);
+    return a;
+  }
+
+  appByGuid(guid) { return Object.values(this.state.apps).find((a) => a.guid === guid) || null; }
+
+  async stageApp(app) {
+    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', app.name)));
+    execFile('du', ['-sb', app.path], (err, out) => {
+      if (!err) this.diskBytes.set(app.name, Number(String(out).split('\t')[0]) || 0);
+    });
+  }
+
+  startIndices(app, indices) { return Promise.all(indices.map((i) => this.cell.ensure(app, i))); }
+
+  async startAndWait(app, indices) {
+    await this.startIndices(app, indices);
+    await this.cell.waitRunning(app.name, indices, app.healthCheck.startTimeoutSec * 1000 + 5000);
+  }
+
+  routerLog(rec) {
+    const t = this.routes.target(rec);
+    if (!t) return;
+    const line = toRtrLine(rec, { appGuid: t.app.guid, index: t.index === null ? '-' : t.index, instanceGuid: t.instance && t.instance.guid });
+    this.logs.write(t.app.name, 'RTR/0', 'OUT', line);
+  }
+
+  sampleAll() {
+    for (const inst of this.cell.all()) {
+      try { sample(inst, this.cgroups, this.diskBytes.get(inst.app) || 0); } catch { /* process just went */ }
+    }
+  }
+
+  // ---------------------------------------------------------------- verbs
+  // The app record a manifest spec (manifest.js) makes: an existing app keeps its guid, its
+  // set-env variables, its CPU override and the route options the spec does not set; the
+  // spec's services are bound. UsageError for an unknown service.
+  appFromSpec(spec, { instances, state }) {
+    for (const s of spec.services) if (!this.state.services[s]) throw new UsageError(`Service instance ${s} not found`);
+    const old = this.state.apps[spec.name];
+    let routeOptions;
+    try { routeOptions = pushedRouteOptions(old, spec); } catch (e) { throw new UsageError(e.message); }
+    const app = {
+      ...spec,
+      routeOptions,
+      guid: old ? old.guid : crypto.randomUUID(),
+      env: { ...(old ? old.env : {}), ...spec.env },
+      instances: instances !== undefined ? instances : spec.instances,
+      cpuQuota: old ? old.cpuQuota : undefined,
+      version: crypto.randomUUID(),
+      state,
+      createdAt: old ? old.createdAt : new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+    };
+    for (const s of app.services) {
+      const svc = this.state.services[s];
+      svc.bindings = svc.bindings || {};
+      svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
+    }
+    return app;
+  }
+
+  // Put `app` in place of its previous record: the old instances go, the disks of indices
+  // the new count drops are discarded, the router follows.
+  async replaceApp(app) {
+    if (this.state.apps[app.name]) await this.cell.removeApp(app.name);
+    this.cell.discardDisks(app.name, app.instances);
+    this.state.apps[app.name] = app;
+    for (const u of app.routes) delete this.state.routes[u]; // a pushed app maps a route no app had
+    this.save();
+    await this.routes.sync();
+  }
+
+  // wait: false returns once the new instances are started, not yet healthy (CC's scale).
+  // memoryMb: the container's memory (cf scale -m): a running app restarts with the new
+  // limit, its CPU quota or shares following it as on CF (docs/cf-platform.md §7).
+  async scale({ appName, instances, cpu, memoryMb, wait = true }) {
+    const app = this.app(appName);
+    if (memoryMb !== undefined && memoryMb !== app.memoryMb) {
+      app.memoryMb = memoryMb;
+      this.save();
+      if (app.state === 'STARTED') await this.restart({ appName });
+    }
+    if (cpu !== undefined) {
+      const before = app.cpuQuota;
+      app.cpuQuota = cpu;
+      try {
+        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+      } catch (e) {
+        app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
+        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+        throw e;
+      }
+    }
+    if (instances !== undefined) {
+      const before = app.instances;
+      app.instances = instances;
+      this.save();
+      await this.routes.sync();
+      if (app.state === 'STARTED') {
+        const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
+        await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
+        if (instances > before) {
+          const added = range(instances).slice(before);
+          if (wait) await this.startAndWait(app, added);
+          else await this.startIndices(app, added);
+        }
+        await this.routes.sync();
+      }
+      this.cell.discardDisks(app.name, instances);
+    }
+    this.save();
+    return `Scaling app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
+  }
+
+  // The route's options (load balancing), applied with a graceful router reload.
+  async updateRoute(args) {
+    let plan;
+    try { plan = planRouteUpdate(Object.values(this.state.apps), args); } catch (e) { throw new UsageError(e.message); }
+    const { app, url, routeOptions } = plan;
+    const before = app.routeOptions;
+    app.routeOptions = routeOptions;
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      app.routeOptions = before;
+      await this.routes.sync();
+      throw e;
+    }
+    this.save();
+    return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
+  }
+
+  // `cf create-route` (POST /v3/routes): a route no app is mapped to yet, kept as CC keeps
+  // it until deleted.
+  createRoute({ url, options = {} }) {
+    if (this.routeExists(url)) throw new UsageError(`Route ${url} already exists`);
+    this.state.routes[url] = { options, createdAt: new Date().toISOString() };
+    this.save();
+  }
+
+  routeExists(url) {
+    return Boolean(this.state.routes[url]) || Object.values(this.state.apps).some((a) => a.routes.includes(url));
+  }
+
+  // `cf map-route` / `unmap-route`: the app joins or leaves a route's destinations; the
+  // router sends the route's requests round-robin to every mapped app's instances
+  // (docs/cf-platform.md §16). Applied with a graceful router reload. A route left without
+  // apps stays (with its options), as in CC.
+  async mapRoute({ appName, url }) {
+    const app = this.app(appName);
+    if (app.routes.includes(url)) return;
+    const before = { routes: app.routes, routeOptions: app.routeOptions };
+    const loose = this.state.routes[url];
+    app.routes = [...app.routes, url];
+    if (loose && Object.keys(loose.options).length) app.routeOptions = { ...app.routeOptions, [url]: loose.options };
+    delete this.state.routes[url];
+    await this.routeChange(() => {
+      Object.assign(app, before);
+      if (loose) this.state.routes[url] = loose;
+    });
+  }
+
+  async unmapRoute({ appName, url }) {
+    const app = this.app(appName);
+    if (!app.routes.includes(url)) return;
+    const before = { routes: app.routes, routeOptions: app.routeOptions };
+    app.routes = app.routes.filter((u) => u !== url);
+    app.routeOptions = { ...app.routeOptions };
+    delete app.routeOptions[url];
+    const last = !Object.values(this.state.apps).some((a) => a.routes.includes(url));
+    if (last) this.state.routes[url] = { options: before.routeOptions?.[url] || {}, createdAt: new Date().toISOString() };
+    await this.routeChange(() => {
+      Object.assign(app, before);
+      if (last) delete this.state.routes[url];
+    });
+  }
+
+  async routeChange(undo) {
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      undo();
+      await this.routes.sync();
+      throw e;
+    }
+    this.save();
+  }
+
+  // wait: false returns once the instances are started, not yet healthy (CC's start).
+  async start({ appName, wait = true }) {
+    const app = this.app(appName);
+    app.state = 'STARTED';
+    this.save();
+    await this.stageApp(app);
+    if (wait) await this.startAndWait(app, range(app.instances));
+    else await this.startIndices(app, range(app.instances));
+    return `Starting app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
+  }
+
+  async stop({ appName }) {
+    const app = this.app(appName);
+    app.state = 'STOPPED';
+    this.save();
+    await this.cell.removeApp(app.name);
+    return `Stopping app ${app.name} in org local / space local as admin...\n\nOK`;
+  }
+
+  async restart({ appName }) {
+    await this.stop({ appName });
+    return (await this.start({ appName })).replace(/^Starting/, 'Restarting');
+  }
+
+  // wait: false returns once the instance is started again, not yet healthy (CC's terminate).
+  async restartInstance({ appName, index, wait = true }) {
+    const app = this.app(appName);
+    if (!(index >= 0 && index < app.instances)) throw new UsageError(`Instance ${index} of process web not found`);
+    await this.cell.restartInstance(app.name, index);
+    if (wait) await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
+    return `Restarting instance ${index} of process web of app ${app.name} in org local / space local as admin...\nOK`;
+  }
+
+  async deleteApp({ appName }) {
+    const app = this.state.apps[appName];
+    if (!app) return `App '${appName}' does not exist.\nOK`;
+    await this.cell.removeApp(app.name);
+    this.cell.discardDisks(app.name);
+    for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
+    delete this.state.apps[app.name];
+    this.save();
+    await this.routes.sync();
+    return `Deleting app ${appName} in org local / space local as admin...\nOK`;
+  }
+
+  appText(app) { return tables.appSummary(app, this.cell.list(app.name), this.cpuCores(app)); }
+
+  async createService({ offering, plan, name }) {
+    if (offering !== 'postgres') throw new UsageError(`Service offering '${offering}' not found (local offers: postgres)`);
+    if (this.state.services[name]) return `Service instance ${name} already exists\nOK`;
+    let svc;
+    try { svc = await this.pg.createService(name, plan); } catch (e) { throw new UsageError(e.message); }
+    svc.bindings = {};
+    this.state.services[name] = svc;
+    this.save();
+    return `Creating service instance ${name} in org local / space local as admin...\nOK`;
+  }
+
+  async deleteService({ name }) {
+    const svc = this.state.services[name];
+    if (!svc) return `Service instance ${name} did not exist.\nOK`;
+    const bound = Object.values(this.state.apps).filter((a) => a.services.includes(name)).map((a) => a.name);
+    if (bound.length) throw new UsageError(`Cannot delete service instance ${name}: bound to ${bound.join(', ')}; unbind first`);
+    await this.pg.deleteService(name);
+    delete this.state.services[name];
+    this.save();
+    return `Deleting service instance ${name} in org local / space local as admin...\nOK`;
+  }
+
+  bindService({ appName, name }) {
+    const app = this.app(appName);
+    const svc = this.state.services[name];
+    if (!svc) throw new UsageError(`Service instance ${name} not found`);
+    if (!app.services.includes(name)) app.services.push(name);
+    svc.bindings = svc.bindings || {};
+    svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
+    this.save();
+    return `Binding service instance ${name} to app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cf restart ${app.name}' to ensure your env variable changes take effect`;
+  }
+
+  unbindService({ appName, name }) {
+    const app = this.app(appName);
+    app.services = app.services.filter((s) => s !== name);
+    if (this.state.services[name]?.bindings) delete this.state.services[name].bindings[app.name];
+    this.save();
+    return `Unbinding app ${app.name} from service ${name} in org local / space local as admin...\nOK`;
+  }
+
+  /** "quota, period N µs" (the daemon's CFSCALE_CPU_PERIOD_US: a round records it) or "shares". */
+  cpuModeText() {
+    return this.cfg.cpuMode === 'quota' ? `quota, period ${this.cgroups.periodUs} µs` : this.cfg.cpuMode;
+  }
+
+  status() {
+    const lines = [
+      `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
+      `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
+      `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
+      `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
+      `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
+      `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
+      `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
+      '',
+    ];
+    const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes']];
+    for (const a of Object.values(this.state.apps)) {
+      const insts = this.cell.list(a.name);
+      if (!insts.length) rows.push([a.name, '-', a.state.toLowerCase(), '-', '-', '-', '-']);
+      for (const i of insts) {
+        const q = this.cpuCores(a);
+        rows.push([a.name, i.index, i.state.toLowerCase(), i.port, i.pid || '-', q === null ? 'none' : q.toFixed(3), i.crashCount]);
+      }
+    }
+    return lines.join('\n') + tables.table(rows);
+  }
+
+  /**
+   * `cfl front-proxies [-n N] [--cpu CORES|none] [--json]`: set how many TLS front proxies run
+   * (and their quota), then print their URLs one per line, or with --json their stats
+   * (front-proxy.js stats()).
+   */
+  /**
+   * `cfl router-usage`: the router's CPU since it started, from its cgroup, and its quota, as
+   * JSON {cpu_ns, cpu_quota_cores} (cpu_ns null without cgroups; cpu_quota_cores null: none).
+   */
+  routerUsage() {
+    return JSON.stringify({ cpu_ns: this.router.cpuNs(), cpu_quota_cores: this.router.cpuQuotaCores });
+  }
+
+  async frontProxies({ count, cpu, json }) {
+    if (count !== undefined) {
+      if (!Number.isInteger(count) || count > MAX_FRONT_PROXIES) throw new UsageError(`-n must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${count}`);
+      await this.front.set(count, cpu === undefined ? this.front.cpuCores : cpu === 'none' ? null : cpu);
+    } else if (cpu !== undefined) {
+      throw new UsageError('--cpu needs -n N');
+    }
+    if (json) return JSON.stringify(await this.front.stats());
+    return this.front.urls().join('\n');
+  }
+
+  // Teardown: every instance, the router, PostgreSQL, the cgroups; with `discard` (cfl down)
+  // also the instances' temp dirs (kept when the daemon just stops, e.g. a failed boot).
+  async shutdown({ discard = false } = {}) {
+    clearInterval(this.sampler);
+    if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
+    if (discard) fs.rmSync(this.cfg.instancesDir, { recursive: true, force: true });
+    if (this.front) await this.front.stopAll();
+    if (this.routes) await this.routes.stop();
+    else if (this.router) await this.router.stop();
+    if (this.sink) this.sink.close();
+    if (this.pg) await this.pg.stop().catch((e) => this.log(`postgres stop: ${e.message}`));
+    const left = this.cgroups ? this.cgroups.removeAll() : [];
+    try { fs.unlinkSync(path.join(this.cfg.home, 'instances.pids')); } catch { /* gone */ }
+    if (this.logs) this.logs.closeAll();
+    if (left.length) this.log(`cgroups left behind: ${left.join(', ')}`);
+    return left;
+  }
+}
+
+function range(n) { return Array.from({ length: n }, (_, i) => i); }
+
+function readPidList(file) {
+  try { return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; }
+}
+
+module.exports = { Platform, UsageError };
