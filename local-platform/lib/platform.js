@@ -231,14 +231,13 @@ class Platform {
       this.cell.discardDisks(app.name, instances);
     }
     this.save();
-    return `Scaling app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
   }
 
   // The route's options (load balancing), applied with a graceful router reload.
   async updateRoute(args) {
     let plan;
     try { plan = planRouteUpdate(Object.values(this.state.apps), args); } catch (e) { throw new UsageError(e.message); }
-    const { app, url, routeOptions } = plan;
+    const { app, routeOptions } = plan;
     const before = app.routeOptions;
     app.routeOptions = routeOptions;
     try {
@@ -249,7 +248,6 @@ class Platform {
       throw e;
     }
     this.save();
-    return `Updating route ${url} for org local / space local as admin...\nRoute ${url} has been updated\nOK`;
   }
 
   // `cf create-route` (POST /v3/routes): a route no app is mapped to yet, kept as CC keeps
@@ -316,7 +314,6 @@ class Platform {
     await this.stageApp(app);
     if (wait) await this.startAndWait(app, range(app.instances));
     else await this.startIndices(app, range(app.instances));
-    return `Starting app ${app.name} in org local / space local as admin...\n\n${this.appText(app)}`;
   }
 
   async stop({ appName }) {
@@ -324,12 +321,11 @@ class Platform {
     app.state = 'STOPPED';
     this.save();
     await this.cell.removeApp(app.name);
-    return `Stopping app ${app.name} in org local / space local as admin...\n\nOK`;
   }
 
   async restart({ appName }) {
     await this.stop({ appName });
-    return (await this.start({ appName })).replace(/^Starting/, 'Restarting');
+    await this.start({ appName });
   }
 
   // wait: false returns once the instance is started again, not yet healthy (CC's terminate).
@@ -338,43 +334,37 @@ class Platform {
     if (!(index >= 0 && index < app.instances)) throw new UsageError(`Instance ${index} of process web not found`);
     await this.cell.restartInstance(app.name, index);
     if (wait) await this.cell.waitRunning(app.name, [index], app.healthCheck.startTimeoutSec * 1000 + 5000);
-    return `Restarting instance ${index} of process web of app ${app.name} in org local / space local as admin...\nOK`;
   }
 
   async deleteApp({ appName }) {
     const app = this.state.apps[appName];
-    if (!app) return `App '${appName}' does not exist.\nOK`;
+    if (!app) return;
     await this.cell.removeApp(app.name);
     this.cell.discardDisks(app.name);
     for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
     delete this.state.apps[app.name];
     this.save();
     await this.routes.sync();
-    return `Deleting app ${appName} in org local / space local as admin...\nOK`;
   }
-
-  appText(app) { return tables.appSummary(app, this.cell.list(app.name), this.cpuCores(app)); }
 
   async createService({ offering, plan, name }) {
     if (offering !== 'postgres') throw new UsageError(`Service offering '${offering}' not found (local offers: postgres)`);
-    if (this.state.services[name]) return `Service instance ${name} already exists\nOK`;
+    if (this.state.services[name]) return;
     let svc;
     try { svc = await this.pg.createService(name, plan); } catch (e) { throw new UsageError(e.message); }
     svc.bindings = {};
     this.state.services[name] = svc;
     this.save();
-    return `Creating service instance ${name} in org local / space local as admin...\nOK`;
   }
 
   async deleteService({ name }) {
     const svc = this.state.services[name];
-    if (!svc) return `Service instance ${name} did not exist.\nOK`;
+    if (!svc) return;
     const bound = Object.values(this.state.apps).filter((a) => a.services.includes(name)).map((a) => a.name);
     if (bound.length) throw new UsageError(`Cannot delete service instance ${name}: bound to ${bound.join(', ')}; unbind first`);
     await this.pg.deleteService(name);
     delete this.state.services[name];
     this.save();
-    return `Deleting service instance ${name} in org local / space local as admin...\nOK`;
   }
 
   bindService({ appName, name }) {
@@ -385,7 +375,6 @@ class Platform {
     svc.bindings = svc.bindings || {};
     svc.bindings[app.name] = svc.bindings[app.name] || crypto.randomUUID();
     this.save();
-    return `Binding service instance ${name} to app ${app.name} in org local / space local as admin...\nOK\nTIP: Use 'cf restart ${app.name}' to ensure your env variable changes take effect`;
   }
 
   unbindService({ appName, name }) {
@@ -393,7 +382,6 @@ class Platform {
     app.services = app.services.filter((s) => s !== name);
     if (this.state.services[name]?.bindings) delete this.state.services[name].bindings[app.name];
     this.save();
-    return `Unbinding app ${app.name} from service ${name} in org local / space local as admin...\nOK`;
   }
 
   /** "quota, period N µs" (the daemon's CFSCALE_CPU_PERIOD_US: a round records it) or "shares". */

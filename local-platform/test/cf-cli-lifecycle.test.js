@@ -1,10 +1,10 @@
 // End to end with the real cf CLI against the local Cloud Controller: an app's life after
-// the push — cf apps / app, logs (--recent and streaming, from the local log-cache),
-// update-route -o loadbalancing, set-env / env, restart-app-instance, a crash in the audit
-// events (and the user's terminate_instance), STG lines of the push, service keys, the
-// local CPU quota annotation, pages of a list followed by the CLI, stop / start / restart,
-// bind / unbind / delete-service, delete. The app is the
-// tiny fixture (local-platform/test/fixtures/tiny-app), 2 instances. Under the heavy lock.
+// the push — its manifest_diff, cf apps / app, logs (--recent and streaming, from the local
+// log-cache), update-route -o loadbalancing, set-env / env, restart-app-instance, a crash in
+// the audit events (and the user's terminate_instance), STG lines of the push, service keys,
+// the local CPU quota annotation, pages of a list followed by the CLI, stop / start /
+// restart, bind / unbind / delete-service, delete. The app is the tiny fixture
+// (local-platform/test/fixtures/tiny-app), 2 instances. Under the heavy lock.
 'use strict';
 
 const test = require('node:test');
@@ -53,6 +53,26 @@ test('push the tiny app with 2 instances; cf apps and cf app show them running',
   const { rows, skipped } = statsRows(await curlJson(`/v3/apps/${guid}/processes/web/stats`), { platform: 'local' });
   assert.deepEqual(skipped, []);
   assert.deepEqual(rows.map((r) => [r.instance_index, r.state, r.source, r.mem_quota_bytes]), [[0, 'RUNNING', 'v3', 64 * 1024 * 1024], [1, 'RUNNING', 'v3', 64 * 1024 * 1024]]);
+});
+
+test('manifest_diff (what cf push prints before it applies): CC\'s diff of each app against the space', async () => {
+  const space = (await curlJson('/v3/spaces?names=local')).resources[0].guid;
+  const diff = async (apps) => (await curlJson('-X', 'POST', `/v3/spaces/${space}/manifest_diff`, '-d', JSON.stringify({ applications: apps }))).diff;
+  assert.deepEqual(await diff([{ name: APP, instances: 2, memory: '64M', env: { BUSY: '0' } }]), [], 'what the app has is no change');
+  assert.deepEqual(await diff([{ name: APP, instances: 3, memory: '128M', env: { BUSY: '1', NEW: 'x' }, stack: 'cflinuxfs4' }]), [
+    { op: 'replace', path: '/applications/0/instances', was: 2, value: 3 },
+    { op: 'replace', path: '/applications/0/env/BUSY', was: '0', value: '1' },
+    { op: 'add', path: '/applications/0/env/NEW', value: 'x' },
+  ], 'memory only inside processes, as CC');
+  assert.deepEqual(await diff([{ name: APP, processes: [{ type: 'web', memory: '128M', instances: 2 }] }]), [
+    { op: 'replace', path: '/applications/0/processes/0/memory', was: '64M', value: '128M' },
+  ]);
+  assert.deepEqual(await diff([{ name: 'fresh', instances: 1 }]), [
+    { op: 'add', path: '/applications/0/name', value: 'fresh' },
+    { op: 'add', path: '/applications/0/instances', value: 1 },
+  ], 'a new app: every key is an add');
+  const bad = JSON.parse((await cf('curl', '-X', 'POST', `/v3/spaces/${space}/manifest_diff`, '-d', '{"applications":[]}')).stdout);
+  assert.equal(bad.errors[0].detail, 'Applications must have at least 1 application');
 });
 
 test('cf logs --recent prints RTR lines with vcap_request_id and the app\'s own lines, in CF\'s layout', async () => {

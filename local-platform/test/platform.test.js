@@ -90,6 +90,29 @@ async function push(name, vars) {
   assert.equal(r.code, 0, `cf push ${name}: ${r.out}`);
 }
 
+// Apps of later subtests, pushed with the first ones: the CLI polls every 3 s, so pushes
+// side by side cost about one push. Health checks: the liveness attributes of
+// manifests/node-app.yml against the http check it had before, both checked every second
+// (the platform default is 30 s). Signals: node as the main process, and as a child of a
+// shell that does not pass SIGTERM on.
+const HC_CASES = { 'hc-http': { 'health-check-type': 'http', 'health-check-http-endpoint': '/health' } };
+const SIG_CASES = { 'sig-exec': 'exec node server.js', 'sig-shell': 'node server.js & wait' };
+function extraManifests() {
+  const repoApp = YAML.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'manifests', 'node-app.yml'), 'utf8')).applications[0];
+  HC_CASES['hc-manifest'] = Object.fromEntries(Object.entries(repoApp).filter(([k]) => /^(readiness-)?health-check-/.test(k)));
+  const apps = [
+    ...Object.entries(HC_CASES).map(([name, settings]) => ({ name, path: path.dirname(FIXTURE), memory: '64M', command: 'exec node server.js',
+      routes: [{ route: `${name}.localhost` }], ...settings, 'health-check-interval': 1 })),
+    ...Object.entries(SIG_CASES).map(([name, command]) => ({ name, path: path.dirname(FIXTURE), memory: '64M', command,
+      env: { LOG_SIGTERM: '1' }, routes: [{ route: `${name}.localhost` }] })),
+  ];
+  return apps.map((app) => {
+    const file = path.join(HOME, `${app.name}.yml`);
+    fs.writeFileSync(file, YAML.stringify({ applications: [app] }));
+    return file;
+  });
+}
+
 async function curlJson(p) { return JSON.parse(await ok('curl', p)); }
 
 const stats = async (guid) => (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources;
@@ -117,21 +140,25 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
   const bad = await w.cf('push', '-f', FIXTURE);
   assert.equal(bad.code, 1);
   assert.match(bad.out, /Expected to find variables: busy, domain, instances, memory, name, services/);
-  const nope = await w.cf('push', '-f', FIXTURE, '--vars-file', varsFile('x', { name: 'x', domain: 'localhost', services: ['nope'], busy: '0', instances: 1, memory: '96M' }));
-  assert.equal(nope.code, 1);
-  assert.match(nope.out, /For application 'x': Service instance 'nope' not found/);
+  const nopeVars = varsFile('x', { name: 'x', domain: 'localhost', services: ['nope'], busy: '0', instances: 1, memory: '96M' });
 
   const hashManifest = path.join(HOME, 'hash.yml');
   fs.writeFileSync(hashManifest, `applications:\n- name: h\n  path: ${path.dirname(FIXTURE)}\n  command: x\n  routes:\n  - route: h.localhost\n    options:\n      loadbalancing: hash\n`);
-  const hashPush = await w.cf('push', '-f', hashManifest);
-  assert.equal(hashPush.code, 1);
-  assert.match(hashPush.out, /loadbalancing: hash is not supported by the local platform \(round-robin or least-connection\)/);
-
-  await Promise.all([
+  const [nope, hashPush] = await Promise.all([
+    cfAside('push', '-f', FIXTURE, '--vars-file', nopeVars),
+    cfAside('push', '-f', hashManifest),
     push('tiny', { instances: 2, services: ['results-db'] }),
     push('hog', { memory: '64M', services: ['results-db'] }),
     push('busy', { memory: '64M', busy: '1' }),
+    ...extraManifests().map(async (file) => {
+      const r = await cfAside('push', '-f', file);
+      assert.equal(r.code, 0, `cf push -f ${file}: ${r.out}`);
+    }),
   ]);
+  assert.equal(nope.code, 1);
+  assert.match(nope.out, /For application 'x': Service instance 'nope' not found/);
+  assert.equal(hashPush.code, 1);
+  assert.match(hashPush.out, /loadbalancing: hash is not supported by the local platform \(round-robin or least-connection\)/);
   const guid = await ok('app', 'tiny', '--guid');
   assert.match(guid, UUID_RE);
   await allRunning(guid, 2);
@@ -193,10 +220,9 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     assert.equal(env.MEMORY_LIMIT, '96m');
     const binding = JSON.parse(env.VCAP_SERVICES).postgres[0];
     assert.equal(binding.name, 'results-db');
-    await ok('create-service-key', 'results-db', 'k');
-    const key = JSON.parse((await ok('service-key', 'results-db', 'k')).replace(/^[^{]*/, ''));
-    const [bound, keyed] = [binding.credentials.uri, (key.credentials || key).uri].map((u) => new URL(u));
-    assert.deepEqual([bound.host, bound.pathname], [keyed.host, keyed.pathname], 'the binding and a service key reach the same database');
+    const [bindingGuid] = (await curlJson(`/v3/service_credential_bindings?app_guids=${guid}`)).resources.map((b) => b.guid);
+    assert.deepEqual((await curlJson(`/v3/service_credential_bindings/${bindingGuid}/details`)).credentials, binding.credentials,
+      'VCAP_SERVICES holds the binding\'s credentials');
     resultsDbUrl = binding.credentials.uri;
     assert.equal(JSON.parse(env.VCAP_APPLICATION).application_id, guid);
   });
@@ -356,20 +382,7 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
   });
 
   await t.test('a saturated instance: killed by an http check with the default 1 s timeout, kept by the manifests\' liveness settings', async () => {
-    // Liveness attributes of manifests/node-app.yml against the http check it had before;
-    // both checked every second (the platform default is 30 s) during a 4 s blocked loop.
-    const repoApp = YAML.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'manifests', 'node-app.yml'), 'utf8')).applications[0];
-    const liveness = Object.fromEntries(Object.entries(repoApp).filter(([k]) => /^(readiness-)?health-check-/.test(k)));
-    const cases = { 'hc-http': { 'health-check-type': 'http', 'health-check-http-endpoint': '/health' }, 'hc-manifest': liveness };
-    for (const [name, settings] of Object.entries(cases)) {
-      const app = { name, path: path.dirname(FIXTURE), memory: '64M', command: 'exec node server.js', routes: [{ route: `${name}.localhost` }], ...settings, 'health-check-interval': 1 };
-      const file = path.join(HOME, `${name}.yml`);
-      fs.writeFileSync(file, YAML.stringify({ applications: [app] }));
-    }
-    await Promise.all(Object.keys(cases).map(async (name) => {
-      const r = await cfAside('push', '-f', path.join(HOME, `${name}.yml`));
-      assert.equal(r.code, 0, `cf push ${name}: ${r.out}`);
-    }));
+    const cases = HC_CASES;
     const guids = {};
     const before = {};
     for (const name of Object.keys(cases)) {
@@ -388,24 +401,14 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     assert.deepEqual((await curlJson(`/v3/audit_events?target_guids=${guids['hc-manifest']}`)).resources, [], 'no crash');
     const now = (await curlJson(`/v3/apps/${guids['hc-manifest']}/processes/web/stats`)).resources[0];
     assert.deepEqual([now.state, now.instance_guid], ['RUNNING', before['hc-manifest']], 'the same container still runs');
-    for (const name of Object.keys(cases)) await ok('delete', name, '-f');
   });
 
   // The group got SIGTERM, so node heard it even when its parent never passed it on.
   await t.test('stop signals the instance\'s main process only, as Garden does', async () => {
-    const cases = { 'sig-exec': 'exec node server.js', 'sig-shell': 'node server.js & wait' };
-    for (const [name, command] of Object.entries(cases)) {
-      const app = { name, path: path.dirname(FIXTURE), memory: '64M', command, env: { LOG_SIGTERM: '1' }, routes: [{ route: `${name}.localhost` }] };
-      fs.writeFileSync(path.join(HOME, `${name}.yml`), YAML.stringify({ applications: [app] }));
-    }
-    await Promise.all(Object.keys(cases).map(async (name) => {
-      const r = await cfAside('push', '-f', path.join(HOME, `${name}.yml`));
-      assert.equal(r.code, 0, `cf push ${name}: ${r.out}`);
-    }));
+    const cases = SIG_CASES;
     for (const name of Object.keys(cases)) await ok('stop', name);
     assert.match(await ok('logs', 'sig-exec', '--recent'), /OUT node got SIGTERM/, 'node as the main process gets it');
     assert.doesNotMatch(await ok('logs', 'sig-shell', '--recent'), /node got SIGTERM/, 'a child of a shell that does not pass it on does not');
-    for (const name of Object.keys(cases)) await ok('delete', name, '-f');
   });
 
   await t.test('down leaves no process, cgroup or port behind', async () => {

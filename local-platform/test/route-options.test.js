@@ -17,7 +17,6 @@ const { buildConfig } = require('../lib/haproxy-config');
 const { Router } = require('../lib/haproxy');
 const { processAlive } = require('../lib/exec');
 const { RouterSync } = require('../lib/router-sync');
-const { appSummary } = require('../lib/tables');
 const { routeResource } = require('../lib/cf-api');
 const { planRouteUpdate, pushedRouteOptions, appLoadbalancing } = require('../lib/route-options');
 
@@ -94,11 +93,9 @@ test('push keeps the options of routes the app keeps, unless the manifest sets t
   assert.deepEqual(pushedRouteOptions(undefined, { name: 'a', routes: ['b.localhost'], routeOptions: {} }), {});
 });
 
-test('an app\'s summary and /v3/apps/GUID/routes show the route\'s algorithm', () => {
+test('/v3/apps/GUID/routes shows the route\'s algorithm', () => {
   const app = { name: 'node-app', guid: GUID, state: 'STARTED', routes: ['node-app.localhost'], routeOptions: {}, buildpack: 'nodejs_buildpack', instances: 1, memoryMb: 200, diskMb: 1024 };
-  assert.match(appSummary(app, [], 0.2), /^routes: +node-app\.localhost\nload balancing: +round-robin \(router default\)$/m);
   const lc = { ...app, routeOptions: { 'node-app.localhost': { loadbalancing: 'least-connection' } } };
-  assert.match(appSummary(lc, [], 0.2), /^routes: +node-app\.localhost \{loadbalancing=least-connection\}\nload balancing: +least-connection$/m);
   const r = routeResource(lc, 'node-app.localhost');
   assert.deepEqual([r.host, r.url, r.options], ['node-app', 'node-app.localhost', { loadbalancing: 'least-connection' }]);
   assert.deepEqual(routeResource(app, 'node-app.localhost').options, {});

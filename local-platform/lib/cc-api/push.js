@@ -10,6 +10,7 @@ const errors = require('./errors');
 const { Bits } = require('./bits');
 const { applyManifest, parse: parseManifest, createSkeletons, skeletonApp } = require('./app-manifest');
 const { parseMultipart } = require('./multipart');
+const { manifestDiff } = require('./manifest-diff');
 
 function register(router, { platform, base, jobs }) {
   const bits = new Bits(platform.cfg.home);
@@ -86,12 +87,10 @@ function register(router, { platform, base, jobs }) {
     ));
   });
 
-  // CC answers the changes the manifest would make (space_diff_manifest.rb); the CLI only
-  // prints them. Locally: no diff, after the same parse checks as apply_manifest.
+  // CC answers the changes the manifest would make (manifest-diff.js); the CLI prints them.
   router.add('POST', '/v3/spaces/:guid/manifest_diff', ({ params, raw }) => {
     if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
-    parseManifest(raw);
-    return [201, { diff: [] }];
+    return [201, manifestDiff(parseManifest(raw), platform.state.apps, P.STACK.name)];
   });
 
   // Rolling deployments are not implemented: never an active one.
