@@ -1,12 +1,11 @@
 // results-db.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+'use strict';
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+const pg = require('pg');
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = path.resolve(__dirname, '../..');
 
 // Numeric columns (bigint, numeric) as JS numbers: counts and microseconds fit in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -24,7 +23,7 @@ function cfl(args) {
  * service-url results-db`; with `ensureLocal` the local platform is started and the
  * service created first (both idempotent). null when none is known.
  */
-export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
+function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   if (db) return db;
   if (process.env.CFSCALE_RESULTS_URL) return process.env.CFSCALE_RESULTS_URL;
   if (process.env.RESULTS_DATABASE_URL) return process.env.RESULTS_DATABASE_URL;
@@ -43,10 +42,12 @@ export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {})
 
 // sslmode and sslrootcert mean what they mean to libpq and psql, as in every other part that
 // reads a results-database URL (scripts/cf/bindings.js): require encrypts without verifying.
-const { connectionFromUrl, pgConfig } = createRequire(import.meta.url)('../../scripts/cf/bindings.js');
+const { connectionFromUrl, pgConfig } = require('../../scripts/cf/bindings.js');
 
-export async function connect(url) {
+async function connect(url) {
   const client = new pg.Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-report' });
   await client.connect();
   return client;
 }
+
+module.exports = { resultsUrl, connect, REPO_ROOT };

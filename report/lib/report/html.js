@@ -1,10 +1,11 @@
 // html.js — the report page: one self-contained HTML file (no network): tables, the charts
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
-import { STUDY } from './study.js';
-import { ROUTER_CORES_WITHOUT_QUOTA } from '../experiment/procedures.js';
-import {
+'use strict';
+const { STUDY } = require('./study.js');
+const { ROUTER_CORES_WITHOUT_QUOTA } = require('../experiment/procedures.js');
+const {
   capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
-} from './tables.js';
+} = require('./tables.js');
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Number(x).toFixed(d));
@@ -60,7 +61,7 @@ function roundsTable(a) {
 }
 
 /** A JSON object (environment, versions) as key = value lines; nested objects as dotted keys. */
-export function keyValues(json) {
+function keyValues(json) {
   let obj;
   try { obj = typeof json === 'string' ? JSON.parse(json) : json; } catch { return esc(json); }
   const lines = [];
@@ -169,7 +170,7 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.ci{color:#7
 .none{color:#777}code{font-size:11px}.kv{font:11px monospace;text-align:left;white-space:nowrap}.k{color:#555}`;
 
 /** The whole page. meta: {title, selection, generatedAt, staleNote (data.js staleLine)}. */
-export function htmlPage(a, charts, meta, bundles) {
+function htmlPage(a, charts, meta, bundles) {
   const specs = JSON.stringify(charts.map((c) => ({ name: c.name, spec: c.spec }))).replace(/</g, '\\u003c');
   const chartDivs = charts.map((c) => `<div class="chart"><div id="chart-${c.name}"></div><a href="charts/${c.name}.svg">SVG</a></div>`).join('\n');
   const trustedN = a.rounds.filter((r) => r.trusted).length;
@@ -224,3 +225,5 @@ Promise.all(CHARTS.map((c) => vegaEmbed('#chart-' + c.name, c.spec, { actions: f
 </body></html>
 `;
 }
+
+module.exports = { keyValues, htmlPage };
