@@ -9,7 +9,9 @@ const BODY_MAX = 4000
 const CONTACT_MAX = 200
 const PRICE_MAX = 1000000
 const PRICE_RE = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/
+// eslint-disable-next-line no-control-regex -- control characters are what it rejects
 const LINE_CONTROL_RE = /[\x00-\x1f\x7f]/
+// eslint-disable-next-line no-control-regex -- control characters are what it rejects
 const BODY_CONTROL_RE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/ // \t \n \r allowed
 const POSITIVE_RE = /^[1-9][0-9]*$/
 const DIGITS_RE = /^[0-9]+$/

@@ -166,7 +166,7 @@ function checkSub(where, raw, key, defaults, spec) {
   makeCheck(where).known(obj, Object.keys(spec), `${key}.`);
   const c = makeCheck(`${where}${key}.`);
   const out = { ...defaults };
-  for (const [inKey, [outKey, check]] of Object.entries(spec)) out[outKey] = check(c, obj, defaults[outKey]);
+  for (const [outKey, check] of Object.values(spec)) out[outKey] = check(c, obj, defaults[outKey]);
   return out;
 }
 

@@ -7,6 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { chromium } = require('playwright-core');
 const { PNG } = require('pngjs');
+/* global document -- the page.evaluate callbacks run in the page */
 
 const CHROMIUM = '/usr/bin/chromium';
 
