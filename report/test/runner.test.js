@@ -33,7 +33,6 @@ function writePlan(name, text) {
   return f;
 }
 
-
 function run(plan, extraArgs = [], env = {}) {
   return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],
     { CFSCALE_RESULTS_URL: db.url, ...env });

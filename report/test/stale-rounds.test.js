@@ -37,7 +37,6 @@ repetitions: 2
 afterChange: keep
 `;
 
-
 test('a plan edited after its rounds ran re-runs them; the report ignores the old ones', async () => {
   const planFile = path.join(dir, 'edited.yml');
   const log = path.join(dir, 'calls.log');

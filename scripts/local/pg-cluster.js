@@ -84,7 +84,6 @@ function pgBindir() {
   throw new ClusterError('PostgreSQL server binaries (pg_ctl, initdb) not found; install postgresql');
 }
 
-
 function ownerUid() {
   const r = run('id', ['-u', PG_USER]);
   if (r.status !== 0) throw new ClusterError(`no ${PG_USER} user to run PostgreSQL as (we are root): install postgresql`);
