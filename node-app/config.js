@@ -1,4 +1,4 @@
-'use strict'
+'use strict';
 // config.js — every setting of node-app, read from the environment once and validated.
 //
 // Names, defaults, ranges and meaning come from the settings spec shared with java-app
@@ -6,73 +6,73 @@
 // A bad setting is never clamped: loadConfig throws a ConfigError naming the variable and
 // server.js exits 1 with that one line (a benchmark with a silently changed setting lies).
 
-const { ConfigError } = require('./config-error')
-const bindings = require('./bindings')
+const { ConfigError } = require('./config-error');
+const bindings = require('./bindings');
 
-const APP_DEFAULT_NAME = 'node-app'
-const DEFAULT_RESULTS_SERVICE_NAME = 'results-db'
+const APP_DEFAULT_NAME = 'node-app';
+const DEFAULT_RESULTS_SERVICE_NAME = 'results-db';
 
 // The settings spec (name, default, range, unit, meaning) of both apps: a generated copy of
 // contract/settings.json, because CF pushes node-app/ alone (config.test.js checks the copy).
-const SPEC = new Map(require('./settings.json').settings.filter((s) => s.apps !== 'java').map((s) => [s.name, s]))
+const SPEC = new Map(require('./settings.json').settings.filter((s) => s.apps !== 'java').map((s) => [s.name, s]));
 
 /** The value of an env variable, with '' treated as unset (CF manifests render empty vars so). */
 function raw(env, name) {
-  const v = env[name]
-  return v === undefined || v === '' ? undefined : v
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
 }
 
 function spec(name, type) {
-  const s = SPEC.get(name)
-  if (!s || s.type !== type) throw new Error(`settings.json has no ${type} setting ${name}`)
-  return s
+  const s = SPEC.get(name);
+  if (!s || s.type !== type) throw new Error(`settings.json has no ${type} setting ${name}`);
+  return s;
 }
 
 function integer(env, name) {
-  const { min, max, default: def, notBelow } = spec(name, 'integer')
-  const v = raw(env, name)
-  if (v === undefined && notBelow === undefined) return def
-  const n = v === undefined ? def : Number(v)
+  const { min, max, default: def, notBelow } = spec(name, 'integer');
+  const v = raw(env, name);
+  if (v === undefined && notBelow === undefined) return def;
+  const n = v === undefined ? def : Number(v);
   if (v !== undefined && (!/^[0-9]{1,10}$/.test(v) || n < min || n > max)) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
   }
   if (notBelow !== undefined && n < integer(env, notBelow)) {
-    throw new ConfigError(`${name} must be >= ${notBelow} (${integer(env, notBelow)}), got ${JSON.stringify(v ?? String(def))}`)
+    throw new ConfigError(`${name} must be >= ${notBelow} (${integer(env, notBelow)}), got ${JSON.stringify(v ?? String(def))}`);
   }
-  return n
+  return n;
 }
 
 function boolean(env, name) {
-  const def = spec(name, 'boolean').default
-  const v = raw(env, name)
-  if (v === undefined) return def
-  if (v !== 'true' && v !== 'false') throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(v)}`)
-  return v === 'true'
+  const def = spec(name, 'boolean').default;
+  const v = raw(env, name);
+  if (v === undefined) return def;
+  if (v !== 'true' && v !== 'false') throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(v)}`);
+  return v === 'true';
 }
 
 function choice(env, name) {
-  const { choices } = spec(name, 'choice')
-  const v = raw(env, name)
-  if (v === undefined) return choices[0]
+  const { choices } = spec(name, 'choice');
+  const v = raw(env, name);
+  if (v === undefined) return choices[0];
   if (!choices.includes(v)) {
-    throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(v)}`)
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(v)}`);
   }
-  return v
+  return v;
 }
 
 function appName(env) {
-  const explicit = raw(env, 'APP_NAME')
-  if (explicit !== undefined) return explicit
-  const vcapApp = raw(env, 'VCAP_APPLICATION')
-  if (vcapApp === undefined) return APP_DEFAULT_NAME
-  let parsed
+  const explicit = raw(env, 'APP_NAME');
+  if (explicit !== undefined) return explicit;
+  const vcapApp = raw(env, 'VCAP_APPLICATION');
+  if (vcapApp === undefined) return APP_DEFAULT_NAME;
+  let parsed;
   try {
-    parsed = JSON.parse(vcapApp)
+    parsed = JSON.parse(vcapApp);
   } catch {
-    throw new ConfigError('VCAP_APPLICATION is not valid JSON')
+    throw new ConfigError('VCAP_APPLICATION is not valid JSON');
   }
-  const name = parsed && parsed.application_name
-  return typeof name === 'string' && name !== '' ? name : APP_DEFAULT_NAME
+  const name = parsed && parsed.application_name;
+  return typeof name === 'string' && name !== '' ? name : APP_DEFAULT_NAME;
 }
 
 /**
@@ -82,44 +82,44 @@ function appName(env) {
  * DATABASE_URL and RESULTS_DATABASE_URL.
  */
 function databases(env) {
-  const resultsName = raw(env, 'RESULTS_SERVICE_NAME')
-  const resultsUrl = raw(env, 'RESULTS_DATABASE_URL')
-  const vcap = raw(env, 'VCAP_SERVICES')
+  const resultsName = raw(env, 'RESULTS_SERVICE_NAME');
+  const resultsUrl = raw(env, 'RESULTS_DATABASE_URL');
+  const vcap = raw(env, 'VCAP_SERVICES');
   if (vcap === undefined) {
-    const dbUrl = raw(env, 'DATABASE_URL')
-    if (dbUrl === undefined) throw new ConfigError('DATABASE_URL is required when VCAP_SERVICES is absent')
+    const dbUrl = raw(env, 'DATABASE_URL');
+    if (dbUrl === undefined) throw new ConfigError('DATABASE_URL is required when VCAP_SERVICES is absent');
     return {
       db: bindings.connectionFromUrl(dbUrl, 'DATABASE_URL'),
       results: resultsUrl ? bindings.connectionFromUrl(resultsUrl, 'RESULTS_DATABASE_URL') : null,
-    }
+    };
   }
-  const all = bindings.listBindings(vcap)
-  const results = resultsName ?? DEFAULT_RESULTS_SERVICE_NAME
-  const dbName = raw(env, 'DB_SERVICE_NAME')
-  const dbBinding = bindings.findBinding(all, { name: dbName, exclude: [results] })
-  if (!dbBinding && dbName) throw new ConfigError(`DB_SERVICE_NAME: no binding named "${dbName}" in VCAP_SERVICES`)
+  const all = bindings.listBindings(vcap);
+  const results = resultsName ?? DEFAULT_RESULTS_SERVICE_NAME;
+  const dbName = raw(env, 'DB_SERVICE_NAME');
+  const dbBinding = bindings.findBinding(all, { name: dbName, exclude: [results] });
+  if (!dbBinding && dbName) throw new ConfigError(`DB_SERVICE_NAME: no binding named "${dbName}" in VCAP_SERVICES`);
   if (!dbBinding) {
-    throw new ConfigError('DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one')
+    throw new ConfigError('DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one');
   }
-  const resultsBinding = bindings.findBinding(all, { name: results })
+  const resultsBinding = bindings.findBinding(all, { name: results });
   if (!resultsBinding && resultsName !== undefined) {
-    throw new ConfigError(`RESULTS_SERVICE_NAME: no binding named "${resultsName}" in VCAP_SERVICES`)
+    throw new ConfigError(`RESULTS_SERVICE_NAME: no binding named "${resultsName}" in VCAP_SERVICES`);
   }
   return {
     db: bindings.connectionFromBinding(dbBinding),
     results: resultsBinding ? bindings.connectionFromBinding(resultsBinding)
       : resultsUrl ? bindings.connectionFromUrl(resultsUrl, 'RESULTS_DATABASE_URL') : null,
-  }
+  };
 }
 
 /** The validated settings from env (default process.env); throws ConfigError. */
 function loadConfig(env = process.env) {
-  let db
-  let results
+  let db;
+  let results;
   try {
-    ({ db, results } = databases(env))
+    ({ db, results } = databases(env));
   } catch (err) {
-    throw err instanceof bindings.BindingError ? new ConfigError(err.message) : err
+    throw err instanceof bindings.BindingError ? new ConfigError(err.message) : err;
   }
   return Object.freeze({
     port: integer(env, 'PORT'),
@@ -141,10 +141,10 @@ function loadConfig(env = process.env) {
     // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
     dbDriver: choice(env, 'DB_DRIVER'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
-  })
+  });
 }
 
-const { describeConnection } = bindings
+const { describeConnection } = bindings;
 
 /** The one log line of effective settings. */
 function describeConfig(c) {
@@ -167,7 +167,7 @@ function describeConfig(c) {
     `httpMaxHeaderBytes=${c.httpMaxHeaderBytes}`,
     `httpHeaderTimeoutMs=${c.httpHeaderTimeoutMs}`,
     `httpIdleTimeoutMs=${c.httpIdleTimeoutMs}`,
-  ].join(' ')
+  ].join(' ');
 }
 
-module.exports = { loadConfig, describeConfig, describeConnection, ConfigError }
+module.exports = { loadConfig, describeConfig, describeConnection, ConfigError };

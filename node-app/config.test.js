@@ -1,26 +1,26 @@
-'use strict'
+'use strict';
 // config.test.js — settings parsing and validation, VCAP_SERVICES lookup variants.
 
-const test = require('node:test')
-const assert = require('node:assert/strict')
-const { spawnSync } = require('node:child_process')
-const path = require('node:path')
-const fs = require('node:fs')
-const { loadConfig, describeConfig } = require('./config')
-const { describeConnection } = require('./bindings')
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+const fs = require('node:fs');
+const { loadConfig, describeConfig } = require('./config');
+const { describeConnection } = require('./bindings');
 
-const URL = 'postgres://app:secret@db.example:5432/app'
-const base = { DATABASE_URL: URL }
+const URL = 'postgres://app:secret@db.example:5432/app';
+const base = { DATABASE_URL: URL };
 
 function vcap(...bindings) {
-  const byLabel = {}
-  for (const b of bindings) (byLabel[b.label] ??= []).push(b)
-  return JSON.stringify(byLabel)
+  const byLabel = {};
+  for (const b of bindings) (byLabel[b.label] ??= []).push(b);
+  return JSON.stringify(byLabel);
 }
-const results = { name: 'results-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://r:rpw@res:5432/results' } }
+const results = { name: 'results-db', label: 'postgres', tags: ['postgres'], credentials: { uri: 'postgres://r:rpw@res:5432/results' } };
 
 test('defaults with DATABASE_URL only', () => {
-  const c = loadConfig(base)
+  const c = loadConfig(base);
   assert.deepEqual(
     { ...c, db: undefined },
     {
@@ -43,10 +43,10 @@ test('defaults with DATABASE_URL only', () => {
       dbDriver: 'native',
       webConcurrency: 1,
     },
-  )
-  assert.equal(describeConnection(c.db), 'postgres://app:***@db.example:5432/app?sslmode=disable')
-  assert.equal(c.db.password, 'secret')
-})
+  );
+  assert.equal(describeConnection(c.db), 'postgres://app:***@db.example:5432/app?sslmode=disable');
+  assert.equal(c.db.password, 'secret');
+});
 
 test('valid settings are taken as given', () => {
   const c = loadConfig({
@@ -65,21 +65,21 @@ test('valid settings are taken as given', () => {
     WEB_CONCURRENCY: '4',
     RESULTS_DATABASE_URL: 'postgres://r@h/res',
     DB_SERVICE_NAME: '', // empty counts as unset
-  })
-  assert.equal(c.port, 9000)
-  assert.equal(c.instanceIndex, 3)
-  assert.equal(c.dbPoolSize, 90)
-  assert.equal(c.dbPoolTimeoutMs, 500)
-  assert.equal(c.dbStatementTimeoutMs, 100)
-  assert.equal(c.timingsEnabled, false)
-  assert.equal(c.timingsCapacity, 7)
-  assert.equal(c.timingsFlushOnExit, true)
-  assert.equal(c.shutdownTimeoutMs, 100)
-  assert.equal(c.framework, 'express')
-  assert.equal(c.dbDriver, 'js')
-  assert.equal(c.webConcurrency, 4)
-  assert.equal(describeConnection(c.results), 'postgres://r@h:5432/res?sslmode=disable')
-})
+  });
+  assert.equal(c.port, 9000);
+  assert.equal(c.instanceIndex, 3);
+  assert.equal(c.dbPoolSize, 90);
+  assert.equal(c.dbPoolTimeoutMs, 500);
+  assert.equal(c.dbStatementTimeoutMs, 100);
+  assert.equal(c.timingsEnabled, false);
+  assert.equal(c.timingsCapacity, 7);
+  assert.equal(c.timingsFlushOnExit, true);
+  assert.equal(c.shutdownTimeoutMs, 100);
+  assert.equal(c.framework, 'express');
+  assert.equal(c.dbDriver, 'js');
+  assert.equal(c.webConcurrency, 4);
+  assert.equal(describeConnection(c.results), 'postgres://r@h:5432/res?sslmode=disable');
+});
 
 test('invalid settings stop with one message naming the variable', async (t) => {
   const cases = [
@@ -108,13 +108,13 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
     [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],
     [{ VCAP_SERVICES: '[]' }, 'VCAP_SERVICES must be a JSON object of service arrays'],
-  ]
+  ];
   for (const [env, message] of cases) {
     await t.test(message, () => {
-      assert.throws(() => loadConfig({ ...base, ...env }), { message })
-    })
+      assert.throws(() => loadConfig({ ...base, ...env }), { message });
+    });
   }
-})
+});
 
 test('VCAP_SERVICES lookup', async (t) => {
   const cases = [
@@ -172,18 +172,18 @@ test('VCAP_SERVICES lookup', async (t) => {
       db: 'postgres://n:***@node:5432/n?sslmode=disable',
       results: 'postgres://f:***@fallback:5432/f?sslmode=disable',
     },
-  ]
+  ];
   for (const c of cases) {
     await t.test(c.name, () => {
-      const config = loadConfig({ DATABASE_URL: 'postgres://not-used', ...c.env, VCAP_SERVICES: c.vcap })
-      assert.equal(describeConnection(config.db), c.db)
-      assert.equal(describeConnection(config.results), c.results ?? 'none')
-    })
+      const config = loadConfig({ DATABASE_URL: 'postgres://not-used', ...c.env, VCAP_SERVICES: c.vcap });
+      assert.equal(describeConnection(config.db), c.db);
+      assert.equal(describeConnection(config.results), c.results ?? 'none');
+    });
   }
-})
+});
 
 test('VCAP_SERVICES errors name the variable', async (t) => {
-  const nodeDb = { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://n:np@node/n' } }
+  const nodeDb = { name: 'node-db', label: 'postgres', credentials: { uri: 'postgres://n:np@node/n' } };
   const cases = [
     [{ DB_SERVICE_NAME: 'missing-db' }, vcap(nodeDb), 'DB_SERVICE_NAME: no binding named "missing-db" in VCAP_SERVICES'],
     [{}, vcap(results), 'DB_SERVICE_NAME: not set and VCAP_SERVICES has no postgres binding (tag or label) besides the results one'],
@@ -191,61 +191,61 @@ test('VCAP_SERVICES errors name the variable', async (t) => {
     [{ RESULTS_SERVICE_NAME: 'nope' }, vcap(nodeDb), 'RESULTS_SERVICE_NAME: no binding named "nope" in VCAP_SERVICES'],
     [{}, vcap({ name: 'pg', label: 'postgres', credentials: { username: 'u' } }), 'VCAP_SERVICES binding "pg": credentials have no host (uri, jdbcUrl or hostname|host|hosts)'],
     [{}, vcap({ name: 'pg', label: 'postgres', credentials: { host: 'h', port: 'x', name: 'd', user: 'u', password: 'p' } }), 'VCAP_SERVICES binding "pg": port must be an integer from 1 to 65535, got "x"'],
-  ]
+  ];
   for (const [env, raw, message] of cases) {
     await t.test(message, () => {
-      assert.throws(() => loadConfig({ ...env, VCAP_SERVICES: raw }), { message })
-    })
+      assert.throws(() => loadConfig({ ...env, VCAP_SERVICES: raw }), { message });
+    });
   }
-})
+});
 
 test('node-app/settings.json is the settings spec contract/settings.json (the copy CF pushes)', () => {
-  const spec = path.join(__dirname, '..', 'contract', 'settings.json')
-  assert.equal(fs.readFileSync(path.join(__dirname, 'settings.json'), 'utf8'), fs.readFileSync(spec, 'utf8'))
-})
+  const spec = path.join(__dirname, '..', 'contract', 'settings.json');
+  assert.equal(fs.readFileSync(path.join(__dirname, 'settings.json'), 'utf8'), fs.readFileSync(spec, 'utf8'));
+});
 
 test('every integer setting of the spec: default when unset, both edges accepted, one past either refused', () => {
-  const spec = require('./settings.json').settings.filter((s) => s.type === 'integer' && s.apps !== 'java')
-  const problems = []
+  const spec = require('./settings.json').settings.filter((s) => s.type === 'integer' && s.apps !== 'java');
+  const problems = [];
   for (const s of spec) {
     // A setting that must not be below another: that other at its minimum.
-    const others = Object.fromEntries(spec.filter((o) => o.notBelow === s.name).map((o) => [o.name, String(o.max)]))
-    const env = (v) => ({ ...base, ...others, ...(s.notBelow ? { [s.notBelow]: String(spec.find((o) => o.name === s.notBelow).min) } : {}), [s.name]: v })
-    const key = Object.keys(loadConfig(base)).find((k) => loadConfig(env(String(s.min)))[k] === s.min && loadConfig(env(String(s.max)))[k] === s.max)
-    if (key === undefined) { problems.push(`${s.name}: no config field takes ${s.min} and ${s.max}`); continue }
-    if (loadConfig(base)[key] !== s.default) problems.push(`${s.name}: default ${loadConfig(base)[key]}, spec ${s.default}`)
+    const others = Object.fromEntries(spec.filter((o) => o.notBelow === s.name).map((o) => [o.name, String(o.max)]));
+    const env = (v) => ({ ...base, ...others, ...(s.notBelow ? { [s.notBelow]: String(spec.find((o) => o.name === s.notBelow).min) } : {}), [s.name]: v });
+    const key = Object.keys(loadConfig(base)).find((k) => loadConfig(env(String(s.min)))[k] === s.min && loadConfig(env(String(s.max)))[k] === s.max);
+    if (key === undefined) { problems.push(`${s.name}: no config field takes ${s.min} and ${s.max}`); continue; }
+    if (loadConfig(base)[key] !== s.default) problems.push(`${s.name}: default ${loadConfig(base)[key]}, spec ${s.default}`);
     for (const bad of [s.min - 1, s.max + 1]) {
-      const message = `${s.name} must be an integer from ${s.min} to ${s.max}, got "${bad}"`
-      try { loadConfig(env(String(bad))); problems.push(`${s.name}=${bad} accepted`) } catch (err) { if (err.message !== message) problems.push(`${s.name}=${bad}: ${err.message}`) }
+      const message = `${s.name} must be an integer from ${s.min} to ${s.max}, got "${bad}"`;
+      try { loadConfig(env(String(bad))); problems.push(`${s.name}=${bad} accepted`); } catch (err) { if (err.message !== message) problems.push(`${s.name}=${bad}: ${err.message}`); }
     }
   }
-  assert.deepEqual(problems, [])
-})
+  assert.deepEqual(problems, []);
+});
 
 test('APP_NAME: explicit, else VCAP_APPLICATION.application_name, else node-app', () => {
-  const vcapApp = JSON.stringify({ application_name: 'node-app-blue' })
-  assert.equal(loadConfig({ ...base, APP_NAME: 'mine', VCAP_APPLICATION: vcapApp }).appName, 'mine')
-  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: vcapApp }).appName, 'node-app-blue')
-  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: '{}' }).appName, 'node-app')
-})
+  const vcapApp = JSON.stringify({ application_name: 'node-app-blue' });
+  assert.equal(loadConfig({ ...base, APP_NAME: 'mine', VCAP_APPLICATION: vcapApp }).appName, 'mine');
+  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: vcapApp }).appName, 'node-app-blue');
+  assert.equal(loadConfig({ ...base, VCAP_APPLICATION: '{}' }).appName, 'node-app');
+});
 
 test('the settings line masks passwords', () => {
   const line = describeConfig(
     loadConfig({
       VCAP_SERVICES: vcap(results, { name: 'node-db', label: 'postgres', credentials: { hostname: 'h', name: 'd', username: 'u', password: 'hunter2' } }),
     }),
-  )
-  assert.match(line, /db=postgres:\/\/u:\*\*\*@h:5432\//)
-  assert.match(line, /results=postgres:\/\/r:\*\*\*@res:5432\/results/)
-  assert.doesNotMatch(line, /hunter2|rpw/)
-})
+  );
+  assert.match(line, /db=postgres:\/\/u:\*\*\*@h:5432\//);
+  assert.match(line, /results=postgres:\/\/r:\*\*\*@res:5432\/results/);
+  assert.doesNotMatch(line, /hunter2|rpw/);
+});
 
 test('server.js exits 1 with one line naming a bad variable', () => {
   const r = spawnSync(process.execPath, [path.join(__dirname, 'server.js')], {
     env: { PATH: process.env.PATH, DATABASE_URL: URL, DB_POOL_SIZE: 'abc' },
     encoding: 'utf8',
-  })
-  assert.equal(r.status, 1)
-  assert.equal(r.stderr, 'node-app: DB_POOL_SIZE must be an integer from 1 to 1000, got "abc"\n')
-  assert.equal(r.stdout, '')
-})
+  });
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr, 'node-app: DB_POOL_SIZE must be an integer from 1 to 1000, got "abc"\n');
+  assert.equal(r.stdout, '');
+});

@@ -1,79 +1,79 @@
-'use strict'
+'use strict';
 // test-support.js — what the integration tests share: a real PostgreSQL cluster (the one of
 // CFSCALE_TEST_PG_URL, else our own via scripts/pg-cluster.sh), databases with unique
 // names, the real server.js on a free port, and a plain HTTP client (one connection per
 // request, so cluster workers share the requests).
 
-const { spawn, execFileSync, spawnSync } = require('node:child_process')
-const fs = require('node:fs')
-const http = require('node:http')
-const net = require('node:net')
-const path = require('node:path')
-const pg = require('pg')
+const { spawn, execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const http = require('node:http');
+const net = require('node:net');
+const path = require('node:path');
+const pg = require('pg');
 
-const ROOT = path.join(__dirname, '..')
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh')
-const OWN_PG_DIR = '/tmp/cfscale-node-app-pg'
-const OWN_PG_PORT = 41432
+const ROOT = path.join(__dirname, '..');
+const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const OWN_PG_DIR = '/tmp/cfscale-node-app-pg';
+const OWN_PG_PORT = 41432;
 // node-app's range of the repository's port table.
-const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'ports.json'), 'utf8')).ranges['node-app'].ports.split('-').map(Number)
-const START_TIMEOUT_MS = 15000
+const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'ports.json'), 'utf8')).ranges['node-app'].ports.split('-').map(Number);
+const START_TIMEOUT_MS = 15000;
 
 /** The test cluster: { adminUrl, stop() }. Stops only a cluster it started itself. */
 function testCluster() {
-  if (process.env.CFSCALE_TEST_PG_URL) return { adminUrl: process.env.CFSCALE_TEST_PG_URL, stop() {} }
-  const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_PG_DIR]).status === 0
-  const adminUrl = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)], { encoding: 'utf8' }).trim()
+  if (process.env.CFSCALE_TEST_PG_URL) return { adminUrl: process.env.CFSCALE_TEST_PG_URL, stop() {} };
+  const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_PG_DIR]).status === 0;
+  const adminUrl = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)], { encoding: 'utf8' }).trim();
   return {
     adminUrl,
     stop() {
-      if (!wasRunning) execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_PG_DIR])
+      if (!wasRunning) execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_PG_DIR]);
     },
-  }
+  };
 }
 
 function withDatabase(url, name) {
-  const u = new URL(url)
-  u.pathname = '/' + name
-  return u.toString()
+  const u = new URL(url);
+  u.pathname = '/' + name;
+  return u.toString();
 }
 
 async function adminQuery(url, sql) {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    return await client.query(sql)
+    return await client.query(sql);
   } finally {
-    await client.end()
+    await client.end();
   }
 }
 
 /** Create a uniquely named database (prefix + pid + random) and return its URL. */
 async function createDatabase(adminUrl, prefix) {
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
-  await adminQuery(adminUrl, `CREATE DATABASE "${name}"`)
-  return withDatabase(adminUrl, name)
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await adminQuery(adminUrl, `CREATE DATABASE "${name}"`);
+  return withDatabase(adminUrl, name);
 }
 
 async function dropDatabase(adminUrl, url) {
-  const name = new URL(url).pathname.slice(1)
-  await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+  const name = new URL(url).pathname.slice(1);
+  await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
 async function applyResultsSchema(url) {
-  await adminQuery(url, fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'))
+  await adminQuery(url, fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
 }
 
 function freePort() {
   return new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.unref()
-    s.on('error', reject)
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
     s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
-  })
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /**
@@ -83,16 +83,16 @@ function freePort() {
  */
 async function freePortInRange(from = OWN_PORTS[0], to = OWN_PORTS[1]) {
   for (let i = 0; i < 50; i++) {
-    const port = from + Math.floor(Math.random() * (to - from + 1))
+    const port = from + Math.floor(Math.random() * (to - from + 1));
     const ok = await new Promise((resolve) => {
-      const s = net.createServer()
-      s.unref()
-      s.on('error', () => resolve(false))
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)))
-    })
-    if (ok) return port
+      const s = net.createServer();
+      s.unref();
+      s.on('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (ok) return port;
   }
-  throw new Error(`no free port in ${from}-${to}`)
+  throw new Error(`no free port in ${from}-${to}`);
 }
 
 /**
@@ -100,26 +100,26 @@ async function freePortInRange(from = OWN_PORTS[0], to = OWN_PORTS[1]) {
  * Returns { base, proc, output(), stop(signal) → exit code }.
  */
 async function startApp(env, { workers = 1 } = {}) {
-  const port = await freePort()
+  const port = await freePort();
   const proc = spawn(process.execPath, [path.join(__dirname, 'server.js')], {
     env: { PATH: process.env.PATH, PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)))
+  });
+  let out = '';
+  const exited = new Promise((resolve) => proc.on('exit', (code) => resolve(code)));
   await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`app did not start:\n${out}`)), START_TIMEOUT_MS)
+    const timer = setTimeout(() => reject(new Error(`app did not start:\n${out}`)), START_TIMEOUT_MS);
     const onData = (d) => {
-      out += d
+      out += d;
       if ((out.match(/listening on port/g) || []).length >= workers) {
-        clearTimeout(timer)
-        resolve()
+        clearTimeout(timer);
+        resolve();
       }
-    }
-    proc.stdout.on('data', onData)
-    proc.stderr.on('data', onData)
-    proc.on('exit', () => reject(new Error(`app exited at start:\n${out}`)))
-  })
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', () => reject(new Error(`app exited at start:\n${out}`)));
+  });
   return {
     base: `http://127.0.0.1:${port}`,
     port,
@@ -127,26 +127,26 @@ async function startApp(env, { workers = 1 } = {}) {
     output: () => out,
     exited,
     async stop(signal = 'SIGTERM') {
-      if (proc.exitCode === null) proc.kill(signal)
-      return exited
+      if (proc.exitCode === null) proc.kill(signal);
+      return exited;
     },
-  }
+  };
 }
 
 /** One request on its own connection: { status, headers, body }. */
 function request(base, pathAndQuery, { method = 'GET', headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request(base + pathAndQuery, { method, headers, agent: false }, (res) => {
-      const chunks = []
-      res.on('data', (c) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
-const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' }
+const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 module.exports = {
   testCluster,
@@ -160,4 +160,4 @@ module.exports = {
   freePortInRange,
   FORM,
   PG_CLUSTER,
-}
+};

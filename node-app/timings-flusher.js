@@ -1,4 +1,4 @@
-'use strict'
+'use strict';
 // timings-flusher.js — the timing operations of one process: state, flush, clear,
 // recording on/off. Every operation answers a plain object (it may travel over cluster
 // IPC); a failure is { error: 'results-unavailable' | 'internal' }, never a throw.
@@ -9,68 +9,68 @@
 // the same id and the same records, by the next flush: when its commit had happened and only
 // the answer was lost, the id is there and the records are dropped instead of written twice.
 
-const { randomUUID } = require('node:crypto')
-const { Readable } = require('node:stream')
-const { pipeline } = require('node:stream/promises')
-const pg = require('pg')
-const { from: copyFrom } = require('pg-copy-streams')
-const { pgConfig } = require('./bindings')
-const { ROUTE_LABELS } = require('./timing-buffer')
-const { resultsDatabaseUnavailable } = require('./http-error')
-const { isConnectionError } = require('./ad-store')
-const { log, logError } = require('./log')
+const { randomUUID } = require('node:crypto');
+const { Readable } = require('node:stream');
+const { pipeline } = require('node:stream/promises');
+const pg = require('pg');
+const { from: copyFrom } = require('pg-copy-streams');
+const { pgConfig } = require('./bindings');
+const { ROUTE_LABELS } = require('./timing-buffer');
+const { resultsDatabaseUnavailable } = require('./http-error');
+const { isConnectionError } = require('./ad-store');
+const { log, logError } = require('./log');
 
-const FLUSH_BATCH_ROWS = 10000
+const FLUSH_BATCH_ROWS = 10000;
 // A COPY batch (FLUSH_BATCH_ROWS rows, ~1.5 MB; well under a second normally) that takes
 // longer fails the flush: node-postgres' client-side query_timeout ends the COPY even when
 // the results database does not answer at all, the connection is destroyed, the flush
 // answers `503 results database unavailable` and the unwritten records stay in the buffer.
 // Not DB_STATEMENT_TIMEOUT_MS: that bounds the app's short queries, a COPY is bulk work.
-const FLUSH_BATCH_TIMEOUT_MS = 30000
+const FLUSH_BATCH_TIMEOUT_MS = 30000;
 
 const COPY_SERVER_TIMINGS =
   'COPY server_timings (round_id, app, instance_index, correlation_id, route, status, ' +
-  'started_at, handler_us, pool_wait_us, db_us) FROM STDIN'
+  'started_at, handler_us, pool_wait_us, db_us) FROM STDIN';
 const RECORD_FLUSH =
   'INSERT INTO server_timings_flushes (flush_id, round_id, app, instance_index, rows) ' +
-  'VALUES ($1, $2, $3, $4, $5) ON CONFLICT (flush_id) DO NOTHING'
-const ROWS_PER_CHUNK = 1000
-const NULL = '\\N'
+  'VALUES ($1, $2, $3, $4, $5) ON CONFLICT (flush_id) DO NOTHING';
+const ROWS_PER_CHUNK = 1000;
+const NULL = '\\N';
 
 /** A value escaped for COPY text format (backslash, tab, newline, carriage return). */
 function copyText(s) {
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]) : s
+  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]) : s;
 }
 
 /** Epoch microseconds as an ISO timestamp with microseconds, UTC. */
 function isoMicros(epochUs) {
-  const whole = Math.floor(epochUs)
-  const iso = new Date(Math.floor(whole / 1000)).toISOString() // ...HH:MM:SS.mmmZ
-  return iso.slice(0, 23) + String(whole % 1000).padStart(3, '0') + 'Z'
+  const whole = Math.floor(epochUs);
+  const iso = new Date(Math.floor(whole / 1000)).toISOString(); // ...HH:MM:SS.mmmZ
+  return iso.slice(0, 23) + String(whole % 1000).padStart(3, '0') + 'Z';
 }
 
 /** COPY text lines for buffer records [from, to). */
 function copyLines(buffer, from, to, round, app, instanceIndex) {
-  const prefix = `${round === null ? NULL : round}\t${copyText(app)}\t${instanceIndex}\t`
-  let text = ''
+  const prefix = `${round === null ? NULL : round}\t${copyText(app)}\t${instanceIndex}\t`;
+  let text = '';
   for (let i = from; i < to; i++) {
     text +=
       prefix +
       `${copyText(buffer.correlationIds[i])}\t${ROUTE_LABELS[buffer.routes[i]]}\t${buffer.statuses[i]}\t` +
       `${isoMicros(buffer.startedUs[i])}\t${Math.round(buffer.handlerUs[i])}\t` +
-      `${Math.round(buffer.poolWaitUs[i])}\t${Math.round(buffer.dbUs[i])}\n`
+      `${Math.round(buffer.poolWaitUs[i])}\t${Math.round(buffer.dbUs[i])}\n`;
   }
-  return text
+  return text;
 }
 
 /** COPY buffer records [from, to) over client (a connected pure-JS pg Client). */
 async function copyTimings(client, buffer, from, to, { round, app, instanceIndex }) {
   function* chunks() {
     for (let i = from; i < to; i += ROWS_PER_CHUNK) {
-      yield copyLines(buffer, i, Math.min(i + ROWS_PER_CHUNK, to), round, app, instanceIndex)
+      yield copyLines(buffer, i, Math.min(i + ROWS_PER_CHUNK, to), round, app, instanceIndex);
     }
   }
-  await pipeline(Readable.from(chunks()), client.query(copyFrom(COPY_SERVER_TIMINGS)))
+  await pipeline(Readable.from(chunks()), client.query(copyFrom(COPY_SERVER_TIMINGS)));
 }
 
 /**
@@ -78,22 +78,22 @@ async function copyTimings(client, buffer, from, to, { round, app, instanceIndex
  * the id was already recorded (an earlier try committed: nothing written).
  */
 async function writeBatch(client, buffer, from, batch, { round, app, instanceIndex }) {
-  await client.query('BEGIN')
-  const { rowCount } = await client.query(RECORD_FLUSH, [batch.id, round, app, instanceIndex, batch.rows])
+  await client.query('BEGIN');
+  const { rowCount } = await client.query(RECORD_FLUSH, [batch.id, round, app, instanceIndex, batch.rows]);
   if (rowCount === 0) {
-    await client.query('ROLLBACK')
-    return false
+    await client.query('ROLLBACK');
+    return false;
   }
-  await copyTimings(client, buffer, from, from + batch.rows, { round, app, instanceIndex })
-  await client.query('COMMIT')
-  return true
+  await copyTimings(client, buffer, from, from + batch.rows, { round, app, instanceIndex });
+  await client.query('COMMIT');
+  return true;
 }
 
 /** The answer of a timings operation, or the error it stands for (for the /timings handlers). */
 function unwrap(result) {
-  if (result.error === 'results-unavailable') throw resultsDatabaseUnavailable()
-  if (result.error) throw new Error('timings operation failed (see the log line before)')
-  return result
+  if (result.error === 'results-unavailable') throw resultsDatabaseUnavailable();
+  if (result.error) throw new Error('timings operation failed (see the log line before)');
+  return result;
 }
 
 /**
@@ -104,68 +104,68 @@ function unwrap(result) {
  * @param {number} o.connectTimeoutMs longest wait for a results-database connection
  */
 function createTimingsService({ buffer, results, appName, instanceIndex, connectTimeoutMs }) {
-  let pool = null
-  let queue = Promise.resolve()
+  let pool = null;
+  let queue = Promise.resolve();
   // The batch being written, { id, rows } (the buffer's first rows), until it is known
   // written: after a failure, whether it committed is not known.
-  let pending = null
+  let pending = null;
 
   function resultsPool() {
     if (pool === null) {
-      pool = new pg.Pool({ ...pgConfig(results), max: 1, connectionTimeoutMillis: connectTimeoutMs, query_timeout: FLUSH_BATCH_TIMEOUT_MS })
-      pool.on('error', (err) => logError(`idle results-database connection failed: ${err.message}`))
+      pool = new pg.Pool({ ...pgConfig(results), max: 1, connectionTimeoutMillis: connectTimeoutMs, query_timeout: FLUSH_BATCH_TIMEOUT_MS });
+      pool.on('error', (err) => logError(`idle results-database connection failed: ${err.message}`));
     }
-    return pool
+    return pool;
   }
 
   /** Run fn after every earlier flush/clear has finished. */
   function serialized(fn) {
-    const done = queue.then(fn)
-    queue = done.catch(() => {})
-    return done
+    const done = queue.then(fn);
+    queue = done.catch(() => {});
+    return done;
   }
 
   async function flush(round) {
     if (!results) {
-      logError('flush: no results database configured (RESULTS_SERVICE_NAME binding or RESULTS_DATABASE_URL)')
-      return { error: 'results-unavailable' }
+      logError('flush: no results database configured (RESULTS_SERVICE_NAME binding or RESULTS_DATABASE_URL)');
+      return { error: 'results-unavailable' };
     }
-    let client
+    let client;
     try {
-      client = await resultsPool().connect()
+      client = await resultsPool().connect();
     } catch (err) {
-      logError(`flush: results database unavailable: ${err.message}`)
-      return { error: 'results-unavailable' }
+      logError(`flush: results database unavailable: ${err.message}`);
+      return { error: 'results-unavailable' };
     }
     // A connection that breaks during a statement also emits 'error' on the client, which
     // the pool listens to only while the client is idle: unheard it would end the process.
     // The statement's own rejection is what the flush answers.
-    const ignore = () => {}
-    client.on('error', ignore)
-    const total = buffer.count
-    let flushed = 0
-    let already = 0
+    const ignore = () => {};
+    client.on('error', ignore);
+    const total = buffer.count;
+    let flushed = 0;
+    let already = 0;
     try {
       while (flushed < total) {
-        pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) }
+        pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) };
         if (!(await writeBatch(client, buffer, flushed, pending, { round, app: appName, instanceIndex }))) {
-          already += pending.rows
+          already += pending.rows;
         }
-        flushed += pending.rows
-        pending = null
+        flushed += pending.rows;
+        pending = null;
       }
-      client.removeListener('error', ignore)
-      client.release()
-      buffer.dropped = 0
-      const before = already === 0 ? '' : ` (${already} of them written by an earlier flush whose answer was lost)`
-      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}${before}`)
-      return { flushed }
+      client.removeListener('error', ignore);
+      client.release();
+      buffer.dropped = 0;
+      const before = already === 0 ? '' : ` (${already} of them written by an earlier flush whose answer was lost)`;
+      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}${before}`);
+      return { flushed };
     } catch (err) {
-      client.release(err)
-      logError(`flush failed after ${flushed} of ${total} timings: ${err.message}`)
-      return { error: isConnectionError(err) ? 'results-unavailable' : 'internal' }
+      client.release(err);
+      logError(`flush failed after ${flushed} of ${total} timings: ${err.message}`);
+      return { error: isConnectionError(err) ? 'results-unavailable' : 'internal' };
     } finally {
-      if (flushed > 0) buffer.removeFirst(flushed)
+      if (flushed > 0) buffer.removeFirst(flushed);
     }
   }
 
@@ -178,30 +178,30 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
     }),
     flush: (round) => serialized(() => flush(round)),
     clear: () => serialized(() => {
-      pending = null
-      return { cleared: buffer.clear() }
+      pending = null;
+      return { cleared: buffer.clear() };
     }),
     recording: (on) => {
-      buffer.recording = on
-      return { recording: on }
+      buffer.recording = on;
+      return { recording: on };
     },
-  }
+  };
 
   /** Run operation op ('state' | 'flush' | 'clear' | 'recording') with arg. */
   async function run(op, arg) {
     try {
-      return await ops[op](arg)
+      return await ops[op](arg);
     } catch (err) {
-      logError(`timings ${op} failed: ${err.stack}`)
-      return { error: 'internal' }
+      logError(`timings ${op} failed: ${err.stack}`);
+      return { error: 'internal' };
     }
   }
 
   async function end() {
-    if (pool !== null) await pool.end()
+    if (pool !== null) await pool.end();
   }
 
-  return { run, end }
+  return { run, end };
 }
 
-module.exports = { createTimingsService, unwrap, copyLines, copyTimings, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS }
+module.exports = { createTimingsService, unwrap, copyLines, copyTimings, isoMicros, FLUSH_BATCH_ROWS, FLUSH_BATCH_TIMEOUT_MS };

@@ -8,7 +8,7 @@
 #                   PATH (a local round drives the local platform with it)
 #
 # Installs: Debian packages (PostgreSQL server, HAProxy, libpq-dev, jq, shellcheck),
-# the npm dependencies of every Node part (pg-native compiled against libpq with the
+# the npm dependencies of every Node part and of the root's lint (pg-native compiled against libpq with the
 # Node headers from /usr/include/node), the java-app jar, and the Go tools (chisel
 # server, chisel client, cf CLI) into .tools/bin. Run as root (apt) or with them present.
 set -euo pipefail
@@ -17,7 +17,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl)
-readonly NODE_PARTS=(node-app loadgen contract local-platform scripts report)
+# . is the root: the lint and format tools (eslint.config.js) for every part.
+readonly NODE_PARTS=(. node-app loadgen contract local-platform scripts report)
 
 log() { echo "setup: $*" >&2; }
 die() { echo "setup: $*" >&2; exit 1; }

@@ -1,76 +1,76 @@
 #!/usr/bin/env node
-'use strict'
+'use strict';
 // timings-flush.js — what the idempotent flush (one transaction per batch with its
 // flush id in server_timings_flushes, timings-flusher.js) costs beside a bare COPY per batch
 // in autocommit, on the same records, the same database, alternating, in one run. Run on
 // demand, not in tests: node bench/apps/timings-flush.js [rows] [repetitions]
 // (default 100000 5; CFSCALE_TEST_PG_URL or the tests' own cluster).
 
-const path = require('node:path')
+const path = require('node:path');
 
-const APP = path.join(__dirname, '..', '..', 'node-app')
-const pg = require(require.resolve('pg', { paths: [APP] }))
-const t = require(path.join(APP, 'test-support'))
-const { TimingBuffer, ROUTE_LIST_ADS } = require(path.join(APP, 'timing-buffer'))
-const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require(path.join(APP, 'timings-flusher'))
-const { connectionFromUrl, pgConfig } = require(path.join(APP, 'bindings'))
+const APP = path.join(__dirname, '..', '..', 'node-app');
+const pg = require(require.resolve('pg', { paths: [APP] }));
+const t = require(path.join(APP, 'test-support'));
+const { TimingBuffer, ROUTE_LIST_ADS } = require(path.join(APP, 'timing-buffer'));
+const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require(path.join(APP, 'timings-flusher'));
+const { connectionFromUrl, pgConfig } = require(path.join(APP, 'bindings'));
 
-const rows = Number(process.argv[2] || 100000)
-const reps = Number(process.argv[3] || 5)
+const rows = Number(process.argv[2] || 100000);
+const reps = Number(process.argv[3] || 5);
 
 function fill(b, n) {
-  for (let i = 0; i < n; i++) b.record(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ROUTE_LIST_ADS, 200, 1.7e15 + i, 1234, 56, 789)
-  return b
+  for (let i = 0; i < n; i++) b.record(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ROUTE_LIST_ADS, 200, 1.7e15 + i, 1234, 56, 789);
+  return b;
 }
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  const cluster = t.testCluster()
-  const url = await t.createDatabase(cluster.adminUrl, 'bench_flush')
+  const cluster = t.testCluster();
+  const url = await t.createDatabase(cluster.adminUrl, 'bench_flush');
   try {
-    await t.applyResultsSchema(url)
-    const bare = []
-    const idem = []
+    await t.applyResultsSchema(url);
+    const bare = [];
+    const idem = [];
     async function bareCopy() {
-      const b1 = fill(new TimingBuffer(rows, true), rows)
-      const c = new pg.Client(pgConfig(connectionFromUrl(url, 'bench')))
-      await c.connect()
-      const t0 = process.hrtime.bigint()
+      const b1 = fill(new TimingBuffer(rows, true), rows);
+      const c = new pg.Client(pgConfig(connectionFromUrl(url, 'bench')));
+      await c.connect();
+      const t0 = process.hrtime.bigint();
       for (let i = 0; i < rows; i += FLUSH_BATCH_ROWS) {
-        await copyTimings(c, b1, i, Math.min(i + FLUSH_BATCH_ROWS, rows), { round: 1, app: 'bench', instanceIndex: 0 })
+        await copyTimings(c, b1, i, Math.min(i + FLUSH_BATCH_ROWS, rows), { round: 1, app: 'bench', instanceIndex: 0 });
       }
-      bare.push(Number(process.hrtime.bigint() - t0) / 1e6)
-      await c.end()
+      bare.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      await c.end();
     }
     async function idempotentFlush() {
-      const b2 = new TimingBuffer(rows, true)
-      const s = createTimingsService({ buffer: b2, results: connectionFromUrl(url, 'bench'), appName: 'bench', instanceIndex: 0, connectTimeoutMs: 5000 })
-      await s.run('flush', 2) // nothing to write: connects the pool, as the bare side connects outside its timing
-      fill(b2, rows)
-      const t0 = process.hrtime.bigint()
-      const res = await s.run('flush', 2)
-      idem.push(Number(process.hrtime.bigint() - t0) / 1e6)
-      if (res.flushed !== rows) throw new Error(`flush answered ${JSON.stringify(res)}`)
-      await s.end()
+      const b2 = new TimingBuffer(rows, true);
+      const s = createTimingsService({ buffer: b2, results: connectionFromUrl(url, 'bench'), appName: 'bench', instanceIndex: 0, connectTimeoutMs: 5000 });
+      await s.run('flush', 2); // nothing to write: connects the pool, as the bare side connects outside its timing
+      fill(b2, rows);
+      const t0 = process.hrtime.bigint();
+      const res = await s.run('flush', 2);
+      idem.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      if (res.flushed !== rows) throw new Error(`flush answered ${JSON.stringify(res)}`);
+      await s.end();
     }
     // Each into an empty table, the order alternating: neither side pays for the other's rows.
     for (let r = 0; r < reps; r++) {
       for (const run of r % 2 === 0 ? [bareCopy, idempotentFlush] : [idempotentFlush, bareCopy]) {
-        await run()
-        await t.adminQuery(url, 'TRUNCATE server_timings, server_timings_flushes')
+        await run();
+        await t.adminQuery(url, 'TRUNCATE server_timings, server_timings_flushes');
       }
     }
-    const a = median(bare)
-    const b = median(idem)
-    console.log(`${rows} rows, median of ${reps}: bare COPY per batch ${a.toFixed(0)} ms, idempotent flush ${b.toFixed(0)} ms, ratio ${(b / a).toFixed(2)}`)
+    const a = median(bare);
+    const b = median(idem);
+    console.log(`${rows} rows, median of ${reps}: bare COPY per batch ${a.toFixed(0)} ms, idempotent flush ${b.toFixed(0)} ms, ratio ${(b / a).toFixed(2)}`);
   } finally {
-    await t.dropDatabase(cluster.adminUrl, url)
-    cluster.stop()
+    await t.dropDatabase(cluster.adminUrl, url);
+    cluster.stop();
   }
 }
 
 main().catch((err) => {
-  console.error(`timings-flush.bench: ${err.message}`)
-  process.exit(1)
-})
+  console.error(`timings-flush.bench: ${err.message}`);
+  process.exit(1);
+});

@@ -180,7 +180,6 @@ function readPid(file) {
   try { return Number(fs.readFileSync(file, 'utf8').trim()) || null; } catch { return null; }
 }
 
-
 async function killAndWait(pid, signal, graceMs) {
   try { process.kill(pid, signal); } catch { return; }
   const until = Date.now() + graceMs;

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // report.js — entry point of scripts/report.sh: select rounds, read the report views,
 // analyse (groups, CIs, comparisons) and write HTML + SVG + CSV.
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { connect, REPO_ROOT, resultsUrl } from '../lib/results-db.js';
-import fs from 'node:fs';
-import { loadPlan, PlanError } from '../lib/experiment/plan.js';
-import { analyse } from '../lib/report/analysis.js';
-import { loadReportData, parseRoundList, staleLine } from '../lib/report/data.js';
+'use strict';
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { connect, REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
+const fs = require('node:fs');
+const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
+const { analyse } = require('../lib/report/analysis.js');
+const { loadReportData, parseRoundList, staleLine } = require('../lib/report/data.js');
+const { writeReport } = require('../lib/report/render.js');
 
 const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--plan FILE] [--out DIR] [--db URL] [--platform local|cf]
   --rounds IDS        round ids and ranges, e.g. 3,5,10-12
@@ -61,8 +63,6 @@ async function main() {
     if (!data.overview.length) die(`no rounds match ${o.rounds ? `--rounds ${o.rounds}` : o.experiment ? `--experiment ${o.experiment}` : '(the database has no rounds)'}${data.stale.length ? ` (${staleNote})` : ''}`);
     const analysis = analyse(data, { limits: sel.plan?.validity, afterChange: sel.plan?.afterChange, slo: sel.plan?.slo });
     const selection = o.rounds ? `rounds ${o.rounds}` : o.experiment ? `experiment ${o.experiment}` : 'every round';
-    // Vega is loaded only now: usage errors answer without its start-up cost.
-    const { writeReport } = await import('../lib/report/render.js');
     const files = await writeReport(outDir, analysis, data, {
       title: `cfscale report: ${selection}`, selection, generatedAt: new Date().toISOString(), staleNote,
     });

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
 // plan, connect to the results database, hand off to lib/experiment/runner.js.
-import { parseArgs } from 'node:util';
-import { connect, resultsUrl } from '../lib/results-db.js';
-import { listLines, shippedPlans } from '../lib/experiment/catalogue.js';
-import { loadPlan, PlanError } from '../lib/experiment/plan.js';
-import { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } from '../lib/experiment/round-runner.js';
-import { runExperiment, UsageError } from '../lib/experiment/runner.js';
+'use strict';
+const { parseArgs } = require('node:util');
+const { connect, resultsUrl } = require('../lib/results-db.js');
+const { listLines, shippedPlans } = require('../lib/experiment/catalogue.js');
+const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
+const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } = require('../lib/experiment/round-runner.js');
+const { runExperiment, UsageError } = require('../lib/experiment/runner.js');
 
 const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
        scripts/run-experiment.sh --list

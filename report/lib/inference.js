@@ -1,11 +1,12 @@
 // inference.js — the statistics of the report: mean, sample standard deviation, Student t
 // quantiles, 95 % confidence intervals from repetitions, Welch's t-test and the scaling
 // efficiency X(k) / (k · X(1)). Pure functions, no dependencies, tested on known answers.
+'use strict';
 
 /** Confidence level of every interval in the report. */
-export const CONFIDENCE = 0.95;
+const CONFIDENCE = 0.95;
 
-export function mean(xs) {
+function mean(xs) {
   if (xs.length === 0) return NaN;
   let s = 0;
   for (const x of xs) s += x;
@@ -13,7 +14,7 @@ export function mean(xs) {
 }
 
 /** Sample standard deviation (n − 1 in the denominator); NaN below two values. */
-export function stddev(xs) {
+function stddev(xs) {
   if (xs.length < 2) return NaN;
   const m = mean(xs);
   let s = 0;
@@ -26,7 +27,7 @@ const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028,
   771.32342877765313, -176.61502916214059, 12.507343278686905,
   -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
 
-export function logGamma(x) {
+function logGamma(x) {
   if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
   x -= 1;
   let a = LANCZOS[0];
@@ -61,7 +62,7 @@ function betaContinuedFraction(a, b, x) {
 }
 
 /** Regularised incomplete beta function I_x(a, b). */
-export function incompleteBeta(x, a, b) {
+function incompleteBeta(x, a, b) {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const lnFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x);
@@ -70,14 +71,14 @@ export function incompleteBeta(x, a, b) {
 }
 
 /** Cumulative distribution of Student's t with df degrees of freedom (df may be fractional). */
-export function tCdf(t, df) {
+function tCdf(t, df) {
   const x = df / (df + t * t);
   const tail = 0.5 * incompleteBeta(x, df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
 }
 
 /** Quantile of Student's t: the t with tCdf(t, df) = p (bisection, |error| < 1e-10). */
-export function tQuantile(p, df) {
+function tQuantile(p, df) {
   if (!(p > 0 && p < 1) || !(df > 0)) return NaN;
   if (p === 0.5) return 0;
   if (p < 0.5) return -tQuantile(1 - p, df);
@@ -95,7 +96,7 @@ export function tQuantile(p, df) {
  * Summary of repeated measurements: n, mean, sd and the two-sided Student t confidence
  * interval of the mean. With n < 2 the interval is unknown (NaN), never zero-width.
  */
-export function summarize(xs, confidence = CONFIDENCE) {
+function summarize(xs, confidence = CONFIDENCE) {
   const vals = xs.filter((x) => Number.isFinite(x));
   const n = vals.length;
   const m = mean(vals);
@@ -109,7 +110,7 @@ export function summarize(xs, confidence = CONFIDENCE) {
  * Welch's unequal-variance t-test of two samples. Returns t, the Welch–Satterthwaite df,
  * the two-sided p value and the difference of means (b − a).
  */
-export function welch(a, b) {
+function welch(a, b) {
   const sa = summarize(a);
   const sb = summarize(b);
   const va = (sa.sd ** 2) / sa.n;
@@ -129,7 +130,7 @@ export function welch(a, b) {
  * (the conservative reading). With fewer than two values per side the answer is
  * "not enough repetitions".
  */
-export function compare(a, b, confidence = CONFIDENCE) {
+function compare(a, b, confidence = CONFIDENCE) {
   const sa = summarize(a, confidence);
   const sb = summarize(b, confidence);
   const w = welch(a, b);
@@ -148,7 +149,7 @@ export function compare(a, b, confidence = CONFIDENCE) {
  * instance, with a 95 % interval by the delta method on the ratio of the two means
  * (relative standard errors added in quadrature, t quantile at the smaller df).
  */
-export function efficiency(xk, x1, k, confidence = CONFIDENCE) {
+function efficiency(xk, x1, k, confidence = CONFIDENCE) {
   const sk = summarize(xk, confidence);
   const s1 = summarize(x1, confidence);
   const value = sk.mean / (k * s1.mean);
@@ -157,3 +158,5 @@ export function efficiency(xk, x1, k, confidence = CONFIDENCE) {
   const half = df >= 1 ? tQuantile(1 - (1 - confidence) / 2, df) * rel * value : NaN;
   return { k, value, ciLow: value - half, ciHigh: value + half, n: Math.min(sk.n, s1.n) };
 }
+
+module.exports = { mean, stddev, logGamma, incompleteBeta, tCdf, tQuantile, summarize, welch, compare, efficiency, CONFIDENCE };

@@ -1,13 +1,12 @@
 // results-db.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const pg = require('pg');
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const REPO_ROOT = path.resolve(__dirname, '../..');
 
 // Numeric columns (bigint, numeric) as JS numbers: counts and microseconds fit in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -28,7 +27,7 @@ function run(cmd, args, env = process.env) {
  * the platform's state (`scripts/cfl home`), logged in to `scripts/cfl api-url` as the
  * scripts are (cf login once; the CLI refreshes its token itself). Throws when it cannot.
  */
-export function localCfEnv() {
+function localCfEnv() {
   const api = run(CFL, ['api-url']);
   const env = { ...process.env, CF_HOME: path.join(run(CFL, ['home']), 'report-cf-home'),
     PATH: `${process.env.PATH}:${path.join(REPO_ROOT, '.tools/bin')}` };
@@ -62,7 +61,7 @@ function localResultsUrl({ ensureLocal }) {
  * report's service key on results-db, through the cf CLI; with `ensureLocal` the local
  * platform is started and the service created first (both idempotent). null when none is known.
  */
-export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
+function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   if (db) return db;
   if (process.env.CFSCALE_RESULTS_URL) return process.env.CFSCALE_RESULTS_URL;
   if (process.env.RESULTS_DATABASE_URL) return process.env.RESULTS_DATABASE_URL;
@@ -77,10 +76,12 @@ export function resultsUrl({ db, platform = 'local', ensureLocal = false } = {})
 
 // sslmode and sslrootcert mean what they mean to libpq and psql, as in every other part that
 // reads a results-database URL (scripts/cf/bindings.js): require encrypts without verifying.
-const { connectionFromUrl, pgConfig } = createRequire(import.meta.url)('../../scripts/cf/bindings.js');
+const { connectionFromUrl, pgConfig } = require('../../scripts/cf/bindings.js');
 
-export async function connect(url) {
+async function connect(url) {
   const client = new pg.Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-report' });
   await client.connect();
   return client;
 }
+
+module.exports = { resultsUrl, connect, localCfEnv, REPO_ROOT };

@@ -1,15 +1,16 @@
 // The report opens in headless Chromium (Debian's, driven by playwright-core) with no
 // console errors and no network requests, and its charts are drawn: the page and the
 // first chart are not blank (non-white pixels of the PNG screenshots).
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { CHROMIUM, inspectPage } from './helpers/browser.js';
-import { runScript } from './helpers/cli.js';
-import { stopOwnCluster, testDatabase } from './helpers/pg.js';
-import { insertExperiment } from './helpers/synthetic.js';
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { after, before, test } = require('node:test');
+const { CHROMIUM, inspectPage } = require('./helpers/browser.js');
+const { runScript } = require('./helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { insertExperiment } = require('./helpers/synthetic.js');
 
 let db;
 let dir;
@@ -41,8 +42,8 @@ test('the report renders in headless Chromium without console errors', async () 
 });
 
 test('nonWhitePixels counts what is drawn', async () => {
-  const { PNG } = await import('pngjs');
-  const { nonWhitePixels } = await import('./helpers/browser.js');
+  const { PNG } = require('pngjs');
+  const { nonWhitePixels } = require('./helpers/browser.js');
   const png = new PNG({ width: 10, height: 10 });
   png.data.fill(255);
   assert.equal(nonWhitePixels(PNG.sync.write(png)), 0, 'blank');

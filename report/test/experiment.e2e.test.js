@@ -5,14 +5,15 @@
 // Needs scripts/run-round.sh (another part of cfscale): when it is missing or its --help
 // fails this test FAILS with that message; set CFSCALE_SKIP_E2E=1 to skip it on purpose.
 // Own CFSCALE_HOME (/tmp/cfscale-report-*), ports 48600-48699; torn down afterwards.
-import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, test } from 'node:test';
-import pg from 'pg';
-import { REPO_ROOT, resultsUrl } from '../lib/results-db.js';
-import { inspectPage } from './helpers/browser.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { after, test } = require('node:test');
+const pg = require('pg');
+const { REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
+const { inspectPage } = require('./helpers/browser.js');
 
 const SKIP = process.env.CFSCALE_SKIP_E2E === '1';
 const RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');

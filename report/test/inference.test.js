@@ -1,7 +1,8 @@
 // Statistics helpers against known answers (R / standard tables).
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { compare, efficiency, mean, stddev, summarize, tCdf, tQuantile, welch } from '../lib/inference.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { compare, efficiency, mean, stddev, summarize, tCdf, tQuantile, welch } = require('../lib/inference.js');
 
 const close = (actual, expected, tol, what) => assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);
 

@@ -1,10 +1,11 @@
 // The keep-alive chart (study §5.2.3) on synthetic rounds with known answers: groups split by
 // keep-alive and proxy count, the busiest proxy's CPU, and the study's cap per proxy count.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { analyse } from '../lib/report/analysis.js';
-import { buildCharts } from '../lib/report/charts.js';
-import { capRows, keepaliveRows, keepaliveThroughput, proxyCpuMaxPct, STUDY_PROXY_CAP_RPS } from '../lib/report/keepalive-chart.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { analyse } = require('../lib/report/analysis.js');
+const { buildCharts } = require('../lib/report/charts.js');
+const { capRows, keepaliveRows, keepaliveThroughput, proxyCpuMaxPct, STUDY_PROXY_CAP_RPS } = require('../lib/report/keepalive-chart.js');
 
 let id = 0;
 // One done round of the keepalive plan with throughput `rps` and proxy CPU per proxy (cores).

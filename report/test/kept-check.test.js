@@ -1,9 +1,10 @@
 // The kept check of issue 14: `scripts/run-experiment.sh --list` names a shipped plan for
 // every figure and table of the study, the keep-alive finding (§5.2.3) and the Jetty thread
 // sweep (§6.2). A plan that stops regenerating one of them fails here.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { runScript } from './helpers/cli.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { runScript } = require('./helpers/cli.js');
 
 const KEPT = ['Fig. 3.1', 'Fig. 4.3', 'Fig. 6.2', 'Fig. 6.3', 'Fig. 7.1', 'Fig. 7.2', 'Fig. 7.3', 'Fig. 7.4', 'Fig. 7.5',
   'Fig. 7.6', 'Fig. 7.7', 'Table 7.1', '§5.2.3 keep-alive finding', '§6.2 Jetty thread sweep'];

@@ -1,8 +1,9 @@
 // Run order of grid plans (interleaved by default) and the labels that name rounds.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { gridRounds, labelFor, parseLabel } from '../lib/experiment/order.js';
-import { validatePlan } from '../lib/experiment/plan.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { gridRounds, labelFor, parseLabel } = require('../lib/experiment/order.js');
+const { validatePlan } = require('../lib/experiment/plan.js');
 
 const plan = (extra = {}) => validatePlan({
   name: 'ord', apps: ['node-app', 'java-app'], instances: [1, 2],

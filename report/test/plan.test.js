@@ -1,13 +1,17 @@
 // The plan parser/validator: defaults, every shipped plan, and bad plans that must stop
 // with one line naming the field.
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { test } from 'node:test';
-import { REPO_ROOT } from '../lib/results-db.js';
-import { runScript } from './helpers/cli.js';
-import { loadPlan, parseDurationMs, PlanError, validatePlan } from '../lib/experiment/plan.js';
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { test } = require('node:test');
+const { REPO_ROOT } = require('../lib/results-db.js');
+const { runScript } = require('./helpers/cli.js');
+const { loadPlan, parseDurationMs, PlanError, validatePlan } = require('../lib/experiment/plan.js');
+const { runRoundArgs } = require('../lib/experiment/round-runner.js');
+const { roundSpec, gridRounds } = require('../lib/experiment/order.js');
+const { roundMismatches } = require('../lib/experiment/spec-match.js');
 
 const ok = { apps: ['node-app', 'java-app'], load: [{ loadgens: 2, parallel: 1 }] };
 
@@ -134,8 +138,6 @@ test('unreadable and malformed files', () => {
 });
 
 test('prewarm: requests per instance, 0 by default, passed to run-round as --prewarm', async () => {
-  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
-  const { roundSpec } = await import('../lib/experiment/order.js');
   assert.equal(validatePlan(ok, 'mini.yml').prewarm, 0);
   const p = validatePlan({ ...ok, prewarm: 300 }, 'warm.yml');
   assert.equal(p.prewarm, 300);
@@ -149,8 +151,6 @@ test('prewarm: requests per instance, 0 by default, passed to run-round as --pre
 });
 
 test('loadbalancing: none by default, round-robin | least-connection, passed to run-round as --loadbalancing', async () => {
-  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
-  const { roundSpec } = await import('../lib/experiment/order.js');
   const cfg = { app: 'node-app', variant: 'default', settings: {} };
   const argsOf = (plan, features = { loadbalancing: true }) => runRoundArgs(roundSpec(plan, cfg, 2, plan.load[0], 'rep1'), features);
   const none = validatePlan(ok, 'mini.yml');
@@ -167,9 +167,6 @@ test('loadbalancing: none by default, round-robin | least-connection, passed to 
 });
 
 test('keepalive and frontProxies: plan-wide defaults, per variant overrides, passed to run-round and compared with recorded rounds', async () => {
-  const { runRoundArgs } = await import('../lib/experiment/round-runner.js');
-  const { gridRounds } = await import('../lib/experiment/order.js');
-  const { roundMismatches } = await import('../lib/experiment/spec-match.js');
   const mini = validatePlan(ok, 'mini.yml');
   assert.deepEqual([mini.keepalive, mini.frontProxies], [true, 0]);
   const p = validatePlan({

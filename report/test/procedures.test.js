@@ -1,10 +1,11 @@
 // The adaptive procedures driven by model systems with known behaviour: scale-until-SLO
 // (study §7.3) and the capacity bisection.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { parseLabel } from '../lib/experiment/order.js';
-import { validatePlan } from '../lib/experiment/plan.js';
-import { capacitySearch, climbing, scaleUntilSlo } from '../lib/experiment/procedures.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { parseLabel } = require('../lib/experiment/order.js');
+const { validatePlan } = require('../lib/experiment/plan.js');
+const { capacitySearch, climbing, scaleUntilSlo } = require('../lib/experiment/procedures.js');
 
 const cfg = { app: 'node-app', variant: 'default', settings: {} };
 

@@ -1,13 +1,14 @@
 // The report from synthetic rounds in a real PostgreSQL: scripts/report.sh renders HTML,
 // SVG and CSV, and the figures in them are the known answers of the synthetic model.
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { runScript } from './helpers/cli.js';
-import { stopOwnCluster, testDatabase } from './helpers/pg.js';
-import { insertExperiment, insertRound } from './helpers/synthetic.js';
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { after, before, test } = require('node:test');
+const { runScript } = require('./helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { insertExperiment, insertRound } = require('./helpers/synthetic.js');
 
 let db;
 let dir;

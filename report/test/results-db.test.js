@@ -1,14 +1,15 @@
 // results-db.test.js — the report's results-database URL means what it means to libpq and psql:
 // sslmode=require encrypts without verifying, verify-ca checks the chain against
 // sslrootcert, disable is plain. Against a TLS cluster of its own (scripts/pg-cluster.sh --tls).
-import { test, before, after } from 'node:test';
-import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { connect, REPO_ROOT } from '../lib/results-db.js';
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { connect, REPO_ROOT } = require('../lib/results-db.js');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
 let dir;

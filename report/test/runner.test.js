@@ -1,17 +1,19 @@
 // The experiment runner end to end against a real PostgreSQL, with a stand-in for
 // run-round.sh (helpers/fake-run-round.js): resume skips finished rounds, failed rounds
 // are retried, adaptive plans replay their decisions, settings are applied on change.
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { loggedCalls as calls, runScript } from './helpers/cli.js';
-import { stopOwnCluster, testDatabase } from './helpers/pg.js';
-import { insertRound } from './helpers/synthetic.js';
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { after, before, test } = require('node:test');
+const { loggedCalls: calls, runScript } = require('./helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { insertRound } = require('./helpers/synthetic.js');
+const { maxCpuOfApp } = require('../lib/experiment/results.js');
+const { validatePlan } = require('../lib/experiment/plan.js');
 
-const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers/fake-run-round.js');
+const FAKE = path.join(__dirname, 'helpers/fake-run-round.js');
 let db;
 let dir;
 
@@ -30,7 +32,6 @@ function writePlan(name, text) {
   fs.writeFileSync(f, text);
   return f;
 }
-
 
 function run(plan, extraArgs = [], env = {}) {
   return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],
@@ -258,8 +259,6 @@ test('usage and configuration errors exit 1 with one line', () => {
 });
 
 test('cpuReference {app}: the highest CPU the reference app used in the experiment', async () => {
-  const { maxCpuOfApp } = await import('../lib/experiment/results.js');
-  const { validatePlan } = await import('../lib/experiment/plan.js');
   const raw = { name: 'cpuref', kind: 'scale-until-slo', apps: ['java-app', 'node-app'], duration: '10s', warmup: '2s' };
   const plan = validatePlan(raw);
   // cpuPerInstance 0.4 × 2 instances, and a failed round with more that must not count,

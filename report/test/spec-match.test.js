@@ -1,10 +1,11 @@
 // spec-match: which recorded rounds still stand for the step of a plan their label names.
 // Table-driven: a round row as run-round.sh records it, changed one field at a time,
 // against the spec the plan gives now.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { validatePlan } from '../lib/experiment/plan.js';
-import { judgeRounds, matchesSpec, roundMismatches, specForLabel } from '../lib/experiment/spec-match.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { validatePlan } = require('../lib/experiment/plan.js');
+const { judgeRounds, matchesSpec, roundMismatches, specForLabel } = require('../lib/experiment/spec-match.js');
 
 const PLAN = {
   name: 'm', apps: ['node-app'], load: [{ loadgens: 2, parallel: 4 }], duration: '30s', warmup: '5s',

@@ -2,16 +2,16 @@
 // rounds back on resume and in the report, because the label names the step only. Against a
 // real PostgreSQL with the stand-in run-round (helpers/fake-run-round.js, which records
 // the parameters it is given as run-round.sh does).
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { loggedCalls as calls, runScript } from './helpers/cli.js';
-import { stopOwnCluster, testDatabase } from './helpers/pg.js';
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { after, before, test } = require('node:test');
+const { loggedCalls: calls, runScript } = require('./helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
 
-const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'helpers/fake-run-round.js');
+const FAKE = path.join(__dirname, 'helpers/fake-run-round.js');
 let db;
 let dir;
 
@@ -36,7 +36,6 @@ cpu: 1
 repetitions: 2
 afterChange: keep
 `;
-
 
 test('a plan edited after its rounds ran re-runs them; the report ignores the old ones', async () => {
   const planFile = path.join(dir, 'edited.yml');

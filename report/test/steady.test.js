@@ -2,13 +2,14 @@
 // validity flags of the measured window (never steady, a significant trend, CFS
 // throttling, CPU entitlement, the first round after a change), the plan's `warmup:
 // steady`, `steady` and `afterChange`, what run-round gets, and the stale-round check.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { DEFAULTS, validatePlan } from '../lib/experiment/plan.js';
-import { roundMismatches, specForLabel } from '../lib/experiment/spec-match.js';
-import { runRoundArgs } from '../lib/experiment/round-runner.js';
-import { roundFlags, trusted } from '../lib/report/validity.js';
-import { significantTrend } from '../lib/report/steady-flags.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { DEFAULTS, validatePlan } = require('../lib/experiment/plan.js');
+const { roundMismatches, specForLabel } = require('../lib/experiment/spec-match.js');
+const { runRoundArgs } = require('../lib/experiment/round-runner.js');
+const { roundFlags, trusted } = require('../lib/report/validity.js');
+const { significantTrend } = require('../lib/report/steady-flags.js');
 
 // A done round that passes every other check.
 const ROUND = {

@@ -3,15 +3,17 @@
 // Fig. 7.5/7.6 (throughput at 100-400 % CPU, interpolated), Fig. 7.1 (the plan's SLO),
 // Fig. 3.1 (load by loadgen instances), §7.3's stops and the capacity search beside the
 // study's published values, and the environment as key = value lines.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { analyse } from '../lib/report/analysis.js';
-import { cpuLevels, cpuTable, memoryNeeded, scaleStops } from '../lib/report/study-figures.js';
-import { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens } from '../lib/report/charts.js';
-import { keyValues } from '../lib/report/html.js';
-import { firstFullGc, roundMemory } from '../lib/report/round-charts.js';
-import { STUDY, studyAvailableCores } from '../lib/report/study.js';
-import { summarize } from '../lib/inference.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { analyse } = require('../lib/report/analysis.js');
+const { cpuLevels, cpuTable, memoryNeeded, scaleStops } = require('../lib/report/study-figures.js');
+const { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVsLoadgens, buildCharts } = require('../lib/report/charts.js');
+const { keyValues } = require('../lib/report/html.js');
+const { firstFullGc, roundMemory } = require('../lib/report/round-charts.js');
+const { STUDY, studyAvailableCores } = require('../lib/report/study.js');
+const { summarize } = require('../lib/inference.js');
+const { chartSvg } = require('../lib/report/render.js');
 
 /** A group as analysis.js makes it, from per-round values. */
 function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2 }) {
@@ -148,8 +150,6 @@ test('Fig. 4.3/7.3: the first full GC (first drop below 90 % of the peak) and th
 });
 
 test('regression: one load step drew its axis label as 16.000000 (the tick step is 0); now 16', async () => {
-  const { buildCharts } = await import('../lib/report/charts.js');
-  const { chartSvg } = await import('../lib/report/render.js');
   const g = { ...group({ app: 'node-app', loadgens: 4, parallel: 4, rps: [100, 110], cpu: [50, 52] }),
     split: Object.fromEntries(['loadgen', 'router', 'app', 'pool_wait', 'db', 'network', 'router_own', 'app_own'].map((p) => [p, summarize([])])) };
   g.stats.mem_mb = summarize([]);

@@ -1,8 +1,9 @@
 // Round validity flags of a starved generator (its cgroup throttled: CPU wanted, not given)
 // and of a round the results database went away in.
-import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { roundFlags, MAX_THROTTLED_FRACTION } from '../lib/report/validity.js';
+'use strict';
+const assert = require('node:assert/strict');
+const { test } = require('node:test');
+const { roundFlags, MAX_THROTTLED_FRACTION } = require('../lib/report/validity.js');
 
 const round = (extra) => ({ status: 'done', samples: 1000, duration_ms: 10000, warmup_ms: 1000, measured_s: 9,
   loadgen_cpu_max: 0.3, eloop_p99_max_us: 2000, late_fraction: 0, error_rate: 0, instance_restarts: 0,

@@ -136,18 +136,18 @@ function gone(pid) {
 
 for (const [signal, round] of [['SIGTERM', 11], ['SIGINT', 14]]) {
   test(`collect-logs stopped by ${signal} mid-stream: every line written is in router_timings, exit 0, the producer group is gone`, async () => {
-  const w = world(FAKE_LOGS);
-  const c = startCollector('collect-logs.sh', ['--app', 'node-app', '--round', String(round), '--db', db.url], w.env);
-  await until('the burst', () => fs.existsSync(path.join(w.dir, 'ready')));
-  const [cfPid, childPid] = fs.readFileSync(path.join(w.dir, 'pids'), 'utf8').split(' ').map(Number);
-  c.child.kill(signal);
-  const res = await c.done;
-  assert.equal(res.code, 0, res.stderr);
-  const written = Number(fs.readFileSync(path.join(w.dir, 'written'), 'utf8'));
-  assert.ok(written >= BURST, `${written} lines written`);
-  assert.equal((await q(`SELECT count(*)::int AS n FROM router_timings WHERE round_id = ${round}`))[0].n, written, res.stderr);
-  await until('the producer and its child to go', () => gone(cfPid) && gone(childPid), 5000)
-    .catch(() => assert.fail(`still running: cf ${gone(cfPid) ? '' : cfPid} child ${gone(childPid) ? '' : childPid}`));
+    const w = world(FAKE_LOGS);
+    const c = startCollector('collect-logs.sh', ['--app', 'node-app', '--round', String(round), '--db', db.url], w.env);
+    await until('the burst', () => fs.existsSync(path.join(w.dir, 'ready')));
+    const [cfPid, childPid] = fs.readFileSync(path.join(w.dir, 'pids'), 'utf8').split(' ').map(Number);
+    c.child.kill(signal);
+    const res = await c.done;
+    assert.equal(res.code, 0, res.stderr);
+    const written = Number(fs.readFileSync(path.join(w.dir, 'written'), 'utf8'));
+    assert.ok(written >= BURST, `${written} lines written`);
+    assert.equal((await q(`SELECT count(*)::int AS n FROM router_timings WHERE round_id = ${round}`))[0].n, written, res.stderr);
+    await until('the producer and its child to go', () => gone(cfPid) && gone(childPid), 5000)
+      .catch(() => assert.fail(`still running: cf ${gone(cfPid) ? '' : cfPid} child ${gone(childPid) ? '' : childPid}`));
   });
 }
 

@@ -31,4 +31,5 @@ time('json-stream + stats rows: plugin lines', N, () => {
   for (let i = 0; i < text.length; i += 65536) s.write(text.slice(i, i + 65536));
   s.end();
   if (s.counts.values !== N) throw new Error('bench values lost');
+  if (!rows) throw new Error('bench rows lost');
 });

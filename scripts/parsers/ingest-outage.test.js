@@ -90,6 +90,6 @@ test('ingest-rtr through a database stop and start: every record written once, s
   assert.match(stderr, /insert into router_timings failed, holding \d+ rows: /);
   assert.match(stderr, /database writes work again/);
   assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
-  const rows = await query("SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 7");
+  const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 7');
   assert.deepEqual(rows[0], { n: total, d: total });
 });

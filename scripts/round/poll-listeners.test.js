@@ -54,7 +54,7 @@ test('create-round waiting for absent loadgens polls without piling up abort lis
 test('wait-round polling until its deadline leaves no abort listeners behind', async () => {
   warnings.length = 0;
   const { rows } = await db.query(
-    "INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, start_at) "
+    'INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms, start_at) '
     + "VALUES ('local', 'node-app', 'http://x', 1, 1, 'closed', 1, 60000, now()) RETURNING id");
   const abort = new AbortController();
   const code = await waitRound(db, { round: Number(rows[0].id), deadlineMs: 800, pollMs: 20, progressMs: 100000, signal: abort.signal });

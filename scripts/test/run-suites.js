@@ -21,6 +21,7 @@ const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 // [name, command]: in the order they run (cheap and fundamental first); not vendored code.
 const SUITES = [
   ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning"],
+  ['lint', 'npm run lint'],
   ['node-app', 'cd node-app && npm test'],
   ['java-app', 'cd java-app && mvn -q -B test'],
   ['contract', 'contract/run.sh'],

@@ -5,9 +5,10 @@
 // configuration before repetition 2, and alternates the compared configurations (apps,
 // variants) at every point, so drift over time hits all of them alike (talk 004:
 // "interleave comparison runs"; change one thing between compared runs).
+'use strict';
 
 /** The configurations compared in a plan: every app × every variant that applies to it. */
-export function configurations(plan) {
+function configurations(plan) {
   const out = [];
   for (const app of plan.apps) {
     for (const v of plan.variants) {
@@ -21,21 +22,21 @@ export function configurations(plan) {
   return out;
 }
 
-export function loadKey(step) {
+function loadKey(step) {
   return step.rate !== undefined && step.rate !== null ? `r${step.rate}` : `p${step.parallel}`;
 }
 
 /** The step key (label without the `exp:` prefix and repetition suffix). */
-export function stepKey(plan, cfg, instances, step) {
+function stepKey(plan, cfg, instances, step) {
   return `${plan.name}:${cfg.app}:${cfg.variant}:i${instances}:l${step.loadgens}:${loadKey(step)}`;
 }
 
-export function labelFor(plan, cfg, instances, step, suffix) {
+function labelFor(plan, cfg, instances, step, suffix) {
   return `exp:${stepKey(plan, cfg, instances, step)}:${suffix}`;
 }
 
 /** Parse a label made by labelFor; null when it is not an experiment label. */
-export function parseLabel(label) {
+function parseLabel(label) {
   const m = /^exp:([^:]+):([^:]+):([^:]+):i(\d+):l(\d+):(p|r)([0-9.]+):([a-z]+)(\d*)$/.exec(label || '');
   if (!m) return null;
   return {
@@ -46,7 +47,7 @@ export function parseLabel(label) {
 }
 
 /** One round description, everything run-round.sh needs. */
-export function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
+function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
   return {
     label: labelFor(plan, cfg, instances, step, suffix),
     experiment: plan.name,
@@ -98,7 +99,7 @@ function shuffle(xs, rand) {
 }
 
 /** Every round of a grid plan, in run order. */
-export function gridRounds(plan) {
+function gridRounds(plan) {
   const cfgs = configurations(plan);
   const points = [];
   for (const k of plan.instances) for (const step of plan.load) points.push({ k, step });
@@ -121,3 +122,5 @@ export function gridRounds(plan) {
   }
   return out;
 }
+
+module.exports = { configurations, loadKey, stepKey, labelFor, parseLabel, roundSpec, gridRounds };

@@ -2,18 +2,19 @@
 // object with every default filled in. Bad plans stop with one line naming the field:
 //   plan pool-size.yml: load[1].parallel must be an integer >= 1, got "x"
 // Defaults live here once; report/README.md documents each field, default and unit.
-import fs from 'node:fs';
-import path from 'node:path';
-import YAML from 'yaml';
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
 
-export const KINDS = ['grid', 'scale-until-slo', 'capacity'];
-export const ORDERS = ['interleaved', 'sequential', 'random'];
-export const SLO_METRICS = ['p50', 'p95', 'p99', 'mean'];
+const KINDS = ['grid', 'scale-until-slo', 'capacity'];
+const ORDERS = ['interleaved', 'sequential', 'random'];
+const SLO_METRICS = ['p50', 'p95', 'p99', 'mean'];
 // Gorouter's per-route algorithms run-round.sh sets (`--loadbalancing`; CF's `hash` needs a
 // header and is not supported by the local platform).
-export const LOADBALANCING = ['round-robin', 'least-connection'];
+const LOADBALANCING = ['round-robin', 'least-connection'];
 
-export const DEFAULTS = Object.freeze({
+const DEFAULTS = Object.freeze({
   kind: 'grid',
   platform: 'local',
   instances: [1],
@@ -50,18 +51,18 @@ export const DEFAULTS = Object.freeze({
   keepalive: true,
   frontProxies: 0,
 });
-export const AFTER_CHANGE = ['rerun', 'keep'];
+const AFTER_CHANGE = ['rerun', 'keep'];
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const SETTING_RE = /^[A-Z][A-Z0-9_]*$/;
 
-export class PlanError extends Error {}
+class PlanError extends Error {}
 
 function fail(where, msg) { throw new PlanError(`${where}${msg}`); }
 function show(v) { return JSON.stringify(v); }
 
 /** "60s" | "2m" | "500ms" | 60 (seconds) → milliseconds. */
-export function parseDurationMs(v) {
+function parseDurationMs(v) {
   if (typeof v === 'number' && v > 0) return Math.round(v * 1000);
   if (typeof v !== 'string') return NaN;
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
@@ -165,12 +166,12 @@ function checkSub(where, raw, key, defaults, spec) {
   makeCheck(where).known(obj, Object.keys(spec), `${key}.`);
   const c = makeCheck(`${where}${key}.`);
   const out = { ...defaults };
-  for (const [inKey, [outKey, check]] of Object.entries(spec)) out[outKey] = check(c, obj, defaults[outKey]);
+  for (const [outKey, check] of Object.values(spec)) out[outKey] = check(c, obj, defaults[outKey]);
   return out;
 }
 
 /** Validate a parsed plan object; `source` names the file in errors. */
-export function validatePlan(raw, source = 'plan') {
+function validatePlan(raw, source = 'plan') {
   const where = `plan ${source}: `;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
@@ -345,7 +346,7 @@ function checkCpuReference(where, v, apps, dflt) {
 }
 
 /** Read and validate a plan file. */
-export function loadPlan(file) {
+function loadPlan(file) {
   let text;
   try { text = fs.readFileSync(file, 'utf8'); } catch (e) { throw new PlanError(`plan ${file}: cannot read: ${e.code || e.message}`); }
   let raw;
@@ -354,3 +355,5 @@ export function loadPlan(file) {
   }
   return validatePlan(raw, path.basename(file));
 }
+
+module.exports = { PlanError, parseDurationMs, validatePlan, loadPlan, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE };

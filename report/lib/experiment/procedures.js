@@ -2,13 +2,14 @@
 // specs (the repetitions of one step), receives their measured figures (results.js
 // roundMetrics; null for a failed round) and decides the next step. Decisions depend only
 // on the figures, so a resumed run replays them from the database and skips what is done.
-import { roundSpec } from './order.js';
-import { mean } from '../inference.js';
+'use strict';
+const { roundSpec } = require('./order.js');
+const { mean } = require('../inference.js');
 
 const METRIC_FIELD = { p50: 'p50Ms', p95: 'p95Ms', p99: 'p99Ms', mean: 'meanMs' };
 
 /** Mean over the repetitions of a step (failed rounds count as SLO violations). */
-export function aggregate(ms, sloMetric) {
+function aggregate(ms, sloMetric) {
   const ok = ms.filter(Boolean);
   const field = METRIC_FIELD[sloMetric];
   return {
@@ -28,7 +29,7 @@ export function aggregate(ms, sloMetric) {
 }
 
 /** What the router has when its cgroup has no quota (cores). */
-export const ROUTER_CORES_WITHOUT_QUOTA = 1;
+const ROUTER_CORES_WITHOUT_QUOTA = 1;
 
 /** Mean of a field over the rounds, or null when any round lacks it (CF: the router). */
 function meanOrNull(ok, field) {
@@ -39,7 +40,7 @@ function meanOrNull(ok, field) {
  * "Its trend clearly climbs": the last `steps` latencies rise at every step and the last
  * is at least (1 + rise) times the first of them.
  */
-export function climbing(latencies, steps, rise) {
+function climbing(latencies, steps, rise) {
   if (latencies.length < steps) return false;
   const w = latencies.slice(-steps);
   for (let i = 1; i < w.length; i++) if (!(w[i] > w[i - 1])) return false;
@@ -65,7 +66,7 @@ function repetitions(plan, cfg, k, step, kind = 'rep') {
  * its limit), `maxInstances`, or `loadgensMax` (study: 96, the database connection limit).
  * `cpuReferenceCores` is resolved by the runner before the generator starts.
  */
-export function* scaleUntilSlo(plan, cfg, { cpuReferenceCores = null } = {}) {
+function* scaleUntilSlo(plan, cfg, { cpuReferenceCores = null } = {}) {
   const s = plan.scale;
   const slo = plan.slo;
   let k = s.startInstances;
@@ -100,13 +101,13 @@ export function* scaleUntilSlo(plan, cfg, { cpuReferenceCores = null } = {}) {
 }
 
 /** A probe meets the capacity criteria: p99 under the SLO, errors and late sends bounded. */
-export function capacityPass(m, plan) {
+function capacityPass(m, plan) {
   return m.n > 0 && m.failed === 0 && m.p99Ms <= plan.slo.thresholdMs
     && m.errorRate <= plan.slo.maxErrorRate && m.lateFraction <= plan.capacity.maxLateFraction;
 }
 
 /** Round spec overrides of a capacity round kind (probe, soak): its own duration. */
-export function capacityOverrides(plan, kind) {
+function capacityOverrides(plan, kind) {
   if (kind === 'probe') return { durationMs: plan.capacity.probeDurationMs, requests: null };
   if (kind === 'soak') return { durationMs: plan.capacity.soakDurationMs, requests: null };
   return {};
@@ -118,7 +119,7 @@ export function capacityOverrides(plan, kind) {
  * passes capacityPass, until the bracket is narrower than `tolerance` (relative) or
  * `maxProbes` probes ran; then one soak round of soakDuration at that rate confirms it.
  */
-export function* capacitySearch(plan, cfg, k) {
+function* capacitySearch(plan, cfg, k) {
   const c = plan.capacity;
   let lo = c.rateMin;
   let hi = c.rateMax;
@@ -137,3 +138,5 @@ export function* capacitySearch(plan, cfg, k) {
   const confirmed = capacityPass(m, plan);
   return { instances: k, capacityRps: best * c.loadgens, confirmed, reason: confirmed ? 'soak confirmed' : 'soak failed the criteria' };
 }
+
+module.exports = { aggregate, climbing, scaleUntilSlo, capacityPass, capacityOverrides, capacitySearch, ROUTER_CORES_WITHOUT_QUOTA };

@@ -2,10 +2,11 @@
 // finished round that still stands for a step of the plan (resume; spec-match.js decides),
 // and the measured figures of a round (the decisions of scale-until-SLO and the capacity
 // search). Reads the report views.
-import { judgeRounds, ROUND_COLUMNS, roundMismatches } from './spec-match.js';
+'use strict';
+const { judgeRounds, ROUND_COLUMNS, roundMismatches } = require('./spec-match.js');
 
 /** The newest round with this label, whatever its status: {id, status} or null. */
-export async function roundByLabel(client, label) {
+async function roundByLabel(client, label) {
   const { rows } = await client.query('SELECT id, status FROM rounds WHERE label = $1 ORDER BY id DESC LIMIT 1', [label]);
   return rows[0] ?? null;
 }
@@ -15,7 +16,7 @@ export async function roundByLabel(client, label) {
  * done rounds of that label recorded under other parameters: {round: {id, status} | null,
  * stale: [{id, mismatches}]}.
  */
-export async function doneRoundFor(client, spec) {
+async function doneRoundFor(client, spec) {
   const { rows } = await client.query(
     `SELECT ${ROUND_COLUMNS}, c.first_after_change FROM rounds LEFT JOIN round_changes c ON c.round_id = rounds.id
       WHERE label = $1 AND status = 'done' ORDER BY id DESC`, [spec.label]);
@@ -31,13 +32,13 @@ export async function doneRoundFor(client, spec) {
 }
 
 /** What changed before a round (results-schema.sql round_changes), or null when it is not the first after a change. */
-export async function changeOf(client, roundId) {
+async function changeOf(client, roundId) {
   const { rows } = await client.query('SELECT first_after_change, changes FROM round_changes WHERE round_id = $1', [roundId]);
   return rows[0]?.first_after_change ? rows[0].changes : null;
 }
 
 /** Figures of one round, latencies in ms, cpu in cores (the app's and the local router's). */
-export async function roundMetrics(client, roundId) {
+async function roundMetrics(client, roundId) {
   const { rows } = await client.query(
     `SELECT o.round_id, o.status, o.throughput_rps, o.error_rate, o.mean_us, o.p50_us, o.p95_us, o.p99_us,
             o.cpu_used_cores, o.late_fraction, o.samples,
@@ -61,7 +62,7 @@ export async function roundMetrics(client, roundId) {
  * Highest CPU (cores, summed over instances) of an app's done rounds in the plan's
  * experiment, counting only rounds that match the plan now (judgeRounds).
  */
-export async function maxCpuOfApp(client, plan, app) {
+async function maxCpuOfApp(client, plan, app) {
   const { rows } = await client.query(
     `SELECT ${ROUND_COLUMNS} FROM rounds WHERE app = $2 AND status = 'done'
         AND (experiment = $1 OR (experiment IS NULL AND label LIKE 'exp:%' AND split_part(label, ':', 2) = $1))`,
@@ -75,3 +76,5 @@ export async function maxCpuOfApp(client, plan, app) {
   }
   return max;
 }
+
+module.exports = { roundByLabel, doneRoundFor, changeOf, roundMetrics, maxCpuOfApp };

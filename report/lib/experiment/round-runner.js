@@ -4,15 +4,16 @@
 // criteria (recorded, the experiment goes on; a resumed run retries it).
 // The round id is read back from `rounds` by the unique label we pass, so nothing
 // depends on run-round's output format (a final `round_id=N` line is used when present).
-import { spawn, spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { REPO_ROOT, localCfEnv } from '../results-db.js';
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const path = require('node:path');
+const { REPO_ROOT, localCfEnv } = require('../results-db.js');
 
-export const EXIT_USAGE = 1;
-export const EXIT_ROUND_FAILED = 2;
+const EXIT_USAGE = 1;
+const EXIT_ROUND_FAILED = 2;
 
 /** The flags run-round.sh supports, read from its --help (optional ones are used only then). */
-export function runRoundFeatures(runRound) {
+function runRoundFeatures(runRound) {
   const r = spawnSync(runRound, ['--help'], { encoding: 'utf8', timeout: 30_000 });
   if (r.error || r.status !== 0) {
     return { ok: false, reason: r.error ? r.error.message : `exit ${r.status}: ${(r.stderr || '').trim().split('\n')[0]}` };
@@ -44,7 +45,7 @@ function steadyArgs(st) {
 }
 
 /** run-round.sh arguments for a round spec (order.js roundSpec). */
-export function runRoundArgs(spec, features = {}) {
+function runRoundArgs(spec, features = {}) {
   const a = ['--app', spec.app, '--instances', String(spec.instances), '--loadgens', String(spec.loadgens)];
   if (spec.rate !== null && spec.rate !== undefined) a.push('--rate', String(spec.rate));
   else a.push('--parallel', String(spec.parallel));
@@ -82,7 +83,7 @@ function run(cmd, args, log, env = process.env) {
  * what this runner applied last to that app. When the app does not exist yet it is pushed
  * first (scripts/push.sh).
  */
-export function makeSettingsApplier({ platform, log, cli = platformCli() }) {
+function makeSettingsApplier({ platform, log, cli = platformCli() }) {
   const applied = new Map();
   let env = null;
   const cfEnv = () => {
@@ -117,7 +118,7 @@ export function makeSettingsApplier({ platform, log, cli = platformCli() }) {
 }
 
 /** Run run-round.sh for a spec; resolves {code, roundId} (roundId from a round_id=N line). */
-export function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
+function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
   return new Promise((resolve) => {
     const child = spawn(runRound, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let roundId = null;
@@ -136,4 +137,6 @@ export function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
   });
 }
 
-export const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');
+const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');
+
+module.exports = { runRoundFeatures, runRoundArgs, makeSettingsApplier, runRoundProcess, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };

@@ -2,13 +2,14 @@
 // finished rounds (same label, status done, recorded under the parameters the plan gives
 // now: spec-match.js) skipped so an interrupted run resumes,
 // progress on stderr, --dry-run lists the rounds instead of running them.
-import path from 'node:path';
-import { configurations, gridRounds } from './order.js';
-import { capacitySearch, scaleUntilSlo } from './procedures.js';
-import { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } from './results.js';
-import { EXIT_USAGE, runRoundArgs } from './round-runner.js';
+'use strict';
+const path = require('node:path');
+const { configurations, gridRounds } = require('./order.js');
+const { capacitySearch, scaleUntilSlo } = require('./procedures.js');
+const { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } = require('./results.js');
+const { EXIT_USAGE, runRoundArgs } = require('./round-runner.js');
 
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 // What a dry run assumes for adaptive plans: every step meets the SLO (an upper bound
 // on the rounds of the first instance count / the first probe).
@@ -25,7 +26,7 @@ function fmt(m) {
  * runRoundPath, features (round-runner.js runRoundFeatures), execRound(spec, args),
  * applySettings(app, settings), log (progress lines), print (dry-run lines).
  */
-export async function runExperiment(plan, opts) {
+async function runExperiment(plan, opts) {
   const { client, dryRun, log, print } = opts;
   const tally = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0, reruns: 0 };
   let count = 0;
@@ -139,7 +140,7 @@ function describe(r, dryRun) {
  * Drive several procedure generators in lock-step so their rounds interleave: repetition
  * i of every procedure's current step runs before repetition i + 1 of any.
  */
-export async function interleave(gens, runOne) {
+async function interleave(gens, runOne) {
   const active = gens.map((g) => ({ ...g, cur: g.gen.next() }));
   const done = [];
   while (active.length) {
@@ -163,3 +164,5 @@ export async function interleave(gens, runOne) {
 function quote(w) {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
+
+module.exports = { UsageError, runExperiment, interleave };

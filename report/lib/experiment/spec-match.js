@@ -4,19 +4,20 @@
 // reused on resume, and counted by the report and the adaptive procedures, only when every
 // parameter it recorded equals the plan's spec for its label. One rule, used by the runner
 // (resume, cpuReference) and the report; report/README.md "Resume" states it.
-import { configurations, parseLabel, roundSpec } from './order.js';
-import { capacityOverrides } from './procedures.js';
+'use strict';
+const { configurations, parseLabel, roundSpec } = require('./order.js');
+const { capacityOverrides } = require('./procedures.js');
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
-export const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
+const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
   duration_ms, requests, warmup_ms, timeout_ms, keepalive, scenario, plan, environment, settings, steady_gate`;
 
 // A route without options.loadbalancing runs the platform's default algorithm: round-robin
 // on Gorouter (router.balancing_algorithm) and on the local platform (HAProxy `balance
 // roundrobin`, local-platform/lib/haproxy-config.js). run-round.sh records nothing then.
-export const DEFAULT_LOADBALANCING = 'round-robin';
+const DEFAULT_LOADBALANCING = 'round-robin';
 // What run-round.sh records as the app's CPU quota without --cpu (environment.app_cpu_quota_cores).
-export const DEFAULT_CPU_QUOTA = 'default';
+const DEFAULT_CPU_QUOTA = 'default';
 
 const NOT_COMPARED = undefined;
 const num = (v) => (v === null || v === undefined || v === '' ? null : Number(v));
@@ -71,7 +72,7 @@ const show = (v) => (v === null ? 'none' : typeof v === 'string' ? v : JSON.stri
  * Settings: each variable the spec sets, compared when the round recorded any settings
  * (a local round before the platform served them recorded {}).
  */
-export function roundMismatches(row, spec) {
+function roundMismatches(row, spec) {
   const out = [];
   for (const [name, recorded, wanted] of FIELDS) {
     const w = wanted(spec);
@@ -89,7 +90,7 @@ export function roundMismatches(row, spec) {
   return out;
 }
 
-export function matchesSpec(row, spec) {
+function matchesSpec(row, spec) {
   return roundMismatches(row, spec).length === 0;
 }
 
@@ -98,7 +99,7 @@ export function matchesSpec(row, spec) {
  * when the label is not a round of this plan. A variant the plan no longer has: its
  * settings are unknown and not compared; the plan-wide parameters still are.
  */
-export function specForLabel(plan, label) {
+function specForLabel(plan, label) {
   const p = parseLabel(label);
   if (!p || p.experiment !== plan.name) return null;
   const cfg = configurations(plan).find((c) => c.app === p.app && c.variant === p.variant)
@@ -112,7 +113,7 @@ export function specForLabel(plan, label) {
  * ones (a round of this plan recorded under other parameters): {current, stale:
  * [{row, mismatches}]}. Rows that are not rounds of this plan are current (not judged).
  */
-export function judgeRounds(rows, plan) {
+function judgeRounds(rows, plan) {
   const current = [];
   const stale = [];
   for (const row of rows) {
@@ -122,3 +123,5 @@ export function judgeRounds(rows, plan) {
   }
   return { current, stale };
 }
+
+module.exports = { roundMismatches, matchesSpec, specForLabel, judgeRounds, ROUND_COLUMNS, DEFAULT_LOADBALANCING, DEFAULT_CPU_QUOTA };

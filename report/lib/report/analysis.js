@@ -5,14 +5,15 @@
 // Welch's test and a "within noise" verdict, scaling efficiency with its interval, the
 // latency split per group; the study's own figures (Table 7.1, Fig. 7.5/7.6, memory needed,
 // §7.3 stops) come from study-figures.js.
-import { DEFAULTS } from '../experiment/plan.js';
-import { compare, efficiency, summarize } from '../inference.js';
-import { cmp, cpuLevels, cpuTable, memoryNeeded, scaleStops } from './study-figures.js';
-import { roundFlags, trusted } from './validity.js';
-import { proxyCpuMaxPct } from './keepalive-chart.js';
+'use strict';
+const { DEFAULTS } = require('../experiment/plan.js');
+const { compare, efficiency, summarize } = require('../inference.js');
+const { cmp, cpuLevels, cpuTable, memoryNeeded, scaleStops } = require('./study-figures.js');
+const { roundFlags, trusted } = require('./validity.js');
+const { proxyCpuMaxPct } = require('./keepalive-chart.js');
 
 // Group metrics: name → how to read it from a report_round_overview row.
-export const METRICS = {
+const METRICS = {
   throughput_rps: (r) => r.throughput_rps,
   mean_ms: (r) => (r.mean_us === null ? null : r.mean_us / 1000),
   p95_ms: (r) => (r.p95_us === null ? null : r.p95_us / 1000),
@@ -35,7 +36,7 @@ const LOAD_KEYS = ['experiment', 'scenario', 'app_instances', 'loadgens', 'model
 function repKind(r) { return (r.rep || 'rep').replace(/\d+$/, ''); }
 
 /** Offered load of a round: requests in flight (closed) or total rate req/s (open). */
-export function offeredLoad(r) {
+function offeredLoad(r) {
   return r.model === 'open' ? r.loadgens * r.rate : r.loadgens * r.parallel;
 }
 
@@ -47,7 +48,7 @@ const SLO_FIELD = { mean: 'mean_ms', p50: 'p95_ms', p95: 'p95_ms', p99: 'p99_ms'
  * slo: the plan's (or the default) — each group says whether it meets it (study Fig. 7.1:
  * mean end-to-end under 10 ms).
  */
-export function analyse(data, { limits, afterChange, slo = DEFAULTS.slo } = {}) {
+function analyse(data, { limits, afterChange, slo = DEFAULTS.slo } = {}) {
   const rounds = data.overview.map((r) => {
     const flags = roundFlags(r, limits, afterChange);
     return { ...r, repKind: repKind(r), flags, trusted: trusted(flags) };
@@ -107,7 +108,7 @@ function groupOf(all, splitByRound, slo) {
 }
 
 /** Pairs of groups at the same point that differ only in app or only in variant. */
-export function comparisons(groups, metrics = ['throughput_rps', 'p95_ms']) {
+function comparisons(groups, metrics = ['throughput_rps', 'p95_ms']) {
   const out = [];
   for (let i = 0; i < groups.length; i++) {
     for (let j = i + 1; j < groups.length; j++) {
@@ -129,7 +130,7 @@ export function comparisons(groups, metrics = ['throughput_rps', 'p95_ms']) {
  * Scaling efficiency per series and instance count: X(k) is the group with the highest
  * mean throughput at k instances (any load step), X(1) likewise at one instance.
  */
-export function efficiencies(groups) {
+function efficiencies(groups) {
   const best = new Map();
   for (const g of groups) {
     if (g.kind !== 'rep' || !g.stats.throughput_rps.n) continue;
@@ -147,3 +148,5 @@ export function efficiencies(groups) {
   }
   return out.sort((x, y) => cmp(x, y, ['experiment', 'series', 'instances']));
 }
+
+module.exports = { offeredLoad, analyse, comparisons, efficiencies, METRICS };

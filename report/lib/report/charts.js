@@ -1,10 +1,11 @@
 // charts.js — the Vega-Lite specs of the report, one per figure of the study it
 // regenerates. Each takes the analysis and returns null when there is nothing to draw.
 // Points are group means over the repetitions; bars are 95 % confidence intervals.
+'use strict';
 
-import { ROUND_CHARTS } from './round-charts.js';
-import { STUDY } from './study.js';
-import { keepaliveThroughput } from './keepalive-chart.js';
+const { ROUND_CHARTS } = require('./round-charts.js');
+const { STUDY } = require('./study.js');
+const { keepaliveThroughput } = require('./keepalive-chart.js');
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
@@ -37,11 +38,11 @@ function rowsOf(groups, metric, pick) {
 // Every quantitative axis: plain numbers with trailing zeros trimmed. Vega's default format
 // takes its precision from the tick step, which is 0 when all points share one value (one
 // load step): the axis then read 16.000000.
-export const AXIS_CONFIG = { axisQuantitative: { format: ',~r' } };
+const AXIS_CONFIG = { axisQuantitative: { format: ',~r' } };
 const loadTitle = (groups) => (groups.some((g) => g.model === 'open') ? 'offered load (req/s or requests in flight)' : 'requests in flight (loadgens × parallel)');
 
 /** Fig 6.2: throughput against offered load, per series (e.g. pool size 30/60/90). */
-export function throughputVsLoad(a) {
+function throughputVsLoad(a) {
   const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ load: g.load }));
   if (!v.length) return null;
   return base('Throughput vs load (study Fig. 6.2)', 'mean of the repetitions, bars: 95 % CI', v,
@@ -50,7 +51,7 @@ export function throughputVsLoad(a) {
 }
 
 /** Fig 6.3: end-to-end latency and the database's part of it, against load. */
-export function latencySplitVsLoad(a) {
+function latencySplitVsLoad(a) {
   const v = [];
   for (const g of a.groups) {
     if (g.kind !== 'rep') continue;
@@ -94,7 +95,7 @@ const sloText = (slo) => `${slo.metric} latency ≤ ${slo.thresholdMs} ms`;
  * Fig 7.1: throughput while each instance uses at most 100 % of one core and the load
  * steps meet the plan's SLO (study §7.2: mean end-to-end under 10 ms).
  */
-export function throughputAtFullCore(a) {
+function throughputAtFullCore(a) {
   const v = cpuRows(a.groups, (g) => g.stats.cpu_used_pct.mean <= 100 * g.app_instances && g.slo_met === true);
   if (!v.length) return null;
   return base('Throughput at ≤ 100 % CPU per instance (study Fig. 7.1)',
@@ -103,7 +104,7 @@ export function throughputAtFullCore(a) {
 }
 
 /** Fig 3.1: the load (throughput) produced by the number of loadgen instances. */
-export function throughputVsLoadgens(a) {
+function throughputVsLoadgens(a) {
   const v = rowsOf(a.groups, 'throughput_rps', (g) => ({ loadgens: g.loadgens, per: g.model === 'open' ? `${g.rate} req/s each` : `${g.parallel} in flight each` }));
   if (new Set(v.map((r) => r.loadgens)).size < 2) return null;
   return base('Load produced by loadgen instances (study Fig. 3.1)', 'throughput against the number of loadgen instances; bars: 95 % CI', v,
@@ -113,7 +114,7 @@ export function throughputVsLoadgens(a) {
 }
 
 /** Fig 7.5/7.6: throughput read off at 100–400 % CPU (interpolated), per app and instance count. */
-export function throughputAtCpuLevels(a) {
+function throughputAtCpuLevels(a) {
   const v = a.cpuLevels.map((r) => ({ series: r.series, instances: r.instances, cpu: r.cpu_pct, throughput: num(r.throughput_rps) }));
   if (!v.length) return null;
   const x = { field: 'cpu', type: 'quantitative', title: 'CPU used (% of one core, all instances)', scale: { domain: [0, 400] }, axis: { values: [100, 200, 300, 400] } };
@@ -125,7 +126,7 @@ export function throughputAtCpuLevels(a) {
 }
 
 /** Capacity search (kind capacity): capacity per instance count, and whether the soak confirmed it. */
-export function capacityChart(a) {
+function capacityChart(a) {
   const v = a.capacity.filter((c) => c.capacity_rps !== null).map((c) => ({
     series: `${c.app}${c.variant === 'default' ? '' : ` ${c.variant}`}`, instances: c.instances, capacity: Number(c.capacity_rps),
     soak: c.confirmed ? 'confirmed by the soak' : 'soak failed',
@@ -141,14 +142,14 @@ export function capacityChart(a) {
 }
 
 /** Fig 7.4–7.6: throughput against CPU, one line per app and instance count. */
-export function throughputVsCpu(a) {
+function throughputVsCpu(a) {
   const v = cpuRows(a.groups);
   if (!v.length) return null;
   return base('Throughput vs CPU per instance count (study Fig. 7.4–7.6)', 'one line per app and instance count; bars: 95 % CI', v, throughputCpuLayers());
 }
 
 /** Fig 7.7: memory against throughput. */
-export function memoryVsThroughput(a) {
+function memoryVsThroughput(a) {
   const v = a.groups.filter((g) => g.kind === 'rep' && g.stats.mem_mb.n && g.stats.throughput_rps.n).map((g) => ({
     series: g.series, instances: g.app_instances, load: g.load, throughput: num(g.stats.throughput_rps.mean),
     mem: num(g.stats.mem_mb.mean), lo: low(g.stats.mem_mb.ciLow), hi: num(g.stats.mem_mb.ciHigh),
@@ -164,7 +165,7 @@ export function memoryVsThroughput(a) {
 }
 
 /** Scaling efficiency X(k) / (k · X(1)). */
-export function scalingEfficiency(a) {
+function scalingEfficiency(a) {
   const v = a.efficiency.map((e) => ({ series: e.series, instances: e.instances, mean: num(e.value), lo: low(e.ciLow), hi: num(e.ciHigh) }));
   if (!v.some((e) => e.instances > 1)) return null;
   return base('Scaling efficiency X(k) / (k · X(1))', '1.0 = linear; X = best mean throughput at k instances; bars: 95 % CI (delta method)', v,
@@ -173,7 +174,7 @@ export function scalingEfficiency(a) {
 }
 
 /** Table 7.1 as bars: peak CPU used vs available (quota, the study's notion) and the study's own peak. */
-export function cpuUtilisation(a) {
+function cpuUtilisation(a) {
   const v = [];
   for (const r of a.cpuTable) {
     const add = (kind, pct) => { if (num(pct) !== null) v.push({ series: r.series, instances: r.instances, kind, pct }); };
@@ -190,7 +191,7 @@ export function cpuUtilisation(a) {
 }
 
 /** The latency split as stacked bars: where a request's mean time goes. */
-export function latencySplitBars(a) {
+function latencySplitBars(a) {
   const v = [];
   for (const g of a.groups) {
     if (g.kind !== 'rep') continue;
@@ -206,7 +207,7 @@ export function latencySplitBars(a) {
       color: { field: 'part', type: 'nominal', title: 'layer' }, order: { field: 'part' } } };
 }
 
-export const CHARTS = [
+const CHARTS = [
   ...ROUND_CHARTS,
   ['throughput-vs-load', throughputVsLoad],
   ['latency-split-vs-load', latencySplitVsLoad],
@@ -223,7 +224,9 @@ export const CHARTS = [
 ];
 
 /** [{name, spec}] for every chart with data. */
-export function buildCharts(analysis) {
+function buildCharts(analysis) {
   return CHARTS.map(([name, f]) => ({ name, spec: f(analysis) })).filter((c) => c.spec)
     .map((c) => ({ ...c, spec: { ...c.spec, config: { ...AXIS_CONFIG, ...c.spec.config } } }));
 }
+
+module.exports = { throughputVsLoad, latencySplitVsLoad, throughputAtFullCore, throughputVsLoadgens, throughputAtCpuLevels, capacityChart, throughputVsCpu, memoryVsThroughput, scalingEfficiency, cpuUtilisation, latencySplitBars, buildCharts, AXIS_CONFIG, CHARTS };

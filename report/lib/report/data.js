@@ -2,11 +2,12 @@
 // A selection is either explicit round ids or an experiment name (rounds.experiment or
 // the plan name inside an exp: label); with neither, every round. Given the plan, rounds
 // of it recorded under other parameters than it gives now are left out (stale).
-import { judgeRounds, ROUND_COLUMNS } from '../experiment/spec-match.js';
-import { loadSteadyData, markSuperseded } from './steady-data.js';
+'use strict';
+const { judgeRounds, ROUND_COLUMNS } = require('../experiment/spec-match.js');
+const { loadSteadyData, markSuperseded } = require('./steady-data.js');
 
 /** "3,5,10-12" → [3, 5, 10, 11, 12]; throws on anything else. */
-export function parseRoundList(text) {
+function parseRoundList(text) {
   const ids = [];
   for (const part of String(text).split(',')) {
     const m = /^\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(part);
@@ -56,7 +57,7 @@ async function selectedRounds(client, sel) {
  * `round_id = <value>` into their per-round aggregates (index scans), where a list or an
  * experiment filter would aggregate every round in the database.
  */
-export async function loadReportData(client, sel) {
+async function loadReportData(client, sel) {
   const overview = [];
   const split = [];
   const series = { seconds: [], instances: [] };
@@ -91,7 +92,7 @@ async function loadOutcomes(client, experiments) {
 }
 
 /** One line on the rounds left out as stale (null without a plan). */
-export function staleLine(plan, stale) {
+function staleLine(plan, stale) {
   if (!plan) return null;
   const head = `checked against plan ${plan.name}: ${stale.length} stale round(s) ignored (same label, recorded under other parameters than the plan gives now)`;
   if (!stale.length) return head;
@@ -99,3 +100,5 @@ export function staleLine(plan, stale) {
   const shown = ids.length > 20 ? `${ids.slice(0, 20).join(', ')}, …` : ids.join(', ');
   return `${head}: round ${shown}; round ${ids[0]}: ${stale[0].mismatches.join('; ')}`;
 }
+
+module.exports = { parseRoundList, loadReportData, staleLine };

@@ -1,10 +1,11 @@
 // html.js — the report page: one self-contained HTML file (no network): tables, the charts
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
-import { STUDY } from './study.js';
-import { ROUTER_CORES_WITHOUT_QUOTA } from '../experiment/procedures.js';
-import {
+'use strict';
+const { STUDY } = require('./study.js');
+const { ROUTER_CORES_WITHOUT_QUOTA } = require('../experiment/procedures.js');
+const {
   capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
-} from './tables.js';
+} = require('./tables.js');
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Number(x).toFixed(d));
@@ -60,7 +61,7 @@ function roundsTable(a) {
 }
 
 /** A JSON object (environment, versions) as key = value lines; nested objects as dotted keys. */
-export function keyValues(json) {
+function keyValues(json) {
   let obj;
   try { obj = typeof json === 'string' ? JSON.parse(json) : json; } catch { return esc(json); }
   const lines = [];
@@ -92,7 +93,7 @@ function cpuTableHtml(a) {
 <p>Peak: per round the highest stats sample of each instance, summed over the instances (the study's "Max CPU Usage"); the row is
 the load step with the highest peak. The study's notion of available CPU: the cell's cores for each Java instance, one core for each
 Node.js instance (${esc(STUDY.table71.cite)}; locally the host's cores stand for the cell's)${assumed
-    ? `. <b>Assumption:</b> the cell's cores are not known (not observable on CF, not recorded by the round): ${esc(assumed.study_basis)}` : ''}. Study values: ${esc(STUDY.table71.cite)}.</p>`;
+  ? `. <b>Assumption:</b> the cell's cores are not known (not observable on CF, not recorded by the round): ${esc(assumed.study_basis)}` : ''}. Study values: ${esc(STUDY.table71.cite)}.</p>`;
 }
 
 function procedureHtml(a) {
@@ -169,7 +170,7 @@ th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}.ci{color:#7
 .none{color:#777}code{font-size:11px}.kv{font:11px monospace;text-align:left;white-space:nowrap}.k{color:#555}`;
 
 /** The whole page. meta: {title, selection, generatedAt, staleNote (data.js staleLine)}. */
-export function htmlPage(a, charts, meta, bundles) {
+function htmlPage(a, charts, meta, bundles) {
   const specs = JSON.stringify(charts.map((c) => ({ name: c.name, spec: c.spec }))).replace(/</g, '\\u003c');
   const chartDivs = charts.map((c) => `<div class="chart"><div id="chart-${c.name}"></div><a href="charts/${c.name}.svg">SVG</a></div>`).join('\n');
   const trustedN = a.rounds.filter((r) => r.trusted).length;
@@ -186,7 +187,7 @@ Every figure is the mean over its n repetitions with a 95 % confidence interval 
 with n = 1 no interval exists (–). Two groups that differ in one thing only (the app or the variant) are compared
 with Welch's t-test; a difference counts as <span class="sig">significant</span> only when p &lt; 0.05 and the
 intervals do not overlap, otherwise it is <span class="noise">within noise</span>. Latencies exclude the warm-up${a.noWarmup.length
-    ? `; ${a.noWarmup.length} round(s) ran without one (warm-up 0, no steady-state gate, often on purpose): their figures include the
+  ? `; ${a.noWarmup.length} round(s) ran without one (warm-up 0, no steady-state gate, often on purpose): their figures include the
 start (round ${esc(a.noWarmup.slice(0, 20).join(', '))}${a.noWarmup.length > 20 ? ', …' : ''})` : ''}.
 CPU is in % of one core summed over the app's instances (CF's <code>cpu</code>), memory is the mean summed over instances.
 A group meets the SLO when its ${esc(a.slo.metric)} latency is at most ${a.slo.thresholdMs} ms (the plan's <code>slo</code>, else the default).
@@ -197,24 +198,24 @@ instance's cell is flagged (they share its CPU); locally every process runs on t
 <h2>Comparisons</h2>${comparisonsTable(a)}
 <h2>Groups</h2>${groupsTable(a)}
 <h2>Scaling efficiency X(k) / (k · X(1))</h2>${table([
-    ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', series], ['instances', (r) => r.instances], ['n', (r) => r.n],
-    ['peak req/s', (r) => fmt(r.peak_rps)], ['peak req/s at 1', (r) => fmt(r.peak_rps_1)],
-    ['efficiency [95 % CI]', (r) => ci(r.efficiency, r.ci_low, r.ci_high, 3)]], efficiencyRows(a))}
+  ['experiment', (r) => esc(r.experiment ?? '–')], ['app / variant', series], ['instances', (r) => r.instances], ['n', (r) => r.n],
+  ['peak req/s', (r) => fmt(r.peak_rps)], ['peak req/s at 1', (r) => fmt(r.peak_rps_1)],
+  ['efficiency [95 % CI]', (r) => ci(r.efficiency, r.ci_low, r.ci_high, 3)]], efficiencyRows(a))}
 <h2>CPU utilisation (study Table 7.1)</h2>${cpuTableHtml(a)}
 ${procedureHtml(a)}
 ${routerNote(a)}
 ${studyHtml()}
 <h2>Rounds and validity</h2>${roundsTable(a)}
 <h2>Environment</h2>${table([
-    ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
-    ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
-    ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
+  ['platform', (r) => esc(r.platform)], ['git revision', (r) => `<code>${esc(r.git_rev ?? '–')}</code>`],
+  ['versions', (r) => keyValues(r.versions)], ['environment', (r) => keyValues(r.environment)],
+  ['rounds', (r) => esc(r.rounds)]], environmentRows(a))}
 ${a.platforms.includes('cf') ? `<p><b>App databases on Cloud Foundry.</b> <code>postgresql_results_db</code> is the results
 database's server (locally the app databases live on that server too). On CF an app's database is a service instance only the
 app reaches, so its PostgreSQL server version is not recorded for CF rounds.</p>` : ''}
 <p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'memory-needed', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
-    'round-seconds', 'round-instances', 'memory-first-gc']
-    .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
+  'round-seconds', 'round-instances', 'memory-first-gc']
+  .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>
 const CHARTS = ${specs};
 Promise.all(CHARTS.map((c) => vegaEmbed('#chart-' + c.name, c.spec, { actions: false, renderer: 'svg' })))
@@ -224,3 +225,5 @@ Promise.all(CHARTS.map((c) => vegaEmbed('#chart-' + c.name, c.spec, { actions: f
 </body></html>
 `;
 }
+
+module.exports = { keyValues, htmlPage };

@@ -3,19 +3,20 @@
 // on and off, with the study's cap (about 100 req/s per proxy) drawn as a reference line per
 // N, and the busiest proxy's CPU (its cgroup, rounds.environment.front_proxy_usage) beside.
 // Only rounds that went through front proxies (rounds.plan.front_proxies) are drawn.
+'use strict';
 
-import { STUDY } from './study.js';
+const { STUDY } = require('./study.js');
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 // study §5.2.3: each HAProxy handled at most about 100 req/s until its CPU hit the ceiling.
-export const STUDY_PROXY_CAP_RPS = STUDY.proxyCap.perProxyRps;
+const STUDY_PROXY_CAP_RPS = STUDY.proxyCap.perProxyRps;
 
 const num = (x) => (x === null || x === undefined || !Number.isFinite(x) ? null : x);
 // Throughput is never negative: a lower interval end below 0 is drawn at 0 (groups.csv keeps it).
 const low = (x) => (num(x) === null ? null : Math.max(0, x));
 
 /** The busiest front proxy's CPU of a round, % of one core (null: no proxies or not read). */
-export function proxyCpuMaxPct(environment) {
+function proxyCpuMaxPct(environment) {
   const usage = environment?.front_proxy_usage;
   if (!Array.isArray(usage)) return null;
   const cores = usage.map((u) => u.cpu_cores).filter((c) => typeof c === 'number' && Number.isFinite(c));
@@ -23,7 +24,7 @@ export function proxyCpuMaxPct(environment) {
 }
 
 /** One point per group of repeated rounds through front proxies. */
-export function keepaliveRows(groups) {
+function keepaliveRows(groups) {
   return groups.filter((g) => g.kind === 'rep' && g.front_proxies > 0 && g.stats.throughput_rps.n).map((g) => ({
     series: g.series, loadgens: g.loadgens, proxies: g.front_proxies, keepalive: g.keepalive ? 'on' : 'off',
     mean: num(g.stats.throughput_rps.mean), lo: low(g.stats.throughput_rps.ciLow), hi: num(g.stats.throughput_rps.ciHigh),
@@ -32,13 +33,13 @@ export function keepaliveRows(groups) {
 }
 
 /** The study's cap for each proxy count drawn: N × 100 req/s. */
-export function capRows(rows) {
+function capRows(rows) {
   return [...new Set(rows.map((r) => r.proxies))].sort((a, b) => a - b).map((n) => ({
     proxies: n, cap: n * STUDY_PROXY_CAP_RPS, label: `cap ${n} × ${STUDY_PROXY_CAP_RPS} req/s (${STUDY.proxyCap.cite})`,
   }));
 }
 
-export function keepaliveThroughput(a) {
+function keepaliveThroughput(a) {
   const v = keepaliveRows(a.groups);
   if (!v.length) return null;
   const x = { field: 'loadgens', type: 'quantitative', title: 'loadgen instances', axis: { tickMinStep: 1 } };
@@ -68,3 +69,5 @@ export function keepaliveThroughput(a) {
     ],
   };
 }
+
+module.exports = { proxyCpuMaxPct, keepaliveRows, capRows, keepaliveThroughput, STUDY_PROXY_CAP_RPS };

@@ -1,25 +1,25 @@
 // render.js — write the report: index.html (self-contained: the Vega, Vega-Lite and
 // Vega-Embed bundles inlined, no network), charts/*.svg rendered in Node by Vega's
 // View.toSVG(), and csv/*.csv of every table.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as vega from 'vega';
-import { compile } from 'vega-lite';
-import { buildCharts } from './charts.js';
-import { csvFiles } from './tables.js';
-import { htmlPage } from './html.js';
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { buildCharts } = require('./charts.js');
+const { csvFiles } = require('./tables.js');
+const { htmlPage } = require('./html.js');
 
-const NODE_MODULES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules');
+const NODE_MODULES = path.resolve(__dirname, '../../node_modules');
 // The browser bundles (package `exports` hide them from require.resolve, so by path).
 const BUNDLES = ['vega/build/vega.min.js', 'vega-lite/build/vega-lite.min.js', 'vega-embed/build/vega-embed.min.js'];
 
 /** The three bundles, safe to put inside <script> elements. */
-export function inlineBundles() {
+function inlineBundles() {
   return BUNDLES.map((b) => fs.readFileSync(path.join(NODE_MODULES, b), 'utf8').replace(/<\/script/gi, '<\\/script'));
 }
 
-export async function chartSvg(spec) {
+// vega and vega-lite are ES modules only: imported here, where a chart is drawn.
+async function chartSvg(spec) {
+  const [vega, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
@@ -27,7 +27,7 @@ export async function chartSvg(spec) {
 }
 
 /** Render everything into outDir; returns the written file paths. */
-export async function writeReport(outDir, analysis, data, meta) {
+async function writeReport(outDir, analysis, data, meta) {
   fs.mkdirSync(path.join(outDir, 'charts'), { recursive: true });
   fs.mkdirSync(path.join(outDir, 'csv'), { recursive: true });
   const written = [];
@@ -47,3 +47,5 @@ export async function writeReport(outDir, analysis, data, meta) {
   written.push(html);
   return written;
 }
+
+module.exports = { inlineBundles, chartSvg, writeReport };

@@ -3,10 +3,11 @@
 // instance per stats sample, each marking the measured window (results-schema.sql round_seconds and
 // round_instance_series, read by steady-data.js). They show what a round's single figure
 // hides: a warm-up, a drift, throttling steps, an instance that lagged.
+'use strict';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 // Beyond this many rounds the panels show the newest only (the CSVs keep every round).
-export const MAX_ROUNDS_CHARTED = 48;
+const MAX_ROUNDS_CHARTED = 48;
 const PANEL = { width: 240, height: 110 };
 
 function chartedRounds(a) {
@@ -31,7 +32,7 @@ const phase = (measured) => (measured ? 'measured window' : 'warm-up / outside')
 const x = { field: 'second', type: 'quantitative', title: 's since start' };
 
 /** Throughput (ok answers) and errors per second. */
-export function roundThroughput(a) {
+function roundThroughput(a) {
   const keep = chartedRounds(a);
   const v = a.series.seconds.filter((s) => keep.has(s.round_id)).map((s) => ({
     round: `round ${s.round_id}`, round_id: s.round_id, second: s.second, ok: s.ok, errors: s.errors, phase: phase(s.measured),
@@ -46,7 +47,7 @@ export function roundThroughput(a) {
 }
 
 /** p50 and p99 latency per second. */
-export function roundLatency(a) {
+function roundLatency(a) {
   const keep = chartedRounds(a);
   const v = [];
   for (const s of a.series.seconds) {
@@ -82,7 +83,7 @@ function instanceLine(field, title) {
 }
 
 /** CPU per app instance per stats sample (% of one core), and its quota where there is one (study Fig. 7.2: Java held below its cap). */
-export function roundCpu(a) {
+function roundCpu(a) {
   const v = instancePoints(a, 'cpu', (s) => ({ cpu: 100 * s.cpu, quota: s.cpu_quota_cores === null ? null : 100 * s.cpu_quota_cores }));
   if (!v.length) return null;
   return faceted('CPU per instance, per round (study Fig. 7.2)', subtitle(a, '% of one core per stats sample; dashed: the quota; faint: outside the measured window'), v, [
@@ -93,7 +94,7 @@ export function roundCpu(a) {
 }
 
 /** A drop below this fraction of the memory seen so far counts as the first full GC. */
-export const GC_DROP = 0.9;
+const GC_DROP = 0.9;
 
 /**
  * Study §4.2.2 (Fig. 4.3): memory grows under load until the first full garbage collection,
@@ -101,7 +102,7 @@ export const GC_DROP = 0.9;
  * instance: the first sample below GC_DROP × the highest memory so far, and that peak
  * (null: no drop seen, the round was too short or the app never collected).
  */
-export function firstFullGc(instances) {
+function firstFullGc(instances) {
   const by = new Map();
   for (const s of instances) {
     if (s.mem_bytes === null) continue;
@@ -121,7 +122,7 @@ export function firstFullGc(instances) {
 }
 
 /** Memory per app instance per stats sample (MiB), the first full GC marked (study Fig. 4.3, 7.3). */
-export function roundMemory(a) {
+function roundMemory(a) {
   const v = instancePoints(a, 'mem_bytes', (s) => ({ mib: s.mem_bytes / 2 ** 20 }));
   if (!v.length) return null;
   const keep = chartedRounds(a);
@@ -136,9 +137,11 @@ export function roundMemory(a) {
     ]);
 }
 
-export const ROUND_CHARTS = [
+const ROUND_CHARTS = [
   ['round-throughput', roundThroughput],
   ['round-latency', roundLatency],
   ['round-cpu', roundCpu],
   ['round-memory', roundMemory],
 ];
+
+module.exports = { roundThroughput, roundLatency, roundCpu, firstFullGc, roundMemory, MAX_ROUNDS_CHARTED, GC_DROP, ROUND_CHARTS };

@@ -3,6 +3,7 @@
 // steady-state gate's answer, trend, throttling, changes: steady-flags.js), and the
 // per-second series for the per-round charts (round_seconds: throughput, errors, p50,
 // p99; round_instance_series: CPU, memory, throttling per instance per stats sample).
+'use strict';
 
 const STEADY_COLUMNS = `steady_gate, steady, measure_from_ms, window_ms, cpu_period_us, window_seconds, window_ok_per_s,
   window_cv, window_trend, window_trend_se, throttled_fraction_max, throttled_us, cpu_entitlement_max,
@@ -11,7 +12,7 @@ const STEADY_COLUMNS = `steady_gate, steady, measure_from_ms, window_ms, cpu_per
 const num = (v) => (v === null || v === undefined ? null : Number(v));
 
 /** Adds round id's steady columns to its (last pushed) overview row and its series to `series`. */
-export async function loadSteadyData(client, id, overview, series) {
+async function loadSteadyData(client, id, overview, series) {
   const row = overview.find((r) => Number(r.round_id) === Number(id));
   const st = (await client.query(`SELECT ${STEADY_COLUMNS} FROM report_round_steady WHERE round_id = $1`, [id])).rows[0];
   if (row && st) {
@@ -31,7 +32,7 @@ export async function loadSteadyData(client, id, overview, series) {
  * A round whose step ran again later (the same label, a later done round: the experiment
  * runner re-runs the first round after a change) gets superseded_by = that round's id.
  */
-export function markSuperseded(overview) {
+function markSuperseded(overview) {
   const latest = new Map();
   for (const r of overview) {
     if (!r.label || r.status !== 'done') continue;
@@ -43,3 +44,5 @@ export function markSuperseded(overview) {
     if (l && l > Number(r.round_id)) r.superseded_by = l;
   }
 }
+
+module.exports = { loadSteadyData, markSuperseded };

@@ -4,7 +4,8 @@
 // CPU entitlement used (CF), and the first round after a change. Thresholds: plan.js
 // DEFAULTS.validity (trendMax, throttledMax, entitlementMax) and plan.afterChange;
 // report/README.md documents each flag.
-import { tQuantile } from '../inference.js';
+'use strict';
+const { tQuantile } = require('../inference.js');
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (v) => (v === null || v === undefined ? null : Number(v));
@@ -13,7 +14,7 @@ const num = (v) => (v === null || v === undefined ? null : Number(v));
  * A trend counts when it is larger than trendMax and its 95 % interval (Student t on the
  * per-second residuals) leaves out 0: per-second noise alone must not flag a round.
  */
-export function significantTrend(r, trendMax) {
+function significantTrend(r, trendMax) {
   const trend = num(r.window_trend);
   const se = num(r.window_trend_se);
   const n = num(r.window_seconds);
@@ -22,7 +23,7 @@ export function significantTrend(r, trendMax) {
 }
 
 /** The flags ({code, severity, text}) of one row; add(code, severity, text) collects them. */
-export function steadyFlags(r, limits, afterChange, add) {
+function steadyFlags(r, limits, afterChange, add) {
   if (r.steady === false) {
     const max = num(r.steady_gate?.max_warmup_ms);
     add('never-steady', 'warn', `never steady: the steady-state gate gave up after ${max === null ? '?' : (max / 1000).toFixed(0)} s of warm-up`);
@@ -49,3 +50,5 @@ export function steadyFlags(r, limits, afterChange, add) {
     else add('first-after-change', afterChange === 'keep' ? 'info' : 'warn', `${what}: figures may include its after-effects`);
   }
 }
+
+module.exports = { significantTrend, steadyFlags };

@@ -2,11 +2,12 @@
 // (analysis.js): Table 7.1 on peak CPU against two notions of available CPU, the throughput
 // read off at 100-400 % CPU (Fig. 7.5/7.6), the memory needed (§4.2.2, Fig. 4.3) and §7.3's
 // stops beside the study's (study.js holds its published values).
-import { compare } from '../inference.js';
-import { studyAvailableCores, studyScaleStop, studyTable71 } from './study.js';
+'use strict';
+const { compare } = require('../inference.js');
+const { studyAvailableCores, studyScaleStop, studyTable71 } = require('./study.js');
 
 /** Orders rows by the given keys in turn (missing values first). */
-export function cmp(a, b, keys) {
+function cmp(a, b, keys) {
   for (const k of keys) {
     const x = a[k] ?? '';
     const y = b[k] ?? '';
@@ -27,7 +28,7 @@ export function cmp(a, b, keys) {
  * - study: the cell's cores per Java instance, one core per Node.js instance (study.js).
  * The study's own row (study Table 7.1) is put beside ours.
  */
-export function cpuTable(groups) {
+function cpuTable(groups) {
   const best = new Map();
   const peakOf = (g) => (g.stats.cpu_peak_pct.n ? g.stats.cpu_peak_pct.mean : g.stats.cpu_used_pct.mean);
   for (const g of groups) {
@@ -55,7 +56,7 @@ export function cpuTable(groups) {
 }
 
 /** The CPU levels (% of one core) the study read throughput off at (study Fig. 7.5, 7.6). */
-export const CPU_LEVELS_PCT = [100, 200, 300, 400];
+const CPU_LEVELS_PCT = [100, 200, 300, 400];
 
 /**
  * Study Fig. 7.5/7.6: per series and instance count, the throughput at 100, 200, 300 and
@@ -63,7 +64,7 @@ export const CPU_LEVELS_PCT = [100, 200, 300, 400];
  * level (the study drew lines down from these CPU levels). Levels outside the measured CPU
  * range are not extrapolated.
  */
-export function cpuLevels(groups) {
+function cpuLevels(groups) {
   const lines = new Map();
   for (const g of groups) {
     if (g.kind !== 'rep' || !g.stats.cpu_used_pct.n || !g.stats.throughput_rps.n) continue;
@@ -94,7 +95,7 @@ function levelRow(g, level, rps) {
 }
 
 /** Scale-until-SLO stops (experiment_outcomes) with the study's stop beside them (study §7.3). */
-export function scaleStops(outcomes) {
+function scaleStops(outcomes) {
   return outcomes.filter((o) => o.kind === 'scale-until-slo').map((o) => ({ ...o, published: studyScaleStop(o.app) }));
 }
 
@@ -105,7 +106,7 @@ export function scaleStops(outcomes) {
  * throughput and no significantly lower p95 (Welch and non-overlapping 95 % intervals, as
  * the comparisons) — i.e. where raising memory stops improving throughput and latency.
  */
-export function memoryNeeded(groups) {
+function memoryNeeded(groups) {
   const byPoint = new Map();
   for (const g of groups) {
     if (g.kind !== 'rep' || !g.stats.mem_quota_mb.n || !g.stats.throughput_rps.n) continue;
@@ -133,3 +134,5 @@ export function memoryNeeded(groups) {
   }
   return out.sort((x, y) => cmp(x, y, ['experiment', 'app', 'instances', 'load']));
 }
+
+module.exports = { cmp, cpuTable, cpuLevels, scaleStops, memoryNeeded, CPU_LEVELS_PCT };

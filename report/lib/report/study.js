@@ -1,15 +1,16 @@
 // study.js — the study's published values the report puts beside ours (Zeng 2017, cited
 // by section, figure or table), and its notion of the CPU an instance has. One place for
 // every number taken from the study's text; docs/README.md points here.
+'use strict';
 
 /** Runtime of an app by its name: 'java' | 'node' | null (the two apps of this project). */
-export function runtimeOf(app) {
+function runtimeOf(app) {
   if (/java/.test(app ?? '')) return 'java';
   if (/node/.test(app ?? '')) return 'node';
   return null;
 }
 
-export const STUDY = Object.freeze({
+const STUDY = Object.freeze({
   // study §7.3.2 Table 7.1: max CPU usage % (peak, of one core, all instances), max
   // available CPU % (4 cores per Java instance, 1 per Node.js instance), utilisation %.
   table71: {
@@ -45,12 +46,12 @@ export const STUDY = Object.freeze({
 });
 
 /** The study's Table 7.1 row for an app at k instances, or null. */
-export function studyTable71(app, k) {
+function studyTable71(app, k) {
   return STUDY.table71.rows.find((r) => r.runtime === runtimeOf(app) && r.instances === k) ?? null;
 }
 
 /** The study's stop of §7.3 for an app, or null. */
-export function studyScaleStop(app) {
+function studyScaleStop(app) {
   return STUDY.scaleStops.rows.find((r) => r.runtime === runtimeOf(app)) ?? null;
 }
 
@@ -59,10 +60,12 @@ export function studyScaleStop(app) {
  * one core for Node.js (study §7.3.2 Table 7.1). cellCores: the host's cores locally
  * (environment.host_cpus); null (CF: not observable) = the study's 4, and `assumed` says so.
  */
-export function studyAvailableCores(app, k, cellCores) {
+function studyAvailableCores(app, k, cellCores) {
   const rt = runtimeOf(app);
   if (rt === 'node') return { cores: k, basis: '1 core per Node.js instance', assumed: false };
   if (rt !== 'java') return null;
   if (cellCores > 0) return { cores: k * cellCores, basis: `${cellCores} host cores per Java instance`, assumed: false };
   return { cores: k * STUDY.cellCores.value, basis: `assumed ${STUDY.cellCores.value} cores per cell (${STUDY.cellCores.cite})`, assumed: true };
 }
+
+module.exports = { runtimeOf, studyTable71, studyScaleStop, studyAvailableCores, STUDY };

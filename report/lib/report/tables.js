@@ -1,10 +1,11 @@
 // tables.js — the report's tables as plain rows: shown in the HTML and written as CSV.
 // Every comparison carries n and the 95 % interval of both sides.
-import { firstFullGc } from './round-charts.js';
+'use strict';
+const { firstFullGc } = require('./round-charts.js');
 
 const r2 = (x, d = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(d)));
 
-export function groupRows(a) {
+function groupRows(a) {
   return a.groups.map((g) => {
     const s = g.stats;
     const row = {
@@ -23,7 +24,7 @@ export function groupRows(a) {
   });
 }
 
-export function comparisonRows(a) {
+function comparisonRows(a) {
   return a.comparisons.map((c) => ({
     experiment: c.ga.experiment, instances: c.ga.app_instances, loadgens: c.ga.loadgens, parallel: c.ga.parallel, rate: c.ga.rate,
     changed: c.changed, metric: c.metric,
@@ -33,7 +34,7 @@ export function comparisonRows(a) {
   }));
 }
 
-export function efficiencyRows(a) {
+function efficiencyRows(a) {
   return a.efficiency.map((e) => ({
     experiment: e.experiment, app: e.app, variant: e.variant, instances: e.instances, n: e.n,
     peak_rps: r2(e.peak_rps, 1), peak_rps_1: r2(e.peak_rps_1, 1),
@@ -44,7 +45,7 @@ export function efficiencyRows(a) {
 const pct1 = (x) => r2(x === null || x === undefined ? null : 100 * x, 1);
 
 /** Study Table 7.1 (analysis.js cpuTable): ours on both notions of "available", the study's beside. */
-export function cpuRows(a) {
+function cpuRows(a) {
   return a.cpuTable.map((c) => ({
     experiment: c.experiment, app: c.app, variant: c.variant, instances: c.instances, n: c.cpu_peak_pct.n,
     max_cpu_used_pct: r2(c.cpu_peak_pct.mean, 1), ci_low: r2(c.cpu_peak_pct.ciLow, 1), ci_high: r2(c.cpu_peak_pct.ciHigh, 1),
@@ -56,32 +57,32 @@ export function cpuRows(a) {
   }));
 }
 
-export function cpuLevelRows(a) {
+function cpuLevelRows(a) {
   return a.cpuLevels.map((c) => ({ ...c, throughput_rps: r2(c.throughput_rps, 1) }));
 }
 
-export function memoryNeededRows(a) {
+function memoryNeededRows(a) {
   return a.memoryNeeded.map((m) => ({
     experiment: m.experiment, app: m.app, instances: m.instances, load: m.load, sizes_mib: m.sizes_mib.join(' '),
     throughput_rps: m.throughput_rps.map((x) => r2(x, 1)).join(' '), memory_needed_mib: m.memory_needed_mib, largest_tried: m.largest,
   }));
 }
 
-export function scaleStopRows(a) {
+function scaleStopRows(a) {
   return a.scaleStops.map((o) => ({
     experiment: o.experiment, platform: o.platform, app: o.app, variant: o.variant, instances: o.instances, loadgens: o.loadgens,
     stop: o.stop, reason: o.reason, published_instances: o.published?.instances ?? null, published_reason: o.published?.reason ?? null,
   }));
 }
 
-export function capacityRows(a) {
+function capacityRows(a) {
   return a.capacity.map((o) => ({
     experiment: o.experiment, platform: o.platform, app: o.app, variant: o.variant, instances: o.instances,
     capacity_rps: r2(o.capacity_rps === null ? null : Number(o.capacity_rps), 1), confirmed: o.confirmed, reason: o.reason,
   }));
 }
 
-export function splitRows(a) {
+function splitRows(a) {
   return a.groups.filter((g) => g.split.loadgen.n).map((g) => {
     const row = { experiment: g.experiment, app: g.app, variant: g.variant, instances: g.app_instances, load: g.load, n: g.split.loadgen.n };
     for (const p of ['loadgen', 'router', 'app', 'pool_wait', 'db', 'network', 'router_own', 'app_own']) row[`${p}_mean_ms`] = r2(g.split[p].mean, 3);
@@ -89,7 +90,7 @@ export function splitRows(a) {
   });
 }
 
-export function roundRows(a) {
+function roundRows(a) {
   return a.rounds.map((r) => ({
     round: r.round_id, status: r.status, experiment: r.experiment, label: r.label, app: r.app, variant: r.variant,
     instances: r.app_instances, loadgens: r.loadgens, model: r.model, parallel: r.parallel, rate: r.rate,
@@ -107,7 +108,7 @@ export function roundRows(a) {
 }
 
 /** Distinct environments (platform, git revision, versions, quotas, host) and their rounds. */
-export function environmentRows(a) {
+function environmentRows(a) {
   const m = new Map();
   for (const r of a.rounds) {
     const key = JSON.stringify([r.platform, r.git_rev, r.versions, r.environment]);
@@ -118,11 +119,11 @@ export function environmentRows(a) {
 }
 
 /** Study §4.2.2: per round and instance, the first full GC and the memory needed (round-charts.js firstFullGc). */
-export function firstGcRows(a) {
+function firstGcRows(a) {
   return firstFullGc(a.series.instances).map((g) => ({ ...g, memory_needed_mib: r2(g.memory_needed_mib, 1), after_gc_mib: r2(g.after_gc_mib, 1) }));
 }
 
-export function toCsv(rows) {
+function toCsv(rows) {
   if (!rows.length) return '';
   const cols = Object.keys(rows[0]);
   const cell = (v) => {
@@ -133,7 +134,7 @@ export function toCsv(rows) {
   return `${cols.join(',')}\n${rows.map((r) => cols.map((c) => cell(r[c])).join(',')).join('\n')}\n`;
 }
 
-export function csvFiles(a, data) {
+function csvFiles(a, data) {
   return {
     rounds: toCsv(roundRows(a)),
     groups: toCsv(groupRows(a)),
@@ -152,3 +153,5 @@ export function csvFiles(a, data) {
     'memory-first-gc': toCsv(firstGcRows(a)),
   };
 }
+
+module.exports = { groupRows, comparisonRows, efficiencyRows, cpuRows, cpuLevelRows, memoryNeededRows, scaleStopRows, capacityRows, splitRows, roundRows, environmentRows, firstGcRows, toCsv, csvFiles };

@@ -1,22 +1,23 @@
 // validity.js — per-round flags that say when a round's figures should not be trusted
 // (or need a second look). Thresholds: plan.js DEFAULTS.validity, documented in README.
-import { DEFAULTS } from '../experiment/plan.js';
-import { steadyFlags } from './steady-flags.js';
+'use strict';
+const { DEFAULTS } = require('../experiment/plan.js');
+const { steadyFlags } = require('./steady-flags.js');
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
 /** Fewer samples than this after the warm-up make a round's percentiles meaningless. */
-export const MIN_SAMPLES = 20;
+const MIN_SAMPLES = 20;
 /** Samples must span at least this fraction of the measured part (duration − warm-up). */
-export const MIN_COVERAGE = 0.8;
+const MIN_COVERAGE = 0.8;
 /** A loadgen whose cgroup was throttled in more of its CFS periods than this was starved. */
-export const MAX_THROTTLED_FRACTION = 0.05;
+const MAX_THROTTLED_FRACTION = 0.05;
 
 /**
  * Flags of one report_round_overview row (with data.js's report_round_steady columns):
  * [{code, severity: 'bad'|'warn'|'info', text}]. afterChange: the plan's (steady-flags.js).
  */
-export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterChange) {
+function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterChange) {
   const f = [];
   const add = (code, severity, text) => f.push({ code, severity, text });
   if (r.status !== 'done') add('status', 'bad', `round ${r.status}`);
@@ -71,12 +72,14 @@ export function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS
  * The cells both a loadgen and an app instance of the round ran on. Locally every process
  * runs on this machine, so only CF rounds are flagged.
  */
-export function sharedHosts(r) {
+function sharedHosts(r) {
   const app = new Set(r.app_hosts ?? []);
   return (r.loadgen_hosts ?? []).filter((h) => app.has(h));
 }
 
 /** A round is trusted when it has no 'bad' flag. */
-export function trusted(flags) {
+function trusted(flags) {
   return !flags.some((x) => x.severity === 'bad');
 }
+
+module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION };

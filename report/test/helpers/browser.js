@@ -1,19 +1,21 @@
 // browser.js (test helper) — open a report in headless Debian Chromium through
 // playwright-core (no browser download: executablePath), collect console errors and page
 // errors, screenshot it and count the non-white pixels of the PNG.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { PNG } from 'pngjs';
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const { PNG } = require('pngjs');
+/* global document -- the page.evaluate callbacks run in the page */
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 // The flags of the brief: no sandbox (root), no GPU, no network side-channels.
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export function nonWhitePixels(png) {
+function nonWhitePixels(png) {
   const img = PNG.sync.read(png);
   let n = 0;
   for (let i = 0; i < img.data.length; i += 4) {
@@ -26,7 +28,7 @@ export function nonWhitePixels(png) {
  * Open file://htmlPath; returns {errors, requests (non-file URLs asked for), chartsRendered,
  * svgCount, pixels (whole page), chartPixels (first chart element)}.
  */
-export async function inspectPage(htmlPath) {
+async function inspectPage(htmlPath) {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1400, height: 1000 },
@@ -51,3 +53,5 @@ export async function inspectPage(htmlPath) {
     fs.rmSync(userDataDir, { recursive: true, force: true });
   }
 }
+
+module.exports = { nonWhitePixels, inspectPage, CHROMIUM };

@@ -10,10 +10,11 @@
 // run-round does (environment.router_cpu_cores, router_cpu_quota_cores null: no quota).
 // FAKE_APP_MEMORY_FILE: a file holding the app's container memory (MB, written by a fake
 // `scale -m`), recorded as run-round does from the v3 process (environment.app_memory_mb).
-import fs from 'node:fs';
-import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { insertRound } from './synthetic.js';
+'use strict';
+const fs = require('node:fs');
+const { parseArgs } = require('node:util');
+const pg = require('pg');
+const { insertRound } = require('./synthetic.js');
 
 const HELP = `Usage: scripts/run-round.sh --app APP --instances N --loadgens N (--parallel N | --rate R)
   (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L] [--no-keepalive]
@@ -34,28 +35,32 @@ const offered = o.rate ? Number(o.rate) * loadgens : loadgens * Number(o.paralle
 const cap = instances * 100;
 const util = offered / cap;
 const failed = (process.env.FAKE_RUN_ROUND_FAIL || '').split(',').includes(o.label);
-const client = new pg.Client({ connectionString: process.env.CFSCALE_RESULTS_URL });
-await client.connect();
-const id = await insertRound(client, {
-  app: o.app, instances, loadgens, label: o.label, experiment: o.experiment ?? null,
-  ...(o.rate ? { rate: Number(o.rate) } : { parallel: Number(o.parallel) }),
-  requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)),
-  // A --requests round still needs a span for the synthetic samples: 4 s.
-  durationMs: o.requests ? 4000 : ms(o.duration), warmupMs: ms(o.warmup, 0),
-  latencyMs: util < 0.8 ? 5 : 5 + 100 * (util - 0.8), cpuPerInstance: Math.min(1, util),
-  status: failed ? 'failed' : 'done',
-  columns: {
-    ...(o.requests ? { requests: Number(o.requests), duration_ms: null } : {}),
-    timeout_ms: ms(o.timeout, 10_000), scenario: o.scenario ?? 'read', keepalive: !o['no-keepalive'],
-    environment: {
-      stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default',
-      ...(process.env.FAKE_RUN_ROUND_ROUTER_MS
-        ? { router_cpu_cores: (Math.min(offered, cap) * Number(process.env.FAKE_RUN_ROUND_ROUTER_MS)) / 1000, router_cpu_quota_cores: null } : {}),
-      ...(process.env.FAKE_APP_MEMORY_FILE ? { app_memory_mb: Number(fs.readFileSync(process.env.FAKE_APP_MEMORY_FILE, 'utf8')) } : {}),
+async function main() {
+  const client = new pg.Client({ connectionString: process.env.CFSCALE_RESULTS_URL });
+  await client.connect();
+  const id = await insertRound(client, {
+    app: o.app, instances, loadgens, label: o.label, experiment: o.experiment ?? null,
+    ...(o.rate ? { rate: Number(o.rate) } : { parallel: Number(o.parallel) }),
+    requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)),
+    // A --requests round still needs a span for the synthetic samples: 4 s.
+    durationMs: o.requests ? 4000 : ms(o.duration), warmupMs: ms(o.warmup, 0),
+    latencyMs: util < 0.8 ? 5 : 5 + 100 * (util - 0.8), cpuPerInstance: Math.min(1, util),
+    status: failed ? 'failed' : 'done',
+    columns: {
+      ...(o.requests ? { requests: Number(o.requests), duration_ms: null } : {}),
+      timeout_ms: ms(o.timeout, 10_000), scenario: o.scenario ?? 'read', keepalive: !o['no-keepalive'],
+      environment: {
+        stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default',
+        ...(process.env.FAKE_RUN_ROUND_ROUTER_MS
+          ? { router_cpu_cores: (Math.min(offered, cap) * Number(process.env.FAKE_RUN_ROUND_ROUTER_MS)) / 1000, router_cpu_quota_cores: null } : {}),
+        ...(process.env.FAKE_APP_MEMORY_FILE ? { app_memory_mb: Number(fs.readFileSync(process.env.FAKE_APP_MEMORY_FILE, 'utf8')) } : {}),
+      },
+      plan: { seed_ads: 1000, ...(o.loadbalancing ? { loadbalancing: o.loadbalancing } : {}) },
     },
-    plan: { seed_ads: 1000, ...(o.loadbalancing ? { loadbalancing: o.loadbalancing } : {}) },
-  },
-});
-await client.end();
-console.log(`round_id=${id}`);
-process.exit(failed ? 2 : 0);
+  });
+  await client.end();
+  console.log(`round_id=${id}`);
+  process.exit(failed ? 2 : 0);
+}
+
+main().catch((e) => { console.error(e.stack); process.exit(1); });

@@ -1,13 +1,14 @@
 // pg.js (test helper) — a fresh database with results-schema.sql applied. Under
 // scripts/test.sh: a uniquely named database in the shared cluster (CFSCALE_TEST_PG_URL);
 // standalone: our own throw-away cluster (scripts/pg-cluster.sh, a port of range `report` in ports.json).
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { REPO_ROOT } from '../../lib/results-db.js';
+'use strict';
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const pg = require('pg');
+const { REPO_ROOT } = require('../../lib/results-db.js');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
 // report's range of the repository's port table.
@@ -47,7 +48,7 @@ async function adminUrl() {
 }
 
 /** Stop the cluster this process started (no-op under scripts/test.sh). */
-export function stopOwnCluster() {
+function stopOwnCluster() {
   if (!ownCluster) return;
   execFileSync(PG_CLUSTER, ['stop', '--dir', ownCluster.dir]);
   fs.rmSync(ownCluster.dir, { recursive: true, force: true });
@@ -55,7 +56,7 @@ export function stopOwnCluster() {
 }
 
 /** A new empty database with the schema: {url, client, drop()}. */
-export async function testDatabase(tag) {
+async function testDatabase(tag) {
   const admin = await adminUrl();
   const name = `cfscale_report_${tag}_${process.pid}`;
   const a = new pg.Client({ connectionString: admin });
@@ -79,3 +80,5 @@ export async function testDatabase(tag) {
     },
   };
 }
+
+module.exports = { stopOwnCluster, testDatabase };

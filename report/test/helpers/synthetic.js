@@ -2,6 +2,7 @@
 // tables: requests (with errors and warm-up samples), loadgen health, instance stats,
 // server and router timings joined by correlation id, instance events. The figures follow
 // a simple model so tests know the answers (e.g. throughput = requests / measured span).
+'use strict';
 
 let clock = Date.parse('2026-11-21T10:00:00Z');
 
@@ -13,7 +14,7 @@ let clock = Date.parse('2026-11-21T10:00:00Z');
  * rounds columns to set, e.g. {timeout_ms: 5000, plan: {loadbalancing: 'least-connection'}})}.
  * Returns the round id.
  */
-export async function insertRound(client, p) {
+async function insertRound(client, p) {
   const durationMs = p.durationMs ?? 10_000;
   const warmupMs = p.warmupMs ?? 2_000;
   const start = new Date(clock);
@@ -98,7 +99,7 @@ export async function insertRound(client, p) {
  * both (a difference that is not there). Round 2 of java-app ×2 at 4 loadgens had a crash;
  * repetition 3 at 4 loadgens had a saturated generator. Returns the round ids in order.
  */
-export async function insertExperiment(client, name) {
+async function insertExperiment(client, name) {
   const ids = [];
   for (let rep = 1; rep <= 3; rep++) {
     for (const k of [1, 2]) {
@@ -118,3 +119,5 @@ export async function insertExperiment(client, name) {
   }
   return ids;
 }
+
+module.exports = { insertRound, insertExperiment };
