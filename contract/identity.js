@@ -86,7 +86,9 @@ async function main(argv) {
   return 2;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
-  console.error(`identity: ${e.message}`);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+    console.error(`identity: ${e.message}`);
+    process.exitCode = 1;
+  });
+}

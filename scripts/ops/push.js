@@ -41,4 +41,4 @@ function main() {
   for (const app of apps) pushApp(p, app, o.instances);
 }
 
-main();
+if (require.main === module) main();

@@ -36,4 +36,4 @@ async function main() {
   process.exit(0);
 }
 
-main();
+if (require.main === module) main();

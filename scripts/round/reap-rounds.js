@@ -1,16 +1,12 @@
-#!/usr/bin/env node
 'use strict';
 // reap-rounds.js — mark failed, with the reason, every round still pending or running
 // whose control process is gone: its heartbeat (rounds.heartbeat_at, written by run-round
 // every few seconds, heartbeat.js) is older than round_heartbeat_timeout()
-// (results-schema.sql round_stale). Prints one line per round reaped. Exit 0, 1 usage or
-// database error. run-round reaps before it creates its round; `scripts/rounds.sh --reap`
-// on demand.
+// (results-schema.sql round_stale). run-round reaps before it creates its round;
+// `scripts/rounds.sh --reap` on demand.
 //
-// Usage: node scripts/round/reap-rounds.js --db URL
-// Also a module: reapRounds(client) → [{ id, status_reason }]; printReaped(db), which
-// `scripts/rounds.sh --reap` calls.
-const { parseArgs } = require('./cli-args');
+//   reapRounds(client) → [{ id, status_reason }]
+//   printReaped(db): one line per round reaped and the count (scripts/rounds.sh --reap)
 const { withClient } = require('./results-db');
 
 const PROG = 'reap-rounds';
@@ -34,12 +30,5 @@ async function printReaped(db) {
   for (const r of reaped) process.stdout.write(`${reapedLine(r)}\n`);
   process.stdout.write(`${PROG}: ${reaped.length} round(s) reaped\n`);
 }
-
-function main() {
-  const args = parseArgs(process.argv.slice(2), { db: { required: true } }, PROG);
-  return printReaped(args.db);
-}
-
-if (require.main === module) main();
 
 module.exports = { reapRounds, reapedLine, printReaped };

@@ -6,13 +6,14 @@
 // the status written back, the progress wait and its deadline.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
 const { createRound: insertRound, NotReadyError } = require('./create-round');
 const { finishRound } = require('./finish-round');
 const { waitRound } = require('./wait-round');
+const { showRound } = require('./show-round');
+const { printRounds } = require('./rounds-table');
+const { captureStdout } = require('../test/capture-stdout');
 
 let testDb;
 let adminUrl;
@@ -42,18 +43,6 @@ async function wait(round, opts) {
   let stderr = '';
   const code = await waitRound(db, { round, ...opts, stderr: { isTTY: false, write: (text) => { stderr += text; } } });
   return { code, stderr };
-}
-
-function helper(name, args, input) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(__dirname, `${name}.js`), '--db', url, ...args]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
 }
 
 const BASE_ROUND = {
@@ -171,9 +160,7 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   // A starved loadgen shows: throttled CFS periods of its cgroup and the time throttled.
   assert.match(out, /^ {2}1 +done +50 +45 +5 +0 +4\.0 % +20\/100 periods, 1500 ms +2\.00 ms +5\.00 ms +57\.2 MB$/m);
   assert.match(out, /^traced: 0 server timings, 0 router records, 2 stats samples$/m);
-  const shown = await helper('show-round', ['--round', String(id)]);
-  assert.equal(shown.code, 0, shown.stderr);
-  assert.equal(shown.stdout, out);
+  assert.equal(await captureStdout(() => showRound(url, id)), out);
 });
 
 test('finish-round: the summary shows router records against requests and stats samples against those expected', async () => {
@@ -210,12 +197,9 @@ test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline',
 
 test('rounds-table: newest first, filtered by app', async () => {
   const java = await createRound({ app: 'java-app', label: 'java-one' });
-  let res = await helper('rounds-table', ['--last', '2']);
-  assert.equal(res.code, 0, res.stderr);
-  const lines = res.stdout.trim().split('\n');
+  const lines = (await captureStdout(() => printRounds(url, { last: 2 }))).trim().split('\n');
   assert.match(lines[0], /^id +created \(UTC\) +app +platform +status/);
   assert.equal(lines.length, 3);
   assert.match(lines[1], new RegExp(`^${java} .* java-app +local +pending +2 +2xp4 +10s .*java-one$`));
-  res = await helper('rounds-table', ['--app', 'node-app']);
-  assert.ok(!res.stdout.includes('java-app'));
+  assert.ok(!(await captureStdout(() => printRounds(url, { app: 'node-app' }))).includes('java-app'));
 });

@@ -7,13 +7,12 @@
 // rounds whose control process is gone; finish-round records the outage and the reason.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
 const { Connection, isConnectionError } = require('./results-db');
 const { startHeartbeat } = require('./heartbeat');
-const { reapRounds } = require('./reap-rounds');
+const { reapRounds, printReaped } = require('./reap-rounds');
+const { captureStdout } = require('../test/capture-stdout');
 const { finishRound } = require('./finish-round');
 
 let testDb;
@@ -123,12 +122,11 @@ test('reap-rounds: only rounds not final whose heartbeat (or, without one, creat
   assert.deepEqual(await reapRounds(db), []);
 });
 
-test('reap-rounds CLI: one line per round reaped', async () => {
+test('printReaped (rounds.sh --reap): one line per round reaped', async () => {
   const id = await insertRound({ heartbeat: '1 hour' });
-  const r = spawnSync(process.execPath, [path.join(__dirname, 'reap-rounds.js'), '--db', testDb.url], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout.split('\n')[0].startsWith(`round ${id}: failed: control process gone: no heartbeat since `), true, r.stdout);
-  assert.match(r.stdout, /^reap-rounds: 1 round\(s\) reaped$/m);
+  const out = await captureStdout(() => printReaped(testDb.url));
+  assert.equal(out.split('\n')[0].startsWith(`round ${id}: failed: control process gone: no heartbeat since `), true, out);
+  assert.match(out, /^reap-rounds: 1 round\(s\) reaped$/m);
 });
 
 test('finish-round: the outage is recorded and shown, the reasons stored with the status', async () => {

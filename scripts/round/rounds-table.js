@@ -1,10 +1,6 @@
-#!/usr/bin/env node
 'use strict';
 // rounds-table.js — past rounds from round_summary, newest first, as a text table.
-//
-// Usage: node scripts/round/rounds-table.js --db URL [--last N] [--app APP]
-// Also a module: printRounds(db, { last, app }), which `scripts/rounds.sh` calls.
-const { parseArgs } = require('./cli-args');
+// printRounds(db, { last, app }), which `scripts/rounds.sh` calls.
 const { withClient } = require('./results-db');
 const { textTable } = require('./text-table');
 
@@ -43,16 +39,5 @@ async function printRounds(db, { last = 20, app } = {}) {
     process.stdout.write(rows.length === 0 ? 'no rounds yet\n' : `${formatTable(rows).join('\n')}\n`);
   });
 }
-
-function main() {
-  const args = parseArgs(process.argv.slice(2), {
-    db: { required: true },
-    last: { type: 'int', default: 20 },
-    app: {},
-  }, PROG);
-  return printRounds(args.db, { last: args.last, app: args.app });
-}
-
-if (require.main === module) main();
 
 module.exports = { formatTable, printRounds };

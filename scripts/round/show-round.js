@@ -1,10 +1,7 @@
-#!/usr/bin/env node
 'use strict';
 // show-round.js — print one round's summary as run-round.sh printed it (read only).
 //
-// Usage: node scripts/round/show-round.js --db URL --round ID [--max-error-rate F]
-// Also a module: showRound(db, round, opts), which `scripts/rounds.sh --round` calls.
-const { parseArgs } = require('./cli-args');
+// showRound(db, round, opts), which `scripts/rounds.sh --round` calls.
 const { withClient } = require('./results-db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 
@@ -19,16 +16,5 @@ async function showRound(db, round, { maxErrorRate = DEFAULT_MAX_ERROR_RATE } = 
     process.stdout.write(`${formatSummary(summary, reasons).join('\n')}\n`);
   });
 }
-
-function main() {
-  const args = parseArgs(process.argv.slice(2), {
-    db: { required: true },
-    round: { type: 'int', required: true },
-    'max-error-rate': { type: 'number', default: DEFAULT_MAX_ERROR_RATE },
-  }, PROG);
-  return showRound(args.db, args.round, { maxErrorRate: args.maxErrorRate });
-}
-
-if (require.main === module) main();
 
 module.exports = { showRound };
