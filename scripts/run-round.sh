@@ -18,7 +18,7 @@
 #   --steady-window DUR  the gate: load runs until the per-second throughput of the last
 #                        DUR is steady, then the round measures --duration more; the
 #                        measured window's start and whether it was steady are recorded in
-#                        the round (default 10s)
+#                        the round (default 20s)
 #   --steady-cv F        steady: the window's coefficient of variation is at most F
 #                        (default 0.1)
 #   --steady-trend F     steady: the window's least-squares trend, as a change over the

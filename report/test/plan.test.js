@@ -22,7 +22,8 @@ test('defaults are filled in', () => {
   assert.equal(p.order, 'interleaved');
   assert.equal(p.repetitions, 3);
   assert.equal(p.durationMs, 60_000);
-  assert.equal(p.warmupMs, 10_000);
+  assert.equal(p.warmupMs, null, 'by duration: the steady-state gate');
+  assert.equal(validatePlan({ ...ok, requests: 100, duration: undefined }, 'mini.yml').warmupMs, 0, 'by requests: no warm-up');
   assert.deepEqual(p.instances, [1]);
   assert.deepEqual(p.variants, [{ name: 'default', apps: null, settings: {}, memoryMb: null }]);
   assert.equal(p.slo.thresholdMs, 100);
@@ -170,7 +171,7 @@ test('keepalive and frontProxies: plan-wide defaults, per variant overrides, pas
   const mini = validatePlan(ok, 'mini.yml');
   assert.deepEqual([mini.keepalive, mini.frontProxies], [true, 0]);
   const p = validatePlan({
-    apps: ['node-app'], keepalive: false, scenario: 'hello', repetitions: 1, load: [{ loadgens: 2, parallel: 1 }],
+    apps: ['node-app'], keepalive: false, scenario: 'hello', repetitions: 1, warmup: '10s', load: [{ loadgens: 2, parallel: 1 }],
     variants: [{ name: 'ka-p1', keepalive: true, frontProxies: 1 }, { name: 'noka-p1', frontProxies: 1 }, { name: 'noka-router' }],
   }, 'ka.yml');
   const rounds = gridRounds(p);

@@ -136,6 +136,7 @@ slo: { metric: p95, threshold: 20ms }
 scale: { loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9, routerSaturation: false }
 repetitions: 1
 duration: 4s
+warmup: 10s
 afterChange: keep
 `);
   // 2 ms of router CPU per request: 70 % of one core (no quota) at 350 req/s served.

@@ -77,7 +77,7 @@ test('plan: warmup: steady, its settings, afterChange; bad values name the field
   assert.equal(p.afterChange, 'rerun');
   assert.equal(validatePlan({ ...base, afterChange: 'keep' }).afterChange, 'keep');
   for (const [raw, msg] of [
-    [{ steady: { window: '5s' } }, /steady is for warmup: steady/],
+    [{ warmup: '10s', steady: { window: '5s' } }, /steady is for warmup: steady/],
     [{ warmup: 'steady', steady: { cv: 2 } }, /steady\.cv must be a number > 0 and <= 1, got 2/],
     [{ warmup: 'steady', steady: { wndow: '5s' } }, /steady\.wndow is not a known field/],
     [{ warmup: 'steady', requests: 100, duration: undefined }, /warmup: steady needs a duration/],
@@ -100,6 +100,6 @@ test('run-round gets no --warmup with warmup: steady, and the gate settings the 
     settings: {}, steady_gate: { window_ms: 5000, cv_max: 0.1, trend_max: 0.05, max_warmup_ms: 60000 } };
   assert.deepEqual(roundMismatches(row, spec), []);
   assert.deepEqual(roundMismatches({ ...row, steady_gate: { ...row.steady_gate, window_ms: 10000 } }, spec), ['steady.window_ms: round 10000, plan 5000']);
-  const fixed = specForLabel(validatePlan({ name: 's', apps: ['node-app'], load: [{ loadgens: 1, parallel: 4 }] }), 'exp:s:node-app:default:i1:l1:p4:rep1');
+  const fixed = specForLabel(validatePlan({ name: 's', apps: ['node-app'], load: [{ loadgens: 1, parallel: 4 }], warmup: '10s' }), 'exp:s:node-app:default:i1:l1:p4:rep1');
   assert.deepEqual(roundMismatches(row, fixed), ['warmup_ms: round steady, plan 10000']);
 });

@@ -17,7 +17,7 @@ const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 // warmup '' = not given: the steady-state gate decides where the measured window starts.
 const DEFAULTS = {
   app: '', instances: '1', loadgens: '1', parallel: '', rate: '', duration: '', requests: '', warmup: '',
-  steadyWindow: '10s', steadyCv: '0.1', steadyTrend: '0.1', maxWarmup: '60s',
+  steadyWindow: '20s', steadyCv: '0.1', steadyTrend: '0.1', maxWarmup: '60s',
   scenario: 'read', timeout: '10s', keepalive: true, cpu: '', label: '', maxErrorRate: '0.01', maxWait: '',
   statsSource: 'auto', seedAds: '1000', experiment: '', prewarm: '0', loadbalancing: '', platform: '', frontProxies: '',
 };

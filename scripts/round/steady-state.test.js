@@ -75,3 +75,23 @@ test('a throttled series: a quota-bound instance passes the same work every CFS 
   assert.deepEqual(a.reasons.map((r) => r.split(' ')[0]), ['CV']);
   assert.equal(assessWindow(beat, { ...SETTINGS, cvMax: 0.1 }).steady, true, 'the default bound (0.1) lets it through');
 });
+
+test('at run-round\'s default settings a slow ramp of 0.9 %/s (9 % per 10 s) never passes, and a steady series with ±3 % scatter passes at its first whole window', () => {
+  const { parseRunRoundArgs } = require('./run-round-args');
+  const { makeCli } = require('../ops/cli');
+  const gate = parseRunRoundArgs(['--app', 'node-app', '--duration', '10s'], makeCli('run-round')).steadyGate;
+  const w = gate.windowMs / 1000;
+  // ±2 % scatter on a fixed pattern, so the answer is known and the same every run.
+  const noise = (i) => [1, 0.98, 1.02, 0.99, 1.01][i % 5];
+  const ramp = Array.from({ length: gate.maxWarmupMs / 1000 }, (_, i) => 400 * (1 + 0.009 * i) * noise(i));
+  for (let n = w; n < ramp.length; n++) {
+    const d = decide(ramp.slice(0, n), gate, n * 1000);
+    assert.equal(d.state, 'wait', `${n} s: ${describeWindow(d.window)}`);
+  }
+  assert.equal(decide(ramp, gate, gate.maxWarmupMs).state, 'give-up');
+  // A 10 s window would have let it through: its trend is within the default ±10 %.
+  assert.ok(assessWindow(ramp.slice(0, 10), gate).steady, 'the ramp over 10 s alone looks steady');
+  const steady = Array.from({ length: w }, (_, i) => 400 * [1, 0.97, 1.03, 0.98, 1.02][i % 5]);
+  assert.equal(decide(steady.slice(0, w - 1), gate, (w - 1) * 1000).state, 'wait');
+  assert.equal(decide(steady, gate, w * 1000).state, 'steady');
+});
