@@ -3,8 +3,11 @@
 // from the settings spec (settings.json), the "Framing" table from framing-cases.js, and each
 // app's copy of the `ads` statement of results-schema.sql (the one source of the DDL; an app
 // cannot read a file outside what CF pushes: node-app/, or java-app's jar, which packs
-// src/main/resources), and node-app's and the loadgen's copies of scripts/cf/bindings.js (the
-// one bindings module). `node contract/readme-tables.js --write` rewrites them;
+// src/main/resources), and the whole-file copies of modules several parts need (each part is
+// pushed or installed alone and imports no other): scripts/cf/bindings.js (the one bindings
+// module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
+// and benches) in the local platform and bench/rounds. `node contract/readme-tables.js
+// --write` rewrites them;
 // readme-tables.test.js fails when one is stale.
 'use strict';
 
@@ -19,10 +22,11 @@ const ADS_COPY_FILES = [
   path.join(__dirname, '..', 'node-app', 'ads-table.sql'),
   path.join(__dirname, '..', 'java-app', 'src', 'main', 'resources', 'ads-table.sql'),
 ];
-const BINDINGS_FILE = path.join(__dirname, '..', 'scripts', 'cf', 'bindings.js');
-const BINDINGS_COPY_FILES = [
-  path.join(__dirname, '..', 'node-app', 'bindings.js'),
-  path.join(__dirname, '..', 'loadgen', 'lib', 'bindings.js'),
+const ROOT = path.join(__dirname, '..');
+// [the one source, its copies], relative to the repository root.
+const FILE_COPIES = [
+  ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js']],
+  ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
 ];
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
@@ -82,18 +86,20 @@ function generated() {
   const readme = fs.readFileSync(README_FILE, 'utf8');
   const wanted = withBlock(withBlock(readme, SETTINGS, settingsTable(spec)), FRAMING, framingTable());
   const adsTable = adsTableCopy(fs.readFileSync(SCHEMA_FILE, 'utf8'));
-  const bindings = fs.readFileSync(BINDINGS_FILE, 'utf8');
   return [
     [README_FILE, readme, wanted],
     [NODE_COPY_FILE, readOrEmpty(NODE_COPY_FILE), specText],
     ...ADS_COPY_FILES.map((file) => [file, readOrEmpty(file), adsTable]),
-    ...BINDINGS_COPY_FILES.map((file) => [file, readOrEmpty(file), bindings]),
+    ...FILE_COPIES.flatMap(([source, copies]) => {
+      const text = fs.readFileSync(path.join(ROOT, source), 'utf8');
+      return copies.map((copy) => [path.join(ROOT, copy), readOrEmpty(path.join(ROOT, copy)), text]);
+    }),
   ];
 }
 
 if (require.main === module) {
   if (process.argv[2] !== '--write') {
-    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables, node-app/settings.json, the apps\' ads-table.sql and the bindings.js copies)');
+    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables, node-app/settings.json, the apps\' ads-table.sql and the module copies)');
     process.exit(1);
   }
   for (const [file, current, wanted] of generated()) {

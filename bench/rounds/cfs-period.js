@@ -14,7 +14,7 @@ const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
-const { platformPortEnv } = require('./platform-ports');
+const { platformPortEnv } = require('./ports');
 const USAGE = fs.readFileSync(path.join(__dirname, 'cfs-period.sh'), 'utf8').split('\n')
   .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
 

@@ -1,12 +1,11 @@
 'use strict';
-// Free ports for the platform's tests and benches: its range `local-platform` of the
-// repository's port table (ports.json). The kernel's ephemeral range covers it, so a fixed
-// port can be taken by some client's connection: ask before using one.
-const fs = require('node:fs');
+// ports.js — free ports for tests and benches. Each suite has its own range in ports.json (the
+// repository's one table of port ranges); the kernel's ephemeral range covers them, so a fixed
+// port can be taken by some client's connection: ask before using one. The one source is
+// scripts/test/ports.js; local-platform/test/ and bench/rounds/ hold copies written by
+// `node contract/readme-tables.js --write` (every copy sits two folders below the root).
 const net = require('node:net');
-const path = require('node:path');
-
-const PORTS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'ports.json'), 'utf8'));
+const PORTS = require('../../ports.json');
 
 /** [first, last] port of range `name` of ports.json. */
 function portRange(name) {
@@ -38,4 +37,11 @@ async function randomFreePort(from, to, attempts = 50) {
   throw new Error(`no free port in ${from}-${to}`);
 }
 
-module.exports = { portFree, freePortInRange, randomFreePort, portRange };
+/** The local platform's port settings in range `name`: router, PostgreSQL, API, then instances. */
+function platformPortEnv(name) {
+  const [first] = portRange(name);
+  return { CFSCALE_ROUTER_PORT: String(first), CFSCALE_PG_PORT: String(first + 1), CFSCALE_API_PORT: String(first + 2),
+    CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
+}
+
+module.exports = { portFree, freePortInRange, randomFreePort, portRange, platformPortEnv };

@@ -1,7 +1,9 @@
 'use strict';
-// Free ports for the scripts' tests. Each suite has its own range in ports.json (local
-// platform `scripts`, CF side `cf`, `e2e`, ...); the kernel's ephemeral range covers them, so
-// a fixed port can be taken by some client's connection: ask before using one.
+// ports.js — free ports for tests and benches. Each suite has its own range in ports.json (the
+// repository's one table of port ranges); the kernel's ephemeral range covers them, so a fixed
+// port can be taken by some client's connection: ask before using one. The one source is
+// scripts/test/ports.js; local-platform/test/ and bench/rounds/ hold copies written by
+// `node contract/readme-tables.js --write` (every copy sits two folders below the root).
 const net = require('node:net');
 const PORTS = require('../../ports.json');
 

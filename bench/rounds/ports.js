@@ -1,0 +1,47 @@
+'use strict';
+// ports.js — free ports for tests and benches. Each suite has its own range in ports.json (the
+// repository's one table of port ranges); the kernel's ephemeral range covers them, so a fixed
+// port can be taken by some client's connection: ask before using one. The one source is
+// scripts/test/ports.js; local-platform/test/ and bench/rounds/ hold copies written by
+// `node contract/readme-tables.js --write` (every copy sits two folders below the root).
+const net = require('node:net');
+const PORTS = require('../../ports.json');
+
+/** [first, last] port of range `name` of ports.json. */
+function portRange(name) {
+  if (!PORTS.ranges[name]) throw new Error(`ports.json: no range "${name}"`);
+  return PORTS.ranges[name].ports.split('-').map(Number);
+}
+
+/** Whether a TCP port on 127.0.0.1 can be bound right now. */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** The first free port from `from` to `to`. */
+async function freePortInRange(from, to) {
+  for (let p = from; p <= to; p++) if (await portFree(p)) return p;
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+/** A free port drawn at random from `from` to `to` (suites that run side by side spread out). */
+async function randomFreePort(from, to, attempts = 50) {
+  for (let i = 0; i < attempts; i++) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    if (await portFree(port)) return port;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+/** The local platform's port settings in range `name`: router, PostgreSQL, API, then instances. */
+function platformPortEnv(name) {
+  const [first] = portRange(name);
+  return { CFSCALE_ROUTER_PORT: String(first), CFSCALE_PG_PORT: String(first + 1), CFSCALE_API_PORT: String(first + 2),
+    CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
+}
+
+module.exports = { portFree, freePortInRange, randomFreePort, portRange, platformPortEnv };
