@@ -6,7 +6,8 @@
 // src/main/resources), and the whole-file copies of modules several parts need (each part is
 // pushed or installed alone and imports no other): scripts/cf/bindings.js (the one bindings
 // module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
-// and benches) in the local platform and bench/rounds. `node contract/readme-tables.js
+// and benches) in the local platform and bench/rounds, scripts/ops/process-checks.js in the
+// local platform. `node contract/readme-tables.js
 // --write` rewrites them;
 // readme-tables.test.js fails when one is stale.
 'use strict';
@@ -27,6 +28,7 @@ const ROOT = path.join(__dirname, '..');
 const FILE_COPIES = [
   ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js']],
   ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
+  ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
 ];
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');

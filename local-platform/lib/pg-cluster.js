@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { isExecutable, findOnPath } = require('./exec');
+const { isExecutable, findOnPath } = require('./process-checks');
 
 // --tls: a database that needs a client certificate signed by DIR/tls/ca.crt (and a password).
 const CLIENT_CERT_DB = 'cfscale_clientcert';

@@ -14,12 +14,11 @@
 //     of stdout and stderr (both piped) instead of them being passed on.
 //   exitCode(status, signal) → the code a shell reports (128+N on signal N)
 //   spawnError(argv, err) → 127 (missing) or 126, after one line on stderr
-//   findOnPath(cmd) → the directory on PATH holding an executable cmd, or null; onPath(cmd)
-//   processAlive(pid), sleepSync(ms)
-const fs = require('node:fs');
+//   findOnPath(cmd), isExecutable(file), processAlive(pid) (process-checks.js, re-exported); onPath(cmd)
+//   sleepSync(ms)
 const os = require('node:os');
-const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
+const { isExecutable, findOnPath, processAlive } = require('./process-checks');
 
 const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 
@@ -46,32 +45,7 @@ function spawnError(argv, err) {
   return err.code === 'ENOENT' ? 127 : 126;
 }
 
-/** An executable file (what a shell would run). */
-function isExecutable(file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The directory on PATH holding an executable cmd, or null. */
-function findOnPath(cmd) {
-  return (process.env.PATH || '').split(':').find((dir) => isExecutable(path.join(dir || '.', cmd))) ?? null;
-}
-
 const onPath = (cmd) => findOnPath(cmd) !== null;
-
-/** Whether a process with this pid exists (signal 0). */
-function processAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Block this thread for ms (the synchronous polls of the scripts). */
 const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

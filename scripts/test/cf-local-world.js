@@ -1,6 +1,6 @@
 'use strict';
 // cf-local-world.js — a Cloud Foundry for the scripts' tests that run PLATFORM=cf: one
-// local platform per test file (its own CFSCALE_HOME and ports 45500-45599), the REAL cf
+// local platform per test file (its own CFSCALE_HOME and the ports of range cf-world in ports.json), the REAL cf
 // CLI (.tools/bin/cf) logged in to its Cloud Controller with a CF_HOME of the world's, the
 // services node-db, java-db and results-db, and the harness's apps as the tiny fixture app
 // (local-platform/test/fixtures/tiny-app) under their names, at the instance counts a test asks
@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { freePortInRange } = require('./ports');
+const { freePortInRange, portRange } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const CF = path.join(ROOT, '.tools/bin/cf');
@@ -82,14 +82,16 @@ function localCfWorld() {
   };
 
   test.before(async () => {
+    // Range cf-world of ports.json: router, PostgreSQL and API in its first 100, then instances.
+    const [first] = portRange('cf-world');
     assert.ok(fs.existsSync(CF), `${CF} is missing: run scripts/setup.sh (it builds the cf CLI)`);
     platformEnv = {
       ...process.env,
       CFSCALE_HOME: path.join(dir, 'platform'),
-      CFSCALE_ROUTER_PORT: String(await freePortInRange(45500, 45549)),
-      CFSCALE_PG_PORT: String(await freePortInRange(45550, 45579)),
-      CFSCALE_API_PORT: String(await freePortInRange(45580, 45599)),
-      CFSCALE_INSTANCE_PORT_BASE: '45600',
+      CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 49)),
+      CFSCALE_PG_PORT: String(await freePortInRange(first + 50, first + 79)),
+      CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 99)),
+      CFSCALE_INSTANCE_PORT_BASE: String(first + 100),
       CFSCALE_GRACEFUL_SHUTDOWN_SEC: '1',
       CF_COLOR: 'false', CF_TRACE: 'false',
     };
