@@ -76,6 +76,7 @@ class BatchWriter {
     this.duplicates = 0;
     this.dropped = 0;
     this.failing = false;
+    this.lastError = null; // the last failure's message, logged again only when it changes
     this.queued = false;
     this.retryAtMs = 0;
     this.retryDelayMs = RETRY_MIN_MS;
@@ -135,25 +136,38 @@ class BatchWriter {
   async #flushNow() {
     if (this.failing && Date.now() < this.retryAtMs) return false;
     try {
-      while (this.files.length > 0) {
-        const f = this.files[0];
-        const rows = JSON.parse(fs.readFileSync(f.path, 'utf8'));
-        while (f.done < f.rows) {
-          const batch = rows.slice(f.done, f.done + FLUSH_ROWS);
-          await this.#insert(batch);
-          f.done += batch.length;
-          this.spooledRows -= batch.length;
+      // Files first (oldest rows), then memory, until both are empty: rows keep arriving and
+      // may spill to a new file while a batch is in flight, so both are looked at again after
+      // every batch, and the spool directory goes only once nothing in it is still held.
+      while (this.files.length > 0 || this.pending.length > 0) {
+        if (this.files.length > 0) {
+          const f = this.files[0];
+          const rows = JSON.parse(fs.readFileSync(f.path, 'utf8'));
+          while (f.done < f.rows) {
+            const batch = rows.slice(f.done, f.done + FLUSH_ROWS);
+            await this.#insert(batch);
+            f.done += batch.length;
+            this.spooledRows -= batch.length;
+          }
+          fs.rmSync(f.path, { force: true });
+          this.files.shift();
+          continue;
         }
-        fs.rmSync(f.path, { force: true });
-        this.files.shift();
-      }
-      while (this.pending.length > 0) {
-        const batch = this.pending.slice(0, FLUSH_ROWS);
-        await this.#insert(batch);
-        this.pending.splice(0, batch.length);
+        // The batch leaves memory while it is written, so a spill meanwhile neither writes it
+        // to a file again nor loses rows that arrived after it; on failure it goes back first.
+        const batch = this.pending.splice(0, FLUSH_ROWS);
+        try {
+          await this.#insert(batch);
+        } catch (err) {
+          this.pending.unshift(...batch);
+          throw err;
+        }
       }
     } catch (err) {
-      if (!this.failing) this.log(`insert into ${this.table} failed, holding ${this.held} rows: ${err.message}`);
+      if (!this.failing || err.message !== this.lastError) {
+        this.log(`insert into ${this.table} failed, holding ${this.held} rows: ${err.message}`);
+      }
+      this.lastError = err.message;
       this.failing = true;
       this.retryAtMs = Date.now() + this.retryDelayMs;
       this.retryDelayMs = Math.min(2 * this.retryDelayMs, BACKOFF_MAX_MS);

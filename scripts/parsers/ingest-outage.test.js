@@ -93,3 +93,34 @@ test('ingest-rtr through a database stop and start: every record written once, s
   const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 7');
   assert.deepEqual(rows[0], { n: total, d: total });
 });
+
+// The database up but slow (the table locked, as a database catching up after a restart):
+// more than MEMORY_ROWS lines arrive while the first batch is in flight, so memory spills to
+// a file meanwhile. The batch in flight is neither lost nor written twice, and the file
+// written meanwhile is written too before the spool directory goes.
+test('ingest-rtr while a batch is in flight and memory spills: every record written once, exit 0', { timeout: 120000 }, async (t) => {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--db', url, '--round', '8', '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const locker = new Client({ connectionString: url });
+  await locker.connect();
+  t.after(() => locker.end().catch(() => {}));
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE router_timings IN EXCLUSIVE MODE');
+  const total = MEMORY_ROWS + 5000;
+  child.stdin.write(lines(100000, total));
+  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr); i++) await sleep(100);
+  const spool = /holding rows on disk in (\S+) /.exec(stderr);
+  assert.ok(spool, stderr);
+  await locker.query('COMMIT');
+  child.stdin.end();
+  const code = await closed;
+  assert.equal(code, 0, stderr);
+  assert.match(stderr, new RegExp(`${total} router records, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
+  const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 8');
+  assert.deepEqual(rows[0], { n: total, d: total });
+});
