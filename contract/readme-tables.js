@@ -26,7 +26,7 @@ const ADS_COPY_FILES = [
 const ROOT = path.join(__dirname, '..');
 // [the one source, its copies], relative to the repository root.
 const FILE_COPIES = [
-  ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js']],
+  ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js', 'report/lib/bindings.js']],
   ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
   ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
 ];
