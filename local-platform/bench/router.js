@@ -1,10 +1,21 @@
 #!/usr/bin/env node
-// bench-router.js — what the local router costs: the tiny fixture app hit directly and
-// through HAProxy (Host routing, RTR log conversion by the daemon), same load, side by side.
-// Prints req/s and latency percentiles of both, their ratio, and the CPU the router and the
-// daemon spent per 1000 requests. Not a test: run on demand.
+// bench-router.js — what the local router costs: two apps hit directly and through HAProxy
+// (Host routing, RTR log conversion by the daemon), side by side: the tiny fixture (the
+// router's whole cost, on a request that costs next to nothing) and node-app reading one ad
+// from PostgreSQL (a request a round times). Not a test: run on demand, under the heavy lock.
 //
-// Usage: node local-platform/bench/router.js [--seconds 5] [--connections 8]
+// Two measurements, because one cannot give both figures on 2 shared cores:
+// - latency: a fixed arrival rate well below saturation (--rate), so p50 is the time a
+//   request takes, not the time it waits for a core. Three sides alternate in short slices
+//   (--slices), so a drift of the machine hits them alike: direct, through a bare HAProxy
+//   (the cost of any proxy hop), and through the router. Issue 11's target:
+//   the router adds at most 10 % to p50 (of the app's request: any proxy hop costs about
+//   0.15 ms here, several times the tiny fixture's own p50).
+// - throughput: closed loop, --connections kept-alive connections flat out, with the CPU the
+//   router and the daemon spent per 1000 routed requests.
+// Both sides are warmed up before anything is counted.
+//
+// Usage: node local-platform/bench/router.js [--rate 200] [--slices 6] [--seconds 3] [--connections 8]
 'use strict';
 
 const fs = require('node:fs');
@@ -12,9 +23,12 @@ const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { freePortInRange } = require('../test/ports');
+const { httpDefaults, MAX_CONN } = require('../lib/haproxy-config');
 
-const CFL = path.join(__dirname, '..', '..', 'scripts', 'cfl');
-const CF = path.join(__dirname, '..', '..', '.tools', 'bin', 'cf');
+const REPO = path.join(__dirname, '..', '..');
+const CFL = path.join(REPO, 'scripts', 'cfl');
+const CF = path.join(REPO, '.tools', 'bin', 'cf');
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'tiny-app', 'manifest.yml');
 const CLOCK_TICKS = 100;
 
@@ -30,29 +44,86 @@ function cpuSec(pid) {
   } catch { return 0; }
 }
 
-async function load(port, host, seconds, connections) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+function request(agent, target) {
+  return new Promise((resolve) => {
+    const t0 = process.hrtime.bigint();
+    http.get({ host: '127.0.0.1', port: target.port, path: target.path, agent, headers: target.host ? { Host: target.host } : {} }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200 ? Number(process.hrtime.bigint() - t0) / 1e6 : null));
+    }).on('error', () => resolve(null));
+  });
+}
+
+/** Closed loop: `connections` requests in flight for `seconds`. Latencies in ms. */
+async function closedLoop(agent, target, seconds, connections) {
   const lat = [];
   const end = Date.now() + seconds * 1000;
-  const one = () => new Promise((resolve) => {
-    const t0 = process.hrtime.bigint();
-    http.get({ host: '127.0.0.1', port, path: '/', agent, headers: host ? { Host: host } : {} }, (res) => {
+  await Promise.all(Array.from({ length: connections }, async () => {
+    while (Date.now() < end) { const ms = await request(agent, target); if (ms !== null) lat.push(ms); }
+  }));
+  return lat;
+}
+
+/** Open loop: a request every 1/rate s for `seconds`, each timed from its own send. */
+async function openLoop(agent, target, seconds, rate) {
+  const lat = [];
+  const pending = [];
+  const start = Date.now();
+  for (let i = 0; i < seconds * rate; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(request(agent, target).then((ms) => { if (ms !== null) lat.push(ms); }));
+  }
+  await Promise.all(pending);
+  return lat;
+}
+
+/** POST a form; the Location of what it created. */
+function post(agent, target, form) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', agent,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(form) } }, (res) => {
       res.resume();
-      res.on('end', () => { lat.push(Number(process.hrtime.bigint() - t0) / 1e6); resolve(); });
-    }).on('error', resolve);
+      res.on('end', () => (res.headers.location ? resolve(res.headers.location) : reject(new Error(`POST ${target.path}: ${res.statusCode}, no Location`))));
+    });
+    req.on('error', reject);
+    req.end(form);
   });
-  await Promise.all(Array.from({ length: connections }, async () => { while (Date.now() < end) await one(); }));
-  agent.destroy();
-  lat.sort((a, b) => a - b);
-  const pct = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))].toFixed(2);
-  return { rps: lat.length / seconds, p50: pct(0.5), p99: pct(0.99), n: lat.length };
+}
+
+/**
+ * A bare HAProxy in front of one instance: the router's defaults (keep-alive both sides,
+ * timeouts) but no Host routing, captures, request ids or access log. The router's cost
+ * beyond it is what its configuration adds to the hop itself.
+ */
+function bareHaproxy(home, port, appPort) {
+  const dir = fs.mkdtempSync(path.join(home, 'bare-haproxy-'));
+  const cfg = ['global', `  maxconn ${MAX_CONN}`, '', ...httpDefaults(),
+    'frontend bare', `  bind 127.0.0.1:${port}`, '  default_backend app', '',
+    'backend app', `  server s0 127.0.0.1:${appPort}`, ''].join('\n');
+  fs.writeFileSync(path.join(dir, 'haproxy.cfg'), cfg);
+  execFileSync('haproxy', ['-D', '-f', path.join(dir, 'haproxy.cfg'), '-p', path.join(dir, 'haproxy.pid')]);
+  return { stop: () => { try { process.kill(Number(fs.readFileSync(path.join(dir, 'haproxy.pid'), 'utf8'))); } catch { /* gone */ } } };
+}
+
+const line = (name, l) => `${name.padEnd(9)} p50 ${pct(l, 0.5).toFixed(3)} ms  p90 ${pct(l, 0.9).toFixed(3)} ms  p99 ${pct(l, 0.99).toFixed(3)} ms  (${l.length} requests)`;
+
+function pct(lat, p) {
+  const s = [...lat].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 }
 
 async function main() {
-  const seconds = arg('--seconds', 5);
+  const rate = arg('--rate', 200);
+  const slices = arg('--slices', 6);
+  const seconds = arg('--seconds', 3);
   const connections = arg('--connections', 8);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-bench-'));
-  const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: '45480', CFSCALE_PG_PORT: '45481', CFSCALE_API_PORT: '45482',
+  const routerPort = await freePortInRange(45480, 45482);
+  const barePort = await freePortInRange(45483, 45484);
+  const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: String(routerPort),
+    CFSCALE_PG_PORT: String(await freePortInRange(45485, 45487)), CFSCALE_API_PORT: String(await freePortInRange(45488, 45489)),
     CFSCALE_INSTANCE_PORT_BASE: '45490', CF_HOME: path.join(home, 'cf-home') };
   const cfl = (...a) => execFileSync(CFL, a, { env, encoding: 'utf8' }).trim();
   const cf = (...a) => execFileSync(CF, a, { env, encoding: 'utf8' }).trim();
@@ -63,23 +134,57 @@ async function main() {
     cfl('up');
     cf('login', '-a', cfl('api-url'), '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation');
     cf('push', '-f', FIXTURE, '--vars-file', vars);
-    // No CPU quota: the local quota is a process annotation (lib/cc-api/presenters.js).
-    const guid = cf('app', 'bench', '--guid');
-    cf('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"none"}}}');
-    const status = cfl('status');
-    const port = Number(status.split('\n').find((l) => l.startsWith('bench ')).trim().split(/\s+/)[3]);
+    for (const s of ['node-db', 'results-db']) cf('create-service', 'postgres', 'local', s);
+    cf('push', 'node-app', '-f', path.join(REPO, 'manifests', 'node-app.yml'), '--vars-file', path.join(REPO, 'manifests', 'vars-local.yml'));
+    // No CPU quota, so latency is the request's and not the CFS period's (the local quota is
+    // a process annotation, lib/cc-api/presenters.js).
+    for (const app of ['bench', 'node-app']) {
+      const guid = cf('app', app, '--guid');
+      cf('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"none"}}}');
+    }
+    const status = cfl('status').split('\n');
+    const portOf = (app) => Number(status.find((l) => l.startsWith(`${app} `)).trim().split(/\s+/)[3]);
     const daemonPid = Number(fs.readFileSync(path.join(home, 'daemon.pid'), 'utf8'));
     const workers = execFileSync('pgrep', ['-f', `haproxy.*${home}`], { encoding: 'utf8' }).trim().split('\n').map(Number);
-    await load(port, null, 1, connections); // warm-up
-    const direct = await load(port, null, seconds, connections);
-    const cpu0 = cpuSec(daemonPid) + workers.reduce((s, p) => s + cpuSec(p), 0);
-    const routed = await load(45480, 'bench.localhost', seconds, connections);
-    const cpu1 = cpuSec(daemonPid) + workers.reduce((s, p) => s + cpuSec(p), 0);
-    console.log(`${connections} keep-alive connections, ${seconds}s each, node:http fixture, no CPU quota`);
-    console.log(`direct:  ${direct.rps.toFixed(0)} req/s  p50 ${direct.p50} ms  p99 ${direct.p99} ms`);
-    console.log(`router:  ${routed.rps.toFixed(0)} req/s  p50 ${routed.p50} ms  p99 ${routed.p99} ms`);
-    console.log(`ratio router/direct: ${(routed.rps / direct.rps).toFixed(2)} (throughput)`);
-    console.log(`router + daemon CPU: ${(((cpu1 - cpu0) * 1000) / routed.n).toFixed(3)} s per 1000 routed requests`);
+    const routerCpu = () => cpuSec(daemonPid) + workers.reduce((s, p) => s + cpuSec(p), 0);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+    const ad = await post(agent, { port: portOf('node-app'), path: '/ads' }, 'title=bench&body=router+bench');
+
+    console.log(`latency: ${rate} req/s on up to ${connections} keep-alive connections, ${slices} alternating slices of ${seconds} s per side, no CPU quota`);
+    const targets = [
+      ['tiny fixture GET /', { port: portOf('bench'), path: '/' }, 'bench.localhost'],
+      [`node-app GET ${ad}`, { port: portOf('node-app'), path: ad }, 'node-app.localhost'],
+    ];
+    const flat = [];
+    for (const [name, direct, host] of targets) {
+      const bare = bareHaproxy(home, barePort, direct.port);
+      try {
+        const sides = { direct, bare: { port: barePort, path: direct.path }, router: { port: routerPort, path: direct.path, host } };
+        for (const t of Object.values(sides)) await closedLoop(agent, t, 1, connections); // warm-up, every side
+        const lat = { direct: [], bare: [], router: [] };
+        const order = Object.keys(sides);
+        for (let i = 0; i < slices; i++) {
+          for (const side of i % 2 ? [...order].reverse() : order) lat[side].push(...await openLoop(agent, sides[side], seconds, rate));
+        }
+        const p50 = Object.fromEntries(order.map((k) => [k, pct(lat[k], 0.5)]));
+        console.log(`${name}: router adds ${((p50.router / p50.direct - 1) * 100).toFixed(1)} % to p50 (+${(p50.router - p50.direct).toFixed(3)} ms), ` +
+          `a bare HAProxy hop ${((p50.bare / p50.direct - 1) * 100).toFixed(1)} % (+${(p50.bare - p50.direct).toFixed(3)} ms)`);
+        for (const k of order) console.log(line(`  ${k}`, lat[k]));
+        if (!flat.length) flat.push(direct, sides.router);
+      } finally {
+        bare.stop();
+      }
+    }
+    const flatDirect = await closedLoop(agent, flat[0], seconds, connections);
+    const cpu0 = routerCpu();
+    const flatRouted = await closedLoop(agent, flat[1], seconds, connections);
+    const cpu1 = routerCpu();
+    agent.destroy();
+    console.log(`throughput: tiny fixture, ${connections} connections flat out, ${seconds} s per side`);
+    console.log(`  direct ${(flatDirect.length / seconds).toFixed(0)} req/s  p50 ${pct(flatDirect, 0.5).toFixed(2)} ms`);
+    console.log(`  router ${(flatRouted.length / seconds).toFixed(0)} req/s  p50 ${pct(flatRouted, 0.5).toFixed(2)} ms`);
+    console.log(`  ratio router/direct: ${(flatRouted.length / flatDirect.length).toFixed(2)}`);
+    console.log(`  router + daemon CPU: ${(((cpu1 - cpu0) * 1000) / flatRouted.length).toFixed(3)} s per 1000 routed requests`);
   } finally {
     try { cfl('down'); } catch { /* reported by cfl */ }
     fs.rmSync(home, { recursive: true, force: true });

@@ -99,10 +99,12 @@ class Cgroups {
     writeText(path.join(d.cpu, 'cpu.cfs_quota_us'), quota);
   }
 
-  // Shell lines that move the wrapper shell ($$) into the cgroups before it execs.
-  enterScript(name) {
+  // Shell lines that move the wrapper shell ($$) into the cgroups before it execs; only
+  // those of `controllers` (default: all).
+  enterScript(name, controllers = CONTROLLERS) {
     if (!this.available) return '';
-    return Object.values(this.dirs(name)).map((d) => `echo $$ > '${d}/cgroup.procs'`).join(' && ');
+    const d = this.dirs(name);
+    return controllers.map((c) => `echo $$ > '${d[c]}/cgroup.procs'`).join(' && ');
   }
 
   oomKills(name) {

@@ -82,7 +82,11 @@ class Router {
     let enter = '';
     if (this.cgroups?.available) {
       this.cgroups.prepare(ROUTER_CGROUP, { memoryBytes: ROUTER_MEMORY_BYTES, cpuCores: ROUTER_CPU_CORES });
-      enter = `${this.cgroups.enterScript(ROUTER_CGROUP)} && `;
+      // Without a quota the router stays out of the cpu controller's groups: a nested cpu
+      // group costs every routed request a slower wake-up, about 0.06 ms of p50 here
+      // (bench/router.js), and accounting needs only cpuacct.
+      const controllers = ROUTER_CPU_CORES === null ? ['memory', 'cpuacct'] : undefined;
+      enter = `${this.cgroups.enterScript(ROUTER_CGROUP, controllers)} && `;
     }
     const child = spawn('sh', ['-c', `${enter}exec ${HAPROXY_BIN} -W -f '${this.cfgFile}' -p '${this.pidFile}'`], {
       detached: true, stdio: ['ignore', out, out],
