@@ -10,7 +10,9 @@
 // localCfWorld() registers before/after hooks and returns w:
 //   w.setApps({ 'node-app': 2, loadgen: 1 })  push / scale / delete so exactly these run
 //   w.guid(app), w.env(extra) (PATH, HOME, CF_HOME, PLATFORM=cf, CFSCALE_VARS_FILE),
-//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir
+//   w.localEnv(extra): PLATFORM=local on this platform (its CFSCALE_HOME and ports; the scripts
+//     log in with a CF_HOME of its own, ops/target.js localCfHome), w.cf(...args) → stdout,
+//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -52,6 +54,10 @@ function localCfWorld() {
     CF_CALL_LOG: log, CF_COLOR: 'false', CF_TRACE: 'false',
     ...extra,
   });
+  w.localEnv = (extra = {}) => ({
+    ...w.env(), ...platformEnv, PATH: w.env().PATH, PLATFORM: 'local', CFSCALE_VARS_FILE: '', ...extra,
+  });
+  w.cf = cf;
   w.calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').split('\n').filter(Boolean).map((l) => l.split(' '));
   w.clearCalls = () => fs.rmSync(log, { force: true });
   w.guid = (app) => cf('app', app, '--guid');
@@ -103,6 +109,7 @@ function localCfWorld() {
     const up = await run(CFL, ['up'], platformEnv);
     assert.equal(up.code, 0, up.out);
     const api = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
+    w.api = api;
     // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
     await cf('login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
     for (const s of ['node-db', 'java-db', 'results-db']) await cf('create-service', 'postgres', 'local', s);
