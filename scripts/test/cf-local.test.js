@@ -4,10 +4,11 @@
 // fixture app (pushed once each, scaled rarely). In order: the cf preflight, the default
 // platform, the checks that need a cf look-up, the --dry-run sequences the fake cf used to
 // answer (the local platform's login and CPU quota, TLS, the route's load balancing), the
-// printed `cf update-route` run for real, the round document, the collectors, and whole
-// short rounds (the verdict, crash events, connections terminated mid-round, reaping,
-// SIGTERM). Under the heavy lock. The command sequences of push, scale, teardown and
-// run-round under --dry-run are dry-run-cli.e2e.test.js's (the e2e suite).
+// printed `cf update-route` run for real, the round document, the collectors, whole short
+// rounds (the verdict, crash events, connections terminated mid-round, reaping, SIGTERM),
+// and tunnel.sh's cf calls with the chisel app pushed. Under the heavy lock. The command
+// sequences of push, scale, teardown and run-round under --dry-run are
+// dry-run-cli.e2e.test.js's (the e2e suite).
 //
 // Cases the fake cf had that are not here, and why:
 // - statistics plugin lookup order (CF_PLUGIN_HOME, CF_HOME, HOME), SSLDisabled lookup order,
@@ -21,6 +22,8 @@
 //   Which successor collect-logs picks (`cf logs --recent`, then `cf logs`) needs log-cache to
 //   fail 5 times in a row: the local platform's log-cache cannot be made to, short of
 //   stopping its API, which would stop the `cf logs --recent` as well.
+// - tunnel.sh stopped by a CF error document from `cf curl /v3/apps/GUID/env`: CC answers one
+//   only for an app gone between two calls; the message is cfJsonOf's (ops/cf-checks.test.js).
 // - crash events outside the round's whole second (CC's created_ats filter): a real crash
 //   cannot be dated; the round's crash must be found, the earlier one is not faked.
 const test = require('node:test');
@@ -32,8 +35,10 @@ const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 const { createTestDb } = require('./test-db');
+const { portRange, freePortInRange } = require('./ports');
 
-const w = localCfWorld();
+// java-db comes later: the preflight's missing service until then.
+const w = localCfWorld({ services: ['node-db', 'results-db'] });
 const URL = 'https://node-app.localhost';
 const lines = (s) => s.split('\n').filter(Boolean);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -106,28 +111,27 @@ async function withCfConfig(patch, fn) {
   }
 }
 
-test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', async (t) => {
-  const cases = [
-    { name: 'not logged in', env: { CF_HOME: dirOf('empty-cf-home') }, want: /^push: not logged in to Cloud Foundry: run cf login -a https:\/\/api\.YOUR-SYSTEM-DOMAIN$/ },
-    { name: 'a service missing', gone: 'java-db', want: /^push: missing services: java-db: create each with cf create-service OFFERING PLAN NAME/ },
-    { name: 'no results database URL', script: 'run-round.sh', args: ['--app', 'node-app', '--duration', '5s'],
-      want: /^run-round: RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/ },
-    { name: 'no vars file', env: { CFSCALE_VARS_FILE: '/nonexistent/vars.yml' }, want: /^push: \/nonexistent\/vars\.yml missing: cp .*vars-example\.yml/ },
-  ];
+// Before java-db exists (the missing service), then after: what else is missing.
+const PREFLIGHT = [
+  { name: 'not logged in', env: { CF_HOME: dirOf('empty-cf-home') }, want: /^push: not logged in to Cloud Foundry: run cf login -a https:\/\/api\.YOUR-SYSTEM-DOMAIN$/ },
+  { name: 'a service missing', want: /^push: missing services: java-db: create each with cf create-service OFFERING PLAN NAME/ },
+  { name: 'no results database URL', script: 'run-round.sh', args: ['--app', 'node-app', '--duration', '5s'], later: true,
+    want: /^run-round: RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/ },
+  { name: 'no vars file', env: { CFSCALE_VARS_FILE: '/nonexistent/vars.yml' }, later: true,
+    want: /^push: \/nonexistent\/vars\.yml missing: cp .*vars-example\.yml/ },
+];
+async function preflight(t, cases) {
   for (const c of cases) {
-    await t.test(c.name, async () => {
-      if (c.gone) await w.cf('delete-service', c.gone, '-f');
-      try {
-        const res = run(c.script || 'push.sh', c.args || ['node-app'], c.env);
-        assert.equal(res.code, 1, res.stderr);
-        assert.match(res.stderr.trim(), c.want);
-        assert.deepEqual(res.mutating, []);
-      } finally {
-        if (c.gone) await w.cf('create-service', 'postgres', 'local', c.gone);
-      }
+    await t.test(c.name, () => {
+      const res = run(c.script || 'push.sh', c.args || ['node-app'], c.env);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr.trim(), c.want);
+      assert.deepEqual(res.mutating, []);
     });
   }
-});
+}
+
+test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', (t) => preflight(t, PREFLIGHT.filter((c) => !c.later)));
 
 test('default platform: cf when `cf target` succeeds, else local', async (t) => {
   const cases = [
@@ -174,6 +178,33 @@ test('checks that need a cf look-up: one line, exit 1, nothing run', async (t) =
   });
 });
 
+// tunnel.sh on cf: the chisel app from manifests/chisel.yml (built from chisel/ by the
+// platform's go build, with Go's build cache warm from .tools/bin's), its route on the
+// local domain. The client dials https://ROUTE, which nothing here serves: the proof fails
+// (exit 2), which is what these cases need; the tunnel carrying traffic is tunnel.e2e.test.js's.
+const tunnel = {
+  vars: path.join(w.dir, 'tunnel-vars.yml'), state: path.join(w.dir, 'tunnel'), localPort: '',
+  // The runs that wait long for the cf CLI's polls run beside other cases, their cf calls in a log of their own.
+  first: null, unbound: null, log: (name) => path.join(w.dir, `tunnel-calls-${name}.log`),
+};
+tunnel.env = (extra = {}) => w.env({
+  CFSCALE_VARS_FILE: tunnel.vars, CFSCALE_TUNNEL_DIR: tunnel.state, CFSCALE_TUNNEL_TIMEOUT_SEC: '2', ...extra,
+});
+
+// Each push waits for the cf CLI's polls (3 s apart), as does CC's job of a create-service.
+test('at once: node-app and loadgen pushed (the tiny app), java-db created, tunnel.sh pushing chisel', async () => {
+  fs.writeFileSync(tunnel.vars, fs.readFileSync(path.join(ROOT, 'manifests/vars-example.yml'), 'utf8')
+    .replace(/^domain: .*$/m, 'domain: localhost').replace(/^chisel-host: .*$/m, 'chisel-host: chisel'));
+  // The client's local port: the last 50 of range cf-world (the platform's instances start 400 below).
+  const [, last] = portRange('cf-world');
+  tunnel.localPort = String(await freePortInRange(last - 49, last));
+  const first = start('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CF_CALL_LOG: tunnel.log('first') }));
+  await Promise.all([w.setApps({ 'node-app': 1, loadgen: 1 }), w.cf('create-service', 'postgres', 'local', 'java-db')]);
+  tunnel.first = await first.done;
+});
+
+test('cf preflight, all services there: the results database URL, the vars file', (t) => preflight(t, PREFLIGHT.filter((c) => c.later)));
+
 test('push --dry-run: node_modules must be installed; a line says when the cf CLI still verifies certificates', async (t) => {
   await t.test('node_modules not installed: push stops before cf push', () => {
     // CFSCALE_MANIFEST_DIR=m: node-app.yml pushes a Node app without its modules.
@@ -200,19 +231,18 @@ test('push --dry-run: node_modules must be installed; a line says when the cf CL
   }
 });
 
-test('run-round --loadbalancing, node-app absent: pushed first, the route as placeholders', async () => {
-  await w.setApps({ loadgen: 1 });
-  const res = run('run-round.sh', ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--loadbalancing', 'round-robin', '--dry-run']);
+test('run-round --loadbalancing, the app absent: pushed first, the route as placeholders', async () => {
+  // java-app stays absent
+  const res = run('run-round.sh', ['--app', 'java-app', '--duration', '10s', '--seed-ads', '0', '--loadbalancing', 'round-robin', '--dry-run']);
   assert.equal(res.code, 0, res.stderr);
-  assert.deepEqual(lines(res.stdout).slice(0, 2), [
-    `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} -i 1`,
-    "cf update-route '<node-app-domain>' --hostname '<node-app-host>' -o loadbalancing=round-robin",
+  assert.deepEqual(lines(res.stdout).filter((l) => !l.startsWith('mvn ')).slice(0, 2), [
+    `cf push java-app -f manifests/java-app.yml --vars-file ${w.vars} -i 1`,
+    "cf update-route '<java-app-domain>' --hostname '<java-app-host>' -o loadbalancing=round-robin",
   ]);
   assert.deepEqual(res.mutating, []);
 });
 
 test('--platform local under --dry-run: cfl up, the cf login to its API (until logged in), then the same cf commands', async (t) => {
-  await w.setApps({ 'node-app': 1, loadgen: 1 });
   const node = await w.guid('node-app');
   const login = `cf login -a ${w.api} -u admin -p admin -o local -s local --skip-ssl-validation`;
   await t.test('teardown --all, not logged in yet: up, login, the cf deletes, down', () => {
@@ -382,6 +412,10 @@ function descendants(pid) {
 const alive = (pid) => { try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] !== 'Z'; } catch { return false; } };
 
 test('the collectors on the real cf: SIGTERM ends them with their rows stored and nothing left running', async (t) => {
+  // Meanwhile (through the rounds below): tunnel.sh with chisel unbound binds and restarts it.
+  tunnel.unbound = w.cf('unbind-service', 'chisel', 'results-db').then(() => start('tunnel.sh',
+    ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CF_CALL_LOG: tunnel.log('unbound') })).done)
+    .catch((err) => ({ code: -1, stderr: err.message }));
   const db = testDb.url;
   const rows = (table, round) => query(db, `SELECT count(*)::int AS n FROM ${table} WHERE round_id = $1`, [round]);
   await t.test('collect-stats --source v3: SIGTERM in the sleep between polls', async () => {
@@ -551,4 +585,71 @@ test('whole short rounds: the verdict, a crash, connections terminated, reaping,
     assert.equal((await db.query("SELECT count(*)::int AS n FROM rounds WHERE label = 'never-ready'")).rows[0].n, 0);
   });
   await db.end();
+});
+
+test('tunnel.sh --platform cf: the cf calls, and what stops it', async (t) => {
+  const { vars, state } = tunnel;
+  const run1 = () => run('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env());
+  const failsProof = (res) => {
+    assert.equal(res.code, 2, res.stderr);
+    assert.match(res.stderr, /the tunnel does not carry traffic: psql SELECT 1 failed/);
+    assert.ok(!fs.existsSync(state), 'state removed, client stopped');
+  };
+  const guid = await w.guid('chisel');
+  await t.test('absent: pushed (its manifest binds results-db), looked up by cf curl; exit 2 when psql cannot pass, nothing left', () => {
+    failsProof(tunnel.first);
+    assert.deepEqual(fs.readFileSync(tunnel.log('first'), 'utf8').trim().split('\n'), [
+      'oauth-token',
+      'app chisel --guid',
+      `push -f manifests/chisel.yml --vars-file ${vars}`,
+      'app chisel --guid',
+      `curl /v3/apps/${guid}/env`,
+      `curl /v3/apps/${guid}/routes`,
+    ]);
+  });
+  await t.test('unbound: bound and restarted, its env looked up again', async () => {
+    failsProof(await tunnel.unbound);
+    assert.deepEqual(fs.readFileSync(tunnel.log('unbound'), 'utf8').trim().split('\n'), [
+      'oauth-token',
+      'app chisel --guid',
+      `curl /v3/apps/${guid}/env`,
+      'bind-service chisel results-db',
+      'restart chisel',
+      `curl /v3/apps/${guid}/env`,
+      `curl /v3/apps/${guid}/routes`,
+    ]);
+  });
+  await t.test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {
+    const c = start('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CFSCALE_TUNNEL_TIMEOUT_SEC: '60' }));
+    const pidFile = path.join(state, 'client.pid');
+    await until('the client', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
+    await sleep(300); // inside the proof's wait
+    const clientPid = Number(fs.readFileSync(pidFile, 'utf8'));
+    c.child.kill('SIGTERM');
+    const res = await c.done;
+    assert.ok(res.code === 143 || res.signal === 'SIGTERM', `exit ${res.code} ${res.signal}: ${res.stderr}`);
+    assert.ok(!alive(clientPid), 'the chisel client still runs');
+    assert.ok(!fs.existsSync(state), 'state removed');
+  });
+  const lacks = [
+    ['no CHISEL_AUTH (a failure inside tunnel-info)', ['unset-env', 'chisel', 'CHISEL_AUTH'], ['set-env', 'chisel', 'CHISEL_AUTH', 'tunnel:CHANGE-ME'],
+      /^tunnel-info: the chisel app has no CHISEL_AUTH/],
+    ['no route', ['unmap-route', 'chisel', 'localhost', '--hostname', 'chisel'], ['map-route', 'chisel', 'localhost', '--hostname', 'chisel'],
+      /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname HOST \(chisel-host of the vars file\)$/],
+  ];
+  for (const [name, lack, restore, msg] of lacks) {
+    await t.test(`what the app lacks ends the run with one line, exit 1, no state left: ${name}`, async () => {
+      await w.cf(...lack);
+      try {
+        const res = run1();
+        assert.equal(res.code, 1, res.stderr);
+        assert.match(res.stderr.trim(), msg);
+        assert.equal(lines(res.stderr).length, 1, res.stderr);
+        assert.equal(res.stdout, '');
+        assert.ok(!fs.existsSync(state), 'state removed');
+      } finally {
+        await w.cf(...restore);
+      }
+    });
+  }
 });
