@@ -2,15 +2,15 @@
 // cf-local.test.js — the scripts against a Cloud Foundry: ONE local platform for the file
 // (cf-local-world.js), driven by the real cf CLI, the harness's apps played by the tiny
 // fixture app (pushed once each, scaled rarely). In order: the cf preflight, the default
-// platform, the checks that need a cf look-up, the --dry-run sequences the fake cf used to
-// answer (the local platform's login and CPU quota, TLS, the route's load balancing), the
-// printed `cf update-route` run for real, the round document, the collectors, whole short
-// rounds (the verdict, crash events, connections terminated mid-round, reaping, SIGTERM),
-// and tunnel.sh's cf calls with the chisel app pushed. Under the heavy lock. The command
-// sequences of push, scale, teardown and run-round under --dry-run are
-// dry-run-cli.e2e.test.js's (the e2e suite).
+// platform, the checks that need a cf look-up, --dry-run sequences that depend on what the
+// platform answers (the local platform's login and CPU quota, TLS, the route's load
+// balancing), the printed `cf update-route` run for real, the round document, the
+// collectors, whole short rounds (the verdict, crash events, connections terminated
+// mid-round, reaping, SIGTERM), and tunnel.sh's cf calls with the chisel app pushed. Under
+// the heavy lock. The command sequences of push, scale, teardown and run-round under
+// --dry-run are dry-run-cli.e2e.test.js's (the e2e suite).
 //
-// Cases the fake cf had that are not here, and why:
+// Cases not run against the platform, and why:
 // - statistics plugin lookup order (CF_PLUGIN_HOME, CF_HOME, HOME), SSLDisabled lookup order,
 //   node_modules of a Node push (4 of 5 ways), CC error documents, the cf CLI version for
 //   --loadbalancing (old, unknown versions): pure logic, ops/cf-checks.test.js. The real cf
