@@ -14,7 +14,8 @@
 // - statistics plugin lookup order (CF_PLUGIN_HOME, CF_HOME, HOME), SSLDisabled lookup order,
 //   node_modules of a Node push (4 of 5 ways), CC error documents, the cf CLI version for
 //   --loadbalancing (old, unknown versions): pure logic, ops/cf-checks.test.js. The real cf
-//   here is 8.17.0: an old one cannot be had without building one.
+//   here is 8.17.0: an old one cannot be had without building one, so neither is an old one
+//   shown to be fine for a round without --loadbalancing.
 // - `cf update-route --help` lists the printed flags: the printed line is run for real here.
 // - the collectors' pipe (every line written is stored when SIGTERM/SIGINT comes mid-stream,
 //   the producer's group gone, an ingest CLI that fails first, a producer that ends by itself
@@ -522,6 +523,7 @@ test('whole short rounds: the verdict, a crash, connections terminated, reaping,
       assert.equal(out[out.length - 1], `round_id=${round.id}`);
       assert.match(res.stdout, new RegExp(`^round ${round.id}: node-app on local, 1 instance`));
       assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
+      assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
       assert.doesNotMatch(res.stderr, /not ingested/);
       assert.deepEqual((await db.query('SELECT instance_index, kind, detail FROM instance_events WHERE round_id = $1', [round.id])).rows,
         [{ instance_index: 0, kind: 'crash', detail: 'CRASHED: APP/PROC/WEB: Exited with status 3' }]);
