@@ -1,6 +1,7 @@
 'use strict';
 // scripts/tunnel.sh without a platform: arguments, --stop with nothing running, and the
-// exact commands --dry-run prints for CF (it runs none: no cf needed).
+// exact commands --dry-run prints (it runs none: no cf needed). Its cf calls on cf, and what
+// the chisel app may lack: scripts/test/cf-local.test.js.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -8,11 +9,6 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { portRange } = require('../test/ports');
-
-const [CF_PORT_MIN, CF_PORT_MAX] = portRange('cf');
-/** A local port for the tunnel client in the CF side's range (`cf` in ports.json). */
-const localPort = () => String(CF_PORT_MIN + Math.floor(Math.random() * (CF_PORT_MAX - CF_PORT_MIN + 1)));
 
 const TUNNEL = path.resolve(__dirname, '..', 'tunnel.sh');
 
@@ -114,53 +110,6 @@ test('regression: a server left by a run that died is stopped by the next run', 
   }
 });
 
-// A fake cf on PATH: answers the look-ups tunnel.sh makes and records every call. The
-// app starts absent and unbound, so the push and bind branches run; the route leads
-// nowhere, so the proof fails: exit 2, and nothing is left running.
-const FAKE_CF = `#!/usr/bin/env bash
-echo "cf $*" >>"$FAKE_DIR/calls"
-case "$1 $2" in
-  "oauth-token "*) echo bearer x ;;
-  "app chisel") [[ -f "$FAKE_DIR/pushed" ]] && echo 0d0e-guid || { echo "App 'chisel' not found." >&2; exit 1; } ;;
-  "push -f") touch "$FAKE_DIR/pushed" ;;
-  "bind-service chisel") touch "$FAKE_DIR/bound" ;;
-  "restart chisel") ;;
-  "curl /v3/apps/0d0e-guid/env")
-    vcap='{}'
-    [[ -f "$FAKE_DIR/bound" ]] && vcap='{"csb-postgres":[{"name":"results-db","credentials":{"uri":"postgres://u:p@db.example:5432/results"}}]}'
-    echo "{\\"environment_variables\\":{\\"CHISEL_AUTH\\":\\"tunnel:pw\\",\\"CHISEL_KEY\\":\\"seed\\"},\\"system_env_json\\":{\\"VCAP_SERVICES\\":$vcap}}" ;;
-  "curl /v3/apps/0d0e-guid/routes") echo '{"resources":[{"url":"127.0.0.1:1"}]}' ;;
-  *) echo "fake cf: unexpected: $*" >&2; exit 1 ;;
-esac
-`;
-
-test('cf: push when absent, bind when unbound, look-ups by cf curl, exit 2 when psql cannot pass', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-tunnel-'));
-  fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF, { mode: 0o755 });
-  try {
-    const r = run(['--platform', 'cf', '--local-port', localPort()], {
-      PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
-      CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '2',
-    });
-    assert.equal(r.code, 2, r.err);
-    assert.match(r.err, /the tunnel does not carry traffic: psql SELECT 1 failed/);
-    assert.deepEqual(fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n'), [
-      'cf oauth-token',
-      'cf app chisel --guid',
-      'cf push -f manifests/chisel.yml --vars-file manifests/vars-example.yml',
-      'cf app chisel --guid',
-      'cf curl /v3/apps/0d0e-guid/env',
-      'cf bind-service chisel results-db',
-      'cf restart chisel',
-      'cf curl /v3/apps/0d0e-guid/env',
-      'cf curl /v3/apps/0d0e-guid/routes',
-    ]);
-    assert.ok(!fs.existsSync(path.join(dir, 'tunnel')), 'state removed, client stopped');
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
-
 test('--help prints the header of tunnel.sh on stdout, exit 0', () => {
   const r = run(['--help']);
   assert.equal(r.code, 0, r.err);
@@ -183,83 +132,6 @@ test('DRY_RUN=1 for local prints the exact commands and runs none', () => {
     'AUTH=tunnel:RANDOM .tools/bin/chisel client --fingerprint FINGERPRINT --keepalive 25s http://127.0.0.1:PORT 127.0.0.1:15998:DBHOST:DBPORT',
     "psql postgres://DBUSER:DBPASS@127.0.0.1:15998/DBNAME -Atqc 'SELECT 1'",
   ]);
-});
-
-// A fake cf with a pushed, bound app whose env and routes documents are files in FAKE_DIR.
-const FAKE_CF_DOCS = `#!/usr/bin/env bash
-echo "cf $*" >>"$FAKE_DIR/calls"
-case "$1 $2" in
-  "oauth-token "*) echo bearer x ;;
-  "app chisel") echo 0d0e-guid ;;
-  "curl /v3/apps/0d0e-guid/env") cat "$FAKE_DIR/env.json" ;;
-  "curl /v3/apps/0d0e-guid/routes") cat "$FAKE_DIR/routes.json" ;;
-  *) echo "fake cf: unexpected: $*" >&2; exit 1 ;;
-esac
-`;
-
-test('cf: what the app lacks ends the run with one line, exit 1, no state left', async (t) => {
-  const bound = { csb: [{ name: 'results-db', credentials: { uri: 'postgres://u:p@db.example:5432/results' } }] };
-  const env = (ev, vcap = bound) => ({ environment_variables: ev, system_env_json: { VCAP_SERVICES: vcap } });
-  const keys = { CHISEL_AUTH: 'tunnel:pw', CHISEL_KEY: 'seed' };
-  const routes = { resources: [{ url: 'chisel.example.com' }] };
-  const cases = [
-    ['no CHISEL_AUTH (a failure inside tunnel-info)', env({ CHISEL_KEY: 'seed' }), routes,
-      /^tunnel-info: the chisel app has no CHISEL_AUTH/],
-    ['no route', env(keys), { resources: [] }, /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname HOST \(chisel-host of the vars file\)$/],
-    ['a CF error document', { errors: [{ title: 'CF-ResourceNotFound', code: 10010, detail: 'App not found' }] }, routes,
-      /^tunnel: cf curl \/v3\/apps\/0d0e-guid\/env: CF-ResourceNotFound 10010: App not found$/],
-  ];
-  for (const [name, envDoc, routesDoc, msg] of cases) {
-    await t.test(name, () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-'));
-      fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF_DOCS, { mode: 0o755 });
-      fs.writeFileSync(path.join(dir, 'env.json'), JSON.stringify(envDoc));
-      fs.writeFileSync(path.join(dir, 'routes.json'), JSON.stringify(routesDoc));
-      try {
-        const r = run(['--platform', 'cf', '--local-port', localPort()], {
-          PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: path.join(dir, 'tunnel'),
-        });
-        assert.equal(r.code, 1, r.err);
-        assert.match(r.err, msg);
-        assert.equal(r.err.split('\n').length, 1, r.err);
-        assert.equal(r.out, '');
-        assert.ok(!fs.existsSync(path.join(dir, 'tunnel')), 'state removed');
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  }
-});
-
-test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {
-  const { spawn } = require('node:child_process');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-port-tunnel-'));
-  fs.writeFileSync(path.join(dir, 'cf'), FAKE_CF, { mode: 0o755 });
-  const state = path.join(dir, 'tunnel');
-  let clientPid = null;
-  try {
-    const child = spawn(TUNNEL, ['--platform', 'cf', '--local-port', localPort()], {
-      env: { ...process.env, PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir, CFSCALE_TUNNEL_DIR: state,
-        CFSCALE_VARS_FILE: 'manifests/vars-example.yml', CFSCALE_TUNNEL_TIMEOUT_SEC: '60' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d) => { err += d; });
-    const closed = new Promise((resolve) => { child.on('close', (code, signal) => resolve({ code, signal })); });
-    const pidFile = path.join(state, 'client.pid');
-    for (let i = 0; i < 200 && !fs.existsSync(pidFile); i++) await new Promise((r) => { setTimeout(r, 50); });
-    assert.ok(fs.existsSync(pidFile), `the client never started: ${err}`);
-    await new Promise((r) => { setTimeout(r, 300); }); // inside the proof's wait
-    clientPid = Number(fs.readFileSync(pidFile, 'utf8'));
-    child.kill('SIGTERM');
-    const { code, signal } = await closed;
-    assert.ok(code === 143 || signal === 'SIGTERM', `exit ${code} ${signal}: ${err}`);
-    assert.throws(() => process.kill(clientPid, 0), /ESRCH/, 'the chisel client still runs');
-    assert.ok(!fs.existsSync(state), 'state removed');
-  } finally {
-    if (clientPid) try { process.kill(clientPid, 'SIGKILL'); } catch { /* gone */ }
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('regression: an empty or garbled pid file is no process (kill(0) would signal our own group)', async (t) => {

@@ -8,6 +8,8 @@
 // API:
 //   parseCfVersion(text) → [major, minor, patch] of a release, or null (unknown or pre-release)
 //   versionAtLeast(have, want) → have >= want, both [major, minor, patch]
+//   cfCliShortfall({ code, stdout }, want) → '' when the `cf version` run shows a release
+//     >= want ('X.Y.Z'), else what was found instead ("this is 8.9.0", "cf version failed")
 //   requireCfCli(p, want, { what, alsoNeeds }) → dies naming what needs it, the needed and the
 //     installed version, and what else it needs (p: a Platform of target.js; want 'X.Y.Z')
 
@@ -26,13 +28,17 @@ function versionAtLeast(have, want) {
   return true;
 }
 
+function cfCliShortfall({ code, stdout }, want) {
+  const text = stdout.trim();
+  const have = code === 0 ? parseCfVersion(text) : null;
+  if (have && versionAtLeast(have, want.split('.').map(Number))) return '';
+  return code !== 0 ? 'cf version failed' : have ? `this is ${have.join('.')}` : `cannot tell from "${text}"`;
+}
+
 function requireCfCli(p, want, { what, alsoNeeds = '' }) {
-  const r = p.cfQuery('version', { stderr: 'ignore' });
-  const text = r.stdout.trim();
-  const have = r.code === 0 ? parseCfVersion(text) : null;
-  if (have && versionAtLeast(have, want.split('.').map(Number))) return;
-  const found = r.code !== 0 ? 'cf version failed' : have ? `this is ${have.join('.')}` : `cannot tell from "${text}"`;
+  const found = cfCliShortfall(p.cfQuery('version', { stderr: 'ignore' }), want);
+  if (!found) return;
   p.cli.die(`${what} needs cf CLI >= ${want} (${found})${alsoNeeds ? ` and ${alsoNeeds}` : ''}: install a newer cf v8`);
 }
 
-module.exports = { parseCfVersion, versionAtLeast, requireCfCli };
+module.exports = { parseCfVersion, versionAtLeast, cfCliShortfall, requireCfCli };

@@ -7,10 +7,13 @@
 // for. The scripts find `cf` first on PATH as a shim that appends each argv to a log and
 // execs the real CLI: a test sees which cf commands ran. Under the heavy lock.
 //
-// localCfWorld() registers before/after hooks and returns w:
+// localCfWorld({ services }) registers before/after hooks and returns w (services: those to
+// create, default all three; each `cf create-service` waits for CC's job, so at once):
 //   w.setApps({ 'node-app': 2, loadgen: 1 })  push / scale / delete so exactly these run
 //   w.guid(app), w.env(extra) (PATH, HOME, CF_HOME, PLATFORM=cf, CFSCALE_VARS_FILE),
-//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir
+//   w.localEnv(extra): PLATFORM=local on this platform (its CFSCALE_HOME and ports; the scripts
+//     log in with a CF_HOME of its own, ops/target.js localCfHome), w.cf(...args) → stdout,
+//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -27,7 +30,7 @@ const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
 // The cf verbs that change nothing (a --dry-run may call only these).
 const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);
 
-function localCfWorld() {
+function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
   fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
   const w = { dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: path.join(dir, 'cf-home'), apps: {} };
@@ -52,23 +55,28 @@ function localCfWorld() {
     CF_CALL_LOG: log, CF_COLOR: 'false', CF_TRACE: 'false',
     ...extra,
   });
+  w.localEnv = (extra = {}) => ({
+    ...w.env(), ...platformEnv, PATH: w.env().PATH, PLATFORM: 'local', CFSCALE_VARS_FILE: '', ...extra,
+  });
+  w.cf = cf;
   w.calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').split('\n').filter(Boolean).map((l) => l.split(' '));
   w.clearCalls = () => fs.rmSync(log, { force: true });
   w.guid = (app) => cf('app', app, '--guid');
 
   w.setApps = async (want) => {
-    const manifestVars = path.join(dir, 'tiny-vars.yml');
-    for (const app of HARNESS_APPS) {
+    // Each app on its own (the pushes in parallel: staging and start take the CLI's polls).
+    await Promise.all(HARNESS_APPS.map(async (app) => {
       const n = want[app] || 0;
       const have = w.apps[app] || 0;
-      if (n === have) continue;
+      if (n === have) return;
       if (n === 0) await cf('delete', app, '-f');
       else if (have === 0) {
+        const manifestVars = path.join(dir, `tiny-vars-${app}.yml`);
         fs.writeFileSync(manifestVars, `name: ${app}\nmemory: 64M\ninstances: ${n}\ndomain: localhost\nservices: []\nbusy: "0"\n`);
         await cf('push', app, '-f', TINY, '--vars-file', manifestVars);
       } else await cf('scale', app, '-i', String(n));
       w.apps[app] = n;
-    }
+    }));
     // Until every instance runs: the scripts look at the v3 stats.
     for (const [app, n] of Object.entries(w.apps).filter(([, k]) => k > 0)) {
       const guid = await w.guid(app);
@@ -103,9 +111,10 @@ function localCfWorld() {
     const up = await run(CFL, ['up'], platformEnv);
     assert.equal(up.code, 0, up.out);
     const api = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
+    w.api = api;
     // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
     await cf('login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
-    for (const s of ['node-db', 'java-db', 'results-db']) await cf('create-service', 'postgres', 'local', s);
+    await Promise.all(services.map((s) => cf('create-service', 'postgres', 'local', s)));
   });
 
   test.after(async () => {

@@ -1,0 +1,657 @@
+'use strict';
+// cf-local.test.js — the scripts against a Cloud Foundry: ONE local platform for the file
+// (cf-local-world.js), driven by the real cf CLI, the harness's apps played by the tiny
+// fixture app (pushed once each, scaled rarely). In order: the cf preflight, the default
+// platform, the checks that need a cf look-up, --dry-run sequences that depend on what the
+// platform answers (the local platform's login and CPU quota, TLS, the route's load
+// balancing), the printed `cf update-route` run for real, the round document, the
+// collectors, whole short rounds (the verdict, crash events, connections terminated
+// mid-round, reaping, SIGTERM), and tunnel.sh's cf calls with the chisel app pushed. Under
+// the heavy lock. The command sequences of push, scale, teardown and run-round under
+// --dry-run are dry-run-cli.e2e.test.js's (the e2e suite).
+//
+// Cases not run against the platform, and why:
+// - statistics plugin lookup order (CF_PLUGIN_HOME, CF_HOME, HOME), SSLDisabled lookup order,
+//   node_modules of a Node push (4 of 5 ways), CC error documents, the cf CLI version for
+//   --loadbalancing (old, unknown versions): pure logic, ops/cf-checks.test.js. The real cf
+//   here is 8.17.0: an old one cannot be had without building one, so neither is an old one
+//   shown to be fine for a round without --loadbalancing.
+// - `cf update-route --help` lists the printed flags: the printed line is run for real here.
+// - the collectors' pipe (every line written is stored when SIGTERM/SIGINT comes mid-stream,
+//   the producer's group gone, an ingest CLI that fails first, a producer that ends by itself
+//   and its successor): ops/collect.test.js on pipeUntilTerm with producers of known output.
+//   Which successor collect-logs picks (`cf logs --recent`, then `cf logs`) needs log-cache to
+//   fail 5 times in a row: the local platform's log-cache cannot be made to, short of
+//   stopping its API, which would stop the `cf logs --recent` as well.
+// - tunnel.sh stopped by a CF error document from `cf curl /v3/apps/GUID/env`: CC answers one
+//   only for an app gone between two calls; the message is cfJsonOf's (ops/cf-checks.test.js).
+// - crash events outside the round's whole second (CC's created_ats filter): a real crash
+//   cannot be dated; the round's crash must be found, the earlier one is not faked.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const http = require('node:http');
+const { spawn, spawnSync } = require('node:child_process');
+const { Client } = require('pg');
+const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
+const { createTestDb } = require('./test-db');
+const { portRange, freePortInRange } = require('./ports');
+
+// java-db comes later: the preflight's missing service until then.
+const w = localCfWorld({ services: ['node-db', 'results-db'] });
+const URL = 'https://node-app.localhost';
+const lines = (s) => s.split('\n').filter(Boolean);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const dirOf = (name) => { const d = path.join(w.dir, name); fs.mkdirSync(d, { recursive: true }); return d; };
+const cfConfig = () => path.join(w.cfHome, '.cf/config.json');
+const PLUGINS = () => path.join(w.cfHome, '.cf/plugins/config.json');
+
+let testDb;
+test.before(async () => { testDb = await createTestDb('cfscale_cf_local'); });
+test.after(async () => { if (testDb) await testDb.close(); });
+
+/** A script run to its end with w.env (PLATFORM=cf) unless env says otherwise. */
+function run(script, args, env = {}, { local = false } = {}) {
+  w.clearCalls();
+  const res = spawnSync('bash', [path.join(ROOT, 'scripts', script), ...args],
+    { encoding: 'utf8', env: local ? w.localEnv(env) : w.env(env) });
+  return { code: res.status, stdout: res.stdout, stderr: res.stderr, mutating: w.calls().filter((a) => !READ_ONLY.has(a[0])) };
+}
+
+/** A script started in a process group of its own (as run-round starts its collectors). */
+function start(script, args, env) {
+  const child = spawn(path.join(ROOT, 'scripts', script), args, { env, detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done };
+}
+
+async function until(what, fn, timeoutMs = 30000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    assert.ok(Date.now() - t0 < timeoutMs, `timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+async function query(url, sql, params) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(sql, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** GET through the platform's router to the tiny node-app → status (0: no answer, as from /die). */
+function viaRouter(router, urlPath, headers = {}) {
+  return new Promise((resolve) => {
+    const req = http.get(`${router}${urlPath}`, { headers: { Host: 'node-app.localhost', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+/** Edits the world's cf config for the duration of fn. */
+async function withCfConfig(patch, fn) {
+  const saved = fs.readFileSync(cfConfig(), 'utf8');
+  fs.writeFileSync(cfConfig(), JSON.stringify({ ...JSON.parse(saved), ...patch }));
+  try {
+    return await fn();
+  } finally {
+    fs.writeFileSync(cfConfig(), saved);
+  }
+}
+
+// Before java-db exists (the missing service), then after: what else is missing.
+const PREFLIGHT = [
+  { name: 'not logged in', env: { CF_HOME: dirOf('empty-cf-home') }, want: /^push: not logged in to Cloud Foundry: run cf login -a https:\/\/api\.YOUR-SYSTEM-DOMAIN$/ },
+  { name: 'a service missing', want: /^push: missing services: java-db: create each with cf create-service OFFERING PLAN NAME/ },
+  { name: 'no results database URL', script: 'run-round.sh', args: ['--app', 'node-app', '--duration', '5s'], later: true,
+    want: /^run-round: RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/ },
+  { name: 'no vars file', env: { CFSCALE_VARS_FILE: '/nonexistent/vars.yml' }, later: true,
+    want: /^push: \/nonexistent\/vars\.yml missing: cp .*vars-example\.yml/ },
+];
+async function preflight(t, cases) {
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const res = run(c.script || 'push.sh', c.args || ['node-app'], c.env);
+      assert.equal(res.code, 1, res.stderr);
+      assert.match(res.stderr.trim(), c.want);
+      assert.deepEqual(res.mutating, []);
+    });
+  }
+}
+
+test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', (t) => preflight(t, PREFLIGHT.filter((c) => !c.later)));
+
+test('default platform: cf when `cf target` succeeds, else local', async (t) => {
+  const cases = [
+    { name: 'cf targeted', env: {}, want: /^cf delete node-app -f$/m },
+    { name: 'cf not targeted', env: { CF_HOME: dirOf('empty-cf-home'), CFSCALE_HOME: dirOf('never-started') }, want: /^scripts\/cfl down$/m },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const res = run('teardown.sh', ['--dry-run'], { PLATFORM: '', ...c.env });
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, c.want);
+      assert.deepEqual(res.mutating, []);
+    });
+  }
+});
+
+test('checks that need a cf look-up: one line, exit 1, nothing run', async (t) => {
+  const cases = [
+    ['collect-stats.sh', ['--app', 'java-app', '--round', '1', '--source', 'v3', '--dry-run'], /^collect-stats: java-app is not pushed$/],
+    ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run'],
+      /^collect-stats: the cf statistics plugin is not installed \(not in \S+\/cf-home\/\.cf\/plugins\/config\.json\): install it, or use the v3 stats/],
+    ['run-round.sh', ['--app', 'node-app', '--duration', '5s', '--stats-source', 'plugin', '--dry-run'], /^run-round: the cf statistics plugin is not installed/],
+  ];
+  for (const [script, args, want] of cases) {
+    await t.test(`${script} ${args.join(' ')}`, () => {
+      const res = run(script, args);
+      assert.equal(res.code, 1, res.stderr);
+      assert.equal(res.stdout, '');
+      assert.equal(lines(res.stderr).length, 1, res.stderr);
+      assert.match(res.stderr.trim(), want);
+      assert.deepEqual(res.mutating, []);
+    });
+  }
+  await t.test('the plugin listed in CF_HOME: collect-stats --source plugin runs it', () => {
+    fs.mkdirSync(path.dirname(PLUGINS()), { recursive: true });
+    fs.writeFileSync(PLUGINS(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
+    try {
+      const res = run('collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout), ['cf statistics node-app --debug --full']);
+    } finally {
+      fs.rmSync(PLUGINS(), { force: true });
+    }
+  });
+});
+
+// tunnel.sh on cf: the chisel app from manifests/chisel.yml (built from chisel/ by the
+// platform's go build, with Go's build cache warm from .tools/bin's), its route on the
+// local domain. The client dials https://ROUTE, which nothing here serves: the proof fails
+// (exit 2), which is what these cases need; the tunnel carrying traffic is tunnel.e2e.test.js's.
+const tunnel = {
+  vars: path.join(w.dir, 'tunnel-vars.yml'), state: path.join(w.dir, 'tunnel'), localPort: '',
+  // The runs that wait long for the cf CLI's polls run beside other cases, their cf calls in a log of their own.
+  first: null, unbound: null, log: (name) => path.join(w.dir, `tunnel-calls-${name}.log`),
+};
+tunnel.env = (extra = {}) => w.env({
+  CFSCALE_VARS_FILE: tunnel.vars, CFSCALE_TUNNEL_DIR: tunnel.state, CFSCALE_TUNNEL_TIMEOUT_SEC: '2', ...extra,
+});
+
+// Each push waits for the cf CLI's polls (3 s apart), as does CC's job of a create-service.
+test('at once: node-app and loadgen pushed (the tiny app), java-db created, tunnel.sh pushing chisel', async () => {
+  fs.writeFileSync(tunnel.vars, fs.readFileSync(path.join(ROOT, 'manifests/vars-example.yml'), 'utf8')
+    .replace(/^domain: .*$/m, 'domain: localhost').replace(/^chisel-host: .*$/m, 'chisel-host: chisel'));
+  // The client's local port: the last 50 of range cf-world (the platform's instances start 400 below).
+  const [, last] = portRange('cf-world');
+  tunnel.localPort = String(await freePortInRange(last - 49, last));
+  const first = start('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CF_CALL_LOG: tunnel.log('first') }));
+  await Promise.all([w.setApps({ 'node-app': 1, loadgen: 1 }), w.cf('create-service', 'postgres', 'local', 'java-db')]);
+  tunnel.first = await first.done;
+});
+
+test('cf preflight, all services there: the results database URL, the vars file', (t) => preflight(t, PREFLIGHT.filter((c) => c.later)));
+
+test('push --dry-run: node_modules must be installed; a line says when the cf CLI still verifies certificates', async (t) => {
+  await t.test('node_modules not installed: push stops before cf push', () => {
+    // CFSCALE_MANIFEST_DIR=m: node-app.yml pushes a Node app without its modules.
+    const dir = dirOf('no-modules');
+    fs.mkdirSync(path.join(dir, 'm'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'm/node-app.yml'), 'applications:\n- name: node-app\n  path: ../node-app\n');
+    fs.mkdirSync(path.join(dir, 'node-app'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'node-app/package.json'), '{"name":"app"}');
+    fs.writeFileSync(path.join(dir, 'node-app/package-lock.json'), JSON.stringify({ packages: { 'node_modules/pg': {} } }));
+    const res = run('push.sh', ['node-app', '--dry-run'], { CFSCALE_MANIFEST_DIR: path.join(dir, 'm') });
+    assert.equal(res.code, 1, res.stderr);
+    assert.equal(res.stdout, '');
+    assert.match(res.stderr, /^push: \S+\/node-app\/node_modules lacks 1 package\(s\) of package-lock\.json \(first: pg\): run npm ci/);
+  });
+  for (const [name, ssl, note] of [['the cf CLI verifies', false, true], ['the cf CLI skips (SSLDisabled)', true, false]]) {
+    await t.test(`--skip-ssl-validation, ${name}`, () => withCfConfig({ SSLDisabled: ssl }, () => {
+      const res = run('push.sh', ['node-app', '--skip-ssl-validation', '--dry-run']);
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout), [`cf push node-app -f manifests/node-app.yml --vars-file ${w.vars}`]);
+      assert.equal(res.stderr, note
+        ? 'push: note: the cf CLI itself verifies certificates; if the API\'s is self-signed: cf api API-URL --skip-ssl-validation (docs/cf-platform.md §13)\n' : '');
+      assert.deepEqual(res.mutating, []);
+    }));
+  }
+});
+
+test('run-round --loadbalancing, the app absent: pushed first, the route as placeholders', async () => {
+  // java-app stays absent
+  const res = run('run-round.sh', ['--app', 'java-app', '--duration', '10s', '--seed-ads', '0', '--loadbalancing', 'round-robin', '--dry-run']);
+  assert.equal(res.code, 0, res.stderr);
+  assert.deepEqual(lines(res.stdout).filter((l) => !l.startsWith('mvn ')).slice(0, 2), [
+    `cf push java-app -f manifests/java-app.yml --vars-file ${w.vars} -i 1`,
+    "cf update-route '<java-app-domain>' --hostname '<java-app-host>' -o loadbalancing=round-robin",
+  ]);
+  assert.deepEqual(res.mutating, []);
+});
+
+test('--platform local under --dry-run: cfl up, the cf login to its API (until logged in), then the same cf commands', async (t) => {
+  const node = await w.guid('node-app');
+  const login = `cf login -a ${w.api} -u admin -p admin -o local -s local --skip-ssl-validation`;
+  await t.test('teardown --all, not logged in yet: up, login, the cf deletes, down', () => {
+    const res = run('teardown.sh', ['--all', '--dry-run'], {}, { local: true });
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(lines(res.stdout), ['scripts/cfl up', login, ...['node-app', 'java-app', 'loadgen'].map((a) => `cf delete ${a} -f`),
+      ...['node-db', 'java-db', 'results-db'].map((s) => `cf delete-service ${s} -f`), 'scripts/cfl down']);
+    assert.deepEqual(res.mutating, []);
+  });
+  // As the first run-round on this platform leaves it (ops/apps.js localPlatformUp).
+  const localCfHome = path.join(w.localEnv().CFSCALE_HOME, 'cf-home');
+  assert.equal(spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
+    { env: { ...w.localEnv(), CF_HOME: localCfHome }, encoding: 'utf8' }).status, 0);
+  const cases = [
+    ['collect-stats: the same v3 poll through cf', 'collect-stats.sh', ['--app', 'node-app', '--round', '1', '--dry-run'],
+      [`cf curl /v3/apps/${node}/processes/web/stats`]],
+    ['scale --cpu: the CPU quota as the process annotation, then cf scale', 'scale.sh', ['node-app', '-i', '2', '--cpu', '0.5', '--dry-run'],
+      ['scripts/cfl up', `cf curl -X PATCH /v3/processes/${node} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"0.5"}}}'`, 'cf scale node-app -i 2']],
+  ];
+  for (const [name, script, args, want] of cases) {
+    await t.test(name, () => {
+      const res = run(script, args, {}, { local: true });
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout), want);
+      assert.deepEqual(res.mutating, []);
+    });
+  }
+});
+
+test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {
+  const node = await w.guid('node-app');
+  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
+  const insecure = [
+    `node loadgen/bin/loadgen.js --url ${URL} --seed 1000 --seed-only --insecure`,
+    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --insecure --url ${URL} --scenario read --seed 1000`,
+    pinned(`${URL}/timings/clear`),
+    `cf curl /v3/apps/${node}/processes/web/stats`,
+    'cf logs node-app',
+    pinned(`'${URL}/timings/flush?round=<round>'`),
+  ];
+  const cases = [['the flag', ['--skip-ssl-validation'], {}, true], ['SSLDisabled in CF_HOME', [], { SSLDisabled: true }, true], ['neither', [], {}, false]];
+  for (const [name, args, config, skip] of cases) {
+    await t.test(name, () => withCfConfig(config, () => {
+      const res = run('run-round.sh', ['--app', 'node-app', '--duration', '5s', '--prewarm', '5', '--dry-run', ...args]);
+      assert.equal(res.code, 0, res.stderr);
+      assert.deepEqual(lines(res.stdout).slice(0, insecure.length), skip ? insecure : insecure.map((l) => l.replace(/ --insecure/, '')));
+      assert.deepEqual(res.mutating, []);
+    }));
+  }
+});
+
+test('run-round --loadbalancing, node-app present: cf update-route on its route; the printed line works', async (t) => {
+  const node = await w.guid('node-app');
+  const RR = ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'];
+  let printed;
+  await t.test('the sequence under --dry-run', () => {
+    const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
+    assert.equal(res.code, 0, res.stderr);
+    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
+    assert.deepEqual(lines(res.stdout), [
+      'cf update-route localhost --hostname node-app -o loadbalancing=least-connection',
+      pinned(`${URL}/timings/clear`),
+      `cf curl /v3/apps/${node}/processes/web/stats`,
+      'cf logs node-app',
+      pinned(`'${URL}/timings/flush?round=<round>'`),
+      `cf curl '/v3/audit_events?target_guids=${node}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
+    ]);
+    assert.deepEqual(res.mutating, []);
+    [printed] = lines(res.stdout);
+  });
+  await t.test('without --loadbalancing the route is left alone', () => {
+    const res = run('run-round.sh', RR);
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(lines(res.stdout).filter((l) => l.includes('update-route')).length, 0, res.stdout);
+  });
+  await t.test('the printed cf update-route sets the route\'s option', async () => {
+    await w.cf(...printed.split(' ').slice(1));
+    const route = JSON.parse(await w.cf('curl', `/v3/apps/${node}/routes`)).resources[0];
+    assert.deepEqual(route.options, { loadbalancing: 'least-connection' });
+  });
+});
+
+test('the round document on cf: the rounds columns from the CLI and Cloud Controller', async (t) => {
+  const node = await w.guid('node-app');
+  const env = w.env();
+  const saved = { ...process.env };
+  Object.assign(process.env, { PATH: env.PATH, CF_HOME: w.cfHome, CF_CALL_LOG: env.CF_CALL_LOG, CFSCALE_VARS_FILE: w.vars });
+  try {
+    const { makeCli } = require('../ops/cli');
+    const { selectPlatform } = require('../ops/target');
+    const { roundDocument } = require('../round/round-doc');
+    const { nodeLibs } = require('../round/app-versions');
+    const gitRev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || null;
+    const OPTIONS = {
+      app: 'node-app', instances: '1', loadgens: '1', parallel: '4', rate: '', durationMs: 10000, requests: '', warmupMs: 0,
+      timeoutMs: 10000, keepalive: true, scenario: 'read', label: '', experiment: '', seedAds: '1000', prewarm: '0',
+      loadbalancing: '', cpu: '', statsSource: 'auto',
+    };
+    const environment = { stats_source: 'v3', stats_interval_s: 15, app_memory_mb: 64, cf_api: w.api };
+    const DOC = {
+      platform: 'cf', app: 'node-app', target_url: URL, host_header: null, app_instances: 1, loadgens: 1, model: 'closed',
+      parallel: 4, rate: null, duration_ms: 10000, requests: null, warmup_ms: 0, timeout_ms: 10000, keepalive: true,
+      // The route's algorithm as CC reports it: the test before set least-connection.
+      scenario: 'read', plan: { seed_ads: 1000, prewarm: 0, loadbalancing: 'least-connection' }, label: null, experiment: null,
+      git_rev: gitRev,
+      // The droplet's buildpack and stack (the local platform stages as CF's nodejs_buildpack on cflinuxfs4).
+      versions: { cf_cli: (await w.cf('version')).split('\n')[0], app_libs: nodeLibs(), buildpacks: ['nodejs_buildpack'], stack: 'cflinuxfs4' },
+      // The tiny app's memory and its one variable (cf-local-world.js).
+      environment, settings: { BUSY: '0' }, steady_gate: null,
+    };
+    const cases = [
+      { name: 'defaults, closed model', options: {}, want: DOC },
+      {
+        name: 'open model by requests, no seeding, prewarm, label and experiment, plugin stats',
+        options: { rate: '0.50', parallel: '', requests: '100', durationMs: null, seedAds: '0', prewarm: '300',
+          keepalive: false, label: 'a b', experiment: 'x', statsSource: 'v3' },
+        want: { ...DOC, model: 'open', parallel: null, rate: 0.5, duration_ms: null, requests: 100, keepalive: false,
+          plan: { prewarm: 300, loadbalancing: 'least-connection' }, label: 'a b', experiment: 'x',
+          environment: { ...environment, stats_source: 'plugin' } },
+        stats: { source: 'plugin', intervalSec: 15 },
+      },
+      {
+        name: 'the steady-state gate on: its settings recorded',
+        options: { steadyGate: { windowMs: 10000, cvMax: 0.1, trendMax: 0.05, maxWarmupMs: 60000 } },
+        want: { ...DOC, steady_gate: { window_ms: 10000, cv_max: 0.1, trend_max: 0.05, max_warmup_ms: 60000 } },
+      },
+      {
+        name: 'TLS front proxies: the loadgens target them (plan.target_urls), the first one is target_url',
+        options: {}, frontUrls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444'],
+        want: { ...DOC, target_url: 'https://127.0.0.1:8443', plan: { ...DOC.plan, front_proxies: 2,
+          target_urls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444'] } },
+      },
+    ];
+    const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
+    for (const c of cases) {
+      await t.test(c.name, () => {
+        const doc = roundDocument(p, { ...OPTIONS, ...c.options }, { guid: node, baseUrl: URL, hostHeader: '',
+          stats: c.stats ?? { source: 'v3', intervalSec: 15 }, frontUrls: c.frontUrls ?? null });
+        assert.deepEqual(doc, c.want);
+        assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');
+      });
+    }
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+});
+
+/** Pids of the descendants of pid (from /proc). */
+function descendants(pid) {
+  const children = new Map();
+  for (const d of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) || []), Number(d)]);
+    } catch { /* gone */ }
+  }
+  const out = [];
+  for (let todo = [pid]; todo.length;) {
+    const kids = children.get(todo.pop()) || [];
+    out.push(...kids);
+    todo.push(...kids);
+  }
+  return out;
+}
+
+const alive = (pid) => { try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] !== 'Z'; } catch { return false; } };
+
+test('the collectors on the real cf: SIGTERM ends them with their rows stored and nothing left running', async (t) => {
+  // Meanwhile (through the rounds below): tunnel.sh with chisel unbound binds and restarts it.
+  tunnel.unbound = w.cf('unbind-service', 'chisel', 'results-db').then(() => start('tunnel.sh',
+    ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CF_CALL_LOG: tunnel.log('unbound') })).done)
+    .catch((err) => ({ code: -1, stderr: err.message }));
+  const db = testDb.url;
+  const rows = (table, round) => query(db, `SELECT count(*)::int AS n FROM ${table} WHERE round_id = $1`, [round]);
+  await t.test('collect-stats --source v3: SIGTERM in the sleep between polls', async () => {
+    const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '21', '--db', db, '--source', 'v3', '--interval', '60'], w.env());
+    await until('the first poll\'s row', async () => (await rows('instance_stats', 21))[0].n === 1);
+    const kids = descendants(c.child.pid);
+    c.child.kill('SIGTERM');
+    const res = await c.done;
+    assert.equal(res.code, 0, res.stderr);
+    assert.deepEqual(await query(db, 'SELECT instance_index, source FROM instance_stats WHERE round_id = 21'), [{ instance_index: 0, source: 'v3' }]);
+    await until('no child left', () => kids.every((k) => !alive(k)), 5000);
+  });
+  await t.test('collect-stats --source plugin: a statistics plugin that ends by itself gives way to the v3 stats', async () => {
+    // Listed but not there: the real cf CLI cannot start it and exits 1, as a plugin on a
+    // foundation without the v2 API does.
+    fs.mkdirSync(path.dirname(PLUGINS()), { recursive: true });
+    fs.writeFileSync(PLUGINS(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
+    try {
+      const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '22', '--db', db, '--source', 'plugin', '--interval', '60'], w.env());
+      await until('the v3 row', async () => (await rows('instance_stats', 22))[0].n === 1);
+      c.child.kill('SIGTERM');
+      const res = await c.done;
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stderr, /^collect-stats: cf statistics ended by itself \(exit 1\): polling the v3 stats every 60 s instead$/m);
+    } finally {
+      fs.rmSync(PLUGINS(), { force: true });
+    }
+  });
+  await t.test('collect-logs: the router\'s lines of requests made meanwhile, in router_timings', async () => {
+    const c = start('collect-logs.sh', ['--app', 'node-app', '--round', '23', '--db', db], w.env());
+    const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
+    const n = 20;
+    // cf logs follows from now: requests until the first one shows, then n more.
+    await until('cf logs following', async () => {
+      await viaRouter(router, '/warm');
+      return (await rows('router_timings', 23))[0].n > 0;
+    });
+    const counted = async () => (await query(db, "SELECT count(*)::int AS n FROM router_timings WHERE round_id = 23 AND path LIKE '/counted-%'"))[0].n;
+    for (let i = 0; i < n; i++) assert.equal(await viaRouter(router, `/counted-${i}`), 200);
+    await until(`${n} rows`, async () => (await counted()) === n);
+    const kids = descendants(c.child.pid);
+    c.child.kill('SIGTERM');
+    const res = await c.done;
+    assert.equal(res.code, 0, res.stderr);
+    assert.equal(await counted(), n);
+    await until('no child left', () => kids.every((k) => !alive(k)), 5000);
+  });
+});
+
+// Whole short rounds on the local platform (PLATFORM=local: the scripts log in to it
+// themselves), the results database its results-db; the loadgen is played by this test (a
+// connection named like an idle loadgen, its loadgen_runs row), so no samples: verdict failed.
+test('whole short rounds: the verdict, a crash, connections terminated, reaping, SIGTERM', async (t) => {
+  await w.cf('create-service-key', 'results-db', 'cfscale-scripts');
+  const key = await w.cf('service-key', 'results-db', 'cfscale-scripts', '--guid');
+  const url = JSON.parse(await w.cf('curl', `/v3/service_credential_bindings/${key}/details`)).credentials.uri;
+  const node = await w.guid('node-app');
+  const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  const started = [];
+  // A subtest that failed leaves no round running into the next (its collectors, its connections).
+  t.afterEach(async () => {
+    for (const r of started.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
+      await r.done;
+    }
+  });
+  const startRound = (label) => {
+    const child = spawn('bash', [path.join(ROOT, 'scripts/run-round.sh'), '--app', 'node-app', '--duration', '2s',
+      '--seed-ads', '0', '--stats-source', 'v3', '--label', label], { env: w.localEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    const r = { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
+    started.push(r);
+    return r;
+  };
+  const idleLoadgen = async () => {
+    const c = new Client({ connectionString: url, application_name: 'cfscale-loadgen:0:idle' });
+    await c.connect();
+    return c;
+  };
+  const roundOf = (label) => until(`round ${label}`, async () => (await db.query('SELECT * FROM rounds WHERE label = $1', [label])).rows[0], 60000);
+  const loadgenDone = (id) => db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [id]);
+  const collectorsOf = (id) => spawnSync('pgrep', ['-f', '--', `--round ${id} --platform local --db ${url}`], { encoding: 'utf8' }).stdout.trim();
+  const staleRound = async (label, beat) => (await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model,
+      parallel, duration_ms, start_at, heartbeat_at, label)
+    VALUES ('local', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '${beat}', $1)
+    RETURNING id`, [label])).rows[0];
+  const loadgen = await idleLoadgen();
+  try {
+    await t.test('a finished round with an instance crashed: summary, the crash in instance_events, round_id=N last, the verdict the exit code', async () => {
+      const run = startRound('finished');
+      const round = await roundOf('finished');
+      await viaRouter(router, '/die', { 'X-Cf-App-Instance': `${node}:0` });
+      await until('the crash event', async () => JSON.parse(await w.cf('curl', `/v3/audit_events?types=audit.app.process.crash&target_guids=${node}`))
+        .resources.some((e) => Date.parse(e.created_at) >= Math.floor(round.created_at.getTime() / 1000) * 1000));
+      await loadgenDone(round.id);
+      const res = await run.done;
+      assert.equal(res.code, 2, res.stderr);
+      const out = lines(res.stdout);
+      assert.equal(out[out.length - 1], `round_id=${round.id}`);
+      assert.match(res.stdout, new RegExp(`^round ${round.id}: node-app on local, 1 instance`));
+      assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
+      assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
+      assert.doesNotMatch(res.stderr, /not ingested/);
+      assert.deepEqual((await db.query('SELECT instance_index, kind, detail FROM instance_events WHERE round_id = $1', [round.id])).rows,
+        [{ instance_index: 0, kind: 'crash', detail: 'CRASHED: APP/PROC/WEB: Exited with status 3' }]);
+      assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [round.id])).rows[0].status, 'failed');
+      assert.equal(collectorsOf(round.id), '');
+    });
+    await t.test('connections terminated mid-round (57P01): run-round and the collectors reconnect; a stale round reaped first', async () => {
+      const stale = await staleRound('stale', '1 hour');
+      const run = startRound('blink');
+      const round = await roundOf('blink');
+      await until('the collectors', () => collectorsOf(round.id) !== '');
+      const ours = `FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('cfscale-run-round', 'cfscale-ingest')`;
+      await until('three connections', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n === 3);
+      assert.equal((await db.query(`SELECT pg_terminate_backend(pid) ${ours}`)).rows.length, 3);
+      await until('run-round reconnected', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n >= 1);
+      await db.query(`SELECT pg_terminate_backend(pid) ${ours}`);
+      await loadgenDone(round.id);
+      const res = await run.done;
+      assert.equal(res.code, 2, res.stderr); // no samples: the verdict, not the blink
+      assert.doesNotMatch(res.stderr, /at .*\.js:\d+|Unhandled|NOT WRITTEN/);
+      assert.match(res.stdout, new RegExp(`^round_id=${round.id}$`, 'm'));
+      assert.match(res.stderr, new RegExp(`^run-round: reaped round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
+      const after = (await db.query('SELECT status, status_reason FROM rounds WHERE id = ANY($1) ORDER BY id', [[stale.id, round.id]])).rows;
+      assert.deepEqual(after.map((r) => r.status), ['failed', 'failed']);
+      assert.equal(after[1].status_reason, 'no samples');
+      assert.equal(collectorsOf(round.id), '');
+    });
+    await t.test('rounds.sh --reap: a round whose control process is gone is marked failed, one line', () => {
+      return staleRound('stale-2', '3 minutes').then((stale) => {
+        const res = run('rounds.sh', ['--reap'], {}, { local: true });
+        assert.equal(res.code, 0, res.stderr);
+        assert.match(res.stdout, new RegExp(`^round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
+        assert.match(res.stdout, /^reap-rounds: 1 round\(s\) reaped$/m);
+      });
+    });
+    await t.test('SIGTERM mid-round: exit 130, the round cancelled, the collectors stopped', async () => {
+      const run = startRound('interrupted');
+      const round = await roundOf('interrupted');
+      await until('the collectors', () => collectorsOf(round.id) !== '');
+      run.child.kill('SIGTERM');
+      const res = await run.done;
+      assert.equal(res.code, 130, res.stderr);
+      assert.match(res.stderr, new RegExp(`^run-round: interrupted: cancelling round ${round.id}$`, 'm'));
+      assert.doesNotMatch(res.stdout, /round_id=/);
+      assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [round.id])).rows[0].status, 'cancelled');
+      assert.equal(collectorsOf(round.id), '');
+    });
+  } finally {
+    await loadgen.end();
+  }
+  await t.test('SIGTERM while waiting for the loadgens: exit 130 at once, no round inserted', async () => {
+    const run = startRound('never-ready');
+    await until('the wait for loadgens', async () => (await db.query(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cfscale-run-round'")).rows.length > 0, 60000);
+    const t0 = Date.now();
+    run.child.kill('SIGTERM');
+    const res = await run.done;
+    assert.equal(res.code, 130, res.stderr);
+    assert.ok(Date.now() - t0 < 10000, 'stopped waiting for the loadgens');
+    assert.match(res.stderr, /^run-round: interrupted: cancelling round <round>$/m);
+    assert.equal((await db.query("SELECT count(*)::int AS n FROM rounds WHERE label = 'never-ready'")).rows[0].n, 0);
+  });
+  await db.end();
+});
+
+test('tunnel.sh --platform cf: the cf calls, and what stops it', async (t) => {
+  const { vars, state } = tunnel;
+  const run1 = () => run('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env());
+  const failsProof = (res) => {
+    assert.equal(res.code, 2, res.stderr);
+    assert.match(res.stderr, /the tunnel does not carry traffic: psql SELECT 1 failed/);
+    assert.ok(!fs.existsSync(state), 'state removed, client stopped');
+  };
+  const guid = await w.guid('chisel');
+  await t.test('absent: pushed (its manifest binds results-db), looked up by cf curl; exit 2 when psql cannot pass, nothing left', () => {
+    failsProof(tunnel.first);
+    assert.deepEqual(fs.readFileSync(tunnel.log('first'), 'utf8').trim().split('\n'), [
+      'oauth-token',
+      'app chisel --guid',
+      `push -f manifests/chisel.yml --vars-file ${vars}`,
+      'app chisel --guid',
+      `curl /v3/apps/${guid}/env`,
+      `curl /v3/apps/${guid}/routes`,
+    ]);
+  });
+  await t.test('unbound: bound and restarted, its env looked up again', async () => {
+    failsProof(await tunnel.unbound);
+    assert.deepEqual(fs.readFileSync(tunnel.log('unbound'), 'utf8').trim().split('\n'), [
+      'oauth-token',
+      'app chisel --guid',
+      `curl /v3/apps/${guid}/env`,
+      'bind-service chisel results-db',
+      'restart chisel',
+      `curl /v3/apps/${guid}/env`,
+      `curl /v3/apps/${guid}/routes`,
+    ]);
+  });
+  await t.test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {
+    const c = start('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CFSCALE_TUNNEL_TIMEOUT_SEC: '60' }));
+    const pidFile = path.join(state, 'client.pid');
+    await until('the client', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
+    await sleep(300); // inside the proof's wait
+    const clientPid = Number(fs.readFileSync(pidFile, 'utf8'));
+    c.child.kill('SIGTERM');
+    const res = await c.done;
+    assert.ok(res.code === 143 || res.signal === 'SIGTERM', `exit ${res.code} ${res.signal}: ${res.stderr}`);
+    assert.ok(!alive(clientPid), 'the chisel client still runs');
+    assert.ok(!fs.existsSync(state), 'state removed');
+  });
+  const lacks = [
+    ['no CHISEL_AUTH (a failure inside tunnel-info)', ['unset-env', 'chisel', 'CHISEL_AUTH'], ['set-env', 'chisel', 'CHISEL_AUTH', 'tunnel:CHANGE-ME'],
+      /^tunnel-info: the chisel app has no CHISEL_AUTH/],
+    ['no route', ['unmap-route', 'chisel', 'localhost', '--hostname', 'chisel'], ['map-route', 'chisel', 'localhost', '--hostname', 'chisel'],
+      /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname HOST \(chisel-host of the vars file\)$/],
+  ];
+  for (const [name, lack, restore, msg] of lacks) {
+    await t.test(`what the app lacks ends the run with one line, exit 1, no state left: ${name}`, async () => {
+      await w.cf(...lack);
+      try {
+        const res = run1();
+        assert.equal(res.code, 1, res.stderr);
+        assert.match(res.stderr.trim(), msg);
+        assert.equal(lines(res.stderr).length, 1, res.stderr);
+        assert.equal(res.stdout, '');
+        assert.ok(!fs.existsSync(state), 'state removed');
+      } finally {
+        await w.cf(...restore);
+      }
+    });
+  }
+});
