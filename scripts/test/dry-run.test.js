@@ -121,7 +121,7 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['rounds.sh', ['--dry-run'], /unknown option: --dry-run/],
     ['rounds.sh', [], /RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/],
     ['teardown.sh', ['--platform'], /--platform needs a value/],
-    ['teardown.sh', ['extra'], /unknown option: extra/],
+    ['teardown.sh', ['extra'], /unexpected argument: extra/],
   ];
   const world = makeWorld({ apps: { 'node-app': { instances: 1 }, loadgen: { instances: 1 } } });
   for (const [script, args, want] of cases) {
