@@ -139,8 +139,8 @@ function wrap(text, width) {
 
 /**
  * The --help text: the usage line, `about`, one aligned line per row (alias, flag, value
- * name, help, [default: …]), then `notes`. width: wrap the help column to this many
- * characters in all (default: no wrapping).
+ * name, help, [default: …]), then `notes`. width: wrap `about` and the help column to this
+ * many characters (default: no wrapping).
  */
 function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infinity } = {}) {
   const hasAlias = Object.keys(aliases).length > 0;
@@ -157,7 +157,8 @@ function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infini
     const [first, ...more] = wrap(right, Math.max(20, width - indent));
     return [left.padEnd(indent) + first, ...more.map((l) => ' '.repeat(indent) + l)].join('\n');
   });
-  return `${usageLine}\n\n${about ? `${about}\n\n` : ''}${lines.join('\n')}\n${notes ? `\n${notes}\n` : ''}`;
+  const intro = about.split('\n').map((line) => wrap(line, width).join('\n')).join('\n');
+  return `${usageLine}\n\n${intro ? `${intro}\n\n` : ''}${lines.join('\n')}\n${notes ? `\n${notes}\n` : ''}`;
 }
 
 module.exports = { parse, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount };
