@@ -16,6 +16,9 @@
 // parse(argv, rows, { aliases, positionals, rest }) → the values by key, positional
 // arguments in `_`; a bad command line throws UsageError with one line naming the flag.
 // help(usageLine, about, rows, { aliases, notes, width }) → the --help text.
+// parseOrExit(name, argv, command) → the values; --help prints the help (exit 0), a bad command
+// line one line `NAME: message (see --help)` (exit 1). command: { usage, about, rows, aliases,
+// positionals, rest, notes, width }; -h/--help are added when the rows lack them.
 
 class UsageError extends Error {}
 
@@ -128,6 +131,7 @@ function defaultText(def) {
 
 /** Words of `text` in lines of at most `width` characters (one line when it fits). */
 function wrap(text, width) {
+  if (text.length <= width) return [text];
   const lines = [''];
   for (const word of text.split(' ')) {
     const line = lines[lines.length - 1];
@@ -139,8 +143,8 @@ function wrap(text, width) {
 
 /**
  * The --help text: the usage line, `about`, one aligned line per row (alias, flag, value
- * name, help, [default: …]), then `notes`. width: wrap the help column to this many
- * characters in all (default: no wrapping).
+ * name, help, [default: …]), then `notes`. width: wrap `about` and the help column to this
+ * many characters (default: no wrapping).
  */
 function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infinity } = {}) {
   const hasAlias = Object.keys(aliases).length > 0;
@@ -157,7 +161,25 @@ function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infini
     const [first, ...more] = wrap(right, Math.max(20, width - indent));
     return [left.padEnd(indent) + first, ...more.map((l) => ' '.repeat(indent) + l)].join('\n');
   });
-  return `${usageLine}\n\n${about ? `${about}\n\n` : ''}${lines.join('\n')}\n${notes ? `\n${notes}\n` : ''}`;
+  const intro = about.split('\n').map((line) => wrap(line, width).join('\n')).join('\n');
+  return `${usageLine}\n\n${intro ? `${intro}\n\n` : ''}${lines.join('\n')}\n${notes ? `\n${notes}\n` : ''}`;
 }
 
-module.exports = { parse, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount };
+const HELP_ROW = ['--help', 'help', 'bool', '', 'this help'];
+
+function parseOrExit(name, argv, command) {
+  const aliases = { '-h': '--help', ...command.aliases };
+  const rows = command.rows.some((r) => r[1] === 'help') ? command.rows : [...command.rows, HELP_ROW];
+  try {
+    const o = parse(argv, rows, { ...command, aliases });
+    if (!o.help) return o;
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${name}: ${err.message} (see --help)\n`);
+    process.exit(1);
+  }
+  process.stdout.write(help(command.usage, command.about || '', rows, { ...command, aliases }));
+  return process.exit(0);
+}
+
+module.exports = { parse, parseOrExit, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount };

@@ -9,7 +9,7 @@
 // Exit 1 with one line when something is missing.
 
 const bindings = require('./bindings');
-const { parse, help, REQUIRED, UsageError } = require('../ops/arg-table');
+const { parseOrExit, REQUIRED } = require('../ops/arg-table');
 
 const COMMAND = {
   usage: 'Usage: cf curl /v3/apps/GUID/env | node scripts/cf/tunnel-info.js --local-port N [--service results-db]',
@@ -20,7 +20,6 @@ const COMMAND = {
   rows: [
     ['--local-port N', 'localPort', 'int', REQUIRED, 'the local end of the tunnel (127.0.0.1:N)', [1, 65535]],
     ['--service NAME', 'service', 'str', 'results-db', 'the binding to reach'],
-    ['--help', 'help', 'bool', '', 'this help'],
   ],
 };
 
@@ -57,17 +56,7 @@ function tunnelInfo(envDoc, { service, localPort }) {
 }
 
 function main() {
-  let o;
-  try {
-    o = parse(process.argv.slice(2), COMMAND.rows, { aliases: { '-h': '--help' } });
-  } catch (err) {
-    if (err instanceof UsageError) fail(err.message);
-    throw err;
-  }
-  if (o.help) {
-    process.stdout.write(help(COMMAND.usage, COMMAND.about, COMMAND.rows, { aliases: { '-h': '--help' } }));
-    return;
-  }
+  const o = parseOrExit('tunnel-info', process.argv.slice(2), COMMAND);
   let input = '';
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (d) => { input += d; });

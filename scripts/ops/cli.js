@@ -16,7 +16,7 @@
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
 const path = require('node:path');
-const { parse, help, note, UsageError, parseDuration } = require('./arg-table');
+const { parseOrExit, note, parseDuration } = require('./arg-table');
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST_DIR = process.env.CFSCALE_MANIFEST_DIR || 'manifests';
@@ -65,20 +65,8 @@ function makeCli(name) {
     die,
     usageError,
     /** argv by the command's table (cli.js header); exits on --help and on a bad flag. */
-    parse(argv, { usage, about = '', rows, aliases: more = {}, positionals = 0, notes = '' }) {
-      const aliases = { '-h': '--help', ...more };
-      let o;
-      try {
-        o = parse(argv, rows, { aliases, positionals });
-      } catch (err) {
-        if (!(err instanceof UsageError)) throw err;
-        usageError(err.message);
-      }
-      if (o.help) {
-        process.stdout.write(help(usage, about, rows, { aliases, notes, width: HELP_WIDTH }));
-        process.exit(0);
-      }
-      return o;
+    parse(argv, command) {
+      return parseOrExit(name, argv, { width: HELP_WIDTH, ...command });
     },
     /** A local CPU quota: a positive number of cores, or none. */
     requireCpu(value) {

@@ -49,7 +49,7 @@ const log = (msg) => process.stderr.write(`test: ${msg}\n`);
 function usage() {
   const lines = fs.readFileSync(__filename, 'utf8').split('\n');
   const about = lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
-  return help('Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--list]', '', OPTIONS, { aliases: ALIASES, notes: about.join('\n') });
+  return help('Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--list]', '', OPTIONS, { aliases: ALIASES, notes: about.join('\n'), width: 100 });
 }
 
 function parseArgs(argv) {
