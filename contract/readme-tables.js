@@ -34,6 +34,7 @@ const FILE_COPIES = [
 ];
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
+const { parseOrExit, REQUIRED } = require('./lib/arg-table');
 
 const SETTINGS = ['<!-- settings table: generated from settings.json by readme-tables.js -->', '<!-- end of settings table -->'];
 const FRAMING = ['<!-- framing table: generated from framing-cases.js by readme-tables.js -->', '<!-- end of framing table -->'];
@@ -101,11 +102,14 @@ function generated() {
   ];
 }
 
+const USAGE = 'Usage: node contract/readme-tables.js --write';
+const ABOUT = "Regenerate the README tables, node-app/settings.json, the apps' ads-table.sql and the module copies.";
+const OPTIONS = [
+  ['--write', 'write', 'bool', REQUIRED, 'write every generated file that differs'],
+];
+
 if (require.main === module) {
-  if (process.argv[2] !== '--write') {
-    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables, node-app/settings.json, the apps\' ads-table.sql and the module copies)');
-    process.exit(1);
-  }
+  parseOrExit('readme-tables', process.argv.slice(2), { usage: USAGE, about: ABOUT, rows: OPTIONS });
   for (const [file, current, wanted] of generated()) {
     if (current !== wanted) { fs.writeFileSync(file, wanted); console.log(`wrote ${path.relative(process.cwd(), file)}`); }
   }
