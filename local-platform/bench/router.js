@@ -12,16 +12,21 @@ const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { parseOrExit } = require('../lib/arg-table');
 
 const CFL = path.join(__dirname, '..', '..', 'scripts', 'cfl');
 const CF = path.join(__dirname, '..', '..', '.tools', 'bin', 'cf');
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'tiny-app', 'manifest.yml');
 const CLOCK_TICKS = 100;
 
-function arg(name, def) {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+// The flags, their defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: node local-platform/bench/router.js [--seconds 5] [--connections 8]',
+  rows: [
+    ['--seconds S', 'seconds', 'num', 5, 'load per side, seconds', [0.1]],
+    ['--connections N', 'connections', 'int', 8, 'connections in flight', [1]],
+  ],
+};
 
 function cpuSec(pid) {
   try {
@@ -49,8 +54,7 @@ async function load(port, host, seconds, connections) {
 }
 
 async function main() {
-  const seconds = arg('--seconds', 5);
-  const connections = arg('--connections', 8);
+  const { seconds, connections } = parseOrExit('bench-router', process.argv.slice(2), COMMAND);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-bench-'));
   const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: '45480', CFSCALE_PG_PORT: '45481', CFSCALE_API_PORT: '45482',
     CFSCALE_INSTANCE_PORT_BASE: '45490', CF_HOME: path.join(home, 'cf-home') };

@@ -50,11 +50,12 @@ function parseArgs(argv) {
   if (!Object.hasOwn(VERBS, verb)) throw new CliError(`unknown command "${verb}" (cfl help; everything else: the cf CLI)`);
   let parsed;
   try {
-    parsed = parse(rest, VERBS[verb][1]);
+    parsed = parse(rest, [...VERBS[verb][1], ['--help', 'help', 'bool', '', 'cfl help']], { aliases: { '-h': '--help' } });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     throw new CliError(`${verb}: ${err.message} (cfl help)`);
   }
+  if (parsed.help) return { verb: 'help', args: {} };
   const args = Object.fromEntries(Object.entries(parsed).filter(([k, v]) => k !== '_' && v !== undefined));
   return { verb, args: normalise(args) };
 }
@@ -157,6 +158,7 @@ function offlineDown(cfg) {
 async function main(argv) {
   if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
   const { verb, args } = parseArgs(argv);
+  if (verb === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
   const cfg = loadConfig();
   switch (verb) {
     case 'router-url': {
