@@ -50,11 +50,13 @@ function describe(type, range) {
   if (type === 'str') return range.length === 1 ? range[0] : `${range.slice(0, -1).join(', ')} or ${range[range.length - 1]}`;
   const [min, max] = range || [];
   if (type === 'int' && max === undefined && (min === 0 || min === 1)) return min ? 'a positive integer' : 'a non-negative integer';
-  const what = { dur: 'a duration like 500ms, 10s, 2m or 1h', count: 'a count like 100 or 10k', int: 'an integer', num: 'a number' }[type];
+  if (min === undefined && max === undefined) {
+    return { dur: 'a duration like 500ms, 10s, 2m or 1h', count: 'a count like 100 or 10k', int: 'an integer', num: 'a number' }[type];
+  }
+  const what = { dur: 'a duration (ms)', count: 'a count', int: 'an integer', num: 'a number' }[type];
   if (min !== undefined && max !== undefined) return `${what} from ${min} to ${max}`;
   if (min !== undefined) return `${what} of at least ${min}`;
-  if (max !== undefined) return `${what} of at most ${max}`;
-  return what;
+  return `${what} of at most ${max}`;
 }
 
 /** The value of `text` for a row, or a UsageError naming the flag as typed. */
