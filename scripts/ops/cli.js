@@ -11,7 +11,7 @@
 //     exit 1 (one line: the full help is --help).
 //     parse: command = { usage, about, rows, aliases, positionals, notes }; --help prints the
 //     help and exits 0; a bad flag is a usageError.
-//   ROWS: the rows of --platform, --dry-run, --skip-ssl-validation and --help.
+//   ROWS: the rows of --platform, --dry-run and --help.
 //   isPositiveNumber(s), parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
@@ -27,9 +27,6 @@ const ROWS = {
   platform: ['--platform P', 'platform', 'str', note('PLATFORM, else cf when `cf target` succeeds, else local'), 'local | cf',
     ['local', 'cf']],
   dryRun: ['--dry-run', 'dryRun', 'bool', process.env.DRY_RUN === '1', 'print each command, shell-quoted, one per line; run none (also DRY_RUN=1)'],
-  skipSsl: ['--skip-ssl-validation', 'skipSslValidation', 'bool', false,
-    "skip TLS verification of the workstation's own HTTPS requests; default on CF: the cf CLI's own setting "
-    + '(`cf api --skip-ssl-validation`, SSLDisabled in $CF_HOME/.cf/config.json, else ~/.cf; docs/cf-platform.md §13)'],
   help: ['--help', 'help', 'bool', '', 'this help'],
 };
 

@@ -3,7 +3,7 @@
 // holds its rows while the results database is away, and reading stdin to the end or to
 // SIGTERM/SIGINT without losing what was read.
 //
-// Flags (flag → environment → default): rows() below, plus a command's own (arg-table.js).
+// Flags (flag → environment → default): ROWS below, plus a command's own (arg-table.js).
 // Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database (it stayed
 // away longer than results-db.js outageToleranceMs(), or refused them).
 
@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/results-db');
-const { parse, help, REQUIRED, UsageError } = require('../ops/arg-table');
+const { parse, help, convert, note, REQUIRED, UsageError } = require('../ops/arg-table');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
@@ -23,12 +23,14 @@ const MEMORY_ROWS = 20000;
 const SPOOL_MAX_ROWS = 5000000;
 const RETRY_MIN_MS = 250;
 
-// The flags every ingest command takes; the environment is read when a command parses.
-const rows = (env) => [
-  ['--db URL', 'db', 'str', env.RESULTS_DATABASE_URL || '', 'results database (else RESULTS_DATABASE_URL)'],
+// The flags every ingest command takes. The environment's values apply after parsing (the
+// URL holds a password: --help shows only the variable's name).
+const PLATFORM_ROW = ['--platform P', 'platform', 'str', note('PLATFORM, else local'), 'local | cf', ['local', 'cf']];
+const ROWS = [
+  ['--db URL', 'db', 'str', note('RESULTS_DATABASE_URL'), 'results database'],
   ['--round ID', 'round', 'int', REQUIRED, 'the round the rows belong to', [1]],
   ['--app APP', 'app', 'str', REQUIRED, 'app name as in its manifest'],
-  ['--platform P', 'platform', 'str', env.PLATFORM || 'local', 'local | cf (else PLATFORM)', ['local', 'cf']],
+  PLATFORM_ROW,
 ];
 
 /**
@@ -36,14 +38,16 @@ const rows = (env) => [
  * `command.about` and the flags, and exits 0.
  */
 function parseArgs(argv, command = {}) {
-  const all = [...rows(process.env), ...(command.rows || []), ['--help', 'help', 'bool', '', 'this help']];
+  const all = [...ROWS, ...(command.rows || []), ['--help', 'help', 'bool', '', 'this help']];
   const aliases = { '-h': '--help' };
   const opts = parse(argv, all, { aliases });
   if (opts.help) {
     process.stdout.write(help(command.usage || '', command.about || '', all, { aliases }));
     process.exit(0);
   }
+  opts.db ||= process.env.RESULTS_DATABASE_URL;
   if (!opts.db) throw new UsageError('--db URL (or RESULTS_DATABASE_URL) is required');
+  opts.platform ??= convert(PLATFORM_ROW, process.env.PLATFORM || 'local');
   return opts;
 }
 
