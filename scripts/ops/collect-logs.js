@@ -29,13 +29,15 @@ const COMMAND = {
     ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the platform command, run nothing'],
     ROWS.help,
   ],
-  notes: `Streams \`cf logs APP\` (on both platforms: the local one serves log-cache) into
-scripts/parsers/ingest-rtr.js, which keeps the [RTR/N] lines (Gorouter access-log
-layout, docs/cf-platform.md §5). On CF these are a lossy sample under load. \`cf logs\`
-ends by itself after 5 log-cache errors in a row (§10): it is then restarted, after
-\`cf logs APP --recent\` has caught up on the gap (one line on stderr each time; records
-already stored are dropped). SIGTERM or SIGINT stops \`cf logs\`; what was read is flushed,
-exit 0 (2 when rows could not be written).`,
+  notes: [
+    'Streams `cf logs APP` (on both platforms: the local one serves log-cache) into',
+    'scripts/parsers/ingest-rtr.js, which keeps the [RTR/N] lines (Gorouter access-log',
+    'layout, docs/cf-platform.md §5). On CF these are a lossy sample under load. `cf logs`',
+    'ends by itself after 5 log-cache errors in a row (§10): it is then restarted, after',
+    '`cf logs APP --recent` has caught up on the gap (one line on stderr each time; records',
+    'already stored are dropped). SIGTERM or SIGINT stops `cf logs`; what was read is flushed,',
+    'exit 0 (2 when rows could not be written).',
+  ].join('\n'),
 };
 
 /** `cf logs APP`, restarted after a catch-up with --recent whenever it ends by itself. */

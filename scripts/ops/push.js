@@ -25,19 +25,21 @@ const COMMAND = {
   ],
   aliases: { '-i': '--instances' },
   positionals: 2,
-  notes: `Both platforms are driven by the real cf CLI (.tools/bin/cf). local: starts the platform
-(scripts/cfl up) and logs the cf CLI in to its Cloud Controller (\`cf login -a
-$(scripts/cfl api-url) -u admin -p admin -o local -s local\`, with CF_HOME in the
-platform's own dir, so your own cf target is untouched), creates the services node-db,
-java-db and results-db (cf create-service postgres local NAME), builds the java-app jar
-when missing or stale, then \`cf push APP -f manifests/APP.yml --vars-file
-manifests/vars-local.yml [-i N]\` (for the loadgen then no CPU quota: the instrument, see
-scale.sh --cpu).
-cf: checks the cf CLI, login, target and services first, and that a Node app's modules
-are installed (package-lock.json) and not in its .cfignore: cf push uploads them, so
-staging builds pg-native without internet (docs/cf-platform.md §12); then
-\`cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]\`.
-Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.`,
+  notes: [
+    'Both platforms are driven by the real cf CLI (.tools/bin/cf). local: starts the platform',
+    '(scripts/cfl up) and logs the cf CLI in to its Cloud Controller (`cf login -a',
+    '$(scripts/cfl api-url) -u admin -p admin -o local -s local`, with CF_HOME in the',
+    'platform\'s own dir, so your own cf target is untouched), creates the services node-db,',
+    'java-db and results-db (cf create-service postgres local NAME), builds the java-app jar',
+    'when missing or stale, then `cf push APP -f manifests/APP.yml --vars-file',
+    'manifests/vars-local.yml [-i N]` (for the loadgen then no CPU quota: the instrument, see',
+    'scale.sh --cpu).',
+    'cf: checks the cf CLI, login, target and services first, and that a Node app\'s modules',
+    'are installed (package-lock.json) and not in its .cfignore: cf push uploads them, so',
+    'staging builds pg-native without internet (docs/cf-platform.md §12); then',
+    '`cf push APP -f manifests/APP.yml --vars-file manifests/vars.yml [-i N]`.',
+    'Exit: 0 ok, 1 usage or configuration error. DEBUG=1 traces.',
+  ].join('\n'),
 };
 
 function main() {

@@ -23,10 +23,12 @@ const COMMAND = {
   ],
   aliases: { '-i': '--instances' },
   positionals: 2,
-  notes: `Runs \`cf scale APP -i N\` (locally after \`scripts/cfl up\` and the cf login of push.sh; a
---cpu quota first, as the process annotation cfscale.local/cpu-quota: \`cf curl -X PATCH
-/v3/processes/GUID\`), then waits until the v3 process stats show N instances RUNNING.
-Exit: 0 ok, 1 usage/configuration error.`,
+  notes: [
+    'Runs `cf scale APP -i N` (locally after `scripts/cfl up` and the cf login of push.sh; a',
+    '--cpu quota first, as the process annotation cfscale.local/cpu-quota: `cf curl -X PATCH',
+    '/v3/processes/GUID`), then waits until the v3 process stats show N instances RUNNING.',
+    'Exit: 0 ok, 1 usage/configuration error.',
+  ].join('\n'),
 };
 
 function main() {

@@ -18,10 +18,12 @@ const COMMAND = {
     ROWS.dryRun,
     ROWS.help,
   ],
-  notes: `cf: \`cf delete APP -f\` for node-app, java-app and loadgen (then \`cf delete-service NAME -f\`
-with --all; locally after \`scripts/cfl up\` and the cf login of push.sh). local: then
-\`scripts/cfl down\` stops every instance, the router and PostgreSQL (data is kept unless
---all deleted the services first). Exit: 0 ok, 1 usage/configuration error.`,
+  notes: [
+    'cf: `cf delete APP -f` for node-app, java-app and loadgen (then `cf delete-service NAME -f`',
+    'with --all; locally after `scripts/cfl up` and the cf login of push.sh). local: then',
+    '`scripts/cfl down` stops every instance, the router and PostgreSQL (data is kept unless',
+    '--all deleted the services first). Exit: 0 ok, 1 usage/configuration error.',
+  ].join('\n'),
 };
 
 function main() {

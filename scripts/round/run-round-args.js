@@ -79,18 +79,20 @@ const COMMAND = {
       + 'line; run none, write nothing (the round id shows as <round>)'],
     ROWS.help,
   ],
-  notes: `Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). One path on both platforms:
-the real cf CLI, logged in locally to the local platform's API (see push.sh). Locally the
-loadgen instances get no CPU quota (scale.sh --cpu none with every push and scale): they
-are the instrument, not the subject, and must not be throttled. On CF they get what
-their manifest memory buys. Results database: local the credentials of results-db's
-service key cfscale-scripts (\`cf create-service-key\`, made once); cf
-RESULTS_DATABASE_URL (open it with scripts/tunnel.sh). The round is created once every
-loadgen taking part is connected and idle (round/create-round.js). The last line on
-stdout is \`round_id=N\`.
-Exit: 0 round done, 1 usage or configuration error, 2 the round failed (errors above
---max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding
-failed, loadgens not ready in time). DEBUG=1 traces.`,
+  notes: [
+    'Durations: 500ms, 10s, 2m, 1h (a bare number is seconds). One path on both platforms:',
+    'the real cf CLI, logged in locally to the local platform\'s API (see push.sh). Locally the',
+    'loadgen instances get no CPU quota (scale.sh --cpu none with every push and scale): they',
+    'are the instrument, not the subject, and must not be throttled. On CF they get what',
+    'their manifest memory buys. Results database: local the credentials of results-db\'s',
+    'service key cfscale-scripts (`cf create-service-key`, made once); cf',
+    'RESULTS_DATABASE_URL (open it with scripts/tunnel.sh). The round is created once every',
+    'loadgen taking part is connected and idle (round/create-round.js). The last line on',
+    'stdout is `round_id=N`.',
+    'Exit: 0 round done, 1 usage or configuration error, 2 the round failed (errors above',
+    '--max-error-rate, a loadgen that did not finish, no samples) or could not start (seeding',
+    'failed, loadgens not ready in time). DEBUG=1 traces.',
+  ].join('\n'),
 };
 
 function validate(o, cli) {
