@@ -8,7 +8,7 @@
 // module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
 // and benches) in the local platform and bench/rounds, scripts/ops/process-checks.js in the
 // local platform, loadgen/lib/arg-table.js (the flag-table engine of every command) in the
-// scripts, the local platform, the contract and the benches. `node contract/readme-tables.js
+// scripts, the local platform, the contract, the benches and the report. `node contract/readme-tables.js
 // --write` rewrites them; readme-tables.test.js fails when one is stale.
 'use strict';
 
@@ -30,7 +30,7 @@ const FILE_COPIES = [
   ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
   ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
   ['loadgen/lib/arg-table.js', ['scripts/ops/arg-table.js', 'local-platform/lib/arg-table.js', 'contract/lib/arg-table.js',
-    'bench/rounds/arg-table.js', 'bench/apps/arg-table.js']],
+    'bench/rounds/arg-table.js', 'bench/apps/arg-table.js', 'report/lib/arg-table.js']],
 ];
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');

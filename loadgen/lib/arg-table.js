@@ -152,11 +152,12 @@ function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infini
   const hasAlias = Object.keys(aliases).length > 0;
   const cols = rows.map((row) => {
     const [flag, , type, def, text, range] = row;
-    const [name, metavar] = [flagName(row), row[0].slice(flagName(row).length + 1)];
-    const arg = type === 'bool' ? '' : ` ${metavar || (type === 'str' && range ? range.join('|') : METAVAR[type])}`;
+    const name = flagName(row);
+    const metavar = flag.slice(name.length + 1) || (type === 'str' && range ? range.join('|') : METAVAR[type]);
     const alias = Object.keys(aliases).find((a) => aliases[a] === name);
     const shown = defaultText(def);
-    return [`  ${alias ? `${alias}, ` : hasAlias ? '    ' : ''}${flag.split(' ')[0]}${arg}`, `${text}${shown !== '' ? ` [default: ${shown}]` : ''}`];
+    return [`  ${alias ? `${alias}, ` : hasAlias ? '    ' : ''}${name}${type === 'bool' ? '' : ` ${metavar}`}`,
+      `${text}${shown !== '' ? ` [default: ${shown}]` : ''}`];
   });
   const indent = Math.max(...cols.map((c) => c[0].length)) + 2;
   const lines = cols.map(([left, right]) => {

@@ -20,6 +20,8 @@ const COMMANDS = [
   ['scripts/collect-logs.sh', []],
   ['scripts/run-round.sh', []],
   ['scripts/tunnel.sh', []],
+  ['scripts/report.sh', []],
+  ['scripts/run-experiment.sh', []],
   ['scripts/test.sh', ['--no-setup']],
   ['scripts/pg-cluster.sh', ['start']],
   ['scripts/cfl', ['status']],
