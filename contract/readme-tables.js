@@ -7,9 +7,9 @@
 // pushed or installed alone and imports no other): scripts/cf/bindings.js (the one bindings
 // module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
 // and benches) in the local platform and bench/rounds, scripts/ops/process-checks.js in the
-// local platform. `node contract/readme-tables.js
-// --write` rewrites them;
-// readme-tables.test.js fails when one is stale.
+// local platform, loadgen/lib/arg-table.js (the flag-table engine of every command) in the
+// scripts, the local platform, the contract, the benches and the report. `node contract/readme-tables.js
+// --write` rewrites them; readme-tables.test.js fails when one is stale.
 'use strict';
 
 const fs = require('node:fs');
@@ -29,9 +29,12 @@ const FILE_COPIES = [
   ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js', 'report/lib/bindings.js']],
   ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
   ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
+  ['loadgen/lib/arg-table.js', ['scripts/ops/arg-table.js', 'local-platform/lib/arg-table.js', 'contract/lib/arg-table.js',
+    'bench/rounds/arg-table.js', 'bench/apps/arg-table.js', 'report/lib/arg-table.js']],
 ];
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
+const { parseOrExit, REQUIRED } = require('./lib/arg-table');
 
 const SETTINGS = ['<!-- settings table: generated from settings.json by readme-tables.js -->', '<!-- end of settings table -->'];
 const FRAMING = ['<!-- framing table: generated from framing-cases.js by readme-tables.js -->', '<!-- end of framing table -->'];
@@ -99,11 +102,14 @@ function generated() {
   ];
 }
 
+const USAGE = 'Usage: node contract/readme-tables.js --write';
+const ABOUT = "Regenerate the README tables, node-app/settings.json, the apps' ads-table.sql and the module copies.";
+const OPTIONS = [
+  ['--write', 'write', 'bool', REQUIRED, 'write every generated file that differs'],
+];
+
 if (require.main === module) {
-  if (process.argv[2] !== '--write') {
-    console.error('usage: node contract/readme-tables.js --write   (regenerate the README tables, node-app/settings.json, the apps\' ads-table.sql and the module copies)');
-    process.exit(1);
-  }
+  parseOrExit('readme-tables', process.argv.slice(2), { usage: USAGE, about: ABOUT, rows: OPTIONS });
   for (const [file, current, wanted] of generated()) {
     if (current !== wanted) { fs.writeFileSync(file, wanted); console.log(`wrote ${path.relative(process.cwd(), file)}`); }
   }

@@ -16,6 +16,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { ALL_VARIANTS, variant, envList, portRange } = require('./lib/variants');
 const { healthOk } = require('./lib/app-process');
+const { parse, help, UsageError } = require('./lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..');
 const CONTRACT = __dirname;
@@ -27,33 +28,26 @@ const HEADER_TIMEOUT_MS = 1000;
 const IDLE_TIMEOUT_MS = 2000;
 const PG_START_TRIES = 3;
 
-// [flag, key, value name or null for a switch, help]: the parser and --help in one.
+// The parser, the defaults and --help in one (arg-table.js).
 const OPTIONS = [
-  ['--only', 'only', 'VARIANT[,VARIANT...]', `run only these variants: ${ALL_VARIANTS.join(' ')}`],
-  ['--no-lifecycle', 'noLifecycle', null, 'skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (the ranges of settings.json on every variant; bad settings, VCAP_SERVICES)'],
-  ['--keep', 'keep', null, 'keep the temp dir (app logs, test logs) and print its path'],
-  ['--help', 'help', null, 'this text'],
+  ['--only VARIANT[,VARIANT...]', 'only', 'str', ALL_VARIANTS.join(','), 'run only these variants'],
+  ['--no-lifecycle', 'noLifecycle', 'bool', false, 'skip lifecycle.test.js (outage, SIGTERM) and settings.test.js (the ranges of settings.json on every variant; bad settings, VCAP_SERVICES)'],
+  ['--keep', 'keep', 'bool', false, 'keep the temp dir (app logs, test logs) and print its path'],
+  ['--help', 'help', 'bool', '', 'this text'],
 ];
-
-class UsageError extends Error {}
+const ALIASES = { '-h': '--help' };
 
 /** The flags from OPTIONS, then the header comment's description (the one source of both). */
 function usage() {
   const lines = fs.readFileSync(__filename, 'utf8').split('\n');
-  const about = lines.slice(2, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
-  const flags = OPTIONS.map(([flag, , value, help]) => `  ${`${flag}${value ? ` ${value}` : ''}`.padEnd(28)} ${help}`);
-  return ['Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]', ...flags, '', ...about, 'DEBUG=1 traces the wrapper.'].join('\n');
+  const about = lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
+  return help('Usage: contract/run.sh [--only VARIANT[,VARIANT...]] [--no-lifecycle] [--keep]', '', OPTIONS,
+    { aliases: ALIASES, notes: [...about, 'DEBUG=1 traces the wrapper.'].join('\n'), width: 100 });
 }
 
 function parseArgs(argv) {
-  const opts = { only: ALL_VARIANTS.join(','), noLifecycle: false, keep: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const o = OPTIONS.find(([flag]) => flag === (argv[i] === '-h' ? '--help' : argv[i]));
-    if (!o) throw new UsageError(`unknown option: ${argv[i]}`);
-    if (!o[2]) { opts[o[1]] = true; continue; }
-    if (i + 1 >= argv.length) throw new UsageError(`${o[0]} needs a value`);
-    opts[o[1]] = argv[++i];
-  }
+  const opts = parse(argv, OPTIONS, { aliases: ALIASES });
+  if (opts.help) return opts;
   opts.variants = opts.only.split(',').filter(Boolean);
   for (const v of opts.variants) {
     try { variant(v); } catch (e) { throw new UsageError(e.message); }
@@ -244,10 +238,10 @@ async function main(argv) {
     opts = parseArgs(argv);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${usage()}\ncontract: ${e.message}\n`);
+    process.stderr.write(`contract: ${e.message} (see --help)\n`);
     return 1;
   }
-  if (opts.help) { process.stdout.write(`${usage()}\n`); return 0; }
+  if (opts.help) { process.stdout.write(usage()); return 0; }
   let run;
   try {
     checkPrerequisites(opts.variants);

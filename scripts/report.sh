@@ -1,12 +1,5 @@
 #!/usr/bin/env bash
-# report.sh — render the results of rounds or an experiment: HTML with charts, SVG, CSV.
-#
-# Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--out DIR] [--db URL] [--platform local|cf]
-#
-# Reads the report views of results-schema.sql; the HTML inlines Vega/Vega-Lite/Vega-Embed
-# and opens without network. Prints the path of index.html. The work is done by
-# report/bin/report.js (statistics method: report/README.md).
-# Exit: 0 ok, 1 usage/config, 2 rendering failed. DEBUG=1 traces.
+# report.sh — render the results of rounds or an experiment: HTML with charts, SVG, CSV (options: --help).
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 

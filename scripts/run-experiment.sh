@@ -1,13 +1,5 @@
 #!/usr/bin/env bash
-# run-experiment.sh — run an experiment plan (experiments/*.yml) unattended, resumable.
-#
-# Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
-#        scripts/run-experiment.sh --list   (each shipped plan and what of the study it regenerates)
-#
-# Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>;
-# rounds already done under that label are skipped, so running the plan again resumes it.
-# The work is done by report/bin/run-experiment.js (plans, order, scale-until-SLO, capacity
-# search: report/README.md). Exit: 0 ok, 1 usage/config, 2 some round failed. DEBUG=1 traces.
+# run-experiment.sh — run an experiment plan (experiments/*.yml) unattended, resumable (options: --help).
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 

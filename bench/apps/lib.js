@@ -1,7 +1,7 @@
 // lib.js — what the app benchmarks share (settings.js, throughput.js): a PostgreSQL cluster
 // of their own (a port of range `bench-apps` in ports.json), one app variant
 // (contract/lib/variants.js) started pinned to a CPU on fresh databases with seeded ads, the
-// CPU time of its processes, a small argument-table parser, and the cleanup.
+// CPU time of its processes, the header comment as help text, and the cleanup.
 'use strict';
 
 const fs = require('node:fs');
@@ -22,25 +22,10 @@ const PG_START_TRIES = 3;
 
 class UsageError extends Error {}
 
-/** Parse argv by `options` ([flag, key, help], every flag takes a value; `repeat` keys collect). */
-function parseArgs(argv, options, defaults, repeat = []) {
-  const opts = { ...defaults };
-  for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i] === '-h' || argv[i] === '--help') return { help: true };
-    const o = options.find(([flag]) => flag === argv[i]);
-    if (!o) throw new UsageError(`unknown option: ${argv[i]} (see --help)`);
-    if (i + 1 >= argv.length) throw new UsageError(`${argv[i]} needs a value (see --help)`);
-    if (repeat.includes(o[1])) opts[o[1]] = [...(opts[o[1]] || []), argv[i + 1]];
-    else opts[o[1]] = argv[i + 1];
-  }
-  return opts;
-}
-
-/** `usageLine`, the flags of `options`, then the calling file's header comment. */
-function usage(file, usageLine, options) {
+/** The header comment of `file` (a bench's description for its --help), comment marks stripped. */
+function headerOf(file) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const about = lines.slice(2, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
-  return [usageLine, ...options.map(([flag, , help]) => `  ${flag.padEnd(12)} ${help}`), '', ...about].join('\n');
+  return lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
 }
 
 /** Run `main(argv)` → exit code; a UsageError or setup Error is one line and exit 1. */
@@ -143,4 +128,4 @@ const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).s
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
-module.exports = { Bench, UsageError, parseArgs, usage, runMain, cpuTicks, median, variant, ROOT, APP_CPU, LOAD_CPU, SEED_ADS, CLK_TCK };
+module.exports = { Bench, UsageError, headerOf, runMain, cpuTicks, median, variant, ROOT, APP_CPU, LOAD_CPU, SEED_ADS, CLK_TCK };

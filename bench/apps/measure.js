@@ -16,32 +16,25 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { execFile } = require('node:child_process');
+const { parseOrExit, REQUIRED } = require('./arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');
-const DEFAULTS = { duration: '10s', reps: '3', parallel: '32', cpu: '1', ids: '1-1000', warmup: '3s' };
+// The parser, the defaults and --help in one (arg-table.js); the values go to the loadgen as given.
+const OPTIONS = [
+  ['--url URL', 'url', 'str', REQUIRED, 'the running app'],
+  ['--app NAME', 'app', 'str', REQUIRED, 'its name in the output'],
+  ['--duration DUR', 'duration', 'str', '10s', 'each run'],
+  ['--reps N', 'reps', 'int', 3, 'on/off pairs', [1]],
+  ['--parallel N', 'parallel', 'str', '32', 'requests in flight'],
+  ['--cpu N', 'cpu', 'str', '1', 'the CPU the generator is pinned to (taskset)'],
+  ['--ids MIN-MAX', 'ids', 'str', '1-1000', 'the ads the reads pick from'],
+  ['--warmup DUR', 'warmup', 'str', '3s', 'a run before the measured ones, not counted'],
+];
 const OPS = [
   { op: 'GET /ads/{id}', loadgen: ['--scenario', 'read'], autocannon: [] },
   { op: 'POST /ads', loadgen: ['--scenario', 'publish'], autocannon: ['-m', 'POST', '-H', 'content-type=application/x-www-form-urlencoded', '-b', 'title=bench&price=1'] },
 ];
-
-function parseArgs(argv) {
-  const opts = { ...DEFAULTS };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = argv[i].replace(/^--/, '');
-    if (!(key in opts) && key !== 'url' && key !== 'app') usage(`unknown option ${argv[i]}`);
-    if (argv[i + 1] === undefined) usage(`${argv[i]} needs a value`);
-    opts[key] = argv[i + 1];
-  }
-  if (!opts.url || !opts.app) usage('--url and --app are required');
-  if (!/^[1-9][0-9]*$/.test(opts.reps)) usage(`--reps must be a positive integer, got "${opts.reps}"`);
-  return opts;
-}
-
-function usage(message) {
-  console.error(`measure: ${message}\nusage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3] [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]`);
-  process.exit(1);
-}
 
 function post(url, p) {
   return new Promise((resolve, reject) => {
@@ -85,7 +78,10 @@ const median = (xs) => {
 };
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseOrExit('measure', process.argv.slice(2), {
+    usage: 'Usage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3] [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]',
+    rows: OPTIONS,
+  });
   for (const spec of OPS) {
     await post(opts.url, '/timings/recording?enabled=on');
     await load(opts, spec, opts.warmup);

@@ -10,7 +10,8 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { Bench, UsageError, parseArgs, usage, runMain, cpuTicks, median, variant, ROOT, LOAD_CPU, SEED_ADS, CLK_TCK } = require('./lib');
+const { parseOrExit, note } = require('./arg-table');
+const { Bench, UsageError, headerOf, runMain, cpuTicks, median, variant, ROOT, LOAD_CPU, SEED_ADS, CLK_TCK } = require('./lib');
 
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');
 const DEFAULT_SETTINGS = {
@@ -18,14 +19,14 @@ const DEFAULT_SETTINGS = {
   'java-app': ['200 threads|java|JETTY_THREADS_MAX=200', '200 threads, timings off|java|JETTY_THREADS_MAX=200 TIMINGS_ENABLED=false',
     '10 threads|java|JETTY_THREADS_MIN=8 JETTY_THREADS_MAX=10'],
 };
-// [flag, key, help]: the parser and --help in one.
+// The parser, the defaults and --help in one (arg-table.js); durations go to the loadgen as given.
 const OPTIONS = [
-  ['--app', 'app', 'node-app: raw; raw, timings off; express; raw, 2 workers. java-app: 200 Jetty threads; the same, timings off; 10 threads, the study\'s smallest pool (default node-app)'],
-  ['--setting', 'settings', 'instead of the defaults, repeatable: a name, a variant of contract/lib/variants.js (node-raw node-express node-cluster java) and NAME=value settings, e.g. \'pool 20|node-raw|DB_POOL_SIZE=20\''],
-  ['--duration', 'duration', 'each measured run (default 10s)'],
-  ['--warmup', 'warmup', 'a run before it, not counted (default 5s: the JIT, pool connections)'],
-  ['--parallel', 'parallel', 'requests in flight (default 32)'],
-  ['--reps', 'reps', 'interleaved repetitions, medians compared (default 3)'],
+  ['--app APP', 'app', 'str', 'node-app', 'node-app: raw; raw, timings off; express; raw, 2 workers. java-app: 200 Jetty threads; the same, timings off; 10 threads, the study\'s smallest pool', ['node-app', 'java-app']],
+  ['--setting \'NAME|VARIANT|ENV...\'', 'settings', 'list', note('those of --app'), 'instead of the defaults, repeatable: a name, a variant of contract/lib/variants.js (node-raw node-express node-cluster java) and NAME=value settings, e.g. \'pool 20|node-raw|DB_POOL_SIZE=20\''],
+  ['--duration DUR', 'duration', 'str', '10s', 'each measured run'],
+  ['--warmup DUR', 'warmup', 'str', '5s', 'a run before it, not counted (the JIT, pool connections)'],
+  ['--parallel N', 'parallel', 'int', 32, 'requests in flight', [1]],
+  ['--reps N', 'reps', 'int', 3, 'interleaved repetitions, medians compared', [1]],
 ];
 const USAGE_LINE = 'Usage: bench/apps/settings.sh [--app node-app|java-app] [--setting \'NAME|VARIANT|ENV...\']...\n'
   + '                              [--duration 10s] [--warmup 5s] [--parallel 32] [--reps 3]';
@@ -44,12 +45,8 @@ function parseSetting(text) {
 }
 
 function validate(opts) {
-  if (!opts.settings) {
-    if (!DEFAULT_SETTINGS[opts.app]) throw new UsageError(`--app must be node-app or java-app, got "${opts.app}"`);
-    opts.settings = DEFAULT_SETTINGS[opts.app];
-  }
-  if (!/^[1-9][0-9]*$/.test(opts.reps) || !/^[1-9][0-9]*$/.test(opts.parallel)) throw new UsageError('--reps and --parallel must be positive integers');
-  return { ...opts, settings: opts.settings.map(parseSetting), reps: Number(opts.reps) };
+  const settings = opts.settings.length ? opts.settings : DEFAULT_SETTINGS[opts.app];
+  return { ...opts, settings: settings.map(parseSetting), parallel: String(opts.parallel) };
 }
 
 /** One loadgen run of `duration` on the started app: { requests, perSec }; errors fail it. */
@@ -89,8 +86,7 @@ function table(settings, runs) {
 }
 
 async function main(argv) {
-  const parsed = parseArgs(argv, OPTIONS, { app: 'node-app', duration: '10s', warmup: '5s', parallel: '32', reps: '3' }, ['settings']);
-  if (parsed.help) { process.stdout.write(`${usage(__filename, USAGE_LINE, OPTIONS)}\n`); return 0; }
+  const parsed = parseOrExit('settings', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
   const opts = validate(parsed);
   if (opts.settings.some((s) => s.variant === 'java') && !require('node:fs').existsSync(path.join(ROOT, 'java-app', 'target', 'java-app.jar'))) {
     throw new Error('no java-app/target/java-app.jar: run scripts/setup.sh (or mvn -q package in java-app)');

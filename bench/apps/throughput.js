@@ -11,15 +11,16 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { Bench, UsageError, parseArgs, usage, runMain, variant, LOAD_CPU, SEED_ADS } = require('./lib');
+const { parseOrExit, note } = require('./arg-table');
+const { Bench, UsageError, headerOf, runMain, variant, LOAD_CPU, SEED_ADS } = require('./lib');
 const { ALL_VARIANTS } = require('../../contract/lib/variants');
 
-// [flag, key, help]: the parser and --help in one.
+// The parser, the defaults and --help in one (arg-table.js); the values go to measure.js as given.
 const OPTIONS = [
-  ['--only', 'only', `variants, comma-separated: ${ALL_VARIANTS.join(' ')} (default: all)`],
-  ['--duration', 'duration', 'each run (default 10s)'],
-  ['--reps', 'reps', 'on/off pairs per operation (default 3)'],
-  ['--parallel', 'parallel', 'requests in flight (default 32)'],
+  ['--only VARIANT[,VARIANT...]', 'only', 'str', note('all'), `variants, comma-separated: ${ALL_VARIANTS.join(' ')}`],
+  ['--duration DUR', 'duration', 'str', '10s', 'each run'],
+  ['--reps N', 'reps', 'str', '3', 'on/off pairs per operation'],
+  ['--parallel N', 'parallel', 'str', '32', 'requests in flight'],
 ];
 const USAGE_LINE = 'Usage: bench/apps/throughput.sh [--only VARIANT[,VARIANT...]] [--duration 10s] [--reps 3] [--parallel 32]';
 
@@ -44,9 +45,8 @@ function columns(rows) {
 }
 
 async function main(argv) {
-  const opts = parseArgs(argv, OPTIONS, { only: ALL_VARIANTS.join(','), duration: '10s', reps: '3', parallel: '32' });
-  if (opts.help) { process.stdout.write(`${usage(__filename, USAGE_LINE, OPTIONS)}\n`); return 0; }
-  const variants = opts.only.split(',').filter(Boolean);
+  const opts = parseOrExit('throughput', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
+  const variants = (opts.only || ALL_VARIANTS.join(',')).split(',').filter(Boolean);
   for (const v of variants) {
     try { variant(v); } catch (e) { throw new UsageError(e.message); }
   }

@@ -3,10 +3,11 @@
 // timings-flush.js — what the idempotent flush (one transaction per batch with its
 // flush id in server_timings_flushes, timings-flusher.js) costs beside a bare COPY per batch
 // in autocommit, on the same records, the same database, alternating, in one run. Run on
-// demand, not in tests: node bench/apps/timings-flush.js [rows] [repetitions]
-// (default 100000 5; CFSCALE_TEST_PG_URL or the tests' own cluster).
+// demand, not in tests: node bench/apps/timings-flush.js [--rows N] [--reps N]
+// (CFSCALE_TEST_PG_URL or the tests' own cluster).
 
 const path = require('node:path');
+const { parseOrExit } = require('./arg-table');
 
 const APP = path.join(__dirname, '..', '..', 'node-app');
 const pg = require(require.resolve('pg', { paths: [APP] }));
@@ -15,8 +16,13 @@ const { TimingBuffer, ROUTE_LIST_ADS } = require(path.join(APP, 'timing-buffer')
 const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require(path.join(APP, 'timings-flusher'));
 const { connectionFromUrl, pgConfig } = require(path.join(APP, 'bindings'));
 
-const rows = Number(process.argv[2] || 100000);
-const reps = Number(process.argv[3] || 5);
+const { rows, reps } = parseOrExit('timings-flush', process.argv.slice(2), {
+  usage: 'Usage: node bench/apps/timings-flush.js [--rows N] [--reps N]',
+  rows: [
+    ['--rows N', 'rows', 'count', 100000, 'timing records flushed per run', [1]],
+    ['--reps N', 'reps', 'int', 5, 'alternating repetitions of both ways', [1]],
+  ],
+});
 
 function fill(b, n) {
   for (let i = 0; i < n; i++) b.record(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ROUTE_LIST_ADS, 200, 1.7e15 + i, 1234, 56, 789);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // cfs-period.js — which CFS period makes the local platform's latency closest to CF's CPU
-// shares (bench/rounds/cfs-period.sh; its header is the help). Same app, same work (an
+// shares (bench/rounds/cfs-period.sh; COMMAND is its help and its flags). Same app, same work (an
 // open-model rate, so every configuration serves the same requests and spends the same
 // CPU), delivered two ways: CF's shares (CFSCALE_CPU_MODE=shares: no quota, a cell with
 // spare CPU, as CF's work-conserving shares give it) and a hard quota of --cpu cores with
@@ -15,24 +15,38 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('./ports');
-const USAGE = fs.readFileSync(path.join(__dirname, 'cfs-period.sh'), 'utf8').split('\n')
-  .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
+const { parseOrExit } = require('./arg-table');
+
+// The parser, the defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: bench/rounds/cfs-period.sh [--cpu 0.1] [--periods 100000,50000,20000,10000] [--loads 0.2,0.35]\n'
+    + '         [--duration 20] [--warmup 10] [--reps 2]',
+  about: "Which CFS period makes the local platform's latency closest to CF's CPU shares: node-app x1 serving the "
+    + 'same open-model rate (so the same work and CPU) under CFSCALE_CPU_MODE=shares (no quota: a cell with spare CPU) '
+    + 'and under a hard quota of --cpu cores with each period; p50/p90/p99 per configuration and each period\'s '
+    + "distance to shares (mean |ln(quota/shares)| over the three percentiles). Chooses CFSCALE_CPU_PERIOD_US's "
+    + 'default (local-platform/README.md).',
+  rows: [
+    ['--cpu C', 'cpu', 'num', 0.1, 'the quota, cores; every period x C must be >= 1000 µs'],
+    ['--periods P,..', 'periods', 'str', '100000,50000,20000,10000', 'CFS periods to compare, µs'],
+    ['--loads L,..', 'loads', 'str', '0.2,0.35', 'rates as fractions of the capacity at the quota with a 100 ms period '
+      + '(closed model, 16 in flight); the open model costs the app about twice the CPU per request, so 0.5 would '
+      + 'saturate the quota'],
+    ['--duration S', 'duration', 'int', 20, 'seconds measured per rate, after 5 s at that rate', [1]],
+    ['--warmup S', 'warmup', 'int', 10, 'seconds the app is warmed up without a quota before each configuration', [0]],
+    ['--reps N', 'reps', 'int', 2, 'interleaved repetitions; medians are compared', [1]],
+  ],
+  notes: `A fresh local platform per configuration (the period is the daemon's; CFSCALE_HOME
+/tmp/cfscale-bench-period-*, ports: range \`cfs-period\` of ports.json), torn down at the end. Heavy: run
+it under the shared lock (flock /tmp/cfscale-heavy.lock ...). On demand only, not in CI.
+Exit 0 ok, 1 usage, 2 a step failed.`,
+  width: 100,
+};
 
 function parseArgs(argv) {
-  const o = { cpu: 0.1, periods: [100000, 50000, 20000, 10000], loads: [0.2, 0.35], duration: 20, warmup: 10, reps: 2 };
-  for (let i = 0; i < argv.length; i++) {
-    const [a, v] = [argv[i], argv[i + 1]];
-    if (a === '-h' || a === '--help') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
-    if (v === undefined) die(`${a} needs a value`, 1);
-    i++;
-    if (a === '--cpu') o.cpu = Number(v);
-    else if (a === '--periods') o.periods = v.split(',').map(Number);
-    else if (a === '--loads') o.loads = v.split(',').map(Number);
-    else if (a === '--duration') o.duration = Number(v);
-    else if (a === '--warmup') o.warmup = Number(v);
-    else if (a === '--reps') o.reps = Number(v);
-    else die(`unknown option: ${a}`, 1);
-  }
+  const o = parseOrExit('cfs-period', argv, COMMAND);
+  o.periods = o.periods.split(',').map(Number);
+  o.loads = o.loads.split(',').map(Number);
   if (!(o.cpu > 0)) die('--cpu must be a positive number of cores', 1);
   for (const p of o.periods) if (!(p * o.cpu >= 1000)) die(`--periods: ${p} µs x ${o.cpu} cores is below the kernel's 1000 µs quota`, 1);
   if (o.loads.some((l) => !(l > 0 && l < 1))) die('--loads are fractions of the capacity, between 0 and 1', 1);

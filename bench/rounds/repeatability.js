@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // repeatability.js — does the instrument read the same twice? (bench/rounds/repeatability.sh;
-// its header is the help). R identical rounds back to back per instance count, in two ways
-// interleaved round by round: `fixed` (a guessed --warmup and --prewarm, how rounds were run
-// before the steady-state gate) and `gate` (the gate decides where the window starts).
+// COMMAND is its help and its flags). R identical rounds back to back per instance count, in two ways
+// interleaved round by round: `fixed` (a guessed --warmup and --prewarm, no steady-state
+// gate) and `gate` (the gate decides where the window starts).
 // Prints every round's throughput and p99 (with the load average), then per instance count
 // and way the mean and the coefficient of variation (CV = sd / mean) of both. A settle round
 // before each instance count is run and shown but not counted: it is the first after a
@@ -15,8 +15,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('./ports');
-const USAGE = fs.readFileSync(path.join(__dirname, 'repeatability.sh'), 'utf8').split('\n')
-  .slice(1).filter((l) => l.startsWith('#')).map((l) => l.replace(/^# ?/, '')).join('\n');
+const { parseOrExit } = require('./arg-table');
 const WAYS = {
   fixed: ['--warmup', '2s', '--prewarm', '200'],
   gate: [],
@@ -27,26 +26,38 @@ function die(msg, code = 2) {
   process.exit(code);
 }
 
+// The parser, the defaults and --help in one (arg-table.js); the load flags go to run-round.sh as given.
+const COMMAND = {
+  usage: 'Usage: bench/rounds/repeatability.sh [--app node-app] [--cpu 0.1] [--instances 1,2] [--rounds 5] [--loadgens 1]\n'
+    + '         [--parallel 16] [--duration 10s] [--ways fixed,gate] [-- RUN-ROUND-FLAGS...]',
+  about: 'Identical local rounds back to back: their throughput and p99, with the coefficient of variation per '
+    + 'instance count, with a guessed warm-up (`fixed`: --warmup 2s --prewarm 200) and with the steady-state gate '
+    + '(`gate`), interleaved round by round.',
+  rows: [
+    ['--app A', 'app', 'str', 'node-app', 'the app'],
+    ['--cpu C', 'cpu', 'str', '0.1', "per-instance CPU quota, cores ('' = the platform's)"],
+    ['--instances K,..', 'instances', 'str', '1,2', 'instance counts, one block each'],
+    ['--rounds R', 'rounds', 'int', 5, 'counted rounds per instance count and way (a CV needs two)', [2]],
+    ['--loadgens N', 'loadgens', 'str', '1', 'the loadgens of every round'],
+    ['--parallel N', 'parallel', 'str', '16', 'requests in flight per loadgen'],
+    ['--duration D', 'duration', 'str', '10s', 'the length of every round'],
+    ['--ways W,..', 'ways', 'str', 'fixed,gate', 'fixed and/or gate'],
+  ],
+  rest: 'extra',
+  notes: `-- FLAGS: passed to every run-round.sh, e.g. -- --steady-window 5s.
+Each instance count starts with a settle round (shown, not counted: the first round after a
+change). A local platform of its own (CFSCALE_HOME /tmp/cfscale-bench-repeat-*, ports
+\`repeatability\` of ports.json), torn down at the end. Heavy: run it under the shared lock (flock
+/tmp/cfscale-heavy.lock ...). On demand only, not in CI. Read the CVs of one run side by
+side, not absolute rates: the machine is shared. Exit 0 ok, 1 usage, 2 a round failed.`,
+  width: 100,
+};
+
 function parseArgs(argv) {
-  const o = { app: 'node-app', cpu: '0.1', instances: [1, 2], rounds: 5, loadgens: '1', parallel: '16', duration: '10s',
-    ways: ['fixed', 'gate'], extra: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const [a, v] = [argv[i], argv[i + 1]];
-    if (a === '-h' || a === '--help') { process.stdout.write(`${USAGE}\n`); process.exit(0); }
-    if (a === '--') { o.extra = argv.slice(i + 1); break; }
-    if (v === undefined) die(`${a} needs a value`, 1);
-    i++;
-    if (a === '--app') o.app = v;
-    else if (a === '--cpu') o.cpu = v;
-    else if (a === '--instances') o.instances = v.split(',').map(Number);
-    else if (a === '--rounds') o.rounds = Number(v);
-    else if (a === '--loadgens') o.loadgens = v;
-    else if (a === '--parallel') o.parallel = v;
-    else if (a === '--duration') o.duration = v;
-    else if (a === '--ways') o.ways = v.split(',');
-    else die(`unknown option: ${a}`, 1);
-  }
-  if (!(o.rounds >= 2)) die('--rounds must be at least 2 (a CV needs two)', 1);
+  const o = parseOrExit('repeatability', argv, COMMAND);
+  o.extra ||= [];
+  o.instances = o.instances.split(',').map(Number);
+  o.ways = o.ways.split(',');
   if (o.instances.some((k) => !(k >= 1))) die('--instances must be counts >= 1', 1);
   for (const w of o.ways) if (!WAYS[w]) die(`--ways: ${w} is not one of ${Object.keys(WAYS).join(', ')}`, 1);
   return o;

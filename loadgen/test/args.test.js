@@ -1,8 +1,9 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { parseDuration, parseCount } = require('../lib/units');
+const { parseDuration, parseCount } = require('../lib/arg-table');
 const { buildPlan, help, OPTIONS } = require('../lib/args');
+const { defaultText } = require('../lib/arg-table');
 
 test('units: durations and counts', () => {
   const durations = [['500ms', 500], ['10s', 10000], ['2m', 120000], ['1h', 3600000], ['3', 3000], ['1.5s', 1500], ['x', NaN], ['-1s', NaN]];
@@ -35,7 +36,7 @@ const BAD = [
   [['--url', 'http://x', '--header', 'nocolon'], /--header/],
   [['--url', 'http://x', '--round', '3'], /--results-db and --round/],
   [['--url', 'http://x', '--timeout'], /--timeout needs a value/],
-  [['--url', 'http://x', '--frobnicate'], /unknown option --frobnicate/],
+  [['--url', 'http://x', '--frobnicate'], /unknown option: --frobnicate/],
 ];
 for (const [argv, re] of BAD) {
   test(`args: rejects ${argv.slice(2).join(' ') || 'no arguments'}`, () => {
@@ -47,6 +48,6 @@ test('args: --help lists every option with its default', () => {
   const text = help();
   for (const [flag, , , def] of OPTIONS) {
     assert.ok(text.includes(flag), flag);
-    if (def !== '') assert.ok(text.includes(`[default: ${def}]`), `${flag} default`);
+    if (def !== '') assert.ok(text.includes(`[default: ${defaultText(def)}]`), `${flag} default`);
   }
 });

@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
+const { parseOrExit } = require('../lib/arg-table');
 const { freePortInRange } = require('../test/ports');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -20,14 +21,17 @@ const CFL = path.join(REPO, 'scripts', 'cfl');
 const CF = path.join(REPO, '.tools', 'bin', 'cf');
 const TARGET_SEC = 20;
 
-function arg(name, def) {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+// The flags, their defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: node local-platform/bench/cf-push.js [--runs 2]',
+  rows: [
+    ['--runs N', 'runs', 'int', 2, 'timed pushes (the first cold, then again)', [1]],
+  ],
+};
 
 async function main() {
+  const { runs } = parseOrExit('bench-cf-push', process.argv.slice(2), COMMAND);
   if (!fs.existsSync(CF)) throw new Error(`${CF} is missing: run scripts/setup.sh`);
-  const runs = arg('--runs', 2);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-bench-push-'));
   fs.chmodSync(home, 0o711); // PostgreSQL (as postgres when we are root) must reach it
   const env = {

@@ -15,7 +15,7 @@
 //   router and the daemon spent per 1000 routed requests.
 // Both sides are warmed up before anything is counted.
 //
-// Usage: node local-platform/bench/router.js [--rate 200] [--slices 6] [--seconds 3] [--connections 8]
+// Usage: node local-platform/bench/router.js --help
 'use strict';
 
 const fs = require('node:fs');
@@ -25,6 +25,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { freePortInRange } = require('../test/ports');
 const { httpDefaults, MAX_CONN } = require('../lib/haproxy-config');
+const { parseOrExit } = require('../lib/arg-table');
 
 const REPO = path.join(__dirname, '..', '..');
 const CFL = path.join(REPO, 'scripts', 'cfl');
@@ -32,10 +33,16 @@ const CF = path.join(REPO, '.tools', 'bin', 'cf');
 const FIXTURE = path.join(__dirname, '..', 'test', 'fixtures', 'tiny-app', 'manifest.yml');
 const CLOCK_TICKS = 100;
 
-function arg(name, def) {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
+// The flags, their defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: node local-platform/bench/router.js [--rate 200] [--slices 6] [--seconds 3] [--connections 8]',
+  rows: [
+    ['--rate R', 'rate', 'num', 200, 'latency: requests per second, well below saturation', [1]],
+    ['--slices N', 'slices', 'int', 6, 'latency: alternating slices per side', [1]],
+    ['--seconds S', 'seconds', 'num', 3, 'length of a slice, and of the flat-out load per side, seconds', [0.1]],
+    ['--connections N', 'connections', 'int', 8, 'keep-alive connections (flat out: all in flight)', [1]],
+  ],
+};
 
 function cpuSec(pid) {
   try {
@@ -115,10 +122,7 @@ function pct(lat, p) {
 }
 
 async function main() {
-  const rate = arg('--rate', 200);
-  const slices = arg('--slices', 6);
-  const seconds = arg('--seconds', 3);
-  const connections = arg('--connections', 8);
+  const { rate, slices, seconds, connections } = parseOrExit('bench-router', process.argv.slice(2), COMMAND);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-bench-'));
   const routerPort = await freePortInRange(45480, 45482);
   const barePort = await freePortInRange(45483, 45484);

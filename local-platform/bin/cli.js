@@ -9,62 +9,58 @@ const http = require('node:http');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { loadConfig } = require('../lib/config');
+const { parse, help, note, UsageError } = require('../lib/arg-table');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
 const PING_TIMEOUT_MS = 5000;
 // Every instance gets SIGTERM at once; the grace period plus PostgreSQL's shutdown.
 const DOWN_TIMEOUT_MS = 120000;
 
-const USAGE = `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
-with the real cf CLI: cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local
-
-  cfl up | down | status
-  cfl api-url                         Cloud Controller v3 + UAA + log-cache, for cf login
-  cfl router-url                      the router (HAProxy), for requests to the apps
-  cfl home                            the platform's state directory (CFSCALE_HOME, resolved)
-  cfl router-usage                    the router's CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}
-  cfl front-proxies [-n N] [--cpu CORES|none] [--json]   TLS front proxies before the router (0 = off)
-
-Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
-CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
-CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
-
 class CliError extends Error {
   constructor(msg, code = 1) { super(msg); this.code = code; }
 }
 
-// verb → {val: flags with a value, bool: switches}; no verb takes positional arguments.
-const SPECS = {
-  up: {}, down: {}, status: {}, 'api-url': {}, 'router-url': {}, home: {}, 'router-usage': {},
-  'front-proxies': { val: { '-n': 'count', '--cpu': 'cpu' }, bool: { '--json': 'json' } },
+// verb → [what it does, its flags (arg-table.js rows)]: the parser and `cfl help` in one. No verb
+// takes positional arguments; a flag's absence leaves the choice to the daemon.
+const VERBS = {
+  up: ['start the platform (its daemon on first need)', []],
+  down: ['stop every instance, the router and PostgreSQL', []],
+  status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
+  'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
+  'router-url': ['the router (HAProxy), for requests to the apps', []],
+  home: ["the platform's state directory (CFSCALE_HOME, resolved)", []],
+  'router-usage': ['the router\'s CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}', []],
+  'front-proxies': ['TLS front proxies before the router: their URLs, one a line', [
+    ['-n N', 'count', 'int', note('unchanged'), 'set how many run (0 = off)', [0]],
+    ['--cpu CORES|none', 'cpu', 'str', note('unchanged'), 'with -n: the CPU quota of each'],
+    ['--json', 'json', 'bool', '', 'their stats as JSON instead'],
+  ]],
 };
+
+const USAGE = `${help('Usage: cfl VERB [flags]', `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
+with the real cf CLI: cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local`,
+Object.entries(VERBS).map(([verb, [about]]) => [verb, verb, 'bool', '', about]))}
+${Object.entries(VERBS).filter(([, [, rows]]) => rows.length).map(([verb, [, rows]]) => help(`cfl ${verb}:`, '', rows).replace(/^.*\n\n/, `cfl ${verb}\n`)).join('\n')}
+Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
+CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
+CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
 
 function parseArgs(argv) {
   const [verb, ...rest] = argv;
-  const spec = SPECS[verb];
-  if (!spec) throw new CliError(`unknown command "${verb}" (cfl help; everything else: the cf CLI)`);
-  const args = {};
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (spec.val && spec.val[a]) {
-      if (i + 1 >= rest.length) throw new CliError(`${a} needs a value`);
-      args[spec.val[a]] = rest[++i];
-    } else if (spec.bool && spec.bool[a]) {
-      args[spec.bool[a]] = true;
-    } else if (a.startsWith('-')) {
-      throw new CliError(`unknown flag ${a} for ${verb}`);
-    } else {
-      throw new CliError(`${verb} takes no arguments (cfl help)`);
-    }
+  if (!Object.hasOwn(VERBS, verb)) throw new CliError(`unknown command "${verb}" (cfl help; everything else: the cf CLI)`);
+  let parsed;
+  try {
+    parsed = parse(rest, [...VERBS[verb][1], ['--help', 'help', 'bool', '', 'cfl help']], { aliases: { '-h': '--help' } });
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new CliError(`${verb}: ${err.message} (cfl help)`);
   }
+  if (parsed.help) return { verb: 'help', args: {} };
+  const args = Object.fromEntries(Object.entries(parsed).filter(([k, v]) => k !== '_' && v !== undefined));
   return { verb, args: normalise(args) };
 }
 
 function normalise(args) {
-  if (args.count !== undefined) {
-    if (!/^\d+$/.test(args.count)) throw new CliError(`-n must be a non-negative integer, got "${args.count}"`);
-    args.count = Number(args.count);
-  }
   if (args.cpu !== undefined && args.cpu !== 'none') {
     const n = Number(args.cpu);
     if (!Number.isFinite(n) || n < 0.01) throw new CliError(`--cpu must be a number of cores >= 0.01 or "none", got "${args.cpu}"`);
@@ -162,6 +158,7 @@ function offlineDown(cfg) {
 async function main(argv) {
   if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
   const { verb, args } = parseArgs(argv);
+  if (verb === 'help') { process.stdout.write(`${USAGE}\n`); return 0; }
   const cfg = loadConfig();
   switch (verb) {
     case 'router-url': {

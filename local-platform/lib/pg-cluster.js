@@ -15,13 +15,16 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isExecutable, findOnPath } = require('./process-checks');
+const { parse, help, note, UsageError } = require('./arg-table');
 
 // --tls: a database that needs a client certificate signed by DIR/tls/ca.crt (and a password).
 const CLIENT_CERT_DB = 'cfscale_clientcert';
 
-const USAGE = `pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.
+const DEFAULT_PORT = 55432;
+const DEFAULT_MAX_CONNECTIONS = 400;
 
-Usage:
+// The commands' flags (arg-table.js): the parser, the defaults and the help in one.
+const USAGE = `Usage:
   scripts/pg-cluster.sh start --dir DIR [--port PORT] [--tls] [--max-connections N]
                                                         init if needed, start, print superuser URL
   scripts/pg-cluster.sh stop  --dir DIR                 fast shutdown (no-op when not running)
@@ -29,13 +32,19 @@ Usage:
   scripts/pg-cluster.sh status --dir DIR                exit 0 when running
   scripts/pg-cluster.sh createdb --dir DIR NAME         create database NAME if missing, print its URL
   scripts/pg-cluster.sh bindir                          print the directory of PostgreSQL's server
-                                                        binaries (exit 1 when not installed)
-
---max-connections N: the server's max_connections for this start (default 400, in its
-postgresql.conf), e.g. 100 as a service plan caps it; a running cluster with another value
-is an error.
-
-PostgreSQL refuses to run as root, so as root the cluster is owned by and run as the
+                                                        binaries (exit 1 when not installed)`;
+const ABOUT = 'pg-cluster.sh — a real, throw-away PostgreSQL cluster for the local platform and tests.';
+const ROWS = [
+  ['--dir DIR', 'dir', 'str', note('(required but by bindir)'), "the cluster's directory"],
+  ['--port PORT', 'port', 'int', note(`${DEFAULT_PORT}, or the one it had`), 'start: the port on 127.0.0.1', [1, 65535]],
+  ['--tls', 'tls', 'bool', false, 'start: also serve TLS (see below)'],
+  ['--max-connections N', 'maxConnections', 'int', note(`${DEFAULT_MAX_CONNECTIONS}, in its postgresql.conf`), 'start: the '
+    + "server's max_connections for this start, e.g. 100 as a service plan caps it; a running cluster with another value "
+    + 'is an error', [10, 10000]],
+  ['--help', 'help', 'bool', '', 'this help'],
+];
+const ALIASES = { '-h': '--help' };
+const NOTES = `PostgreSQL refuses to run as root, so as root the cluster is owned by and run as the
 \`postgres\` user. The cluster listens on 127.0.0.1 only, with a generated superuser
 password (scram-sha-256), kept in DIR/password (mode 600). DEBUG=1 traces.
 --tls also serves TLS (plain connections still work): a CA generated with openssl in
@@ -44,10 +53,9 @@ so verify-full passes for host localhost and fails for 127.0.0.1 while verify-ca
 It also signs a client certificate (DIR/tls/client.crt, RSA key DIR/tls/client.key in
 PKCS#1 PEM) and creates database ${CLIENT_CERT_DB}, which takes only TLS connections that
 present a certificate the CA signed (pg_hba clientcert=verify-ca), as Cloud SQL does;
-its name is in DIR/tls/client-cert-database.
-`;
+its name is in DIR/tls/client-cert-database.`;
+const usage = () => help(USAGE, ABOUT, ROWS, { aliases: ALIASES, notes: NOTES });
 
-const DEFAULT_PORT = 55432;
 const PG_USER = 'postgres';
 const PG_CTL_TIMEOUT_SEC = 30; // pg_ctl -w waits at most this long for start / stop
 const DB_NAME_RE = /^[a-z_][a-z0-9_-]{0,62}$/;
@@ -178,7 +186,7 @@ function initCluster(dir, port) {
     "listen_addresses = '127.0.0.1'",
     `port = ${port}`,
     `unix_socket_directories = '${dir}'`,
-    'max_connections = 400',
+    `max_connections = ${DEFAULT_MAX_CONNECTIONS}`,
     'shared_buffers = 256MB',
     'fsync = on',
     'synchronous_commit = off',
@@ -304,37 +312,20 @@ function createdb(dir, name) {
   return clusterUrl(dir, name);
 }
 
-/** argv → {cmd, dir, port, name} or {help: true}; throws ClusterError on bad input. */
+/** argv → {cmd, dir, port, name, tls, maxConnections} or {help: true}; throws ClusterError on bad input. */
 function parseArgs(argv) {
-  const [cmd, ...rest] = argv;
-  if (!cmd) return { usageError: true };
-  const opts = { cmd, dir: '', port: undefined, name: '', tls: false, 'max-connections': undefined };
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i];
-    if (a === '--dir' || a === '--port' || a === '--max-connections') {
-      if (i + 1 >= rest.length) throw new ClusterError(`${a} needs a value`);
-      opts[a.slice(2)] = rest[++i];
-    } else if (a === '--tls') {
-      opts.tls = true;
-    } else if (a === '-h' || a === '--help') {
-      return { help: true };
-    } else if (a.startsWith('-')) {
-      throw new ClusterError(`unknown option: ${a}`);
-    } else {
-      opts.name = a;
-    }
+  if (!argv.length) return { usageError: true };
+  let opts;
+  try {
+    opts = parse(argv, ROWS, { aliases: ALIASES, positionals: 2 });
+  } catch (err) {
+    throw err instanceof UsageError ? new ClusterError(err.message) : err;
   }
-  if (['-h', '--help', 'help'].includes(cmd)) return { help: true };
+  const [cmd, name = ''] = opts._;
+  if (opts.help || cmd === 'help') return { help: true };
+  Object.assign(opts, { cmd, name });
   if (cmd === 'bindir') return opts;
   if (!opts.dir) throw new ClusterError('--dir is required');
-  if (opts.port !== undefined && !/^[0-9]+$/.test(opts.port)) {
-    throw new ClusterError(`--port must be a number, got "${opts.port}"`);
-  }
-  const maxConn = opts['max-connections'];
-  if (maxConn !== undefined && !(/^[0-9]+$/.test(maxConn) && Number(maxConn) >= 10 && Number(maxConn) <= 10000)) {
-    throw new ClusterError(`--max-connections must be a number from 10 to 10000, got "${maxConn}"`);
-  }
-  opts.maxConnections = maxConn === undefined ? undefined : Number(maxConn);
   opts.dir = absoluteDir(opts.dir);
   return opts;
 }
@@ -343,8 +334,8 @@ function parseArgs(argv) {
 function main(argv) {
   try {
     const o = parseArgs(argv);
-    if (o.usageError) { process.stderr.write(USAGE); return 1; }
-    if (o.help) { process.stdout.write(USAGE); return 0; }
+    if (o.usageError) { process.stderr.write(usage()); return 1; }
+    if (o.help) { process.stdout.write(usage()); return 0; }
     switch (o.cmd) {
       case 'start': process.stdout.write(`${start(o.dir, { port: o.port, tls: o.tls, maxConnections: o.maxConnections })}\n`); return 0;
       case 'stop': stop(o.dir); return 0;

@@ -42,9 +42,9 @@ test('bad arguments: one line on stderr, exit 1, nothing on stdout', async (t) =
   const cases = [
     [['start'], /^pg-cluster: --dir is required$/],
     [['start', '--dir'], /^pg-cluster: --dir needs a value$/],
-    [['start', '--dir', 'x', '--port', 'abc'], /^pg-cluster: --port must be a number, got "abc"$/],
+    [['start', '--dir', 'x', '--port', 'abc'], /^pg-cluster: --port must be an integer from 1 to 65535, got "abc"$/],
     [['start', '--bogus'], /^pg-cluster: unknown option: --bogus$/],
-    [['start', '--dir', 'x', '--max-connections', '5'], /^pg-cluster: --max-connections must be a number from 10 to 10000, got "5"$/],
+    [['start', '--dir', 'x', '--max-connections', '5'], /^pg-cluster: --max-connections must be an integer from 10 to 10000, got "5"$/],
     [['frob', '--dir', 'x'], /^pg-cluster: unknown command: frob \(start, stop, url, status, createdb, bindir\)$/],
     [['createdb', '--dir', 'x'], /^pg-cluster: createdb needs a NAME$/],
     [['createdb', '--dir', 'x', 'Bad!'], /^pg-cluster: bad database name: Bad!$/],

@@ -3,7 +3,7 @@
 // analyse (groups, CIs, comparisons) and write HTML + SVG + CSV.
 'use strict';
 const path = require('node:path');
-const { parseArgs } = require('node:util');
+const { parseOrExit, note } = require('../lib/arg-table.js');
 const { connect, REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
 const fs = require('node:fs');
 const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
@@ -11,21 +11,27 @@ const { analyse } = require('../lib/report/analysis.js');
 const { loadReportData, parseRoundList, staleLine } = require('../lib/report/data.js');
 const { writeReport } = require('../lib/report/render.js');
 
-const USAGE = `Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--plan FILE] [--out DIR] [--db URL] [--platform local|cf]
-  --rounds IDS        round ids and ranges, e.g. 3,5,10-12
-  --experiment NAME   every round of an experiment (plan name); default: every round
-  --plan FILE         the experiment's plan (default: experiments/NAME.yml when it exists):
-                      its rounds recorded under other parameters than it gives now are
-                      left out and counted (stale); its validity thresholds apply
-  --out DIR           output directory (default: report/out/<experiment|rounds|all>)
-  --db URL            results database (default: CFSCALE_RESULTS_URL, else
-                      RESULTS_DATABASE_URL, else on local the report's service key on results-db,
-                      through the cf CLI)
-  --platform P        where to look for the results database when --db is not given (default local)
-  -h, --help          this help
-Without a plan, no round is left out as stale and the default validity thresholds apply.
-Writes DIR/index.html (self-contained, opens offline), DIR/charts/*.svg, DIR/csv/*.csv.
-Exit: 0 ok, 1 usage or configuration (also: no rounds selected), 2 failure while rendering.`;
+// The flags, their defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--plan FILE] [--out DIR] [--db URL] [--platform local|cf]',
+  about: 'Render the results of rounds or an experiment: HTML with charts, SVG, CSV, from the report views of '
+    + 'results-schema.sql (statistics method: report/README.md). Prints the path of index.html.',
+  rows: [
+    ['--rounds IDS', 'rounds', 'str', undefined, 'round ids and ranges, e.g. 3,5,10-12'],
+    ['--experiment NAME', 'experiment', 'str', note('every round'), 'every round of an experiment (plan name)'],
+    ['--plan FILE', 'plan', 'str', note('experiments/NAME.yml when it exists'), "the experiment's plan: its rounds "
+      + 'recorded under other parameters than it gives now are left out and counted (stale); its validity thresholds apply'],
+    ['--out DIR', 'out', 'str', note('report/out/<experiment|rounds|all>'), 'output directory'],
+    ['--db URL', 'db', 'str', note("CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report's service "
+      + 'key on results-db, through the cf CLI'), 'results database'],
+    ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when --db is not given',
+      ['local', 'cf']],
+  ],
+  notes: 'Without a plan, no round is left out as stale and the default validity thresholds apply.\n'
+    + 'Writes DIR/index.html (self-contained, opens offline, Vega inlined), DIR/charts/*.svg, DIR/csv/*.csv.\n'
+    + 'Exit: 0 ok, 1 usage or configuration (also: no rounds selected), 2 failure while rendering. DEBUG=1 traces.',
+  width: 100,
+};
 
 function die(msg, code = 1) {
   process.stderr.write(`report: ${msg}\n`);
@@ -33,15 +39,7 @@ function die(msg, code = 1) {
 }
 
 async function main() {
-  let args;
-  try {
-    args = parseArgs({ options: {
-      rounds: { type: 'string' }, experiment: { type: 'string' }, plan: { type: 'string' }, out: { type: 'string' },
-      db: { type: 'string' }, platform: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-    } });
-  } catch (e) { die(`${e.message} (see --help)`); }
-  const o = args.values;
-  if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  const o = parseOrExit('report', process.argv.slice(2), COMMAND);
   if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
   const sel = {};
   if (o.rounds) { try { sel.rounds = parseRoundList(o.rounds); } catch (e) { die(e.message); } }
@@ -52,7 +50,7 @@ async function main() {
     try { sel.plan = loadPlan(planFile); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
     if (o.experiment && sel.plan.name !== o.experiment) die(`--plan ${o.plan} is plan ${sel.plan.name}, not --experiment ${o.experiment}`);
   }
-  const url = resultsUrl({ db: o.db, platform: o.platform || 'local' });
+  const url = resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
   let client;

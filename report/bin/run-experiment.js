@@ -2,29 +2,36 @@
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
 // plan, connect to the results database, hand off to lib/experiment/runner.js.
 'use strict';
-const { parseArgs } = require('node:util');
+const { parseOrExit, note } = require('../lib/arg-table.js');
 const { connect, resultsUrl } = require('../lib/results-db.js');
 const { listLines, shippedPlans } = require('../lib/experiment/catalogue.js');
 const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
 const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } = require('../lib/experiment/round-runner.js');
 const { runExperiment, UsageError } = require('../lib/experiment/runner.js');
 
-const USAGE = `Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]
-       scripts/run-experiment.sh --list
-  PLAN             experiments/NAME.yml (or .json): see report/README.md for every field
-  --list           print every shipped plan (experiments/) with the figure, table or
-                   section of the study it regenerates (the plan field regenerates)
-  --dry-run        print the rounds it would run (and the ones already done, when the
-                   results database is reachable); run nothing
-  --platform P     override the plan's platform (local | cf)
-  --db URL         results database (default: CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL,
-                   else on local the report's service key on results-db through the cf CLI,
-                   starting the local platform and creating results-db first when needed)
-  --run-round P    the round runner (default: scripts/run-round.sh; env CFSCALE_RUN_ROUND)
-  -h, --help       this help
-Finished rounds (same label, status done, recorded under the parameters the plan gives
-now: report/README.md "Resume") are skipped, so running a plan again resumes it.
-Exit: 0 every round done, 1 usage or configuration, 2 some round failed.`;
+// The flags, their defaults and --help in one (arg-table.js).
+const COMMAND = {
+  usage: 'Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]\n'
+    + '       scripts/run-experiment.sh --list',
+  about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see report/README.md '
+    + 'for every field. Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>.',
+  rows: [
+    ['--list', 'list', 'bool', false, 'print every shipped plan (experiments/) with the figure, table or section of the '
+      + 'study it regenerates (the plan field regenerates)'],
+    ['--dry-run', 'dryRun', 'bool', false, 'print the rounds it would run (and the ones already done, when the results '
+      + 'database is reachable); run nothing'],
+    ['--platform P', 'platform', 'str', note("the plan's"), "override the plan's platform", ['local', 'cf']],
+    ['--db URL', 'db', 'str', note('CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report\'s service '
+      + 'key on results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
+    'results database'],
+    ['--run-round PATH', 'runRound', 'str', note('CFSCALE_RUN_ROUND, else scripts/run-round.sh'), 'the round runner'],
+  ],
+  positionals: 2,
+  notes: 'Finished rounds (same label, status done, recorded under the parameters the plan gives\n'
+    + 'now: report/README.md "Resume") are skipped, so running a plan again resumes it.\n'
+    + 'Exit: 0 every round done, 1 usage or configuration, 2 some round failed. DEBUG=1 traces.',
+  width: 100,
+};
 
 function die(msg, code = 1) {
   process.stderr.write(`run-experiment: ${msg}\n`);
@@ -32,31 +39,19 @@ function die(msg, code = 1) {
 }
 
 async function main() {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        'dry-run': { type: 'boolean' }, platform: { type: 'string' }, db: { type: 'string' },
-        'run-round': { type: 'string' }, list: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) { die(`${e.message} (see --help)`); }
-  const o = args.values;
-  if (o.help) { process.stdout.write(`${USAGE}\n`); return 0; }
+  const o = parseOrExit('run-experiment', process.argv.slice(2), COMMAND);
   if (o.list) {
-    if (args.positionals.length) die('--list takes no PLAN (see --help)');
+    if (o._.length) die('--list takes no PLAN (see --help)');
     try { process.stdout.write(`${listLines(shippedPlans()).join('\n')}\n`); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
     return 0;
   }
-  if (args.positionals.length !== 1) die('exactly one PLAN file is required (see --help)');
-  if (o.platform && !['local', 'cf'].includes(o.platform)) die(`--platform must be local or cf, got "${o.platform}"`);
+  if (o._.length !== 1) die('exactly one PLAN file is required (see --help)');
   let plan;
-  try { plan = loadPlan(args.positionals[0]); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+  try { plan = loadPlan(o._[0]); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
   if (o.platform) plan.platform = o.platform;
-  const runRoundPath = o['run-round'] || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
+  const runRoundPath = o.runRound || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
-  const dryRun = Boolean(o['dry-run']);
+  const dryRun = o.dryRun;
 
   let features = runRoundFeatures(runRoundPath);
   if (!features.ok) {

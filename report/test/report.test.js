@@ -226,7 +226,7 @@ test('report.sh: selections and usage errors', () => {
     [['--rounds', '1', '--experiment', 'synth'], 1, /not both/],
     [['--experiment', 'nope', '--db', db.url], 1, /no rounds match --experiment nope/],
     [['--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
-    [['--color'], 1, /Unknown option '--color'/],
+    [['--color'], 1, /unknown option: --color/],
   ];
   for (const [args, code, re] of cases) {
     const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: '' });

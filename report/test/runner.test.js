@@ -250,7 +250,7 @@ test('usage and configuration errors exit 1 with one line', () => {
     [[writePlan('ok', GRID), '--platform', 'aws'], 1, /--platform must be local or cf/],
     [[writePlan('ok2', GRID), '--run-round', '/nonexistent/run-round.sh', '--db', 'postgres://x@127.0.0.1:1/x'], 1, /run-round.sh --help failed/],
     [[writePlan('ok3', GRID), '--run-round', FAKE, '--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
-    [[writePlan('ok4', GRID), '--bogus'], 1, /Unknown option '--bogus'/],
+    [[writePlan('ok4', GRID), '--bogus'], 1, /unknown option: --bogus/],
   ];
   for (const [args, code, re] of cases) {
     const r = runScript('run-experiment.sh', args, { CFSCALE_RESULTS_URL: '' });

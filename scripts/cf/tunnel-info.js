@@ -2,19 +2,26 @@
 'use strict';
 // tunnel-info.js — what scripts/tunnel.sh needs from the chisel app's environment.
 //
-// Usage: cf curl /v3/apps/GUID/env | node scripts/cf/tunnel-info.js --local-port N [--service results-db]
-//   stdin: the v3 app env document: {environment_variables:{CHISEL_AUTH, CHISEL_KEY},
-//          system_env_json:{VCAP_SERVICES:{label:[binding…]}}}
-//   stdout: one JSON object {auth, key, target, url}: the tunnel credentials, the
-//          database's host:port as the server's ACL names it (chisel/config.go), and the
-//          database URL through the local end of the tunnel (127.0.0.1:N).
-// The binding is found by name and read by bindings.js (docs/bindings.md): every broker's
+// COMMAND is its help and its flags. The binding is found by name and read by bindings.js (docs/bindings.md): every broker's
 // credential shape, and the sslmode and CA it asks for. The URL keeps them (the CA as a
 // file in sslrootcert); through the tunnel the host is 127.0.0.1, which no broker's
 // certificate names, so verify-full becomes verify-ca there: the chain is still checked.
 // Exit 1 with one line when something is missing.
 
 const bindings = require('./bindings');
+const { parseOrExit, REQUIRED } = require('../ops/arg-table');
+
+const COMMAND = {
+  usage: 'Usage: cf curl /v3/apps/GUID/env | node scripts/cf/tunnel-info.js --local-port N [--service results-db]',
+  about: 'stdin: the v3 app env document: {environment_variables:{CHISEL_AUTH, CHISEL_KEY},\n'
+    + '       system_env_json:{VCAP_SERVICES:{label:[binding…]}}}\n'
+    + "stdout: one JSON object {auth, key, target, url}: the tunnel credentials, the database's host:port as the\n"
+    + "        server's ACL names it (chisel/config.go), and the database URL through the local end of the tunnel.",
+  rows: [
+    ['--local-port N', 'localPort', 'int', REQUIRED, 'the local end of the tunnel (127.0.0.1:N)', [1, 65535]],
+    ['--service NAME', 'service', 'str', 'results-db', 'the binding to reach'],
+  ],
+};
 
 function fail(msg) {
   process.stderr.write(`tunnel-info: ${msg}\n`);
@@ -49,15 +56,7 @@ function tunnelInfo(envDoc, { service, localPort }) {
 }
 
 function main() {
-  const args = process.argv.slice(2);
-  let service = 'results-db';
-  let localPort = null;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--service') service = args[++i];
-    else if (args[i] === '--local-port') localPort = args[++i];
-    else fail(`unknown argument: ${args[i]}`);
-  }
-  if (!/^[1-9][0-9]{0,4}$/.test(localPort || '') || Number(localPort) > 65535) fail('--local-port must be a port number');
+  const o = parseOrExit('tunnel-info', process.argv.slice(2), COMMAND);
   let input = '';
   process.stdin.setEncoding('utf8');
   process.stdin.on('data', (d) => { input += d; });
@@ -68,7 +67,7 @@ function main() {
     } catch {
       fail('stdin is not the JSON of /v3/apps/GUID/env');
     }
-    process.stdout.write(`${JSON.stringify(tunnelInfo(doc, { service, localPort: Number(localPort) }))}\n`);
+    process.stdout.write(`${JSON.stringify(tunnelInfo(doc, { service: o.service, localPort: o.localPort }))}\n`);
   });
 }
 

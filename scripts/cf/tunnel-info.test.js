@@ -64,7 +64,7 @@ test('missing credentials and bad input: one line, exit 1', async (t) => {
     { name: 'no CHISEL_KEY', doc: envDoc(b, { CHISEL_AUTH: 'a:b' }), err: /no CHISEL_KEY/ },
     { name: 'not JSON', doc: 'Getting env variables for app chisel...', err: /not the JSON/ },
     { name: 'bad local port', doc: envDoc(b), args: ['--local-port', '0'], err: /--local-port/ },
-    { name: 'unknown flag', doc: envDoc(b), args: ['--nope'], err: /unknown argument/ },
+    { name: 'unknown flag', doc: envDoc(b), args: ['--nope'], err: /unknown option/ },
   ];
   for (const c of cases) {
     await t.test(c.name, () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // tunnel.js — open a chisel tunnel to the results database and prove it works; the work
-// behind scripts/tunnel.sh, whose header comment is the help (options, state, exit codes).
+// behind scripts/tunnel.sh. COMMAND is its help (options, state, exit codes) and its flags.
 //
 // cf: the chisel app is pushed when absent and bound to results-db when it lacks the
 // binding; its credentials, key and binding come from `cf curl /v3/apps/GUID/env`
@@ -19,7 +19,7 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
-const { makeCli, usageFromHeader, MANIFEST_DIR } = require('../ops/cli');
+const { makeCli, MANIFEST_DIR, ROWS } = require('../ops/cli');
 const { selectPlatform, localCfHome, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
@@ -258,20 +258,40 @@ async function tunnelCf(p, localPort, insecure) {
   report(localPort, info.url, `${info.target} via https://${route} (fingerprint ${fp})`);
 }
 
+const COMMAND = {
+  usage: 'Usage: scripts/tunnel.sh [--platform local|cf] [--local-port N] [--skip-ssl-validation] [--dry-run]\n'
+    + '       scripts/tunnel.sh --stop',
+  about: 'Open a chisel tunnel to the results database and prove it works.',
+  rows: [
+    ROWS.platform,
+    ['--local-port N', 'localPort', 'str', String(DEFAULT_LOCAL_PORT), 'local end of the tunnel on 127.0.0.1'],
+    ['--skip-ssl-validation', 'skipSslValidation', 'bool', false, "cf: the chisel client skips TLS verification of the app's "
+      + "route (--tls-skip-verify); default: the cf CLI's own setting (SSLDisabled in $CF_HOME/.cf/config.json, else ~/.cf; "
+      + 'docs/cf-platform.md §13)'],
+    ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the exact commands, one per line; run none (also DRY_RUN=1)'],
+    ['--stop', 'stop', 'bool', false, 'end the tunnel this script started (and the local chisel server)'],
+    ROWS.help,
+  ],
+  notes: [
+    'cf: pushes the chisel app when absent (cf push -f manifests/chisel.yml --vars-file',
+    'manifests/vars.yml; the manifest binds results-db) and binds results-db when the app',
+    'lacks it; reads the tunnel credentials, the key and the results-db binding with',
+    '`cf curl /v3/apps/GUID/env` and the route with `cf curl /v3/apps/GUID/routes`; starts',
+    'the chisel client pinned to the server\'s fingerprint (computed from the key).',
+    'local: runs the same chisel server (chisel/) as a background process in front of the',
+    'local results-db (its service key cfscale-scripts, through the cf CLI logged in to the',
+    'local platform as by push.sh), with fresh random credentials.',
+    'Either way psql SELECT 1 through the tunnel must work before the script says so; then',
+    'it prints the psql command and `export RESULTS_DATABASE_URL=...` for run-round.sh',
+    '(stdout). State (pids, logs) in .state/tunnel (CFSCALE_TUNNEL_DIR); the proof waits at most',
+    'CFSCALE_TUNNEL_TIMEOUT_SEC (20) seconds.',
+    'Exit: 0 ok, 1 usage/configuration, 2 the tunnel does not carry traffic. DEBUG=1 traces.',
+  ].join('\n'),
+};
+
 function parseArgs(argv) {
-  const o = {
-    platformOpt: '', localPort: String(DEFAULT_LOCAL_PORT), dryRun: process.env.DRY_RUN === '1', stop: false, skipSslValidation: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--platform') { cli.requireValue(a, argv, i); o.platformOpt = argv[++i]; }
-    else if (a === '--local-port') { cli.requireValue(a, argv, i); o.localPort = argv[++i]; }
-    else if (a === '--dry-run') o.dryRun = true;
-    else if (a === '--stop') o.stop = true;
-    else if (a === '--skip-ssl-validation') o.skipSslValidation = true;
-    else if (a === '-h' || a === '--help') { process.stdout.write(usageFromHeader(path.join(ROOT, 'scripts/tunnel.sh'))); process.exit(0); }
-    else cli.usageError(`unknown argument: ${a}`);
-  }
+  const o = cli.parse(argv, COMMAND);
+  // A port, not any integer: "08" or "1e3" are typos.
   if (!/^[1-9][0-9]{0,4}$/.test(o.localPort) || Number(o.localPort) > 65535) {
     cli.usageError(`--local-port must be a port number, got "${o.localPort}"`);
   }
@@ -282,7 +302,7 @@ function parseArgs(argv) {
 async function main(argv) {
   const o = parseArgs(argv);
   if (o.stop) { stopTunnel(); return; }
-  const p = selectPlatform(cli, { platformOpt: o.platformOpt, dryRun: o.dryRun });
+  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   const insecure = skipSslValidation(p, o.skipSslValidation);
   if (o.dryRun) { dryRun(p, o.localPort, insecure); return; }
   if (pidAlive(stateFile('client.pid'))) {

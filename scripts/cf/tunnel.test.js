@@ -22,7 +22,7 @@ test('bad arguments: one line, exit 1', async (t) => {
     [['--local-port', 'x'], /--local-port must be a port number, got "x"/],
     [['--local-port', '70000'], /--local-port must be a port number/],
     [['--local-port'], /--local-port needs a value/],
-    [['--nope'], /unknown argument: --nope/],
+    [['--nope'], /unknown option: --nope/],
     [['--platform', 'k8s', '--dry-run'], /--platform must be local or cf/],
   ];
   for (const [args, msg] of cases) {
@@ -110,7 +110,7 @@ test('regression: a server left by a run that died is stopped by the next run', 
   }
 });
 
-test('--help prints the header of tunnel.sh on stdout, exit 0', () => {
+test('--help prints the help of tunnel.sh on stdout, exit 0', () => {
   const r = run(['--help']);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /^Usage: scripts\/tunnel\.sh \[--platform local\|cf\] \[--local-port N\] \[--skip-ssl-validation\] \[--dry-run\]$/m);

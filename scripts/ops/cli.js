@@ -1,47 +1,44 @@
 'use strict';
 // cli.js — the command-line side every cfscale Node script shares: messages prefixed with the
-// script's name, usage errors, help from a wrapper's header comment, and the checks of
-// flag values (durations, positive integers, CPU quotas, known apps).
+// script's name, usage errors, the flags parsed from the command's table (arg-table.js: the
+// one source of its parsing, defaults and --help), the rows several commands share, and the
+// checks of values a table cannot express (CPU quotas, known apps).
 //
 // API:
-//   makeCli(name) → { name, log(msg), die(msg), usageError(msg), requireValue(flag, argv, i),
-//     parseFlags(argv, spec), durationMs(value, flag), requirePositiveInt(value, flag),
+//   makeCli(name) → { name, log(msg), die(msg), usageError(msg), parse(argv, command),
 //     requireCpu(value), requireKnownApp(app), knownApps() }
 //     log → stderr `NAME: msg`; die → the same, exit 1; usageError → `NAME: msg (see --help)`,
 //     exit 1 (one line: the full help is --help).
-//   usageFromHeader(file) → the header comment of a bash wrapper (line 2 up to `set -euo`),
-//     `# ` stripped: the one source of a script's help.
+//     parse: command = { usage, about, rows, aliases, positionals, notes }; --help prints the
+//     help and exits 0; a bad flag is a usageError.
+//   ROWS: the rows of --platform, --dry-run and --help.
 //   isPositiveNumber(s), parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseOrExit, note, parseDuration } = require('./arg-table');
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST_DIR = process.env.CFSCALE_MANIFEST_DIR || 'manifests';
-const DURATION = /^([0-9]+(\.[0-9]+)?)(ms|s|m|h)?$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60000, h: 3600000 };
+const HELP_WIDTH = 100;
 
-/** A human duration in milliseconds (truncated, as awk's %d did), or null when malformed. */
+// Rows several commands share (arg-table.js).
+const ROWS = {
+  platform: ['--platform P', 'platform', 'str', note('PLATFORM, else cf when `cf target` succeeds, else local'), 'local | cf',
+    ['local', 'cf']],
+  dryRun: ['--dry-run', 'dryRun', 'bool', process.env.DRY_RUN === '1', 'print each command, shell-quoted, one per line; run none (also DRY_RUN=1)'],
+  help: ['--help', 'help', 'bool', '', 'this help'],
+};
+
+/** A human duration in milliseconds, or null when malformed. */
 function parseDurationMs(value) {
-  const m = DURATION.exec(value);
-  if (!m) return null;
-  return Math.trunc(Number(m[1]) * UNIT_MS[m[3] || 's']);
+  const ms = parseDuration(value);
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /** A positive decimal number (10, 0.5; not 0, not 1e3). */
 function isPositiveNumber(s) {
   return /^[0-9]+(\.[0-9]+)?$/.test(s) && !/^0+(\.0+)?$/.test(s);
-}
-
-/** The header comment of a script (from line 2 to `set -euo`), comment marks stripped. */
-function usageFromHeader(file) {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const out = [];
-  for (const line of lines.slice(1)) {
-    if (/^set -euo/.test(line)) break;
-    out.push(line.replace(/^# ?/, ''));
-  }
-  return `${out.join('\n')}\n`;
 }
 
 /** The apps of the harness: every manifests/*.yml but the vars files. */
@@ -64,45 +61,9 @@ function makeCli(name) {
     log,
     die,
     usageError,
-    /** A flag at argv[i] has a value after it. */
-    requireValue(flag, argv, i) {
-      if (i + 1 >= argv.length) usageError(`${flag} needs a value`);
-    },
-    /**
-     * argv read the way every script reads it: spec.values maps each flag that takes a value
-     * to its key in the result ("FLAG needs a value" without one), spec.switches each flag
-     * without one to its key (set to true); -h/--help prints the header of spec.help (the
-     * wrapper, e.g. 'push.sh') and exits 0; an argument without a leading "-" goes to
-     * spec.positional(arg, o) when there is one; anything else is "unknown option: ARG".
-     * The result starts as a copy of spec.defaults.
-     */
-    parseFlags(argv, { defaults = {}, values = {}, switches = {}, help, positional = null }) {
-      const o = { ...defaults };
-      for (let i = 0; i < argv.length; i++) {
-        const a = argv[i];
-        if (Object.hasOwn(values, a)) {
-          this.requireValue(a, argv, i);
-          o[values[a]] = argv[++i];
-        } else if (Object.hasOwn(switches, a)) {
-          o[switches[a]] = true;
-        } else if (a === '-h' || a === '--help') {
-          process.stdout.write(usageFromHeader(path.join(ROOT, 'scripts', help)));
-          process.exit(0);
-        } else if (positional && !a.startsWith('-')) {
-          positional(a, o);
-        } else {
-          usageError(`unknown option: ${a}`);
-        }
-      }
-      return o;
-    },
-    durationMs(value, flag) {
-      const ms = parseDurationMs(value);
-      if (ms === null) usageError(`${flag} must be a duration like 500ms, 10s, 2m or 1h, got "${value}"`);
-      return ms;
-    },
-    requirePositiveInt(value, flag) {
-      if (!/^[1-9][0-9]*$/.test(value)) usageError(`${flag} must be a positive integer, got "${value}"`);
+    /** argv by the command's table (cli.js header); exits on --help and on a bad flag. */
+    parse(argv, command) {
+      return parseOrExit(name, argv, { width: HELP_WIDTH, ...command });
     },
     /** A local CPU quota: a positive number of cores, or none. */
     requireCpu(value) {
@@ -120,4 +81,4 @@ function makeCli(name) {
   };
 }
 
-module.exports = { makeCli, usageFromHeader, isPositiveNumber, parseDurationMs, knownApps, ROOT, MANIFEST_DIR };
+module.exports = { makeCli, isPositiveNumber, parseDurationMs, knownApps, ROWS, ROOT, MANIFEST_DIR };

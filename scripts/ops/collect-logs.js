@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 'use strict';
 // collect-logs.js — scripts/collect-logs.sh: the router's access-log lines of an app into
-// router_timings, until SIGTERM/SIGINT. Help: the header of scripts/collect-logs.sh.
+// router_timings, until SIGTERM/SIGINT. COMMAND is its help and its flags.
 //
 // `cf logs APP` ends by itself after 5 log-cache errors in a row, with exit 0
 // (docs/cf-platform.md §10): then `cf logs APP --recent` catches up on what the gap
 // missed (its last 1000 lines; records already stored are dropped by vcap_request_id) and
 // `cf logs APP` follows again, until the collector is stopped.
-const { makeCli } = require('./cli');
+const { makeCli, ROWS } = require('./cli');
+const { note } = require('./arg-table');
 const { selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { formatCmd } = require('./exec');
@@ -16,14 +17,28 @@ const cli = makeCli('collect-logs');
 // Between an early end of `cf logs` and the catch-up: the CLI itself retried for ~1 s.
 const RESTART_DELAY_MS = 1000;
 
-function parseArgs(argv) {
-  return cli.parseFlags(argv, {
-    defaults: { app: '', round: '', db: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
-    values: { '--app': 'app', '--round': 'round', '--db': 'db', '--platform': 'platform' },
-    switches: { '--dry-run': 'dryRun' },
-    help: 'collect-logs.sh',
-  });
-}
+const COMMAND = {
+  usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--db URL] [--platform local|cf] [--dry-run]',
+  about: "The router's access-log lines of an app into router_timings, until killed.",
+  rows: [
+    ['--app APP', 'app', 'str', note('(required)'), 'the app whose logs to follow'],
+    ['--round ID', 'round', 'str', note('(required)'), 'the round the records belong to'],
+    ['--db URL', 'db', 'str', note('local: the service key of results-db, see run-round.sh; cf: RESULTS_DATABASE_URL'),
+      'results database'],
+    ROWS.platform,
+    ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the platform command, run nothing'],
+    ROWS.help,
+  ],
+  notes: [
+    'Streams `cf logs APP` (on both platforms: the local one serves log-cache) into',
+    'scripts/parsers/ingest-rtr.js, which keeps the [RTR/N] lines (Gorouter access-log',
+    'layout, docs/cf-platform.md §5). On CF these are a lossy sample under load. `cf logs`',
+    'ends by itself after 5 log-cache errors in a row (§10): it is then restarted, after',
+    '`cf logs APP --recent` has caught up on the gap (one line on stderr each time; records',
+    'already stored are dropped). SIGTERM or SIGINT stops `cf logs`; what was read is flushed,',
+    'exit 0 (2 when rows could not be written).',
+  ].join('\n'),
+};
 
 /** `cf logs APP`, restarted after a catch-up with --recent whenever it ends by itself. */
 function followLogs(p, app) {
@@ -40,7 +55,7 @@ function followLogs(p, app) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.

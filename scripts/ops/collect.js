@@ -35,7 +35,8 @@ function requireCollectorArgs(cli, { app, round, dryRun }) {
   if (!app) cli.usageError('--app is required');
   cli.requireKnownApp(app);
   if (!round) cli.usageError('--round is required');
-  if (!dryRun) cli.requirePositiveInt(round, '--round');
+  // Under --dry-run run-round.sh passes the placeholder <round>.
+  if (!dryRun && !/^[1-9][0-9]*$/.test(round)) cli.usageError(`--round must be a positive integer, got "${round}"`);
 }
 
 /** SIGNAL to a whole process group; a group that is gone already is no error. */

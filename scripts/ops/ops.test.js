@@ -1,21 +1,20 @@
 'use strict';
 // ops.test.js — the pure parts of scripts/ops: duration parsing, number checks, shell
-// quoting (each quoted word, read back by bash, is the word), the help read from a
-// wrapper's header (its comment lines without the leading `# `), and the one-line usage
-// errors (in a child process: they exit).
+// quoting (each quoted word, read back by bash, is the word), a command's help and flags from
+// its table, and the one-line usage errors (in a child process: they exit).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseDurationMs, isPositiveNumber, usageFromHeader } = require('./cli');
+const { parseDurationMs, isPositiveNumber } = require('./cli');
 const { shellQuote, formatCmd } = require('./exec');
 
 const ROOT = path.resolve(__dirname, '../..');
 
-test('parseDurationMs: units, bare seconds, truncation, malformed', () => {
+test('parseDurationMs: units, bare seconds, rounding to ms, malformed', () => {
   const cases = [
     ['500ms', 500], ['10s', 10000], ['10', 10000], ['2m', 120000], ['1h', 3600000],
-    ['1.5s', 1500], ['0.0015s', 1], ['0s', 0], ['2.5ms', 2],
+    ['1.5s', 1500], ['0.0015s', 2], ['0s', 0], ['2.4ms', 2],
     ['10x', null], ['', null], ['-1s', null], ['1e3', null], ['s', null], ['1.s', null],
   ];
   for (const [input, want] of cases) assert.equal(parseDurationMs(input), want, input);
@@ -39,24 +38,31 @@ test('shellQuote: bare when safe, else single-quoted so that bash reads back the
   assert.deepEqual(r.stdout.split('\0').slice(0, -1), words);
 });
 
-test('usageFromHeader: the wrapper header from line 2 to set -euo, comment marks stripped', () => {
-  const help = usageFromHeader(path.join(ROOT, 'scripts/scale.sh'));
-  const sed = spawnSync('bash', ['-c', "sed -n '2,/^set -euo/p' scripts/scale.sh | sed -e '/^set -euo/d' -e 's/^# \\{0,1\\}//'"],
-    { cwd: ROOT, encoding: 'utf8' });
-  assert.equal(help, sed.stdout);
-  assert.match(help, /^scale\.sh — /);
-  assert.doesNotMatch(help, /set -euo|exec node/);
+test('--help of a wrapper: usage line, every flag of the table with its default, then the notes; exit 0', () => {
+  const r = spawnSync(path.join(ROOT, 'scripts/scale.sh'), ['--help'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Usage: scripts\/scale\.sh APP -i N /);
+  assert.match(r.stdout, /^ {2}-i, --instances N +instances \[default: \(required\)\]$/m);
+  assert.match(r.stdout, /^ {6}--platform P +local \| cf \[default: PLATFORM, else cf/m);
+  assert.match(r.stdout, /^Exit: 0 ok, 1 usage\/configuration error\.$/m);
 });
+
+// A command's table, as the source text the child process evaluates.
+const TABLE = "{ rows: [['--warmup', 'warmupMs', 'dur', '0s', ''], ['--instances', 'instances', 'int', 1, '', [1]]], aliases: { '-i': '--instances' } }";
 
 test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
   const cases = [
     ["c.usageError('bad thing')", 'x: bad thing (see --help)\n'],
     ["c.die('broken')", 'x: broken\n'],
-    ["c.durationMs('10x', '--warmup')", 'x: --warmup must be a duration like 500ms, 10s, 2m or 1h, got "10x" (see --help)\n'],
-    ["c.requirePositiveInt('0', '-i')", 'x: -i must be a positive integer, got "0" (see --help)\n'],
+    [`c.parse(['--warmup', '10x'], ${TABLE})`, 'x: --warmup must be a duration like 500ms, 10s, 2m or 1h, got "10x" (see --help)\n'],
+    [`c.parse(['-i', '0'], ${TABLE})`, 'x: -i must be a positive integer, got "0" (see --help)\n'],
+    [`c.parse(['--instances', 'x'], ${TABLE})`, 'x: --instances must be a positive integer, got "x" (see --help)\n'],
+    [`c.parse(['--bogus'], ${TABLE})`, 'x: unknown option: --bogus (see --help)\n'],
+    [`c.parse(['extra'], ${TABLE})`, 'x: unexpected argument: extra (see --help)\n'],
     ["c.requireCpu('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
     ["c.requireKnownApp('vars')", /^x: unknown app "vars" \(known: .*node-app.*\) \(see --help\)\n$/],
-    ["c.requireValue('--label', ['--label'], 0)", 'x: --label needs a value (see --help)\n'],
+    [`c.parse(['--warmup'], ${TABLE})`, 'x: --warmup needs a value (see --help)\n'],
+    [`c.parse([], { rows: [['--app', 'app', 'str', require(${JSON.stringify(path.join(__dirname, 'arg-table.js'))}).REQUIRED, '']] })`, 'x: --app is required (see --help)\n'],
   ];
   for (const [call, want] of cases) {
     await t.test(call, () => {

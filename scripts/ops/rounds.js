@@ -2,8 +2,8 @@
 'use strict';
 // rounds.js — scripts/rounds.sh: the summary table of past rounds (newest first), or the
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
-// failed. Help: the header of scripts/rounds.sh.
-const { makeCli } = require('./cli');
+// failed. COMMAND is its help and its flags.
+const { makeCli, ROWS } = require('./cli');
 const { selectPlatform } = require('./target');
 const { localPlatformUp } = require('./apps');
 const { printReaped } = require('../round/reap-rounds');
@@ -11,28 +11,34 @@ const { showRound } = require('../round/show-round');
 const { printRounds } = require('../round/rounds-table');
 
 const cli = makeCli('rounds');
-const DEFAULT_LAST = '20';
 
-function parseArgs(argv) {
-  return cli.parseFlags(argv, {
-    defaults: { last: DEFAULT_LAST, app: '', round: '', platform: '', reap: false },
-    values: { '--last': 'last', '--app': 'app', '--round': 'round', '--platform': 'platform' },
-    switches: { '--reap': 'reap' },
-    help: 'rounds.sh',
-  });
-}
+const COMMAND = {
+  usage: 'Usage: scripts/rounds.sh [--last N] [--app APP] [--round ID | --reap] [--platform local|cf]',
+  about: 'Summary table of past rounds (newest first), from the round_summary view.',
+  rows: [
+    ['--last N', 'last', 'int', 20, 'how many rounds', [1]],
+    ['--app APP', 'app', 'str', undefined, 'only rounds of this app'],
+    ['--round ID', 'round', 'int', undefined, 'the full summary of one round instead (as run-round.sh printed it)', [1]],
+    ['--reap', 'reap', 'bool', false, 'mark failed, with the reason, every round still pending or running whose control '
+      + 'process is gone (no heartbeat for round_heartbeat_timeout() in results-schema.sql); one line per round'],
+    [...ROWS.platform.slice(0, 4), "where the results database is: local (results-db's service key, see run-round.sh) "
+      + 'or cf (RESULTS_DATABASE_URL, see scripts/tunnel.sh)', ROWS.platform[5]],
+    ROWS.help,
+  ],
+  notes: `Columns: id, created (UTC), app, platform, status, app instances, loadgens x parallel
+(pN) or rate (R/s), length, samples after warm-up, error %, throughput, p50 and p99 ms,
+label. Exit: 0 ok, 1 usage or database error.`,
+};
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2));
-  cli.requirePositiveInt(o.last, '--last');
+  const o = cli.parse(process.argv.slice(2), COMMAND);
   if (o.app) cli.requireKnownApp(o.app);
-  if (o.round) cli.requirePositiveInt(o.round, '--round');
   const p = selectPlatform(cli, { platformOpt: o.platform });
   if (p.name === 'local') localPlatformUp(p);
   const db = p.resultsDbUrl();
   if (o.reap) await printReaped(db);
-  else if (o.round) await showRound(db, Number(o.round));
-  else await printRounds(db, { last: Number(o.last), app: o.app });
+  else if (o.round) await showRound(db, o.round);
+  else await printRounds(db, { last: o.last, app: o.app || '' });
   process.exit(0);
 }
 

@@ -1,32 +1,44 @@
 #!/usr/bin/env node
 'use strict';
 // scale.js — scripts/scale.sh: set an app's instance count (and, on the local platform,
-// its CPU quota), then wait until that many are RUNNING. Help: the header of scripts/scale.sh.
-const { makeCli, knownApps } = require('./cli');
+// its CPU quota), then wait until that many are RUNNING. COMMAND is its help and its flags.
+const { makeCli, knownApps, ROWS } = require('./cli');
 const { selectPlatform } = require('./target');
 const { localPlatformUp, scaleApp, waitRunning } = require('./apps');
+const { note } = require('./arg-table');
 
 const cli = makeCli('scale');
 
-function parseArgs(argv) {
-  return cli.parseFlags(argv, {
-    defaults: { app: '', instances: '', cpu: '', platform: '', dryRun: process.env.DRY_RUN === '1' },
-    values: { '-i': 'instances', '--instances': 'instances', '--cpu': 'cpu', '--platform': 'platform' },
-    switches: { '--dry-run': 'dryRun' },
-    help: 'scale.sh',
-    positional(a, o) {
-      if (o.app) cli.usageError(`one APP only, got "${o.app}" and "${a}"`);
-      o.app = a;
-    },
-  });
-}
+const COMMAND = {
+  usage: 'Usage: scripts/scale.sh APP -i N [--cpu CORES|none] [--platform local|cf] [--dry-run]',
+  about: "Set APP's instance count (node-app, java-app or loadgen) and, on the local platform, its CPU quota.",
+  rows: [
+    ['--instances N', 'instances', 'int', note('(required)'), 'instances', [1]],
+    ['--cpu CORES', 'cpu', 'str', note('unchanged'), 'local only: per-instance CPU quota in cores (e.g. 0.5, 2), or none for '
+      + 'no quota (the local platform starts apps with manifest memory in GB x CFSCALE_CPU_PER_GB cores, as CF shares CPU by '
+      + 'memory; the loadgen: none, it is the instrument, not the subject)'],
+    ROWS.platform,
+    ROWS.dryRun,
+    ROWS.help,
+  ],
+  aliases: { '-i': '--instances' },
+  positionals: 2,
+  notes: [
+    'Runs `cf scale APP -i N` (locally after `scripts/cfl up` and the cf login of push.sh; a',
+    '--cpu quota first, as the process annotation cfscale.local/cpu-quota: `cf curl -X PATCH',
+    '/v3/processes/GUID`), then waits until the v3 process stats show N instances RUNNING.',
+    'Exit: 0 ok, 1 usage/configuration error.',
+  ].join('\n'),
+};
 
 function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = cli.parse(process.argv.slice(2), COMMAND);
+  [o.app, o.second] = o._;
+  if (o.second) cli.usageError(`one APP only, got "${o.app}" and "${o.second}"`);
   if (!o.app) cli.usageError(`APP is required (one of: ${knownApps().join(' ')})`);
   cli.requireKnownApp(o.app);
-  if (!o.instances) cli.usageError('-i N is required');
-  cli.requirePositiveInt(o.instances, '-i');
+  if (o.instances === undefined) cli.usageError('-i N is required');
+  o.instances = String(o.instances);
   if (o.cpu) cli.requireCpu(o.cpu);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');

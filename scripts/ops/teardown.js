@@ -1,25 +1,33 @@
 #!/usr/bin/env node
 'use strict';
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
-// too), leaving nothing running. Help: the header of scripts/teardown.sh.
-const { makeCli } = require('./cli');
+// too), leaving nothing running. COMMAND is its help and its flags.
+const { makeCli, ROWS } = require('./cli');
 const { selectPlatform, ALL_APPS, SERVICES } = require('./target');
 const { onPath } = require('./exec');
 const { localPlatformUp } = require('./apps');
 
 const cli = makeCli('teardown');
 
-function parseArgs(argv) {
-  return cli.parseFlags(argv, {
-    defaults: { all: false, platform: '', dryRun: process.env.DRY_RUN === '1' },
-    values: { '--platform': 'platform' },
-    switches: { '--all': 'all', '--dry-run': 'dryRun' },
-    help: 'teardown.sh',
-  });
-}
+const COMMAND = {
+  usage: 'Usage: scripts/teardown.sh [--all] [--platform local|cf] [--dry-run]',
+  about: 'Stop and delete the apps, leaving nothing running.',
+  rows: [
+    ['--all', 'all', 'bool', false, 'also delete the services node-db, java-db and results-db (all data, the results too)'],
+    ROWS.platform,
+    ROWS.dryRun,
+    ROWS.help,
+  ],
+  notes: [
+    'cf: `cf delete APP -f` for node-app, java-app and loadgen (then `cf delete-service NAME -f`',
+    'with --all; locally after `scripts/cfl up` and the cf login of push.sh). local: then',
+    '`scripts/cfl down` stops every instance, the router and PostgreSQL (data is kept unless',
+    '--all deleted the services first). Exit: 0 ok, 1 usage/configuration error.',
+  ].join('\n'),
+};
 
 function main() {
-  const o = parseArgs(process.argv.slice(2));
+  const o = cli.parse(process.argv.slice(2), COMMAND);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (p.name === 'cf') {
     if (!onPath('cf')) cli.die('the cf CLI is not installed: run scripts/setup.sh');

@@ -3,11 +3,7 @@
 // holds its rows while the results database is away, and reading stdin to the end or to
 // SIGTERM/SIGINT without losing what was read.
 //
-// Flags (flag → environment → default):
-//   --db URL          results database (RESULTS_DATABASE_URL)
-//   --round ID        round id, a positive integer
-//   --app APP         app name as in its manifest
-//   --platform P      local | cf (PLATFORM, default local)
+// Flags (flag → environment → default): ROWS below, plus a command's own (arg-table.js).
 // Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database (it stayed
 // away longer than results-db.js outageToleranceMs(), or refused them).
 
@@ -15,6 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/results-db');
+const { parse, help, convert, note, REQUIRED, UsageError } = require('../ops/arg-table');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
@@ -26,32 +23,31 @@ const MEMORY_ROWS = 20000;
 const SPOOL_MAX_ROWS = 5000000;
 const RETRY_MIN_MS = 250;
 
-class UsageError extends Error {}
+// The flags every ingest command takes. The environment's values apply after parsing (the
+// URL holds a password: --help shows only the variable's name).
+const PLATFORM_ROW = ['--platform P', 'platform', 'str', note('PLATFORM, else local'), 'local | cf', ['local', 'cf']];
+const ROWS = [
+  ['--db URL', 'db', 'str', note('RESULTS_DATABASE_URL'), 'results database'],
+  ['--round ID', 'round', 'int', REQUIRED, 'the round the rows belong to', [1]],
+  ['--app APP', 'app', 'str', REQUIRED, 'app name as in its manifest'],
+  PLATFORM_ROW,
+];
 
 /**
- * @param {string[]} argv arguments after the script name
- * @param {string[]} [extraFlags] further flags taking a value (e.g. ['since'])
+ * argv by ROWS and `command.rows` (a command's own flags); --help prints `command.usage`,
+ * `command.about` and the flags, and exits 0.
  */
-function parseArgs(argv, extraFlags = []) {
-  const known = new Set(['db', 'round', 'app', 'platform', ...extraFlags]);
-  const opts = {};
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m || !known.has(m[1])) throw new UsageError(`unknown argument: ${argv[i]}`);
-    const value = m[2] !== undefined ? m[2] : argv[++i];
-    if (value === undefined) throw new UsageError(`--${m[1]} needs a value`);
-    opts[m[1]] = value;
+function parseArgs(argv, command = {}) {
+  const all = [...ROWS, ...(command.rows || []), ['--help', 'help', 'bool', '', 'this help']];
+  const aliases = { '-h': '--help' };
+  const opts = parse(argv, all, { aliases });
+  if (opts.help) {
+    process.stdout.write(help(command.usage || '', command.about || '', all, { aliases }));
+    process.exit(0);
   }
-  opts.db = opts.db || process.env.RESULTS_DATABASE_URL;
-  opts.platform = opts.platform || process.env.PLATFORM || 'local';
+  opts.db ||= process.env.RESULTS_DATABASE_URL;
   if (!opts.db) throw new UsageError('--db URL (or RESULTS_DATABASE_URL) is required');
-  if (!/^[1-9][0-9]{0,17}$/.test(opts.round || '')) {
-    throw new UsageError(`--round must be a positive integer, got "${opts.round ?? ''}"`);
-  }
-  if (!opts.app) throw new UsageError('--app is required');
-  if (!['local', 'cf'].includes(opts.platform)) {
-    throw new UsageError(`--platform must be local or cf, got "${opts.platform}"`);
-  }
+  opts.platform ??= convert(PLATFORM_ROW, process.env.PLATFORM || 'local');
   return opts;
 }
 

@@ -14,6 +14,12 @@
 const { JsonStream } = require('./json-stream');
 const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
+
+const COMMAND = {
+  usage: 'Usage: node scripts/parsers/ingest-events.js --db URL --round ID --app APP --platform local|cf [--since ISO-TIME]',
+  about: 'v3 audit_events JSON on stdin -> instance_events.',
+  rows: [['--since ISO-TIME', 'since', 'str', undefined, 'drop events older than this']],
+};
 const { outageToleranceMs } = require('../round/results-db');
 
 const INSERT_SQL = `
@@ -66,7 +72,7 @@ async function ingestEvents(text, opts, log) {
 }
 
 async function main(log) {
-  const opts = cli.parseArgs(process.argv.slice(2), ['since']);
+  const opts = cli.parseArgs(process.argv.slice(2), COMMAND);
   if (opts.since !== undefined && Number.isNaN(Date.parse(opts.since))) {
     throw new cli.UsageError(`--since must be an ISO time, got "${opts.since}"`);
   }

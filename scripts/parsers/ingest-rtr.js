@@ -12,6 +12,8 @@
 const { parseRtrLine } = require('./rtr-parser');
 const cli = require('./ingest-cli');
 
+const USAGE = 'Usage: node scripts/parsers/ingest-rtr.js --db URL --round ID --app APP --platform local|cf  (`cf logs APP` on stdin)';
+
 const COLUMNS = [
   'round_id', 'platform', 'app', 'at', 'method', 'path', 'status', 'bytes_sent',
   'response_time_us', 'gorouter_time_us', 'app_index', 'vcap_request_id', 'correlation_id',
@@ -19,7 +21,7 @@ const COLUMNS = [
 const MAX_LINE_CHARS = 1024 * 1024; // a longer "line" is junk: dropped, the stream goes on
 
 async function main(log) {
-  const opts = cli.parseArgs(process.argv.slice(2));
+  const opts = cli.parseArgs(process.argv.slice(2), { usage: USAGE });
   const db = await cli.connect(opts.db, log);
   const writer = new cli.BatchWriter({ db, table: 'router_timings', columns: COLUMNS, log });
   const counts = { lines: 0, records: 0, ignored: 0, tooLong: 0 };

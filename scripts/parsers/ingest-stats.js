@@ -14,6 +14,8 @@ const { JsonStream } = require('./json-stream');
 const { statsRows, StatsDeduper } = require('./stats-parser');
 const cli = require('./ingest-cli');
 
+const USAGE = 'Usage: node scripts/parsers/ingest-stats.js --db URL --round ID --app APP --platform local|cf  (stats JSON on stdin)';
+
 const COLUMNS = [
   'round_id', 'platform', 'app', 'instance_index', 'sampled_at', 'state', 'cpu',
   'cpu_entitlement', 'mem_bytes', 'mem_quota_bytes', 'cpu_quota_cores', 'disk_bytes',
@@ -21,7 +23,7 @@ const COLUMNS = [
 ];
 
 async function main(log) {
-  const opts = cli.parseArgs(process.argv.slice(2));
+  const opts = cli.parseArgs(process.argv.slice(2), { usage: USAGE });
   const db = await cli.connect(opts.db, log);
   const writer = new cli.BatchWriter({ db, table: 'instance_stats', columns: COLUMNS, log });
   const dedupe = new StatsDeduper();

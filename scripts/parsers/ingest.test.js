@@ -157,10 +157,10 @@ test('ingest-events: crash and oom events, once', async () => {
 
 test('bad arguments: one line, exit 1', async (t) => {
   const cases = [
-    { name: 'no round', argv: ['--db', 'postgres://x/y', '--app', 'a'], msg: /--round must be a positive integer/ },
+    { name: 'no round', argv: ['--db', 'postgres://x/y', '--app', 'a'], msg: /--round is required/ },
     { name: 'round 0', argv: ['--db', 'postgres://x/y', '--app', 'a', '--round', '0'], msg: /--round must be a positive integer, got "0"/ },
     { name: 'bad platform', argv: ['--db', 'postgres://x/y', '--app', 'a', '--round', '1', '--platform', 'k8s'], msg: /--platform must be local or cf/ },
-    { name: 'unknown flag', argv: ['--nope', '1'], msg: /unknown argument: --nope/ },
+    { name: 'unknown flag', argv: ['--nope', '1'], msg: /unknown option: --nope/ },
     { name: 'no db', argv: ['--app', 'a', '--round', '1'], msg: /--db URL/ },
   ];
   for (const c of cases) {

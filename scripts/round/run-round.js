@@ -5,9 +5,9 @@
 // once its loadgens are idle (the loadgens' control plane), stats and router logs
 // collected (collect-stats.sh, collect-logs.sh as child processes), the app timings
 // flushed, crash events ingested, the verdict and summary printed, `round_id=N` last.
-// Help, options, defaults and exit codes: the header of scripts/run-round.sh (its
-// --help); the steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being
-// created: the collectors stopped, the round marked cancelled, exit 130.
+// Help, options, defaults and exit codes: run-round-args.js (run-round.sh --help); the
+// steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being created: the
+// collectors stopped, the round marked cancelled, exit 130.
 //
 // The results database may go away for up to results-db.js outageToleranceMs() while the round
 // runs: every statement of run-round goes through one results-db.js Connection that reconnects

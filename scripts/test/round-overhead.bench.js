@@ -9,14 +9,19 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseArgs } = require('../round/cli-args');
+const { makeCli } = require('../ops/cli');
 const { platformPortEnv } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
-const args = parseArgs(process.argv.slice(2), {
-  rounds: { type: 'int', default: 3 },
-  duration: { type: 'int', default: 10 },
-}, 'round-overhead');
+const args = makeCli('round-overhead').parse(process.argv.slice(2), {
+  usage: 'Usage: node scripts/test/round-overhead.bench.js [--rounds N] [--duration SEC]',
+  about: 'How long run-round.sh takes beyond the round itself, on the local platform with everything already up.',
+  rows: [
+    ['--rounds N', 'rounds', 'int', 3, 'measured rounds (after a first one that brings everything up)', [1]],
+    ['--duration SEC', 'duration', 'int', 10, 'seconds per measured round', [1]],
+    ['--help', 'help', 'bool', '', 'this help'],
+  ],
+});
 const home = fs.mkdtempSync('/tmp/cfscale-e2e-bench-');
 fs.mkdirSync(path.join(home, 'tmp'));
 const env = {

@@ -12,6 +12,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
+const { parse, help, note } = require('../ops/arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PORTS = require('../../ports.json');
@@ -33,32 +34,26 @@ const SUITES = [
   ['report', 'cd report && npm test'],
 ];
 
-// [flag, key, value name or null, help]: the parser and --help in one.
+// The parser, the defaults and --help in one (arg-table.js).
 const OPTIONS = [
-  ['--no-setup', 'noSetup', null, 'do not run scripts/setup.sh first (scripts/test.sh reads it)'],
-  ['--only', 'only', 'NAME[,NAME...]', 'run only these suites (see --list)'],
-  ['--list', 'list', null, 'print the suites in order and exit'],
-  ['--help', 'help', null, 'this text'],
+  ['--no-setup', 'noSetup', 'bool', false, 'do not run scripts/setup.sh first (scripts/test.sh reads it)'],
+  ['--only NAME[,NAME...]', 'only', 'str', note('all'), 'run only these suites (see --list)'],
+  ['--list', 'list', 'bool', false, 'print the suites in order and exit'],
+  ['--help', 'help', 'bool', '', 'this text'],
 ];
+const ALIASES = { '-h': '--help' };
 
 const log = (msg) => process.stderr.write(`test: ${msg}\n`);
 
+/** The flags from OPTIONS, then the header comment's description (the one source of both). */
 function usage() {
   const lines = fs.readFileSync(__filename, 'utf8').split('\n');
-  const about = lines.slice(2, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
-  const flags = OPTIONS.map(([flag, , value, help]) => `  ${`${flag}${value ? ` ${value}` : ''}`.padEnd(22)} ${help}`);
-  return ['Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--list]', ...flags, ...about].join('\n');
+  const about = lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
+  return help('Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--list]', '', OPTIONS, { aliases: ALIASES, notes: about.join('\n'), width: 100 });
 }
 
 function parseArgs(argv) {
-  const opts = { only: null };
-  for (let i = 0; i < argv.length; i++) {
-    const o = OPTIONS.find(([flag]) => flag === (argv[i] === '-h' ? '--help' : argv[i]));
-    if (!o) throw new Error(`unknown option: ${argv[i]}`);
-    if (!o[2]) { opts[o[1]] = true; continue; }
-    if (i + 1 >= argv.length) throw new Error(`${o[0]} needs a value`);
-    opts[o[1]] = argv[++i];
-  }
+  const opts = parse(argv, OPTIONS, { aliases: ALIASES });
   if (opts.only) {
     const unknown = opts.only.split(',').filter((n) => !SUITES.some(([name]) => name === n));
     if (unknown.length) throw new Error(`unknown suite: ${unknown.join(', ')} (see --list)`);
@@ -91,7 +86,7 @@ async function main(argv) {
     log(e.message);
     return 1;
   }
-  if (opts.help) { process.stdout.write(`${usage()}\n`); return 0; }
+  if (opts.help) { process.stdout.write(usage()); return 0; }
   if (opts.list) { process.stdout.write(`${SUITES.map(([name]) => name).join('\n')}\n`); return 0; }
   reservePorts();
   const pgPort = process.env.CFSCALE_TEST_PG_PORT || '55433';

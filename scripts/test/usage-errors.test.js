@@ -80,7 +80,7 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['rounds.sh', ['--dry-run'], /unknown option: --dry-run/],
     ['rounds.sh', [], /RESULTS_DATABASE_URL is not set: open the tunnel with scripts\/tunnel\.sh/],
     ['teardown.sh', ['--platform'], /--platform needs a value/],
-    ['teardown.sh', ['extra'], /unknown option: extra/],
+    ['teardown.sh', ['extra'], /unexpected argument: extra/],
     ...['hash', 'least-conn', 'Round-Robin'].map((algo) => ['run-round.sh', [...RR, '--loadbalancing', algo],
       new RegExp(`^run-round: --loadbalancing must be round-robin or least-connection, got "${algo}" \\(see --help\\)$`, 'm')]),
   ];
