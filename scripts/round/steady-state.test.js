@@ -95,3 +95,17 @@ test('at run-round\'s default settings a slow ramp of 0.9 %/s (9 % per 10 s) nev
   assert.equal(decide(steady.slice(0, w - 1), gate, (w - 1) * 1000).state, 'wait');
   assert.equal(decide(steady, gate, w * 1000).state, 'steady');
 });
+
+test('the gate\'s table in scripts/round/README.md states the defaults of run-round-args.js', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const { COMMAND } = require('./run-round-args');
+  const readme = fs.readFileSync(path.join(__dirname, 'README.md'), 'utf8');
+  const flags = ['--steady-window', '--steady-cv', '--steady-trend', '--max-warmup'];
+  for (const flag of flags) {
+    const row = COMMAND.rows.find(([spec]) => spec.split(' ')[0] === flag);
+    const cell = new RegExp(`^\\| \`${flag}\` \\| \`([^\`]+)\` \\|`, 'm').exec(readme);
+    assert.ok(cell, `README has a row for ${flag}`);
+    assert.equal(cell[1], String(row[3]), `${flag}: README says ${cell[1]}, run-round-args.js ${row[3]}`);
+  }
+});
