@@ -138,14 +138,26 @@ async function until(what, fn, timeoutMs = 5000) {
   }
 }
 
+// Streams the app's backend is serving now (runtime API `show stat`, column scur).
+async function backendStreams(router) {
+  const row = (await router.command('show stat')).split('\n').map((l) => l.split(','))
+    .find((f) => f[0] === 'app_node-app' && f[1] === 'BACKEND');
+  return Number(row[4]);
+}
+
 // With one request held on instance X, four quick ones: round-robin still sends half of
-// them to X; least-connection sends all to the other instance.
-async function quickAfterHold(routerPort, backends) {
+// them to X; least-connection sends all to the other instance. Each quick request waits
+// until HAProxy has closed the one before (the client can have its answer first): a stream
+// still counted on the other instance is a tie, which least-connection may break either way.
+async function quickAfterHold(routerPort, backends, router) {
   const heldReq = get(routerPort, '/hold');
   await until('the held request to arrive', () => backends.some((b) => b.held.length === 1));
   const x = backends.findIndex((b) => b.held.length === 1);
   const quick = [];
-  for (let i = 0; i < 4; i++) quick.push((await get(routerPort, '/')).index);
+  for (let i = 0; i < 4; i++) {
+    await until('HAProxy to serve only the held request', async () => (await backendStreams(router)) === 1);
+    quick.push((await get(routerPort, '/')).index);
+  }
   backends[x].held.shift()();
   assert.equal((await heldReq).status, 200);
   return { x, onX: quick.filter((q) => q === String(x)).length };
@@ -165,7 +177,7 @@ test('a real HAProxy: update to least-connection reloads it gracefully; pins una
   try {
     await sync.sync({ strict: true });
     assert.match(fs.readFileSync(router.cfgFile, 'utf8'), /balance roundrobin/);
-    assert.equal((await quickAfterHold(routerPort, backends)).onX, 2, 'round-robin: half to the busy instance');
+    assert.equal((await quickAfterHold(routerPort, backends, router)).onX, 2, 'round-robin: half to the busy instance');
 
     // A request in flight across the reload still gets its answer (graceful reload).
     const inFlight = get(routerPort, '/hold');
@@ -187,12 +199,12 @@ test('a real HAProxy: update to least-connection reloads it gracefully; pins una
     assert.deepEqual(logs.filter((l) => l.startsWith('router')), [`router listening on 127.0.0.1:${routerPort}`, `router reloaded (${router.cfgFile})`]);
     assert.match(fs.readFileSync(router.cfgFile, 'utf8'), /balance leastconn/);
 
-    assert.equal((await quickAfterHold(routerPort, backends)).onX, 0, 'least-connection: none to the busy instance');
+    assert.equal((await quickAfterHold(routerPort, backends, router)).onX, 0, 'least-connection: none to the busy instance');
     for (const i of [0, 1]) assert.equal((await get(routerPort, '/', { 'X-Cf-App-Instance': `${GUID}:${i}` })).index, String(i), `pinned to ${i}`);
 
     await sync.sync({ strict: true });
     assert.equal(logs.filter((l) => l.startsWith('router reloaded')).length, 1, 'no reload when nothing changed');
-    assert.equal((await quickAfterHold(routerPort, backends)).onX, 0, 'still least-connection');
+    assert.equal((await quickAfterHold(routerPort, backends, router)).onX, 0, 'still least-connection');
   } finally {
     await sync.stop();
     for (const b of backends) { for (const h of b.held) h(); b.server.close(); }
