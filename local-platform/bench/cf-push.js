@@ -48,8 +48,7 @@ async function main() {
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: REPO, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     run(CFL, ['up']);
-    const api = run(CFL, ['api-url']).trim();
-    run(CF, ['login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local']);
+    run(CFL, ['login']);
     for (const s of ['node-db', 'results-db']) run(CF, ['create-service', 'postgres', 'local', s]);
     for (let i = 1; i <= runs; i++) {
       const t0 = process.hrtime.bigint();

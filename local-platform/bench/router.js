@@ -136,7 +136,7 @@ async function main() {
     fs.writeFileSync(vars, 'name: bench\nmemory: 256M\ninstances: 1\ndomain: localhost\nservices: []\nbusy: "0"\n');
     fs.mkdirSync(env.CF_HOME);
     cfl('up');
-    cf('login', '-a', cfl('api-url'), '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation');
+    cfl('login');
     cf('push', '-f', FIXTURE, '--vars-file', vars);
     for (const s of ['node-db', 'results-db']) cf('create-service', 'postgres', 'local', s);
     cf('push', 'node-app', '-f', path.join(REPO, 'manifests', 'node-app.yml'), '--vars-file', path.join(REPO, 'manifests', 'vars-local.yml'));

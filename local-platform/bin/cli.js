@@ -10,6 +10,9 @@ const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { loadConfig } = require('../lib/config');
 const { parse, help, note, UsageError } = require('../lib/arg-table');
+const { findOnPath } = require('../lib/process-checks');
+const { USER } = require('../lib/cc-api/uaa');
+const { ORG, SPACE } = require('../lib/cc-api/presenters');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
 const PING_TIMEOUT_MS = 5000;
@@ -27,6 +30,7 @@ const VERBS = {
   down: ['stop every instance, the router and PostgreSQL', []],
   status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
   'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
+  login: ['log the cf CLI (in CF_HOME) in to the running platform as its admin, org and space local; nothing when it already is', []],
   'router-url': ['the router (HAProxy), for requests to the apps', []],
   home: ["the platform's state directory (CFSCALE_HOME, resolved)", []],
   'router-usage': ['the router\'s CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}', []],
@@ -38,7 +42,8 @@ const VERBS = {
 };
 
 const USAGE = `${help('Usage: cfl VERB [flags]', `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
-with the real cf CLI: cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local`,
+with the real cf CLI: scripts/cfl login, which runs
+cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local --skip-ssl-validation`,
 Object.entries(VERBS).map(([verb, [about]]) => [verb, verb, 'bool', '', about]))}
 ${Object.entries(VERBS).filter(([, [, rows]]) => rows.length).map(([verb, [, rows]]) => help(`cfl ${verb}:`, '', rows).replace(/^.*\n\n/, `cfl ${verb}\n`)).join('\n')}
 Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
@@ -67,6 +72,37 @@ function normalise(args) {
     args.cpu = n;
   }
   return args;
+}
+
+// ---------------------------------------------------------------- cf login
+// The one way in for the scripts and the report: the user, org and space are the platform's
+// own (lib/cc-api/uaa.js, presenters.js), so no caller keeps a copy of them.
+function cfLoginArgs(api) {
+  return ['login', '-a', api, '-u', USER.name, '-p', USER.password, '-o', ORG.name, '-s', SPACE.name, '--skip-ssl-validation'];
+}
+
+/** Whether the cf config in CF_HOME (else ~) targets api with a token and the local space. */
+function loggedIn(api, env = process.env) {
+  try {
+    const c = JSON.parse(fs.readFileSync(path.join(env.CF_HOME || env.HOME, '.cf', 'config.json'), 'utf8'));
+    return c.Target === api && !!c.RefreshToken && c.SpaceFields?.Name === SPACE.name;
+  } catch {
+    return false;
+  }
+}
+
+function cfLogin(cfg, api) {
+  if (loggedIn(api)) return;
+  const dir = findOnPath('cf');
+  const cf = dir ? path.join(dir, 'cf') : path.join(cfg.repoRoot, '.tools', 'bin', 'cf');
+  const args = cfLoginArgs(api);
+  process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\n`);
+  try {
+    execFileSync(cf, args, { stdio: ['ignore', 2, 2] });
+  } catch (e) {
+    const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
+    throw new CliError(`cf login to ${api} failed (${why})`, 2);
+  }
 }
 
 // ---------------------------------------------------------------- daemon client
@@ -173,6 +209,13 @@ async function main(argv) {
     }
     case 'home':
       process.stdout.write(`${cfg.home}\n`);
+      return 0;
+    case 'login':
+      if (!(await ping(cfg))) throw new CliError(`the local platform is not running (CFSCALE_HOME=${cfg.home}): scripts/cfl up first`, 2);
+      {
+        const d = runningSettings(cfg);
+        cfLogin(cfg, `http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}`);
+      }
       return 0;
     case 'status':
       if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }

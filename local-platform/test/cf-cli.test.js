@@ -37,6 +37,26 @@ test('cf login -a API -u admin -p admin -o local -s local, as on PCF Dev; the to
   assert.equal(JSON.parse(bad.body).error, 'unauthorized');
 });
 
+test('cfl login: a fresh CF_HOME logged in to the platform as admin, org and space local; again: nothing to do', () => {
+  const { spawnSync } = require('node:child_process');
+  const cfHome = path.join(w.home, 'cfl-login-home');
+  fs.mkdirSync(cfHome);
+  // The cf CLI found on PATH, as under scripts/test.sh (else cfl falls back to .tools/bin/cf).
+  const env = { ...w.env, CF_HOME: cfHome, PATH: `${path.join(w.repo, '.tools', 'bin')}:${w.env.PATH}` };
+  const cfl = () => spawnSync(path.join(w.repo, 'scripts', 'cfl'), ['login'], { env, encoding: 'utf8' });
+  const first = cfl();
+  assert.equal(first.status, 0, first.stderr);
+  assert.equal(first.stdout, '', 'stdout stays clean');
+  assert.match(first.stderr, /^cfl: cf login -a http:\/\/127\.0\.0\.1:\d+ -u admin -p admin -o local -s local --skip-ssl-validation$/m);
+  const target = spawnSync(path.join(w.repo, '.tools', 'bin', 'cf'), ['target'], { env, encoding: 'utf8' });
+  assert.match(target.stdout, /user: +admin/);
+  assert.match(target.stdout, /org: +local/);
+  assert.match(target.stdout, /space: +local/);
+  const again = cfl();
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(`${again.stdout}${again.stderr}`, '', 'logged in already: no second cf login');
+});
+
 test('cf api shows the CC API version; cf auth (wrong, then right password) and cf target -o -s work', async () => {
   assert.match(await cfOk('api'), /API version: +3\.\d+\.\d+/);
   const wrong = await cf('auth', 'admin', 'wrong');

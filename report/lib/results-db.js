@@ -15,8 +15,6 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 const CFL = path.join(REPO_ROOT, 'scripts/cfl');
 // The report's own service key on the local results-db (the scripts keep theirs).
 const RESULTS_KEY = 'cfscale-report';
-// The local Cloud Controller's one org, space and admin user (local-platform/README.md).
-const LOCAL_LOGIN = ['-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation'];
 
 function run(cmd, args, env = process.env) {
   return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, env }).trim();
@@ -24,19 +22,14 @@ function run(cmd, args, env = process.env) {
 
 /**
  * The environment in which `cf` talks to the local platform: the report's own CF_HOME beside
- * the platform's state (`scripts/cfl home`), logged in to `scripts/cfl api-url` as the
- * scripts are (cf login once; the CLI refreshes its token itself). Throws when it cannot.
+ * the platform's state (`scripts/cfl home`), logged in by `scripts/cfl login` as the scripts
+ * are (once; the CLI refreshes its token itself). Throws when it cannot.
  */
 function localCfEnv() {
-  const api = run(CFL, ['api-url']);
   const env = { ...process.env, CF_HOME: path.join(run(CFL, ['home']), 'report-cf-home'),
     PATH: `${process.env.PATH}:${path.join(REPO_ROOT, '.tools/bin')}` };
-  let c = {};
-  try { c = JSON.parse(fs.readFileSync(path.join(env.CF_HOME, '.cf', 'config.json'), 'utf8')); } catch { /* not yet */ }
-  if (c.Target !== api || !c.RefreshToken) {
-    fs.mkdirSync(env.CF_HOME, { recursive: true });
-    run('cf', ['login', '-a', api, ...LOCAL_LOGIN], env);
-  }
+  fs.mkdirSync(env.CF_HOME, { recursive: true });
+  run(CFL, ['login'], env);
   return env;
 }
 

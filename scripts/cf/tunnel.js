@@ -20,7 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, MANIFEST_DIR, ROWS } = require('../ops/cli');
-const { selectPlatform, localCfHome, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
+const { selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
@@ -213,8 +213,7 @@ function dryRun(p, localPort, insecure) {
     formatCmd(['AUTH=USER:PASS', `${BIN_DIR}/chisel`, 'client', ...clientFlags('FINGERPRINT', insecure), 'https://ROUTE', `127.0.0.1:${localPort}:DBHOST:DBPORT`]),
   ] : [
     `${CFL} up`,
-    `# unless CF_HOME=${path.relative(ROOT, localCfHome())} is logged in there already:`,
-    'cf login -a "$(scripts/cfl api-url)" -u admin -p admin -o local -s local --skip-ssl-validation',
+    `${CFL} login`,
     `cf service-key ${SERVICE} ${RESULTS_KEY} --guid`,
     `# when the key is missing: cf create-service-key ${SERVICE} ${RESULTS_KEY}`,
     'cf curl /v3/service_credential_bindings/GUID/details',

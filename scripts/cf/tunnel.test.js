@@ -123,8 +123,7 @@ test('DRY_RUN=1 for local prints the exact commands and runs none', () => {
   assert.equal(r.code, 0, r.err);
   assert.deepEqual(r.out.trim().split('\n'), [
     'scripts/cfl up',
-    '# unless CF_HOME=.state/local/cf-home is logged in there already:',
-    'cf login -a "$(scripts/cfl api-url)" -u admin -p admin -o local -s local --skip-ssl-validation',
+    'scripts/cfl login',
     'cf service-key results-db cfscale-scripts --guid',
     '# when the key is missing: cf create-service-key results-db cfscale-scripts',
     'cf curl /v3/service_credential_bindings/GUID/details',

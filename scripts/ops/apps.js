@@ -1,13 +1,13 @@
 'use strict';
 // apps.js — pushing, scaling and addressing the apps, the same command sequence on both
-// platforms (the Node twin of what scripts/lib/apps.sh did). Every function takes the
+// platforms. Every function takes the
 // Platform of platform.js (p) and honours its --dry-run: mutating commands are printed,
 // look-ups still run.
 //
 // API:
 //   localPlatformUp(p)             `cfl up` (installing first on a fresh machine: setup.sh,
-//                                  which builds the cf CLI), then `cf login` to `cfl api-url` unless
-//                                  the local CF_HOME is logged in there already
+//                                  which builds the cf CLI), then `cfl login` (the cf login to
+//                                  its API, unless the local CF_HOME is logged in there already)
 //   localServices(p)               `cf create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
@@ -37,8 +37,6 @@ const RUNNING_POLL_MS = 500;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
 const LOADGEN_LOCAL_CPU = 'none';
-// The local Cloud Controller's one org, space and admin user (local-platform/lib/cc-api/).
-const LOCAL_LOGIN = ['-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation'];
 // The process annotation that sets a local instance's CPU quota (local-platform/lib/cc-api/presenters.js).
 const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 // Longest time one pinned request to an instance may take (curl --max-time).
@@ -52,16 +50,6 @@ function localInstallNeeded() {
   return ['node-app', 'loadgen', 'local-platform', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 
-/** The local CF_HOME's cf config targets api with a token and the local space. */
-function loggedInTo(api) {
-  try {
-    const c = JSON.parse(fs.readFileSync(path.join(process.env.CF_HOME, '.cf', 'config.json'), 'utf8'));
-    return c.Target === api && !!c.RefreshToken && c.SpaceFields?.Name === 'local';
-  } catch {
-    return false;
-  }
-}
-
 function localPlatformUp(p) {
   // The cf CLI is the client of the local platform too: setup.sh builds it (Go tools).
   const tools = onPath('cf') ? ['--no-tools'] : [];
@@ -70,10 +58,8 @@ function localPlatformUp(p) {
     p.mustRun(['scripts/setup.sh', ...tools]);
   }
   p.cflRun('up');
-  const r = p.cflQuery('api-url');
-  if (r.code !== 0) process.exit(r.code);
-  const api = r.stdout.trim();
-  if (!loggedInTo(api)) p.cfRun('login', '-a', api, ...LOCAL_LOGIN);
+  // The platform logs the cf CLI in with its own user, org and space (nothing when it is).
+  p.cflRun('login');
 }
 
 function localServices(p) {

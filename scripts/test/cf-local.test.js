@@ -243,9 +243,9 @@ test('run-round --loadbalancing, the app absent: pushed first, the route as plac
   assert.deepEqual(res.mutating, []);
 });
 
-test('--platform local under --dry-run: cfl up, the cf login to its API (until logged in), then the same cf commands', async (t) => {
+test('--platform local under --dry-run: cfl up, cfl login (the cf login to its API), then the same cf commands', async (t) => {
   const node = await w.guid('node-app');
-  const login = `cf login -a ${w.api} -u admin -p admin -o local -s local --skip-ssl-validation`;
+  const login = 'scripts/cfl login';
   await t.test('teardown --all, not logged in yet: up, login, the cf deletes, down', () => {
     const res = run('teardown.sh', ['--all', '--dry-run'], {}, { local: true });
     assert.equal(res.code, 0, res.stderr);
@@ -255,13 +255,13 @@ test('--platform local under --dry-run: cfl up, the cf login to its API (until l
   });
   // As the first run-round on this platform leaves it (ops/apps.js localPlatformUp).
   const localCfHome = path.join(w.localEnv().CFSCALE_HOME, 'cf-home');
-  assert.equal(spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
-    { env: { ...w.localEnv(), CF_HOME: localCfHome }, encoding: 'utf8' }).status, 0);
+  const loggedIn = spawnSync(path.join(ROOT, 'scripts/cfl'), ['login'], { env: { ...w.localEnv(), CF_HOME: localCfHome }, encoding: 'utf8' });
+  assert.equal(loggedIn.status, 0, loggedIn.stderr);
   const cases = [
     ['collect-stats: the same v3 poll through cf', 'collect-stats.sh', ['--app', 'node-app', '--round', '1', '--dry-run'],
       [`cf curl /v3/apps/${node}/processes/web/stats`]],
     ['scale --cpu: the CPU quota as the process annotation, then cf scale', 'scale.sh', ['node-app', '-i', '2', '--cpu', '0.5', '--dry-run'],
-      ['scripts/cfl up', `cf curl -X PATCH /v3/processes/${node} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"0.5"}}}'`, 'cf scale node-app -i 2']],
+      ['scripts/cfl up', 'scripts/cfl login', `cf curl -X PATCH /v3/processes/${node} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"0.5"}}}'`, 'cf scale node-app -i 2']],
   ];
   for (const [name, script, args, want] of cases) {
     await t.test(name, () => {
