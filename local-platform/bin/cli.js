@@ -81,10 +81,15 @@ function cfLoginArgs(api) {
   return ['login', '-a', api, '-u', USER.name, '-p', USER.password, '-o', ORG.name, '-s', SPACE.name, '--skip-ssl-validation'];
 }
 
+/** The API's URL: the running daemon's port (d: its settings, or null), else the configured one. */
+function apiUrl(cfg, d) {
+  return `http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}`;
+}
+
 /** Whether the cf config in CF_HOME (else ~) targets api with a token and the local space. */
-function loggedIn(api, env = process.env) {
+function loggedIn(api) {
   try {
-    const c = JSON.parse(fs.readFileSync(path.join(env.CF_HOME || env.HOME, '.cf', 'config.json'), 'utf8'));
+    const c = JSON.parse(fs.readFileSync(path.join(process.env.CF_HOME || process.env.HOME, '.cf', 'config.json'), 'utf8'));
     return c.Target === api && !!c.RefreshToken && c.SpaceFields?.Name === SPACE.name;
   } catch {
     return false;
@@ -202,20 +207,15 @@ async function main(argv) {
       process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
       return 0;
     }
-    case 'api-url': {
-      const d = (await ping(cfg)) ? runningSettings(cfg) : null;
-      process.stdout.write(`http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}\n`);
+    case 'api-url':
+      process.stdout.write(`${apiUrl(cfg, (await ping(cfg)) ? runningSettings(cfg) : null)}\n`);
       return 0;
-    }
     case 'home':
       process.stdout.write(`${cfg.home}\n`);
       return 0;
     case 'login':
       if (!(await ping(cfg))) throw new CliError(`the local platform is not running (CFSCALE_HOME=${cfg.home}): scripts/cfl up first`, 2);
-      {
-        const d = runningSettings(cfg);
-        cfLogin(cfg, `http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}`);
-      }
+      cfLogin(cfg, apiUrl(cfg, runningSettings(cfg)));
       return 0;
     case 'status':
       if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }
