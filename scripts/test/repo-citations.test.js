@@ -12,8 +12,10 @@ const { execFileSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..', '..');
 const SELF = path.relative(ROOT, __filename);
 const PLATFORM_DOC = 'docs/cf-platform.md';
-// Paths that only exist on the machine the code was written on.
-const OUTSIDE_PATHS = ['shared/reference', '../shared', '/work/', 'cloud-foundry-contracts'];
+// Paths that only exist on the machine the code was written on; joined from parts, so that
+// this file does not cite them either.
+const OUTSIDE_PATHS = [['shared', 'reference'].join('/'), ['..', 'shared'].join('/'), ['', 'work', ''].join('/'),
+  ['cloud-foundry', 'contracts'].join('-')];
 // `docs/cf-platform.md §3`, `docs/cf-platform.md` §1, `docs/cf-platform.md §3, §4 and §8`.
 const DOC_CITATION_RE = /docs\/cf-platform\.md`?((?:(?:\s*,\s*|\s+and\s+|\s+)§\s*\d+)+)/g;
 const HEADING_RE = /^## §(\d+) /gm;
