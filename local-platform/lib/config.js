@@ -4,6 +4,7 @@
 
 const path = require('node:path');
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -40,6 +41,15 @@ const DEFAULTS = {
 // A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
 const MAX_FRONT_PROXIES = 16;
 
+// The ports of a platform. Under scripts/test.sh (CFSCALE_PIN_PORTS=1) a platform must be
+// given each of them: a default would meet the user's own platform on this machine.
+const PORT_VARIABLES = ['CFSCALE_ROUTER_PORT', 'CFSCALE_API_PORT', 'CFSCALE_PG_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE'];
+
+// As root, PostgreSQL runs as postgres, which cannot enter a home under a directory only root
+// may enter (a clone in /root). Its data then goes here, one directory per CFSCALE_HOME,
+// and the user's directories keep their permissions.
+const OUTSIDE_PG_ROOT = '/var/lib/cfscale';
+
 function readValue(env, name) {
   const [def, kind] = DEFAULTS[name];
   const raw = env[name];
@@ -53,7 +63,52 @@ function readValue(env, name) {
   return n;
 }
 
+/** The uid and gids of a user from /etc/passwd and /etc/group, or null. */
+function userIds(name) {
+  try {
+    const pw = fs.readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[0] === name);
+    if (!pw) return null;
+    const gids = new Set([Number(pw[3])]);
+    for (const f of fs.readFileSync('/etc/group', 'utf8').split('\n').map((l) => l.split(':'))) {
+      if ((f[3] || '').split(',').includes(name)) gids.add(Number(f[2]));
+    }
+    return { uid: Number(pw[2]), gids };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether user `ids` may pass through every existing directory above and at dir (search bit). */
+function canEnter(ids, dir) {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    let st = null;
+    try { st = fs.statSync(d); } catch { /* not made yet: its parent decides */ }
+    if (st) {
+      const bit = st.uid === ids.uid ? 0o100 : ids.gids.has(st.gid) ? 0o010 : 0o001;
+      if (!(st.mode & bit)) return false;
+    }
+    if (d === path.dirname(d)) return true;
+  }
+}
+
+/**
+ * The platform PostgreSQL's directory: HOME/pg, or as root, when postgres cannot enter HOME,
+ * OUTSIDE_PG_ROOT/<home hash>/pg. A cluster already made in either place stays there.
+ */
+function pgDirOf(home, homeHash, isRoot = process.getuid?.() === 0) {
+  const inside = path.join(home, 'pg');
+  const outside = path.join(OUTSIDE_PG_ROOT, homeHash, 'pg');
+  if (!isRoot || fs.existsSync(path.join(inside, 'data'))) return inside;
+  if (fs.existsSync(path.join(outside, 'data'))) return outside;
+  const ids = userIds('postgres');
+  return !ids || canEnter(ids, home) ? inside : outside;
+}
+
 function loadConfig(env = process.env) {
+  if (env.CFSCALE_PIN_PORTS === '1') {
+    const unset = PORT_VARIABLES.filter((name) => !env[name]);
+    if (unset.length) throw new Error(`${unset.join(', ')} not set: under scripts/test.sh a platform pins every port (ports.json), never the defaults a user's own platform has`);
+  }
   const home = path.resolve(readValue(env, 'CFSCALE_HOME'));
   const cfg = {
     home,
@@ -88,7 +143,7 @@ function loadConfig(env = process.env) {
   cfg.pidFile = path.join(home, 'daemon.pid');
   cfg.stateFile = path.join(home, 'state.json');
   cfg.logDir = path.join(home, 'logs');
-  cfg.pgDir = path.join(home, 'pg');
+  cfg.pgDir = pgDirOf(home, cfg.homeHash);
   cfg.haproxyDir = path.join(home, 'haproxy');
   cfg.frontProxyDir = path.join(home, 'front-proxy');
   // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
@@ -96,4 +151,4 @@ function loadConfig(env = process.env) {
   return cfg;
 }
 
-module.exports = { loadConfig, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES };
+module.exports = { loadConfig, pgDirOf, canEnter, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES, PORT_VARIABLES, OUTSIDE_PG_ROOT };

@@ -77,9 +77,13 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
-/** Run a command as the cluster owner: postgres when we are root, else ourselves. */
+/**
+ * Run a command as the cluster owner: postgres when we are root, else ourselves. As postgres
+ * it starts in `/`: initdb and pg_ctl change back to the directory they started in, which
+ * postgres may not enter (a checkout under /root, mode 700).
+ */
 function runAsOwner(cmd, args, opts) {
-  return isRoot() ? run('runuser', ['-u', PG_USER, '--', cmd, ...args], opts) : run(cmd, args, opts);
+  return isRoot() ? run('runuser', ['-u', PG_USER, '--', cmd, ...args], { cwd: '/', ...opts }) : run(cmd, args, opts);
 }
 
 /** The directory holding pg_ctl and initdb: the Debian layout first, else PATH. */

@@ -394,7 +394,7 @@ class Platform {
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
       `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
-      `postgres: 127.0.0.1:${this.cfg.pgPort} (${this.cfg.pgDir})`,
+      `postgres: 127.0.0.1:${this.cfg.pgPort}, data in ${this.cfg.pgDir}`,
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,

@@ -366,3 +366,33 @@ test('cfl up warns when the running daemon has other settings than this environm
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
+
+test('postgres data: HOME/pg when postgres can enter HOME, else outside it, one directory per home (as root)', () => {
+  const { canEnter, pgDirOf, OUTSIDE_PG_ROOT } = require('../lib/config');
+  const closed = fs.mkdtempSync(path.join(tmp, 'closed-'));
+  const open = fs.mkdtempSync(path.join(tmp, 'open-'));
+  fs.chmodSync(tmp, 0o755);
+  fs.chmodSync(closed, 0o700);
+  fs.chmodSync(open, 0o755);
+  const stranger = { uid: 4242, gids: new Set([4242]) };
+  assert.equal(canEnter(stranger, path.join(open, 'not/made/yet')), true);
+  assert.equal(canEnter(stranger, path.join(closed, 'home')), false);
+  assert.equal(canEnter({ uid: fs.statSync(closed).uid, gids: new Set() }, path.join(closed, 'home')), true, 'its owner may');
+  assert.equal(pgDirOf(path.join(open, 'home'), 'abcd1234', true), path.join(open, 'home', 'pg'));
+  assert.equal(pgDirOf(path.join(closed, 'home'), 'abcd1234', false), path.join(closed, 'home', 'pg'), 'not root: runs as ourselves');
+  if (process.getuid() === 0) assert.equal(pgDirOf(path.join(closed, 'home'), 'abcd1234', true), path.join(OUTSIDE_PG_ROOT, 'abcd1234', 'pg'));
+  // A cluster already made inside stays there, reachable or not.
+  fs.mkdirSync(path.join(closed, 'home', 'pg', 'data'), { recursive: true });
+  assert.equal(pgDirOf(path.join(closed, 'home'), 'abcd1234', true), path.join(closed, 'home', 'pg'));
+});
+
+test('CFSCALE_PIN_PORTS=1 (scripts/test.sh): a platform without every port pinned does not start', () => {
+  const { loadConfig, PORT_VARIABLES } = require('../lib/config');
+  const pinned = Object.fromEntries(PORT_VARIABLES.map((name, i) => [name, String(45900 + i)]));
+  assert.equal(loadConfig({ ...pinned, CFSCALE_PIN_PORTS: '1' }).apiPort, 45901);
+  assert.equal(loadConfig({}).apiPort, 8889, 'outside the tests the defaults apply');
+  for (const name of PORT_VARIABLES) {
+    const env = { ...pinned, CFSCALE_PIN_PORTS: '1', [name]: '' };
+    assert.throws(() => loadConfig(env), new RegExp(`^Error: ${name} not set: under scripts/test\\.sh a platform pins every port`));
+  }
+});
