@@ -6,10 +6,9 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const path = require('node:path');
 const { loadConfig } = require('./config');
 const { openAdStore } = require('./ad-store');
-const table = require(path.join(__dirname, '..', 'contract', 'bindings', 'table.js'));
+const table = require('../contract/bindings/table.js');
 
 const DRIVERS = [{ name: 'native', native: true }, { name: 'javascript', native: false }];
 const newCtx = () => ({ poolWaitUs: 0, dbUs: 0 });

@@ -9,10 +9,12 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 
+const { variant, portRange } = require('../../contract/lib/variants');
+const { healthOk, freePortInRange } = require('../../contract/lib/app-process');
+const pgAdmin = require('../../contract/lib/pg-admin');
+const { withClient } = require('../../contract/lib/app-db');
+
 const ROOT = path.resolve(__dirname, '..', '..');
-const CONTRACT_LIB = path.join(ROOT, 'contract', 'lib');
-const { variant, portRange } = require(path.join(CONTRACT_LIB, 'variants'));
-const { healthOk, freePortInRange } = require(path.join(CONTRACT_LIB, 'app-process'));
 
 const APP_CPU = 0;
 const LOAD_CPU = 1;
@@ -48,7 +50,7 @@ class Bench {
   async setup() {
     if (spawnSync('taskset', ['--version']).error) throw new Error('taskset not found (util-linux)');
     if (os.cpus().length < 2) throw new Error('needs 2 CPUs (app and generator on different cores)');
-    this.pg = require(path.join(CONTRACT_LIB, 'pg-admin'));
+    this.pg = pgAdmin;
     this.work = fs.mkdtempSync('/tmp/cfscale-contract-bench-');
     fs.chmodSync(this.work, 0o755);
     for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => this.cleanup().finally(() => process.exit(1)));
@@ -86,7 +88,6 @@ class Bench {
       }
       await new Promise((r) => setTimeout(r, 200));
     }
-    const { withClient } = require(path.join(CONTRACT_LIB, 'db'));
     await withClient(appDb, (c) => c.query(`INSERT INTO ads (title, body, price, contact)
       SELECT 'Ad ' || g, 'Body of ad ' || g, g % 1000, 'seller' || g || '@example.com' FROM generate_series(1, ${SEED_ADS}) g`));
     return this.app;

@@ -6,15 +6,13 @@
 // demand, not in tests: node bench/apps/timings-flush.js [--rows N] [--reps N]
 // (CFSCALE_TEST_PG_URL or the tests' own cluster).
 
-const path = require('node:path');
 const { parseOrExit } = require('./arg-table');
 
-const APP = path.join(__dirname, '..', '..', 'node-app');
-const pg = require(require.resolve('pg', { paths: [APP] }));
-const t = require(path.join(APP, 'test-support'));
-const { TimingBuffer, ROUTE_LIST_ADS } = require(path.join(APP, 'timing-buffer'));
-const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require(path.join(APP, 'timings-flusher'));
-const { connectionFromUrl, pgConfig } = require(path.join(APP, 'bindings'));
+const pg = require('../../node-app/node_modules/pg');
+const t = require('../../node-app/test-support');
+const { TimingBuffer, ROUTE_LIST_ADS } = require('../../node-app/timing-buffer');
+const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require('../../node-app/timings-flusher');
+const { connectionFromUrl, pgConfig } = require('../../node-app/bindings');
 
 const { rows, reps } = parseOrExit('timings-flush', process.argv.slice(2), {
   usage: 'Usage: node bench/apps/timings-flush.js [--rows N] [--reps N]',

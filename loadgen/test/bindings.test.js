@@ -6,10 +6,9 @@
 // the worker with one line naming the service and the field.
 const test = require('node:test');
 const assert = require('node:assert');
-const path = require('node:path');
 const pg = require('pg');
 const { loadConfig } = require('../lib/config');
-const table = require(path.join(__dirname, '..', '..', 'contract', 'bindings', 'table.js'));
+const table = require('../../contract/bindings/table.js');
 
 let cluster;
 test.before(() => { cluster = table.tlsCluster(); });

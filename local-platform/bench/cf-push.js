@@ -41,6 +41,7 @@ async function main() {
     CFSCALE_PG_PORT: String(await freePortInRange(45350, 45399)),
     CFSCALE_API_PORT: String(await freePortInRange(45400, 45449)),
     CFSCALE_INSTANCE_PORT_BASE: '45200',
+    CFSCALE_FRONT_PROXY_PORT_BASE: String(await freePortInRange(45460, 45469)),
     CF_HOME: path.join(home, 'cf-home'),
     CF_COLOR: 'false',
   };

@@ -118,6 +118,7 @@ test('--help prints the help of tunnel.sh on stdout, exit 0', () => {
   assert.doesNotMatch(r.out, /set -euo|exec node/);
 });
 
+// platform-ports: no platform starts in this file (DRY_RUN, an empty CFSCALE_HOME).
 test('DRY_RUN=1 for local prints the exact commands and runs none', () => {
   const r = run(['--platform', 'local', '--local-port', '15998'], { DRY_RUN: '1', CFSCALE_HOME: '', PATH: `/nonexistent:${process.env.PATH}` });
   assert.equal(r.code, 0, r.err);

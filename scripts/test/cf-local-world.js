@@ -96,7 +96,8 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) 
     platformEnv = {
       ...process.env,
       CFSCALE_HOME: path.join(dir, 'platform'),
-      CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 49)),
+      CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 39)),
+      CFSCALE_FRONT_PROXY_PORT_BASE: String(first + 40),
       CFSCALE_PG_PORT: String(await freePortInRange(first + 50, first + 79)),
       CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 99)),
       CFSCALE_INSTANCE_PORT_BASE: String(first + 100),

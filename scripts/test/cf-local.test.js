@@ -134,6 +134,7 @@ async function preflight(t, cases) {
 
 test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', (t) => preflight(t, PREFLIGHT.filter((c) => !c.later)));
 
+// platform-ports: the world's env (cf-local-world.js) pins every port; here only CFSCALE_HOME changes, to a platform never started.
 test('default platform: cf when `cf target` succeeds, else local', async (t) => {
   const cases = [
     { name: 'cf targeted', env: {}, want: /^cf delete node-app -f$/m },

@@ -15,7 +15,8 @@ const logCacheApi = require('./log-cache');
 const errors = require('./errors');
 const { paginate } = require('./pagination');
 
-const MODULES = ['./root', './orgs', './apps', './routes', './service-instances', './push', './log-cache'];
+const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./routes'), require('./service-instances'),
+  require('./push'), require('./log-cache')];
 // Bits uploads (an app with its node_modules) are read whole into memory.
 const MAX_BODY_BYTES = 1024 * 1024 * 1024;
 
@@ -51,7 +52,7 @@ class CcApi {
     this.logCache = new EnvelopeStore();
     this.router = new Router();
     const deps = { platform, uaa: this.uaa, jobs: this.jobs, logCache: this.logCache, base: this.base, log, basicUser };
-    for (const m of MODULES) require(m).register(this.router, deps);
+    for (const m of MODULES) m.register(this.router, deps);
   }
 
   async handle(req, res, raw) {

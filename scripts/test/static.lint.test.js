@@ -1,0 +1,59 @@
+'use strict';
+// static.lint.test.js — checks of the tracked source that ESLint does not make, run in the lint
+// suite (scripts/test/run-suites.js):
+// - every test, bench or fixture that gives a local platform a CFSCALE_HOME pins every port of
+//   it (local-platform/lib/config.js PORT_VARIABLES, or ports.js platformPortEnv), so CI runs
+//   beside a user's platform on the default ports; a file whose platform gets its ports from
+//   elsewhere says so on a `platform-ports:` comment line;
+// - every require names its file in a string literal, so a renamed file breaks lint, not a user.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { PORT_VARIABLES } = require('../../local-platform/lib/config');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function tracked(...patterns) {
+  return execFileSync('git', ['ls-files', '-z', '--', ...patterns, ':(exclude)*/vendor/*'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0').filter(Boolean);
+}
+
+const read = (f) => fs.readFileSync(path.join(ROOT, f), 'utf8');
+
+/** Why a file that sets CFSCALE_HOME leaves a port to its default ([] when none). */
+function unpinned(text) {
+  if (!/\bCFSCALE_HOME\s*:/.test(text) || /platformPortEnv\(|^\s*\/\/ platform-ports: \S/m.test(text)) return [];
+  return PORT_VARIABLES.filter((name) => !new RegExp(`\\b${name}\\b`).test(text));
+}
+
+test('every local platform a test, bench or fixture starts pins every port', () => {
+  const files = tracked('*.test.js', '*.bench.js', 'bench/*.js', '*/bench/*.js', '*/test/*.js', '*/fixtures/*.js', 'scripts/test/*.js');
+  assert.ok(files.length > 20, `only ${files.length} files`);
+  const bad = files.filter((f) => f !== 'scripts/test/static.lint.test.js')
+    .map((f) => [f, unpinned(read(f))]).filter(([, left]) => left.length).map(([f, left]) => `${f}: ${left.join(', ')}`);
+  assert.deepEqual(bad, []);
+});
+
+test('the check sees a port left to its default', () => {
+  assert.deepEqual(unpinned("env = { CFSCALE_HOME: h, CFSCALE_ROUTER_PORT: '1', CFSCALE_PG_PORT: '2' }"),
+    ['CFSCALE_API_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE']);
+  assert.deepEqual(unpinned('env = { CFSCALE_HOME: h, ...platformPortEnv(\'e2e\') }'), []);
+});
+
+// require(x) where x is not a string literal; require.resolve(...) only finds a path, and
+// require(${...}) is code a test writes for a child process.
+const COMPUTED_REQUIRE = /(?<![.\w])require\((?!\s*['"`][^'"`$]*['"`]\s*\)|\$\{)/g;
+
+test('every require names its file in a string literal', () => {
+  const bad = [];
+  for (const f of tracked('*.js')) {
+    read(f).split('\n').forEach((line, i) => {
+      // Code written into a child process's -e argument is a string here.
+      if (COMPUTED_REQUIRE.test(line.replace(/`[^`]*\$\{[^`]*`/g, '``'))) bad.push(`${f}:${i + 1}: ${line.trim()}`);
+      COMPUTED_REQUIRE.lastIndex = 0;
+    });
+  }
+  assert.deepEqual(bad, []);
+});
