@@ -88,6 +88,9 @@ class Connection {
     this.opening = null;
     this.downSinceMs = null; // when the current outage was first seen
     this.downMs = 0; // total of the outages that ended
+    // Statements run one at a time: the heartbeat, the progress poll and the gate share
+    // this connection, and pg queues concurrent queries only with a deprecation warning.
+    this.queue = Promise.resolve();
   }
 
   async #client() {
@@ -108,14 +111,19 @@ class Connection {
     if (c) c.end().catch(() => {});
   }
 
-  async #queryOnce(text, params) {
-    const c = await this.#client();
-    try {
-      return await c.query(text, params);
-    } catch (err) {
-      if (isConnectionError(err) && this.client === c) this.#drop();
-      throw err;
-    }
+  #queryOnce(text, params) {
+    const run = async () => {
+      const c = await this.#client();
+      try {
+        return await c.query(text, params);
+      } catch (err) {
+        if (isConnectionError(err) && this.client === c) this.#drop();
+        throw err;
+      }
+    };
+    const res = this.queue.then(run, run);
+    this.queue = res.catch(() => {});
+    return res;
   }
 
   /** client.query(text, params), retried after connection errors for retryForMs. */
@@ -183,5 +191,5 @@ async function withClient(url, name, fn) {
 }
 
 module.exports = {
-  connect, tryWithClient, withClient, Connection, isConnectionError, outageToleranceMs, OUTAGE_TOLERANCE_MS, BACKOFF_MAX_MS,
+  connect, tryWithClient, withClient, Connection, isConnectionError, outageToleranceMs, OUTAGE_TOLERANCE_MS, BACKOFF_MIN_MS, BACKOFF_MAX_MS,
 };

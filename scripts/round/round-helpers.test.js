@@ -173,13 +173,13 @@ test('finish-round: the summary shows router records against requests and stats 
   const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^router records: 60 of 100 requests \(60\.0 %\)$/m);
-  assert.match(res.stdout, /^stats samples: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
+  assert.match(res.stdout, /^stats samples in the measured window: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
   // A round that recorded no stats interval is not judged.
   const old = await createRound();
   await fill(old, { ok: 10, failed: 0 });
   const plain = await finish(old);
   assert.match(plain.stdout, /^router records: 0 of 10 requests \(0\.0 %\)$/m);
-  assert.match(plain.stdout, /^stats samples: 2$/m);
+  assert.match(plain.stdout, /^stats samples in the measured window: 2$/m);
 });
 
 test('wait-round: returns 0 once every loadgen row is final, 2 at the deadline', async () => {
