@@ -14,9 +14,9 @@
 //                                  (on cf a Node app's node_modules must be installed: node-modules.js)
 //   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota)
 //   setCpuQuota(p, guid, cpu)      local: the process annotation the local Cloud Controller
-//                                  reads as the instances' CPU quota (cores or none)
+//                                  reads as the instances' CPU quota (cores, none, or default)
 //   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
-//   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed)
+//   ensureApp(p, app, n, { cpu, atLeast, defaultCpu }) → guid ('' under --dry-run when just pushed)
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app, route) (route: appRoute's)
@@ -37,8 +37,10 @@ const RUNNING_POLL_MS = 500;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
 const LOADGEN_LOCAL_CPU = 'none';
-// The process annotation that sets a local instance's CPU quota (local-platform/lib/cc-api/presenters.js).
+// The process annotation that sets a local instance's CPU quota (local-platform/lib/cc-api/presenters.js);
+// DEFAULT_CPU removes it: the quota then follows memory again, as run-round's --help says.
 const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
+const DEFAULT_CPU = 'default';
 // Longest time one pinned request to an instance may take (curl --max-time).
 const INSTANCE_REQUEST_MAX_SEC = 60;
 
@@ -67,8 +69,13 @@ function localServices(p) {
 }
 
 function setCpuQuota(p, guid, cpu) {
-  const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: String(cpu) } } });
+  const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: cpu === DEFAULT_CPU ? null : String(cpu) } } });
   p.cfRun('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', body);
+}
+
+/** The CPU quota annotation of an app's web process ('' without one: the default quota). */
+function cpuAnnotation(p, guid) {
+  return p.cfCurlJson(`/v3/processes/${guid}`).metadata?.annotations?.[CPU_ANNOTATION] ?? '';
 }
 
 /** Any file or directory under dir (or dir itself) modified after mtimeNs (find -newer). */
@@ -151,10 +158,12 @@ function appState(p, guid) {
 
 /**
  * Push when absent, else start/scale. Exactly n instances, and the cpu quota (local)
- * applied every time; atLeast: scale up only when fewer run. Waits until all are
- * RUNNING; returns the guid. The usual case (already right) costs two look-ups.
+ * applied every time; atLeast: scale up only when fewer run. defaultCpu (local): without a
+ * cpu, a quota an earlier call left is taken back to the default, so no round inherits
+ * another's. Waits until all are RUNNING; returns the guid. The usual case (already right)
+ * costs two look-ups, three with defaultCpu.
  */
-function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
+function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = false } = {}) {
   let want = Number(n);
   let guid = p.appGuid(app);
   if (!guid) {
@@ -168,8 +177,9 @@ function ensureApp(p, app, n, { cpu = '', atLeast = false } = {}) {
     const states = instanceStates(p, guid);
     const have = states.length;
     if (atLeast && have >= want) want = have;
-    if (have !== want || (cpu && !atLeast)) {
-      scaleApp(p, app, want, cpu, guid);
+    const reset = !cpu && defaultCpu && cpuAnnotation(p, guid) !== '';
+    if (have !== want || (cpu && !atLeast) || reset) {
+      scaleApp(p, app, want, cpu || (reset ? DEFAULT_CPU : ''), guid);
     } else if (states.filter((s) => s === 'RUNNING').length === want) {
       return guid;
     }

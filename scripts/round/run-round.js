@@ -350,7 +350,7 @@ function prepare(o) {
   // On CF a missing URL must stop the round before anything changes; locally the
   // results-db service exists once the apps are pushed.
   let dbUrl = !p.dryRun && p.name === 'cf' ? p.resultsDbUrl() : '';
-  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu }) || `<${o.app}-guid>`;
+  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu, defaultCpu: p.name === 'local' }) || `<${o.app}-guid>`;
   apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
   if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
   // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host

@@ -38,6 +38,7 @@ const ENV = {
   CFSCALE_PG_PORT: String(ROUTER_PORT + 1),
   CFSCALE_INSTANCE_PORT_BASE: String(ROUTER_PORT + 10),
   CFSCALE_API_PORT: String(ROUTER_PORT + 2),
+  CFSCALE_FRONT_PROXY_PORT_BASE: String(ROUTER_PORT + 3),
 };
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
 // Where the scripts keep the local platform's cf login (ops/target.js localCfHome).
@@ -89,6 +90,8 @@ function loadgenLog() {
 
 function assertRoundRan(res, code = 0) {
   assert.equal(res.code, code, `run-round exit ${res.code}:\n${res.stdout}\n${res.stderr.slice(-3000)}\nloadgen log:\n${loadgenLog()}`);
+  // A round prints no Node warning (a deprecation, a listener leak): each is a defect.
+  assert.doesNotMatch(`${res.stdout}\n${res.stderr}`, /^.*\bWarning: .*$/m);
 }
 
 function roundIdOf(res) {
@@ -288,11 +291,13 @@ test('the steady-state gate: the window starts once a whole window is steady (or
     FROM rounds r JOIN requests q ON q.round_id = r.id WHERE r.id = $1 GROUP BY r.id`, [id])).rows[0];
   // Bounds loose enough that any load that answers is steady: the gate then decides at the
   // first whole window, which it can judge only once its 3 s are in (+ 2 s for the samples).
+  // --cpu 0.1 here; the next round gives none and must run at the default quota again.
   let res = await runScript('run-round.sh', ['--app', 'node-app', '--instances', '1', '--loadgens', '1', '--parallel', '4',
     '--duration', '3s', '--steady-window', '3s', '--steady-cv', '1', '--steady-trend', '1', '--max-warmup', '60s',
-    '--seed-ads', '50', '--label', 'e2e-steady']);
+    '--seed-ads', '50', '--cpu', '0.1', '--label', 'e2e-steady']);
   assertRoundRan(res);
   let id = roundIdOf(res);
+  const cpuRound = id;
   let w = await window(id);
   assert.equal(w.steady, true);
   assert.ok(Number(w.from_ms) >= 5000, `decided ${w.from_ms} ms after the start, before a whole window was in`);
@@ -313,6 +318,16 @@ test('the steady-state gate: the window starts once a whole window is steady (or
   assert.deepEqual([w.steady, Number(w.from_ms), Number(w.window_ms)], [false, 6000, 3000]);
   assert.ok(Number(w.last_after_stop_ms) <= 20, `a request sent ${w.last_after_stop_ms} ms after stop_at`);
   assert.match(res.stdout, /^measured window: from 6\.0 s for 3\.0 s: NOT steady within the maximum warm-up of 6\.0 s/m);
+  // A round's settings are what it was given or the documented default, never what the round
+  // before left: manifest memory in GB x CFSCALE_CPU_PER_GB (1.0) cores without --cpu.
+  // The quota each instance had, as its stats report it.
+  const quotas = (await c.query(`SELECT r.id, r.environment->>'app_cpu_quota_cores' AS given, (r.environment->>'app_memory_mb')::float8 AS mb,
+      min(s.cpu_quota_cores)::float8 AS low, max(s.cpu_quota_cores)::float8 AS high
+    FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app WHERE r.id = ANY($1) GROUP BY r.id ORDER BY r.id`, [[cpuRound, id]])).rows;
+  // (The cgroup holds whole microseconds per period: compared to 3 places.)
+  const want = [['0.1', 0.1], ['default', quotas[1]?.mb / 1024]];
+  assert.deepEqual(quotas.map((q) => [q.given, q.low.toFixed(3), q.high.toFixed(3)]), want.map(([g, v]) => [g, v.toFixed(3), v.toFixed(3)]),
+    JSON.stringify(quotas));
 });
 
 // The kept check of issue 13 (nothing lost, nothing stuck): the platform's PostgreSQL — the
