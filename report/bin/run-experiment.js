@@ -6,7 +6,7 @@ const { parseOrExit, note } = require('../lib/arg-table.js');
 const { connect, resultsUrl } = require('../lib/results-db.js');
 const { listLines, shippedPlans } = require('../lib/experiment/catalogue.js');
 const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
-const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFeatures, runRoundProcess } = require('../lib/experiment/round-runner.js');
+const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('../lib/experiment/round-runner.js');
 const { runExperiment, UsageError } = require('../lib/experiment/runner.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
@@ -53,11 +53,10 @@ async function main() {
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = o.dryRun;
 
-  let features = runRoundFeatures(runRoundPath);
-  if (!features.ok) {
-    if (!dryRun) die(`${runRoundPath} --help failed (${features.reason}); is run-round.sh installed?`);
-    log(`${runRoundPath} --help failed (${features.reason}); listing the rounds with the basic flags`);
-    features = {};
+  const help = runRoundFlags(runRoundPath);
+  if (!help.ok) {
+    if (!dryRun) die(`${runRoundPath} --help failed (${help.reason}); is run-round.sh installed?`);
+    log(`${runRoundPath} --help failed (${help.reason}); listing the rounds without checking their flags`);
   }
   const url = resultsUrl({ db: o.db, platform: plan.platform, ensureLocal: !dryRun });
   let client = null;
@@ -73,7 +72,7 @@ async function main() {
     `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
   try {
     const { tally } = await runExperiment(plan, {
-      client, dryRun, log, runRoundPath, features,
+      client, dryRun, log, runRoundPath, flags: help.ok ? help.flags : null,
       print: (l) => process.stdout.write(`${l}\n`),
       applySettings: makeSettingsApplier({ platform: plan.platform, log }),
       execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),

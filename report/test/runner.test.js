@@ -14,6 +14,7 @@ const { maxCpuOfApp } = require('../lib/experiment/results.js');
 const { validatePlan } = require('../lib/experiment/plan.js');
 
 const FAKE = path.join(__dirname, 'helpers/fake-run-round.js');
+const FAKE_CF = path.join(__dirname, 'helpers/fake-cf.js');
 let db;
 let dir;
 
@@ -33,9 +34,11 @@ function writePlan(name, text) {
   return f;
 }
 
+// The apps' settings go to the stand-in cf (helpers/fake-cf.js): its calls in FAKE_CF_LOG.
 function run(plan, extraArgs = [], env = {}) {
+  const state = path.join(dir, `${path.basename(plan)}.cf-state.json`);
   return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],
-    { CFSCALE_RESULTS_URL: db.url, ...env });
+    { CFSCALE_RESULTS_URL: db.url, CFSCALE_PLATFORM_CLI: FAKE_CF, FAKE_CF_STATE: state, FAKE_CF_LOG: `${state}.log`, ...env });
 }
 
 const GRID = `apps: [node-app, java-app]
@@ -204,8 +207,6 @@ repetitions: 2
 
 test('variant settings are applied with set-env + restart only when they change', async () => {
   const cliLog = path.join(dir, 'cli.log');
-  const cli = path.join(dir, 'fake-cli.sh');
-  fs.writeFileSync(cli, `#!/usr/bin/env bash\necho "$*" >> ${JSON.stringify(cliLog)}\n`, { mode: 0o755 });
   const plan = writePlan('variants', `apps: [node-app]
 variants:
   - { name: pool30, settings: { DB_POOL_SIZE: 30 } }
@@ -216,7 +217,7 @@ repetitions: 2
 duration: 4s
 warmup: 1s
 `);
-  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli });
+  const r = run(plan, [], { FAKE_CF_LOG: cliLog });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), [
     'set-env node-app DB_POOL_SIZE 30', 'restart node-app', 'set-env node-app DB_POOL_SIZE 60', 'restart node-app',
@@ -225,8 +226,6 @@ warmup: 1s
 
 test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
   const cliLog = path.join(dir, 'cli-mem.log');
-  const cli = path.join(dir, 'fake-cli-mem.sh');
-  fs.writeFileSync(cli, `#!/usr/bin/env bash\necho "$*" >> ${JSON.stringify(cliLog)}\n`, { mode: 0o755 });
   const plan = writePlan('memvariants', `apps: [node-app]
 variants:
   - { name: mem128m, memory: 128M }
@@ -237,7 +236,7 @@ repetitions: 2
 duration: 4s
 warmup: 1s
 `);
-  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli });
+  const r = run(plan, [], { FAKE_CF_LOG: cliLog });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), ['scale node-app -m 128M -f', 'scale node-app -m 1024M -f']);
 });
@@ -276,11 +275,9 @@ test('cpuReference {app}: the highest CPU the reference app used in the experime
 });
 
 test('a memory change is a change: the first round after `scale -m` is run again and left out', async () => {
-  // The fake cli keeps the memory `scale APP -m NM -f` set; the fake round records it as run-round does.
+  // The fake cf keeps the memory `scale APP -m NM -f` set; the fake round records it as run-round does.
   const mem = path.join(dir, 'mem-app.memory');
   fs.writeFileSync(mem, '1024');
-  const cli = path.join(dir, 'fake-cli-scale.sh');
-  fs.writeFileSync(cli, `#!/usr/bin/env bash\n[ "$1" = scale ] && echo "\${4%M}" > ${JSON.stringify(mem)}\nexit 0\n`, { mode: 0o755 });
   const plan = writePlan('memchange', `apps: [mem-app]
 variants:
   - { name: mem128m, memory: 128M }
@@ -292,7 +289,7 @@ duration: 4s
 warmup: 1s
 `);
   const log = path.join(dir, 'memchange.log');
-  const r = run(plan, [], { CFSCALE_PLATFORM_CLI: cli, FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
+  const r = run(plan, [], { FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
   assert.equal(r.code, 0, r.stderr);
   // Sequential: mem128m twice, then mem1g twice; its first round follows the change 128 → 1024.
   assert.deepEqual(calls(log).map((c) => c.label.split(':')[3]), ['mem128m', 'mem128m', 'mem1g', 'mem1g', 'mem1g']);

@@ -40,8 +40,10 @@ afterChange: keep
 test('a plan edited after its rounds ran re-runs them; the report ignores the old ones', async () => {
   const planFile = path.join(dir, 'edited.yml');
   const log = path.join(dir, 'calls.log');
+  const cfState = path.join(dir, 'cf-state.json');
   const run = (extra = []) => runScript('run-experiment.sh', [planFile, '--run-round', FAKE, '--db', db.url, ...extra],
-    { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log });
+    { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'helpers/fake-cf.js'),
+      FAKE_CF_STATE: cfState, FAKE_CF_LOG: `${cfState}.log` });
   fs.writeFileSync(planFile, BASE);
   const first = run();
   assert.equal(first.code, 0, first.stderr);

@@ -6,29 +6,29 @@
 // depends on run-round's output format (a final `round_id=N` line is used when present).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
+const YAML = require('yaml');
 const { REPO_ROOT, localCfEnv } = require('../results-db.js');
 
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;
 
-/** The flags run-round.sh supports, read from its --help (optional ones are used only then). */
-function runRoundFeatures(runRound) {
+/**
+ * The flags run-round.sh takes, read from its --help: { ok, flags: Set of "--name" } or
+ * { ok: false, reason }. A round needs every flag it is given (unsupportedFlags).
+ */
+function runRoundFlags(runRound) {
   const r = spawnSync(runRound, ['--help'], { encoding: 'utf8', timeout: 30_000 });
   if (r.error || r.status !== 0) {
     return { ok: false, reason: r.error ? r.error.message : `exit ${r.status}: ${(r.stderr || '').trim().split('\n')[0]}` };
   }
-  const help = `${r.stdout}\n${r.stderr}`;
-  return {
-    ok: true,
-    experiment: /--experiment\b/.test(help),
-    setting: /--setting\b/.test(help),
-    cpu: /--cpu\b/.test(help),
-    prewarm: /--prewarm\b/.test(help),
-    loadbalancing: /--loadbalancing\b/.test(help),
-    maxErrorRate: /--max-error-rate\b/.test(help),
-    frontProxies: /--front-proxies\b/.test(help),
-  };
+  return { ok: true, flags: new Set(`${r.stdout}\n${r.stderr}`.match(/--[a-z][a-z0-9-]*/g)) };
+}
+
+/** The flags of args that run-round's --help does not list (a round is never run without one of them). */
+function unsupportedFlags(args, flags) {
+  return [...new Set(args.filter((a) => a.startsWith('--') && !flags.has(a)))];
 }
 
 const ms = (v) => `${v}ms`;
@@ -44,8 +44,8 @@ function steadyArgs(st) {
   return a;
 }
 
-/** run-round.sh arguments for a round spec (order.js roundSpec). */
-function runRoundArgs(spec, features = {}) {
+/** run-round.sh arguments for a round spec (order.js roundSpec); its settings are applied apart (makeSettingsApplier). */
+function runRoundArgs(spec) {
   const a = ['--app', spec.app, '--instances', String(spec.instances), '--loadgens', String(spec.loadgens)];
   if (spec.rate !== null && spec.rate !== undefined) a.push('--rate', String(spec.rate));
   else a.push('--parallel', String(spec.parallel));
@@ -56,12 +56,10 @@ function runRoundArgs(spec, features = {}) {
   a.push('--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario, '--label', spec.label, '--platform', spec.platform);
   if (spec.keepalive === false) a.push('--no-keepalive');
   if (spec.frontProxies) a.push('--front-proxies', String(spec.frontProxies));
-  if (spec.cpu && features.cpu !== false) a.push('--cpu', String(spec.cpu));
-  if (spec.prewarm && features.prewarm !== false) a.push('--prewarm', String(spec.prewarm));
-  if (spec.loadbalancing && features.loadbalancing !== false) a.push('--loadbalancing', spec.loadbalancing);
-  if (features.experiment) a.push('--experiment', spec.experiment);
-  if (features.maxErrorRate) a.push('--max-error-rate', String(spec.maxErrorRate));
-  if (features.setting) for (const [k, v] of Object.entries(spec.settings)) a.push('--setting', `${k}=${v}`);
+  if (spec.cpu) a.push('--cpu', String(spec.cpu));
+  if (spec.prewarm) a.push('--prewarm', String(spec.prewarm));
+  if (spec.loadbalancing) a.push('--loadbalancing', spec.loadbalancing);
+  a.push('--experiment', spec.experiment, '--max-error-rate', String(spec.maxErrorRate));
   return a;
 }
 
@@ -72,48 +70,89 @@ function platformCli() {
 }
 
 function run(cmd, args, log, env = process.env) {
-  log(`$ ${[cmd, ...args].join(' ')}`);
+  // Look-ups (cf app, cf curl) are not logged: only what changes the app.
+  if (!['app', 'curl'].includes(args[0])) log(`$ ${[cmd, ...args].join(' ')}`);
   const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, env });
-  return { status: r.error ? 127 : r.status, stderr: (r.stderr || r.error?.message || '').trim() };
+  return { status: r.error ? 127 : r.status, stdout: r.stdout || '', stderr: (r.stderr || r.error?.message || '').trim() };
+}
+
+// The apps' settings, the variables of their one settings spec (contract/settings.json): the
+// applier sets, restores and unsets these and no other variable of the app.
+const SETTING_NAMES = new Set(require('../../../contract/settings.json').settings.map((x) => x.name));
+
+/**
+ * What a round that sets nothing runs with: the app's manifest env (settings only) and memory
+ * (MB), with the vars file its push takes (scripts/ops/push.js: vars-local.yml locally).
+ */
+function manifestDefaults(app, platform, root = REPO_ROOT) {
+  const file = path.join(root, 'manifests', `${app}.yml`);
+  if (!fs.existsSync(file)) return { env: {}, memoryMb: null }; // an app of the user's own: nothing to restore
+  const vars = YAML.parse(fs.readFileSync(path.join(root, 'manifests', platform === 'local' ? 'vars-local.yml' : 'vars.yml'), 'utf8')) ?? {};
+  const text = fs.readFileSync(file, 'utf8')
+    .replace(/\(\(([\w-]+)\)\)/g, (m, k) => (k in vars ? String(vars[k]) : m));
+  const a = YAML.parse(text).applications[0];
+  const env = Object.fromEntries(Object.entries(a.env ?? {}).filter(([k]) => SETTING_NAMES.has(k)).map(([k, v]) => [k, String(v)]));
+  const m = /^(\d+)\s*(M|G)B?$/i.exec(String(a.memory ?? ''));
+  return { env, memoryMb: m ? Number(m[1]) * (m[2].toUpperCase() === 'G' ? 1024 : 1) : null };
 }
 
 /**
- * Applies app settings (environment variables) with `set-env` + `restart`, and a variant's
- * memory with `scale APP -m NM -f` (which restarts the app), each only when it differs from
- * what this runner applied last to that app. When the app does not exist yet it is pushed
- * first (scripts/push.sh).
+ * The settings (environment variables) and memory of a round, applied exactly: the plan's
+ * settings over the manifest's, the plan's memory or the manifest's, so no round inherits what
+ * a round of another variant or plan set. The app's state is read once (cf curl), then
+ * followed; a change is `set-env`/`unset-env` + `restart`, and `scale APP -m NM -f` (which
+ * restarts). An app that does not exist yet is pushed first (scripts/push.sh).
  */
 function makeSettingsApplier({ platform, log, cli = platformCli() }) {
-  const applied = new Map();
   let env = null;
   const cfEnv = () => {
     if (!env) env = platform === 'local' && !process.env.CFSCALE_PLATFORM_CLI ? localCfEnv() : process.env;
     return env;
   };
-  const memory = new Map();
-  // A command on the app; when it fails the first time the app may not exist: push it, try again.
-  const pushed = new Set();
-  const onApp = (app, args, what) => {
-    let r = run(cli, args, log, cfEnv());
-    if (r.status !== 0 && !pushed.has(app)) {
-      const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
-      if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
-      pushed.add(app);
-      r = run(cli, args, log, cfEnv());
-    }
+  const cf = (args) => run(cli, args, log, cfEnv());
+  const state = new Map(); // app → { env: {name: value}, memoryMb }
+  const ensurePushed = (app) => {
+    if (cf(['app', app, '--guid']).status === 0) return;
+    const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
+    if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
+  };
+  const must = (args, what) => {
+    const r = cf(args);
     if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr.split('\n').pop()}`);
+    return r.stdout;
+  };
+  const current = (app) => {
+    if (!state.has(app)) {
+      ensurePushed(app);
+      const guid = must(['app', app, '--guid'], `cf app ${app} --guid`).trim();
+      const vars = JSON.parse(must(['curl', `/v3/apps/${guid}/environment_variables`], `cf curl ${app} env`)).var ?? {};
+      const web = JSON.parse(must(['curl', `/v3/apps/${guid}/processes/web`], `cf curl ${app} process`));
+      state.set(app, {
+        env: Object.fromEntries(Object.entries(vars).filter(([k]) => SETTING_NAMES.has(k)).map(([k, v]) => [k, String(v)])),
+        memoryMb: web.memory_in_mb ?? null,
+      });
+    }
+    return state.get(app);
   };
   return (app, settings, memoryMb = null) => {
-    const want = JSON.stringify(Object.entries(settings).sort());
-    if (Object.keys(settings).length && applied.get(app) !== want) {
-      for (const [k, v] of Object.entries(settings)) onApp(app, ['set-env', app, k, v], `set-env ${app} ${k}`);
-      onApp(app, ['restart', app], `restart ${app}`);
-      applied.set(app, want);
+    const base = manifestDefaults(app, platform);
+    const want = { ...base.env, ...settings };
+    const have = current(app);
+    let restart = false;
+    for (const k of new Set([...Object.keys(want), ...Object.keys(have.env)])) {
+      if (want[k] === have.env[k]) continue;
+      if (want[k] === undefined) must(['unset-env', app, k], `unset-env ${app} ${k}`);
+      else must(['set-env', app, k, want[k]], `set-env ${app} ${k}`);
+      restart = true;
     }
-    if (memoryMb !== null && memory.get(app) !== memoryMb) {
-      onApp(app, ['scale', app, '-m', `${memoryMb}M`, '-f'], `scale ${app} -m ${memoryMb}M`);
-      memory.set(app, memoryMb);
+    have.env = want;
+    const mem = memoryMb ?? base.memoryMb;
+    if (mem !== null && mem !== have.memoryMb) {
+      must(['scale', app, '-m', `${mem}M`, '-f'], `scale ${app} -m ${mem}M`);
+      have.memoryMb = mem;
+      restart = false; // the scale restarted it
     }
+    if (restart) must(['restart', app], `restart ${app}`);
   };
 }
 
@@ -139,4 +178,4 @@ function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
 
 const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');
 
-module.exports = { runRoundFeatures, runRoundArgs, makeSettingsApplier, runRoundProcess, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };
+module.exports = { runRoundFlags, unsupportedFlags, runRoundArgs, makeSettingsApplier, manifestDefaults, runRoundProcess, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { configurations, gridRounds } = require('./order.js');
 const { capacitySearch, scaleUntilSlo } = require('./procedures.js');
 const { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } = require('./results.js');
-const { EXIT_USAGE, runRoundArgs } = require('./round-runner.js');
+const { EXIT_USAGE, runRoundArgs, unsupportedFlags } = require('./round-runner.js');
 
 class UsageError extends Error {}
 
@@ -23,7 +23,8 @@ function fmt(m) {
 
 /**
  * opts: client (pg client of the results db; null only for a dry run), dryRun,
- * runRoundPath, features (round-runner.js runRoundFeatures), execRound(spec, args),
+ * runRoundPath, flags (the Set of run-round's flags, round-runner.js runRoundFlags; null: not
+ * checked, a dry run without run-round), execRound(spec, args),
  * applySettings(app, settings), log (progress lines), print (dry-run lines).
  */
 async function runExperiment(plan, opts) {
@@ -42,7 +43,9 @@ async function runExperiment(plan, opts) {
   async function runOne(spec) {
     count += 1;
     const tag = `[${count}${total ? `/${total}` : ''}] ${spec.label}`;
-    const args = runRoundArgs(spec, opts.features);
+    const args = runRoundArgs(spec);
+    const missing = opts.flags ? unsupportedFlags(args, opts.flags) : [];
+    if (missing.length) throw new UsageError(`${path.basename(opts.runRoundPath)} does not take ${missing.join(', ')} (not in its --help), which round ${spec.label} needs`);
     if (client) {
       // Only a done round recorded under the parameters the plan gives now is reused.
       const { round: prev, stale } = await doneRoundFor(client, spec);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // fake-run-round.js (test helper) — stands in for scripts/run-round.sh in the runner
-// tests: same flags and exit codes, writes a synthetic finished round (synthetic.js)
+// tests: its flags (parsed and --help from run-round.sh's own table, run-round-args.js) and
+// exit codes, writes a synthetic finished round (synthetic.js)
 // into CFSCALE_RESULTS_URL and prints round_id=N. Model: each app instance serves
 // 100 req/s; latency grows past 80 % utilisation. Records the round's parameters as
 // run-round.sh does (duration/requests, warm-up, timeout, scenario, keep-alive, the CPU quota
@@ -12,26 +13,31 @@
 // `scale -m`), recorded as run-round does from the v3 process (environment.app_memory_mb).
 'use strict';
 const fs = require('node:fs');
-const { parseArgs } = require('node:util');
 const pg = require('pg');
 const { insertRound } = require('./synthetic.js');
 
-const HELP = `Usage: scripts/run-round.sh --app APP --instances N --loadgens N (--parallel N | --rate R)
-  (--duration D | --requests N) [--warmup D] [--timeout D] [--scenario S] [--label L] [--no-keepalive]
-  [--platform P] [--cpu C] [--loadbalancing ALGO] [--experiment NAME] [--max-error-rate F] [--dry-run]`;
+// run-round.sh's own flag table (its parser and --help): the stand-in takes exactly its flags.
+const { COMMAND } = require('../../../scripts/round/run-round-args.js');
+const { help, parse } = require('../../../scripts/ops/arg-table.js');
 
-const { values: o } = parseArgs({ options: Object.fromEntries(['app', 'instances', 'loadgens', 'parallel', 'rate', 'duration',
-  'requests', 'warmup', 'timeout', 'scenario', 'label', 'platform', 'cpu', 'loadbalancing', 'experiment', 'max-error-rate']
-  .map((k) => [k, { type: 'string' }])
-  .concat([['help', { type: 'boolean' }], ['dry-run', { type: 'boolean' }], ['no-keepalive', { type: 'boolean' }]])) });
-if (o.help) { console.log(HELP); process.exit(0); }
-if (!o.app || !o.instances || !o.loadgens || (!o.parallel && !o.rate)) { console.error('run-round: missing flags'); process.exit(1); }
-if (process.env.FAKE_RUN_ROUND_LOG) fs.appendFileSync(process.env.FAKE_RUN_ROUND_LOG, `${JSON.stringify(o)}\n`);
-// The runner passes durations as "<n>ms".
-const ms = (v, dflt) => (v === undefined ? dflt : Number(/^(\d+)ms$/.exec(v)?.[1] ?? NaN));
+let o;
+try {
+  o = parse(process.argv.slice(2), COMMAND.rows);
+} catch (e) {
+  console.error(`run-round: ${e.message} (see --help)`);
+  process.exit(1);
+}
+if (o.help) { process.stdout.write(help(COMMAND.usage, COMMAND.about, COMMAND.rows, { notes: COMMAND.notes })); process.exit(0); }
+if (!o.app || (o.durationMs === undefined && o.requests === undefined)) { console.error('run-round: missing flags'); process.exit(1); }
+// The call as given, flag name → text (true for a switch), one JSON line per call.
+const given = {};
+process.argv.slice(2).forEach((a, i, argv) => {
+  if (a.startsWith('--')) given[a.slice(2)] = argv[i + 1] === undefined || argv[i + 1].startsWith('--') ? true : argv[i + 1];
+});
+if (process.env.FAKE_RUN_ROUND_LOG) fs.appendFileSync(process.env.FAKE_RUN_ROUND_LOG, `${JSON.stringify(given)}\n`);
 const instances = Number(o.instances);
 const loadgens = Number(o.loadgens);
-const offered = o.rate ? Number(o.rate) * loadgens : loadgens * Number(o.parallel) * 20;
+const offered = o.rate ? o.rate * loadgens : loadgens * (o.parallel ?? 1) * 20;
 const cap = instances * 100;
 const util = offered / cap;
 const failed = (process.env.FAKE_RUN_ROUND_FAIL || '').split(',').includes(o.label);
@@ -40,15 +46,15 @@ async function main() {
   await client.connect();
   const id = await insertRound(client, {
     app: o.app, instances, loadgens, label: o.label, experiment: o.experiment ?? null,
-    ...(o.rate ? { rate: Number(o.rate) } : { parallel: Number(o.parallel) }),
+    ...(o.rate ? { rate: o.rate } : { parallel: o.parallel ?? 1 }),
     requests: Math.max(5, Math.round(Math.min(offered, cap) * 0.5)),
     // A --requests round still needs a span for the synthetic samples: 4 s.
-    durationMs: o.requests ? 4000 : ms(o.duration), warmupMs: ms(o.warmup, 0),
+    durationMs: o.requests ? 4000 : o.durationMs, warmupMs: o.warmupMs ?? 0,
     latencyMs: util < 0.8 ? 5 : 5 + 100 * (util - 0.8), cpuPerInstance: Math.min(1, util),
     status: failed ? 'failed' : 'done',
     columns: {
-      ...(o.requests ? { requests: Number(o.requests), duration_ms: null } : {}),
-      timeout_ms: ms(o.timeout, 10_000), scenario: o.scenario ?? 'read', keepalive: !o['no-keepalive'],
+      ...(o.requests ? { requests: o.requests, duration_ms: null } : {}),
+      timeout_ms: o.timeoutMs, scenario: o.scenario, keepalive: !o.noKeepalive,
       environment: {
         stats_source: 'fake', app_cpu_quota_cores: o.cpu ?? 'default',
         ...(process.env.FAKE_RUN_ROUND_ROUTER_MS
