@@ -176,7 +176,7 @@ function validatePlan(raw, source = 'plan') {
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
     'keepalive', 'frontProxies', 'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
-    'order', 'seed', 'slo', 'scale', 'capacity', 'validity'], '');
+    'order', 'seed', 'slo', 'scale', 'capacity', 'validity', 'local', 'notes'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
   if (typeof name !== 'string' || !NAME_RE.test(name)) fail(where, `name must match ${NAME_RE} (lower case, digits, - and _), got ${show(name)}`);
@@ -263,12 +263,13 @@ function validatePlan(raw, source = 'plan') {
   const steady = checkSteady(where, raw);
   const load = kind === 'grid' ? checkLoad(where, raw.load, c) : null;
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
-  if (raw.cpu !== undefined && raw.cpu !== null) c.num(raw, 'cpu', 0, undefined, { exclusive: true });
+  if (raw.cpu !== undefined && raw.cpu !== null && raw.cpu !== 'none') c.num(raw, 'cpu', 0, undefined, { exclusive: true });
+  if (raw.notes !== undefined && typeof raw.notes !== 'string') fail(where, 'notes must be text');
   if (raw.description !== undefined && typeof raw.description !== 'string') fail(where, 'description must be text');
   const regenerates = checkRegenerates(where, raw.regenerates);
   if (raw.scenario !== undefined && (typeof raw.scenario !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(raw.scenario))) fail(where, `scenario must be a scenario name like read, got ${show(raw.scenario)}`);
   return {
-    name, description: raw.description ?? '', regenerates, kind,
+    name, description: raw.description ?? '', regenerates, kind, notes: raw.notes ?? '',
     platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,
@@ -356,15 +357,66 @@ function checkCpuReference(where, v, apps, dflt) {
   return fail(where, `scale.cpuReference must be a number of cores or {app: NAME} of an app in apps, got ${show(v)}`);
 }
 
-/** Read and validate a plan file. */
-function loadPlan(file) {
+// The scales a plan runs at: cf, the fields as written; local, with its `local:` mapping laid
+// over them (fewer instances, loadgens and repetitions, shorter rounds), so the study fits
+// one small machine. A plan without `local:` runs the same at both.
+const SCALES = ['local', 'cf'];
+// Fields of a plan that its local profile may not change: what the plan is.
+const FIXED_FIELDS = ['name', 'description', 'regenerates', 'kind', 'platform', 'local'];
+// Mappings the profile sets key by key; every other field it replaces whole.
+const MERGED_FIELDS = ['scale', 'capacity', 'steady', 'slo', 'validity'];
+
+/** The scale a run takes when --scale is not given: the platform's own (local → local). */
+const defaultScale = (platform) => (platform === 'local' ? 'local' : 'cf');
+
+/** The raw plan at a scale: at local, its `local:` mapping laid over it. */
+function atScale(raw, scale, where) {
+  const { local, ...base } = raw;
+  if (local === undefined || scale === 'cf') return base;
+  if (local === null || typeof local !== 'object' || Array.isArray(local)) fail(where, `local must be a mapping of the fields the local profile changes, got ${show(local)}`);
+  const fixed = Object.keys(local).filter((k) => FIXED_FIELDS.includes(k));
+  if (fixed.length) fail(where, `local.${fixed[0]} cannot differ at local scale (the profile changes size, not what the plan is)`);
+  const out = { ...base };
+  for (const [k, v] of Object.entries(local)) {
+    out[k] = MERGED_FIELDS.includes(k) && v && typeof v === 'object' && !Array.isArray(v) ? { ...(base[k] ?? {}), ...v } : v;
+  }
+  return out;
+}
+
+/**
+ * Validate a parsed plan at a scale (local | cf, SCALES); the result says which
+ * (`scaleProfile`) and whether the plan has a local profile at all (`hasLocalProfile`).
+ */
+function validatePlanAt(raw, source, scale) {
+  if (!SCALES.includes(scale)) throw new PlanError(`--scale must be one of ${SCALES.join(', ')}, got ${show(scale)}`);
+  const where = `plan ${source}: `;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
+  let plan;
+  try {
+    plan = validatePlan(atScale(raw, scale, where), source);
+  } catch (e) {
+    // A field the local profile set is named as the profile's.
+    if (e instanceof PlanError && scale === 'local' && raw.local && typeof raw.local === 'object') {
+      const m = /^plan [^:]+: ([a-zA-Z]+)/.exec(e.message);
+      if (m && m[1] in raw.local) throw new PlanError(e.message.replace(`${where}`, `${where}local.`));
+    }
+    throw e;
+  }
+  return { ...plan, scaleProfile: scale, hasLocalProfile: raw.local !== undefined };
+}
+
+/**
+ * Read and validate a plan file at a scale; null: the scale of the plan's platform
+ * (defaultScale: a local plan runs its local profile).
+ */
+function loadPlan(file, scale = null) {
   let text;
   try { text = fs.readFileSync(file, 'utf8'); } catch (e) { throw new PlanError(`plan ${file}: cannot read: ${e.code || e.message}`); }
   let raw;
   try { raw = file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text); } catch (e) {
     throw new PlanError(`plan ${path.basename(file)}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${String(e.message).split('\n')[0]}`);
   }
-  return validatePlan(raw, path.basename(file));
+  return validatePlanAt(raw, path.basename(file), scale ?? defaultScale(raw?.platform ?? DEFAULTS.platform));
 }
 
-module.exports = { PlanError, parseDurationMs, validatePlan, loadPlan, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE };
+module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE };

@@ -26,7 +26,7 @@ const isOpen = (s) => s.rate !== null && s.rate !== undefined;
 function cpuRecorded(env) {
   const q = env?.app_cpu_quota_cores;
   if (q === undefined || q === null) return NOT_COMPARED; // CF rounds, rounds older than the field
-  return q === DEFAULT_CPU_QUOTA ? q : num(q);
+  return q === DEFAULT_CPU_QUOTA || q === 'none' ? q : num(q);
 }
 
 // [what, recorded value (NOT_COMPARED when the round did not record it), the plan's value
@@ -50,7 +50,7 @@ const FIELDS = [
   ['front_proxies', (r) => num(r.plan?.front_proxies ?? 0), (s) => num(s.frontProxies ?? 0)],
   ['scenario', (r) => r.scenario, (s) => s.scenario],
   // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
-  ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
+  ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu === 'none' ? 'none' : s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
   // A variant's memory against what run-round recorded (environment.app_memory_mb); unset: any.
   ['memory_mb', (r) => (r.environment?.app_memory_mb == null ? NOT_COMPARED : num(r.environment.app_memory_mb)), (s) => (s.memoryMb ?? NOT_COMPARED)],
   // Unset loadbalancing leaves the route as it is: whatever the round recorded matches.
