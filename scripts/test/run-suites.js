@@ -1,5 +1,8 @@
-// run-suites.js — every suite of the repository, one after another (scripts/test.sh, which
-// first installs what is missing with scripts/setup.sh unless --no-setup).
+// run-suites.js — every suite of the repository (scripts/test.sh, which first installs what
+// is missing with scripts/setup.sh unless --no-setup), in lanes that run side by side: a lane
+// runs its suites one after another. Most of a suite's time is spent waiting (platforms
+// starting, rounds of a fixed length, the cf CLI polling), so lanes share the cores well; a
+// suite's output is shown whole when it ends, and every suite's time at the end.
 //
 // Suites run against one shared PostgreSQL cluster started here (superuser URL in
 // CFSCALE_TEST_PG_URL, cluster dir in CFSCALE_TEST_PG_DIR; it serves TLS too, its CA in
@@ -10,6 +13,7 @@
 'use strict';
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { parse, help, note } = require('../ops/arg-table');
@@ -19,19 +23,20 @@ const PORTS = require('../../ports.json');
 const RESERVED_FILE = '/proc/sys/net/ipv4/ip_local_reserved_ports';
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 
-// [name, command]: in the order they run (cheap and fundamental first); not vendored code.
+// [name, command, lane]: in a lane, in the order they run (cheap and fundamental first); not
+// vendored code. Each lane takes about the same time: the platform suites are spread over them.
 const SUITES = [
-  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning"],
-  ['lint', 'npm run lint'],
-  ['node-app', 'cd node-app && npm test'],
-  ['java-app', 'cd java-app && mvn -q -B test'],
-  ['contract', 'contract/run.sh'],
-  ['loadgen', 'cd loadgen && npm test'],
-  ['local-platform', 'cd local-platform && npm test'],
-  ['scripts', 'cd scripts && npm test'],
-  ['chisel', 'chisel/test.sh'],
-  ['e2e', 'cd scripts && npm run test:e2e'],
-  ['report', 'cd report && npm test'],
+  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 1],
+  ['lint', 'npm run lint && node --test scripts/test/static.lint.test.js', 1],
+  ['node-app', 'cd node-app && npm test', 1],
+  ['java-app', 'cd java-app && mvn -q -B test', 1],
+  ['contract', 'contract/run.sh', 1],
+  ['loadgen', 'cd loadgen && npm test', 1],
+  ['chisel', 'chisel/test.sh', 1],
+  ['local-platform', 'cd local-platform && npm test', 2],
+  ['report', 'cd report && npm test', 2],
+  ['scripts', 'cd scripts && npm test', 3],
+  ['e2e', 'cd scripts && npm run test:e2e', 3],
 ];
 
 // The parser, the defaults and --help in one (arg-table.js).
@@ -70,12 +75,36 @@ function reservePorts() {
   }
 }
 
-function runSuite(cmd) {
+/** Run one suite, its output into logFile; resolves whether it passed. */
+function runSuite(cmd, logFile) {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `set -euo pipefail; ${cmd}`], { cwd: ROOT, stdio: 'inherit' });
+    const out = fs.openSync(logFile, 'w');
+    const child = spawn('bash', ['-c', `set -euo pipefail; ${cmd}`], { cwd: ROOT, stdio: ['ignore', out, out] });
+    fs.closeSync(out);
     child.once('error', () => resolve(false));
     child.once('close', (code) => resolve(code === 0));
   });
+}
+
+/** Run the lanes side by side; each suite's output whole on stdout when it ends. */
+async function runLanes(suites, logDir) {
+  const passed = [];
+  const failed = [];
+  const lanes = [...new Set(suites.map(([, , lane]) => lane))];
+  await Promise.all(lanes.map(async (lane) => {
+    for (const [name, cmd] of suites.filter((s) => s[2] === lane)) {
+      log(`=== ${name} (lane ${lane}) started: ${cmd}`);
+      const t0 = Date.now();
+      const logFile = path.join(logDir, `${name}.log`);
+      const ok = await runSuite(cmd, logFile);
+      const took = `${Math.round((Date.now() - t0) / 1000)}s`;
+      process.stdout.write(`\n===== ${name} (${took}, ${ok ? 'passed' : 'FAILED'}) =====\n`);
+      process.stdout.write(fs.readFileSync(logFile));
+      if (ok) passed.push(`${name} (${took})`);
+      else { failed.push(name); log(`FAILED: ${name} (${took})`); }
+    }
+  }));
+  return { passed, failed };
 }
 
 async function main(argv) {
@@ -89,6 +118,9 @@ async function main(argv) {
   if (opts.help) { process.stdout.write(usage()); return 0; }
   if (opts.list) { process.stdout.write(`${SUITES.map(([name]) => name).join('\n')}\n`); return 0; }
   reservePorts();
+  // A local platform a test starts must pin every port (local-platform/lib/config.js): the
+  // user's own platform may be up on the defaults.
+  process.env.CFSCALE_PIN_PORTS = '1';
   const pgPort = process.env.CFSCALE_TEST_PG_PORT || '55433';
   process.env.CFSCALE_TEST_PG_DIR = process.env.CFSCALE_TEST_PG_DIR || '/tmp/cfscale-test-pg';
   process.env.CFSCALE_TEST_PG_URL = execFileSync(PG_CLUSTER, ['start', '--dir', process.env.CFSCALE_TEST_PG_DIR, '--port', pgPort, '--tls'],
@@ -96,23 +128,18 @@ async function main(argv) {
   log(`PostgreSQL test cluster on port ${pgPort} (${process.env.CFSCALE_TEST_PG_DIR})`);
   const stopPg = () => { try { execFileSync(PG_CLUSTER, ['stop', '--dir', process.env.CFSCALE_TEST_PG_DIR], { stdio: 'inherit' }); } catch { /* stopped */ } };
   for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopPg(); process.exit(1); });
-  const passed = [];
-  const failed = [];
+  const t0 = Date.now();
+  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-suites-'));
+  let res;
   try {
-    for (const [name, cmd] of SUITES) {
-      if (opts.only && !opts.only.split(',').includes(name)) continue;
-      log(`=== ${name}: ${cmd}`);
-      const t0 = Date.now();
-      const ok = await runSuite(cmd);
-      const took = `${Math.round((Date.now() - t0) / 1000)}s`;
-      if (ok) passed.push(`${name} (${took})`);
-      else { failed.push(name); log(`FAILED: ${name} (${took})`); }
-    }
+    res = await runLanes(SUITES.filter(([name]) => !opts.only || opts.only.split(',').includes(name)), logDir);
   } finally {
     stopPg();
+    fs.rmSync(logDir, { recursive: true, force: true });
   }
-  log(`passed: ${passed.join(' ') || 'none'}`);
-  if (failed.length) { log(`FAILED: ${failed.join(' ')}`); return 1; }
+  log(`passed: ${res.passed.join(' ') || 'none'}`);
+  log(`wall time: ${Math.round((Date.now() - t0) / 1000)}s`);
+  if (res.failed.length) { log(`FAILED: ${res.failed.join(' ')}`); return 1; }
   log('all suites passed');
   return 0;
 }
