@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { loadConfig } = require('../lib/config');
+const { loadConfig, requirePinnedPorts } = require('../lib/config');
 const { Platform, UsageError } = require('../lib/platform');
 const { CcApi } = require('../lib/cc-api/server');
 
@@ -21,6 +21,7 @@ const VERBS = {
 function log(msg) { process.stdout.write(`${new Date().toISOString()} cfl-daemon: ${msg}\n`); }
 
 async function main() {
+  requirePinnedPorts();
   const cfg = loadConfig();
   fs.mkdirSync(cfg.home, { recursive: true });
   try { fs.unlinkSync(cfg.socketPath); } catch { /* none */ }

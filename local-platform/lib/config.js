@@ -104,11 +104,14 @@ function pgDirOf(home, homeHash, isRoot = process.getuid?.() === 0) {
   return !ids || canEnter(ids, home) ? inside : outside;
 }
 
+/** Under CFSCALE_PIN_PORTS=1 (scripts/test.sh), a platform about to start must have every port set. */
+function requirePinnedPorts(env = process.env) {
+  if (env.CFSCALE_PIN_PORTS !== '1') return;
+  const unset = PORT_VARIABLES.filter((name) => !env[name]);
+  if (unset.length) throw new Error(`${unset.join(', ')} not set: under scripts/test.sh a platform pins every port (ports.json), never the defaults a user's own platform has`);
+}
+
 function loadConfig(env = process.env) {
-  if (env.CFSCALE_PIN_PORTS === '1') {
-    const unset = PORT_VARIABLES.filter((name) => !env[name]);
-    if (unset.length) throw new Error(`${unset.join(', ')} not set: under scripts/test.sh a platform pins every port (ports.json), never the defaults a user's own platform has`);
-  }
   const home = path.resolve(readValue(env, 'CFSCALE_HOME'));
   const cfg = {
     home,
@@ -151,4 +154,4 @@ function loadConfig(env = process.env) {
   return cfg;
 }
 
-module.exports = { loadConfig, pgDirOf, canEnter, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES, PORT_VARIABLES, OUTSIDE_PG_ROOT };
+module.exports = { loadConfig, requirePinnedPorts, pgDirOf, canEnter, DEFAULTS, REPO_ROOT, MAX_FRONT_PROXIES, PORT_VARIABLES, OUTSIDE_PG_ROOT };

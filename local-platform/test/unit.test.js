@@ -387,12 +387,17 @@ test('postgres data: HOME/pg when postgres can enter HOME, else outside it, one 
 });
 
 test('CFSCALE_PIN_PORTS=1 (scripts/test.sh): a platform without every port pinned does not start', () => {
-  const { loadConfig, PORT_VARIABLES } = require('../lib/config');
+  const { requirePinnedPorts, PORT_VARIABLES } = require('../lib/config');
   const pinned = Object.fromEntries(PORT_VARIABLES.map((name, i) => [name, String(45900 + i)]));
-  assert.equal(loadConfig({ ...pinned, CFSCALE_PIN_PORTS: '1' }).apiPort, 45901);
-  assert.equal(loadConfig({}).apiPort, 8889, 'outside the tests the defaults apply');
+  requirePinnedPorts({ ...pinned, CFSCALE_PIN_PORTS: '1' });
+  requirePinnedPorts({}); // outside the tests the defaults apply
   for (const name of PORT_VARIABLES) {
     const env = { ...pinned, CFSCALE_PIN_PORTS: '1', [name]: '' };
-    assert.throws(() => loadConfig(env), new RegExp(`^Error: ${name} not set: under scripts/test\\.sh a platform pins every port`));
+    assert.throws(() => requirePinnedPorts(env), new RegExp(`^Error: ${name} not set: under scripts/test\\.sh a platform pins every port`));
   }
+  // The daemon refuses to start so: cfl up fails with that line.
+  const r = require('node:child_process').spawnSync(process.execPath, [path.join(REPO, 'local-platform/bin/daemon.js')],
+    { env: { ...process.env, ...pinned, CFSCALE_API_PORT: '', CFSCALE_PIN_PORTS: '1', CFSCALE_HOME: path.join(tmp, 'never') }, encoding: 'utf8', timeout: 20000 });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stdout + r.stderr, /CFSCALE_API_PORT not set: under scripts\/test\.sh a platform pins every port/);
 });
