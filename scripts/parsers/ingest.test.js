@@ -33,6 +33,8 @@ function run(name, args, input, { env = {} } = {}) {
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('close', (code) => resolve({ code, stderr }));
+    // A child that stops at a usage error may exit before it reads its input: no EPIPE then.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }
