@@ -9,6 +9,7 @@
 // ops/stats-source.js: the stats source resolved and the seconds between new samples;
 // frontUrls: the TLS front proxies' URLs of --front-proxies, null without).
 const fs = require('node:fs');
+const os = require('node:os');
 const { captureSync } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
 
@@ -75,7 +76,8 @@ function environment(p, o, cfApi, stats, guid) {
   if (p.name === 'local') {
     const { model, cpus } = hostCpu();
     Object.assign(env, {
-      host_cpu_model: model, host_cpus: cpus, app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
+      host_cpu_model: model, host_cpus: cpus, host_memory_bytes: os.totalmem(), host_kernel: os.release(),
+      app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
       app_cpu_period_us: localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
     });
   }

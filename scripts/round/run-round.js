@@ -34,6 +34,7 @@ const { pinnedRequest } = require('../ops/pinned-request');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
+const { hostCpuCores, hostCpuLine, readHostCpu } = require('./host-cpu');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 
 const cli = makeCli('run-round');
@@ -313,6 +314,33 @@ async function recordFrontUsage(r) {
 }
 
 /** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
+/**
+ * Where the parts of this machine's CPU are to be found (host-cpu.js), from `cfl status`: the
+ * instances' cgroup, the daemon's pid, PostgreSQL's data dir; the results database's name.
+ */
+function hostCpuPlaces(r) {
+  const s = r.p.cflQuery('status', { stderr: 'ignore' });
+  if (s.code !== 0) return null;
+  const group = /cgroups:\s+on \((cfscale-[0-9a-f]+)\)/.exec(s.stdout)?.[1];
+  if (!group) return null;
+  return {
+    group, app: r.o.app, daemonPid: Number(/daemon pid (\d+)/.exec(s.stdout)?.[1]) || null,
+    pgDataDir: /^postgres: .*, data in (.+)$/m.exec(s.stdout)?.[1] ?? null,
+    resultsDb: decodeURIComponent(new URL(r.dbUrl).pathname.slice(1)),
+  };
+}
+
+/** The host's CPU over the round by part (host-cpu.js) into rounds.environment.host_cpu, and a line. */
+async function recordHostCpu(r) {
+  clearTimeout(r.hostTimer);
+  const h = r.hostPlaces && hostCpuCores(r.hostBefore, readHostCpu(r.hostPlaces));
+  if (!h) return;
+  cli.log(hostCpuLine(h));
+  const ok = await r.control.query(`UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('host_cpu', $2::jsonb) WHERE id = $1`,
+    [r.roundId, JSON.stringify(h)]).then(() => true, () => false);
+  if (!ok) cli.log('host CPU: not recorded');
+}
+
 async function recordRouterUsage(r) {
   clearTimeout(r.routerTimer);
   const after = readRouterCpu(r.p);
@@ -385,7 +413,11 @@ async function main() {
     // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
     const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
     if (r.frontUrls) r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, fromMs);
-    if (p.name === 'local') r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
+    if (p.name === 'local') {
+      r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
+      r.hostPlaces = hostCpuPlaces(r);
+      if (r.hostPlaces) r.hostTimer = setTimeout(() => { r.hostBefore = readHostCpu(r.hostPlaces); }, fromMs);
+    }
     if (r.interrupted) return parked();
     cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
@@ -402,6 +434,7 @@ async function main() {
     if (r.interrupted) return parked();
     if (r.frontUrls) await recordFrontUsage(r);
     await recordRouterUsage(r);
+    await recordHostCpu(r);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;

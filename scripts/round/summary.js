@@ -2,6 +2,7 @@
 // summary.js — a round's summary from the results views (round_summary,
 // round_instance_usage) and tables (loadgen_runs, instance_events), the verdict that
 // decides whether the round failed its own criteria, and its text form.
+const { hostCpuLine } = require('./host-cpu');
 const { textTable } = require('./text-table');
 const { loadSteady, steadyLines } = require('./steady-summary');
 
@@ -115,6 +116,7 @@ function formatSummary(summary, reasons) {
     `traced: ${traced.server_timings} server timings, ${traced.router_timings} router records, `
       + `${traced.instance_stats} stats samples`,
     ...caughtLines(summary),
+    ...(r.environment?.host_cpu ? [hostCpuLine(r.environment.host_cpu)] : []),
     ...(Number(r.db_outage_ms) > 0 ? [`results database: unreachable for ${(Number(r.db_outage_ms) / 1000).toFixed(1)} s `
       + 'during the round (writes held and made once it was back)'] : []),
     reasons.length === 0 ? `verdict: ok` : `verdict: FAILED: ${reasons.join('; ')}`,
