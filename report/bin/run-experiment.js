@@ -1,25 +1,33 @@
 #!/usr/bin/env node
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
-// plan, connect to the results database, hand off to lib/experiment/runner.js.
+// plan (or the study's plans), connect to the results database, hand off to
+// lib/experiment/runner.js, plan after plan, with the time left on every plan's start.
 'use strict';
 const { parseOrExit, note } = require('../lib/arg-table.js');
 const { connect, resultsUrl } = require('../lib/results-db.js');
-const { listLines, shippedPlans } = require('../lib/experiment/catalogue.js');
-const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
+const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('../lib/experiment/catalogue.js');
+const { duration } = require('../lib/experiment/estimate.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../lib/experiment/plan.js');
 const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('../lib/experiment/round-runner.js');
 const { runExperiment, UsageError } = require('../lib/experiment/runner.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/run-experiment.sh PLAN [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]\n'
-    + '       scripts/run-experiment.sh --list',
+  usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]\n'
+    + '       scripts/run-experiment.sh --study [--scale local|cf] [--dry-run] [...]\n'
+    + '       scripts/run-experiment.sh --list [--scale local|cf]',
   about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see report/README.md '
     + 'for every field. Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>.',
   rows: [
+    ['--study', 'study', 'bool', false, 'run every shipped plan that regenerates part of the study (the regenerates of '
+      + '--list, its future work aside), ordered so that plans needing the same app configuration follow each other; '
+      + 'prints each plan\'s rounds and estimated time and the total first, the time left as it goes'],
+    ['--scale S', 'scale', 'str', note('local on the local platform, else cf'), 'local: each plan\'s local profile (its '
+      + 'local: fields, sized for one small machine); cf: the plan as written', SCALES],
     ['--list', 'list', 'bool', false, 'print every shipped plan (experiments/) with the figure, table or section of the '
-      + 'study it regenerates (the plan field regenerates)'],
+      + 'study it regenerates (the plan field regenerates), its rounds and estimated time'],
     ['--dry-run', 'dryRun', 'bool', false, 'print the rounds it would run (and the ones already done, when the results '
-      + 'database is reachable); run nothing'],
+      + 'database is reachable) and the estimated time; run nothing'],
     ['--platform P', 'platform', 'str', note("the plan's"), "override the plan's platform", ['local', 'cf']],
     ['--db URL', 'db', 'str', note('CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report\'s service '
       + 'key on results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
@@ -28,7 +36,9 @@ const COMMAND = {
   ],
   positionals: 2,
   notes: 'Finished rounds (same label, status done, recorded under the parameters the plan gives\n'
-    + 'now: report/README.md "Resume") are skipped, so running a plan again resumes it.\n'
+    + 'now: report/README.md "Resume") are skipped, so running a plan (or the study) again resumes it.\n'
+    + 'Estimates: each round\'s warm-up and duration, plus its overhead, restarts and the reruns after\n'
+    + 'a change (report/lib/experiment/estimate.js); adaptive plans count every step as passing.\n'
     + 'Exit: 0 every round done, 1 usage or configuration, 2 some round failed. DEBUG=1 traces.',
   width: 100,
 };
@@ -38,27 +48,47 @@ function die(msg, code = 1) {
   process.exit(code);
 }
 
+const planError = (e) => { if (e instanceof PlanError) die(e.message); throw e; };
+
+/** The plans to run, [{file, plan, specs, estimate}], with the platform override applied. */
+async function selected(o) {
+  const scale = o.scale || (o.platform ? defaultScale(o.platform) : null);
+  let entries;
+  if (o.study) {
+    if (o._.length) die('--study takes no PLAN (see --help)');
+    entries = await studyPlans(scale ?? defaultScale('local'));
+  } else {
+    if (o._.length !== 1) die('exactly one PLAN file is required, or --study (see --help)');
+    entries = await withEstimates([{ file: o._[0], plan: loadPlan(o._[0], scale) }]);
+  }
+  for (const e of entries) if (o.platform) e.plan.platform = o.platform;
+  return entries;
+}
+
 async function main() {
   const o = parseOrExit('run-experiment', process.argv.slice(2), COMMAND);
   if (o.list) {
-    if (o._.length) die('--list takes no PLAN (see --help)');
-    try { process.stdout.write(`${listLines(shippedPlans()).join('\n')}\n`); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+    if (o._.length || o.study) die('--list takes no PLAN and no --study (see --help)');
+    const scale = o.scale || defaultScale('local');
+    const entries = await withEstimates(shippedPlans(scale)).catch(planError);
+    process.stdout.write(`${listLines(entries, scale).join('\n')}\n`);
     return 0;
   }
-  if (o._.length !== 1) die('exactly one PLAN file is required (see --help)');
-  let plan;
-  try { plan = loadPlan(o._[0]); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
-  if (o.platform) plan.platform = o.platform;
+  const entries = await selected(o).catch(planError);
   const runRoundPath = o.runRound || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = o.dryRun;
+  const platform = entries[0].plan.platform;
+  const totalS = entries.reduce((t, e) => t + e.estimate.seconds, 0);
+  for (const e of entries) log(`${e.plan.name}: ${estimateText(e.estimate, e.plan.scaleProfile)}`);
+  if (entries.length > 1 || dryRun) log(`estimated total: about ${duration(totalS)}, ${entries.reduce((t, e) => t + e.estimate.rounds, 0)} rounds`);
 
   const help = runRoundFlags(runRoundPath);
   if (!help.ok) {
     if (!dryRun) die(`${runRoundPath} --help failed (${help.reason}); is run-round.sh installed?`);
     log(`${runRoundPath} --help failed (${help.reason}); listing the rounds without checking their flags`);
   }
-  const url = resultsUrl({ db: o.db, platform: plan.platform, ensureLocal: !dryRun });
+  const url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
   let client = null;
   if (url) {
     try { client = await connect(url); } catch (e) {
@@ -68,20 +98,31 @@ async function main() {
   } else if (!dryRun) {
     die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
   }
-  log(`plan ${plan.name}: kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, ` +
-    `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
+  const t0 = Date.now();
+  const applySettings = makeSettingsApplier({ platform, log });
+  const sum = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0, reruns: 0 };
+  let leftS = totalS;
   try {
-    const { tally } = await runExperiment(plan, {
-      client, dryRun, log, runRoundPath, flags: help.ok ? help.flags : null,
-      print: (l) => process.stdout.write(`${l}\n`),
-      applySettings: makeSettingsApplier({ platform: plan.platform, log }),
-      execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
-    });
-    const stale = tally.stale ? `, ${tally.stale} done before under other parameters (not reused)` : '';
-    if (dryRun) log(`dry run: ${tally.planned} round(s) to run, ${tally.skipped} done before${stale}`);
-    const reruns = tally.reruns ? `, ${tally.reruns} step(s) run again after a change` : '';
-    if (!dryRun) log(`finished: ${tally.ran} ran, ${tally.skipped} skipped (done before), ${tally.failed} failed${stale}${reruns}`);
-    return tally.failed > 0 ? 2 : 0;
+    for (const [i, { plan, estimate }] of entries.entries()) {
+      // The time left: the estimate of the plans to come, scaled by how the done ones compared.
+      const doneS = totalS - leftS;
+      const pace = doneS > 0 ? (Date.now() - t0) / 1000 / doneS : 1;
+      if (entries.length > 1 && !dryRun) log(`study: plan ${i + 1}/${entries.length}, ${plan.name}; ETA about ${duration(leftS * pace)} left`);
+      log(`plan ${plan.name} (${plan.scaleProfile} scale): kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, `
+        + `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
+      const { tally } = await runExperiment(plan, {
+        client, dryRun, log, runRoundPath, flags: help.ok ? help.flags : null, applySettings,
+        print: (l) => process.stdout.write(`${l}\n`),
+        execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
+      });
+      for (const k of Object.keys(sum)) sum[k] += tally[k];
+      leftS -= estimate.seconds;
+    }
+    const stale = sum.stale ? `, ${sum.stale} done before under other parameters (not reused)` : '';
+    if (dryRun) log(`dry run: ${sum.planned} round(s) to run, ${sum.skipped} done before${stale}; estimated about ${duration(totalS)} for all`);
+    const reruns = sum.reruns ? `, ${sum.reruns} step(s) run again after a change` : '';
+    if (!dryRun) log(`finished: ${sum.ran} ran, ${sum.skipped} skipped (done before), ${sum.failed} failed${stale}${reruns} in ${duration((Date.now() - t0) / 1000)}`);
+    return sum.failed > 0 ? 2 : 0;
   } catch (e) {
     if (e instanceof UsageError) die(e.message);
     die(e.message, 2);

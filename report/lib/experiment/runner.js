@@ -63,6 +63,7 @@ async function runExperiment(plan, opts) {
     }
     if (dryRun) {
       tally.planned += 1;
+      opts.onPlanned?.(spec);
       print(`run   ${[path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath, ...args].map(quote).join(' ')}`);
       return { ...DRY_METRICS };
     }
@@ -122,6 +123,20 @@ async function runExperiment(plan, opts) {
   return { tally, outcomes };
 }
 
+/**
+ * The rounds a plan runs, in order, as its dry run lists them without a database (adaptive
+ * plans: every step passing, an upper bound).
+ */
+async function plannedRounds(plan) {
+  const specs = [];
+  const quiet = () => {};
+  await runExperiment(plan, {
+    client: null, dryRun: true, log: quiet, print: quiet, runRoundPath: 'run-round.sh', flags: null,
+    applySettings: quiet, execRound: null, onPlanned: (s) => specs.push(s),
+  });
+  return specs;
+}
+
 /** The procedure's conclusion into experiment_outcomes (results-schema.sql), for the report. */
 async function recordOutcome(client, plan, o) {
   const r = o.result;
@@ -168,4 +183,4 @@ function quote(w) {
   return /^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
 
-module.exports = { UsageError, runExperiment, interleave };
+module.exports = { UsageError, runExperiment, plannedRounds, interleave };
