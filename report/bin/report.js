@@ -1,27 +1,34 @@
 #!/usr/bin/env node
 // report.js — entry point of scripts/report.sh: select rounds, read the report views,
-// analyse (groups, CIs, comparisons) and write HTML + SVG + CSV.
+// analyse (groups, CIs, comparisons) and write HTML + SVG + CSV; with --study, the results
+// page of the study's plans in Markdown (lib/report/study-page.js).
 'use strict';
 const path = require('node:path');
 const { parseOrExit, note } = require('../lib/arg-table.js');
 const { connect, REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
 const fs = require('node:fs');
-const { loadPlan, PlanError } = require('../lib/experiment/plan.js');
+const { execFileSync } = require('node:child_process');
+const { inStudy, shippedPlans } = require('../lib/experiment/catalogue.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../lib/experiment/plan.js');
+const { studyAnalyses, writeStudyPage } = require('../lib/report/study-page.js');
 const { analyse } = require('../lib/report/analysis.js');
 const { loadReportData, parseRoundList, staleLine } = require('../lib/report/data.js');
 const { writeReport } = require('../lib/report/render.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME] [--plan FILE] [--out DIR] [--db URL] [--platform local|cf]',
+  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME | --study] [--plan FILE] [--scale local|cf] [--out DIR] [--db URL] [--platform local|cf]',
   about: 'Render the results of rounds or an experiment: HTML with charts, SVG, CSV, from the report views of '
     + 'results-schema.sql (statistics method: report/README.md). Prints the path of index.html.',
   rows: [
     ['--rounds IDS', 'rounds', 'str', undefined, 'round ids and ranges, e.g. 3,5,10-12'],
+    ['--study', 'study', 'bool', false, 'the results page of the study: every plan of run-experiment --study, each figure '
+      + 'and table of the study with our chart beside its values, the claims table; DIR/README.md (Markdown), SVG, CSV'],
+    ['--scale S', 'scale', 'str', note('local on the local platform, else cf'), 'the plans\' scale (run-experiment --scale)', SCALES],
     ['--experiment NAME', 'experiment', 'str', note('every round'), 'every round of an experiment (plan name)'],
     ['--plan FILE', 'plan', 'str', note('experiments/NAME.yml when it exists'), "the experiment's plan: its rounds "
       + 'recorded under other parameters than it gives now are left out and counted (stale); its validity thresholds apply'],
-    ['--out DIR', 'out', 'str', note('report/out/<experiment|rounds|all>'), 'output directory'],
+    ['--out DIR', 'out', 'str', note('report/out/<experiment|rounds|all|study>'), 'output directory'],
     ['--db URL', 'db', 'str', note("CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report's service "
       + 'key on results-db, through the cf CLI'), 'results database'],
     ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when --db is not given',
@@ -38,8 +45,35 @@ function die(msg, code = 1) {
   process.exit(code);
 }
 
+/** The study's results page into outDir (--study). */
+async function studyPage(o) {
+  if (o.rounds || o.experiment || o.plan) die('--study takes no --rounds, --experiment or --plan');
+  const scale = o.scale || defaultScale(o.platform);
+  let plans;
+  try { plans = shippedPlans(scale).map((e) => e.plan).filter(inStudy); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+  const url = resultsUrl({ db: o.db, platform: o.platform });
+  if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+  const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out/study'));
+  let client;
+  try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
+  try {
+    const analyses = await studyAnalyses(client, plans);
+    const n = Object.values(analyses).reduce((t, x) => t + x.analysis.rounds.length, 0);
+    if (!n) die('no rounds of the study\'s plans: run scripts/run-experiment.sh --study first');
+    const pageRev = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const { files, claims } = await writeStudyPage(outDir, analyses, { scale, pageRev });
+    process.stderr.write(`report: the study from ${n} round(s) of ${plans.length} plan(s), ${files.length} file(s); `
+      + `claims: ${claims.map((c) => c.verdict).join(', ')}\n`);
+    process.stdout.write(`${path.join(outDir, 'README.md')}\n`);
+    return 0;
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const o = parseOrExit('report', process.argv.slice(2), COMMAND);
+  if (o.study) return studyPage(o);
   if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
   const sel = {};
   if (o.rounds) { try { sel.rounds = parseRoundList(o.rounds); } catch (e) { die(e.message); } }

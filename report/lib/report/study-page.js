@@ -1,0 +1,149 @@
+// study-page.js — the results page (`scripts/report.sh --study --out DIR`): the study
+// (Zeng 2017) regenerated from the rounds of `scripts/run-experiment.sh --study`, in
+// Markdown that renders on a repository host. DIR/README.md: the run (commit, machine,
+// versions, wall time, the harness's share of the CPU), the claims table, then per figure
+// and table of the study our chart (SVG), the study's values beside ours, the rounds behind
+// it with their intervals and validity flags, and what this run says. DIR/*.svg, DIR/csv/.
+// Generated, never edited by hand: every sentence comes from the analyses.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { analyse } = require('./analysis.js');
+const { AXIS_CONFIG } = require('./charts.js');
+const { loadReportData } = require('./data.js');
+const { chartSvg } = require('./render.js');
+const { claimRows, HOST_BOUND_SHARE, LINEAR_MIN, NO_DIFFERENCE_MAX } = require('./study-claims.js');
+const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
+
+/** The analysis of every study plan, by plan name: { name: {plan, data, analysis} }. */
+async function studyAnalyses(client, plans) {
+  const out = {};
+  for (const plan of plans) {
+    const data = await loadReportData(client, { experiment: plan.name, plan });
+    out[plan.name] = { plan, data, analysis: analyse(data, { limits: plan.validity, afterChange: plan.afterChange, slo: plan.slo }) };
+  }
+  return out;
+}
+
+/** The CPU an instance had in a plan's rounds, as the page names it. */
+function cpuMode(plan) {
+  if (plan.cpu === 'none') return 'no quota: CPU as a Diego cell gives it when its neighbours idle (shares), the JVM sees the host\'s cores';
+  if (plan.cpu) return `a hard quota of ${plan.cpu} core(s) per instance`;
+  return 'the default quota, memory GB × 1 core per instance (CF\'s shares follow memory)';
+}
+
+const cell = (x) => String(x ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const mdTable = (head, rows) => [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+const slug = (id) => id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '');
+const csv = (rows) => rows.map((r) => r.map((v) => (/[",\n]/.test(String(v ?? '')) ? `"${String(v).replace(/"/g, '""')}"` : String(v ?? ''))).join(',')).join('\n') + '\n';
+
+/** The groups behind a figure: one row per group of repeated rounds. */
+function groupRows(a) {
+  return a.groups.filter((g) => g.kind === 'rep').map((g) => {
+    const flagged = a.rounds.filter((r) => g.round_ids.includes(r.round_id) || g.excluded_ids.includes(r.round_id))
+      .flatMap((r) => r.flags.map((f) => `round ${r.round_id}: ${f.text}`));
+    const samples = a.rounds.filter((r) => g.round_ids.includes(r.round_id)).reduce((t, r) => t + Number(r.samples || 0), 0);
+    return [g.series, g.app_instances, g.load, g.stats.throughput_rps.n, g.round_ids.join(' '), g.excluded_ids.join(' '), samples,
+      withCi(g.stats.throughput_rps), g.stats.mean_ms.n ? withCi(g.stats.mean_ms, 'ms', (x) => x.toFixed(2)) : '',
+      g.stats.cpu_used_pct.n ? withCi(g.stats.cpu_used_pct, '%') : '', flagged.join('; ')];
+  });
+}
+const GROUP_HEAD = ['app / variant', 'instances', 'in flight', 'n', 'rounds', 'left out', 'samples', 'throughput', 'mean latency', 'CPU (% of a core)', 'flags'];
+
+/** Facts of the run: commits, machine, versions, wall time, the harness's share. */
+function runFacts(analyses) {
+  const rounds = Object.values(analyses).flatMap((x) => x.analysis.rounds);
+  const revs = [...new Set(rounds.map((r) => r.git_rev).filter(Boolean))];
+  const env = rounds.find((r) => r.environment?.host_cpus)?.environment ?? {};
+  const times = rounds.map((r) => [new Date(r.created_at).getTime(), new Date(r.finished_at ?? r.created_at).getTime()]);
+  const wallS = times.length ? (Math.max(...times.map((t) => t[1])) - Math.min(...times.map((t) => t[0]))) / 1000 : 0;
+  const versions = {};
+  for (const r of rounds) for (const [k, v] of Object.entries(r.versions ?? {})) versions[k] ??= typeof v === 'object' ? JSON.stringify(v) : v;
+  const shares = rounds.map((r) => r.environment?.host_cpu).filter((h) => h && h.sut_cores + h.harness_cores > 0)
+    .map((h) => h.harness_cores / (h.sut_cores + h.harness_cores)).sort((x, y) => x - y);
+  return {
+    rounds: rounds.length, trusted: rounds.filter((r) => r.trusted).length, revs, env, wallS, versions,
+    harnessMedian: shares.length ? shares[Math.floor(shares.length / 2)] : null, harnessN: shares.length,
+    first: times.length ? new Date(Math.min(...times.map((t) => t[0]))).toISOString() : null,
+  };
+}
+
+const hm = (s) => `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, '0')} min`;
+
+function header(f, meta) {
+  const e = f.env;
+  return [
+    '# The study, regenerated',
+    '',
+    `Zeng 2017 ("Performance Comparison between Java and Node.js in terms of Scaling in Cloud") at ${meta.scale} scale, from the rounds of `
+      + '`scripts/run-experiment.sh --study`, written by `scripts/report.sh --study`. Generated, never edited by hand: to regenerate, run both.',
+    '',
+    mdTable(['', ''], [
+      ['rounds made from commit', f.revs.join(', ') || 'not recorded'],
+      ['page written from commit', meta.pageRev],
+      ['machine', `${e.host_cpus ?? '?'} cores (${e.host_cpu_model ?? '?'}), ${e.host_memory_bytes ? `${(e.host_memory_bytes / 2 ** 30).toFixed(1)} GiB` : '? GiB'}, Linux ${e.host_kernel ?? '?'}`],
+      ['versions', Object.entries(f.versions).map(([k, v]) => `${k} ${v}`).join('; ')],
+      ['wall time', `${hm(f.wallS)} from the first round's start (${f.first}) to the last one's end`],
+      ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags)`],
+      ['the harness\'s share', f.harnessMedian === null ? 'not recorded'
+        : `median ${pct(f.harnessMedian)} of the CPU that the system under test and the harness used together (${f.harnessN} rounds: loadgens, results database, router, platform daemon, run-round and collectors against app instances and app databases; on CF none of the harness runs on the app's cell)`],
+    ]),
+    '',
+  ];
+}
+
+function claimsSection(claims) {
+  return [
+    '## Claims',
+    '',
+    mdTable(['finding', 'study', 'ours (95 % CI)', 'verdict'], claims.map((c) => [`${c.finding} (${c.cite})`, c.study, c.ours, `**${c.verdict}**: ${c.reason}`])),
+    '',
+    `Rules: *near-linear* and *about 100 %* mean at least ${pct(LINEAR_MIN)}; *no deciding difference* means every difference between`
+      + ` variants at one load is within the noise (Welch, 95 %) or under ${pct(NO_DIFFERENCE_MAX)}; a host whose cores were ${pct(HOST_BOUND_SHARE)}`
+      + ' busy or more cannot show what an instance would use with more, so such a claim is *not measurable here*.',
+    '',
+  ];
+}
+
+async function figureSection(fig, x, outDir, files) {
+  const lines = [`## ${fig.id}: ${fig.title}`, ''];
+  if (!x || !x.analysis.groups.length) return [...lines, `No rounds of plan \`${fig.plan}\` yet: run \`scripts/run-experiment.sh --study\`.`, ''];
+  const a = x.analysis;
+  const spec = fig.chart(a);
+  if (spec) {
+    const name = `${slug(fig.id)}.svg`;
+    fs.writeFileSync(path.join(outDir, name), await chartSvg({ ...spec, config: { ...AXIS_CONFIG, ...spec.config } }));
+    files.push(name);
+    lines.push(`![${fig.id}: ${fig.title}](${name})`, '');
+  } else {
+    lines.push('(nothing to draw from these rounds)', '');
+  }
+  const rows = groupRows(a);
+  const csvName = `csv/${slug(fig.id)}.csv`;
+  fs.writeFileSync(path.join(outDir, csvName), csv([GROUP_HEAD, ...rows]));
+  files.push(csvName);
+  lines.push(
+    `**Study:** ${fig.study}`, '',
+    `**Here:** ${fig.say(a)}`, '',
+    `Plan \`experiments/${fig.plan}.yml\` at ${x.plan.scaleProfile} scale; CPU: ${cpuMode(x.plan)}. ${x.data.stale.length ? `${x.data.stale.length} stale round(s) left out.` : ''}`, '',
+    '<details><summary>The rounds behind it</summary>', '', mdTable(GROUP_HEAD, rows), '', `Also as [${csvName}](${csvName}).`, '', '</details>', '');
+  return lines;
+}
+
+/** Write DIR/README.md, the SVGs and CSVs; returns the files written (relative to DIR). */
+async function writeStudyPage(outDir, analyses, meta) {
+  fs.mkdirSync(path.join(outDir, 'csv'), { recursive: true });
+  const files = [];
+  const byName = Object.fromEntries(Object.entries(analyses).map(([k, v]) => [k, v.analysis]));
+  const claims = claimRows(byName);
+  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([['finding', 'cite', 'study', 'ours', 'verdict', 'reason'],
+    ...claims.map((c) => [c.finding, c.cite, c.study, c.ours, c.verdict, c.reason])]));
+  files.push('csv/claims.csv');
+  const lines = [...header(runFacts(analyses), meta), ...claimsSection(claims)];
+  for (const fig of FIGURES) lines.push(...await figureSection(fig, analyses[fig.plan], outDir, files));
+  fs.writeFileSync(path.join(outDir, 'README.md'), `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
+  files.push('README.md');
+  return { files, claims };
+}
+
+module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0 };
