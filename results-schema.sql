@@ -81,12 +81,12 @@ ALTER TABLE rounds ADD COLUMN IF NOT EXISTS status_reason text;         -- why f
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS db_outage_ms bigint;        -- results database unreachable for this long during the round
 -- create_token: chosen by create-round before its INSERT (scripts/round/create-round.js). An
 -- INSERT retried after its acknowledgement was lost (the connection dropped after the
--- commit) finds the round it made instead of making a second (issue 13).
+-- commit) finds the round it made instead of making a second.
 ALTER TABLE rounds ADD COLUMN IF NOT EXISTS create_token uuid;
 CREATE UNIQUE INDEX IF NOT EXISTS rounds_create_token_key ON rounds (create_token);
 
 -- Longer than the longest results-database outage a round waits out (90 s,
--- scripts/round/results-db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
+-- scripts/ops/results-db.js OUTAGE_TOLERANCE_MS): the heartbeat cannot be written meanwhile.
 CREATE OR REPLACE FUNCTION round_heartbeat_timeout() RETURNS interval
 LANGUAGE sql IMMUTABLE AS $$ SELECT interval '120 seconds' $$;
 -- A round not final whose control process is gone.
@@ -206,7 +206,7 @@ CREATE INDEX IF NOT EXISTS server_timings_round_idx ON server_timings (round_id)
 -- One row per flush batch an app wrote into server_timings, in the same transaction. A
 -- batch whose commit was not answered (the connection dropped) is tried again with the same
 -- flush_id and the same records: the insert here finds the row (or waits for the first
--- try's transaction to end) and the batch is not written twice (issue 13). The apps:
+-- try's transaction to end) and the batch is not written twice. The apps:
 -- node-app/timings-flusher.js, java-app TimingsFlusher.java.
 CREATE TABLE IF NOT EXISTS server_timings_flushes (
   flush_id       uuid    PRIMARY KEY,             -- chosen by the app, kept until the batch is known written

@@ -4,7 +4,7 @@
 // app's copy of the `ads` statement of results-schema.sql (the one source of the DDL; an app
 // cannot read a file outside what CF pushes: node-app/, or java-app's jar, which packs
 // src/main/resources), and the whole-file copies of modules several parts need (each part is
-// pushed or installed alone and imports no other): scripts/cf/bindings.js (the one bindings
+// pushed or installed alone and imports no other): scripts/ops/bindings.js (the one bindings
 // module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
 // and benches) in the local platform and bench/rounds, scripts/ops/process-checks.js in the
 // local platform, loadgen/lib/arg-table.js (the flag-table engine of every command) in the
@@ -26,7 +26,7 @@ const ADS_COPY_FILES = [
 const ROOT = path.join(__dirname, '..');
 // [the one source, its copies], relative to the repository root.
 const FILE_COPIES = [
-  ['scripts/cf/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js', 'report/lib/bindings.js']],
+  ['scripts/ops/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js', 'report/lib/bindings.js']],
   ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
   ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
   ['loadgen/lib/arg-table.js', ['scripts/ops/arg-table.js', 'local-platform/lib/arg-table.js', 'contract/lib/arg-table.js',

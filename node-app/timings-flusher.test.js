@@ -83,7 +83,7 @@ test('flush without a results database configured keeps the buffer', async () =>
   assert.equal(buffer.count, 0);
 });
 
-// A results database that goes away and comes back (issue 13): a cluster of our own
+// A results database that goes away and comes back (nothing lost): a cluster of our own
 // (scripts/pg-cluster.sh), stopped with a fast shutdown and started again.
 test('flushes while the results database is stopped keep every record; the first after it is back writes them all, once', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-node-flush-outage-'));
@@ -117,7 +117,7 @@ test('flushes while the results database is stopped keep every record; the first
   }
 });
 
-// A batch whose commit was not answered (issue 13: nothing doubled): the proxy drops the
+// A batch whose commit was not answered (nothing doubled): the proxy drops the
 // connection after the server committed the second batch, before its answer reaches the app.
 test('a batch committed whose answer was lost is not written again by the next flush', async () => {
   const u = new URL(resultsDb);

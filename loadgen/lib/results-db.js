@@ -1,6 +1,6 @@
 'use strict';
 // The one results-database connection of a loadgen. A service plan caps connections
-// (100 for the study's 96 loadgens, issue 13), so the worker's control plane (LISTEN,
+// (100 for the study's 96 loadgens), so the worker's control plane (LISTEN,
 // round queries, its loadgen_runs row) and its sample sink (COPY) share this one
 // session. Work on it is serial: `exclusive(fn)` runs fn(client) alone, so a sink
 // transaction never takes a control query in by accident; between two batches the

@@ -16,7 +16,7 @@ const { setInstanceTag } = require('./uuidv7');
 
 const DEFAULT_BATCH_ROWS = 10000;
 // A batch closes by time as well as by size: a killed loadgen loses the open batch and
-// the one being loaded, at most 250 ms of samples (issue 13). 100 ms leaves the rest for
+// the one being loaded, at most 250 ms of samples. 100 ms leaves the rest for
 // that COPY (tens of ms for 100 ms of samples; bench/kill-loss.sh: 200 ms batches missed
 // the bound on a busy machine).
 const BATCH_MAX_AGE_MS = 100;

@@ -8,7 +8,7 @@
 // INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates.
 // The transaction that loads a batch of a worker's round also adds the batch's counts to
 // its loadgen_runs row (sent, ok, errors, progress_at), so the row tells exactly what
-// reached the database even when the instance dies mid-round (issue 13).
+// reached the database even when the instance dies mid-round.
 
 const { from: copyFrom } = require('pg-copy-streams');
 const { Spool } = require('./spool');

@@ -1,5 +1,5 @@
 'use strict';
-// The connection budget (issue 13): idle or running, a loadgen worker holds one results-
+// The connection budget: idle or running, a loadgen worker holds one results-
 // database connection, so 96 loadgens and run-round with its collectors (wait-round, the
 // steady-state watch, the stats and router-log ingesters: 4 connections in a round) fit a
 // service plan of 100. A real cluster with max_connections = 100, 96 real worker processes

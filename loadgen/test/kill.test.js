@@ -1,5 +1,5 @@
 'use strict';
-// A loadgen that dies mid-round (issue 13): kill -9 loses at most 250 ms of samples at
+// A loadgen that dies mid-round: kill -9 loses at most 250 ms of samples at
 // its rate and its loadgen_runs row shows exactly what reached the database; SIGTERM
 // with the results database down prints one machine-readable line with the count lost.
 // Real worker processes, a real target that keeps every correlation id it was sent,

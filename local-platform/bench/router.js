@@ -8,7 +8,7 @@
 // - latency: a fixed arrival rate well below saturation (--rate), so p50 is the time a
 //   request takes, not the time it waits for a core. Three sides alternate in short slices
 //   (--slices), so a drift of the machine hits them alike: direct, through a bare HAProxy
-//   (the cost of any proxy hop), and through the router. Issue 11's target:
+//   (the cost of any proxy hop), and through the router. The target:
 //   the router adds at most 10 % to p50 (of the app's request: any proxy hop costs about
 //   0.15 ms here, several times the tiny fixture's own p50).
 // - throughput: closed loop, --connections kept-alive connections flat out, with the CPU the

@@ -396,6 +396,7 @@ test('CFSCALE_PIN_PORTS=1 (scripts/test.sh): a platform without every port pinne
     assert.throws(() => requirePinnedPorts(env), new RegExp(`^Error: ${name} not set: under scripts/test\\.sh a platform pins every port`));
   }
   // The daemon refuses to start so: cfl up fails with that line.
+  // platform-ports: `pinned` sets every port; the test leaves one out to see the daemon refuse.
   const r = require('node:child_process').spawnSync(process.execPath, [path.join(REPO, 'local-platform/bin/daemon.js')],
     { env: { ...process.env, ...pinned, CFSCALE_API_PORT: '', CFSCALE_PIN_PORTS: '1', CFSCALE_HOME: path.join(tmp, 'never') }, encoding: 'utf8', timeout: 20000 });
   assert.notEqual(r.status, 0);

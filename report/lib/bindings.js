@@ -2,7 +2,7 @@
 // bindings.js — PostgreSQL service bindings from VCAP_SERVICES, and the connection settings
 // (with TLS as the broker asks) for node-postgres, pure JS or native.
 //
-// One file, scripts/cf/bindings.js, copied byte for byte to node-app/bindings.js,
+// One file, scripts/ops/bindings.js, copied byte for byte to node-app/bindings.js,
 // loadgen/lib/bindings.js and report/lib/bindings.js (parts never import each other; CF
 // pushes each folder alone) by
 // `node contract/readme-tables.js --write`, whose test fails when a copy is stale. Why not the cfenv package: contract/bindings/README.md.

@@ -1,4 +1,4 @@
-// The kept check of issue 14: `scripts/run-experiment.sh --list` names a shipped plan for
+// Every figure and table of the study has a plan: `scripts/run-experiment.sh --list` names a shipped plan for
 // every figure and table of the study, the keep-alive finding (§5.2.3) and the Jetty thread
 // sweep (§6.2). A plan that stops regenerating one of them fails here.
 'use strict';

@@ -1,6 +1,6 @@
 'use strict';
 // bindings.test.js — the scripts' side of the broker table (contract/bindings/*.json):
-// tunnel-info.js turns each document into the tunnel's URL, and round/results-db.js connects with
+// tunnel-info.js turns each document into the tunnel's URL, and ops/results-db.js connects with
 // it to a real PostgreSQL serving TLS (the test cluster stands in for the far end of the
 // tunnel), encrypted as the broker asks. Also: the copies of bindings.js are one file.
 const test = require('node:test');
@@ -8,11 +8,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { connect } = require('../round/results-db');
+const { connect } = require('../ops/results-db');
 const table = require('../../contract/bindings/table');
 
 const ROOT = path.join(__dirname, '..', '..');
-const COPIES = ['scripts/cf/bindings.js', 'node-app/bindings.js', 'loadgen/lib/bindings.js'];
+const COPIES = ['scripts/ops/bindings.js', 'node-app/bindings.js', 'loadgen/lib/bindings.js'];
 
 let cluster;
 test.before(() => { cluster = table.tlsCluster(); });
@@ -62,7 +62,7 @@ for (const c of table.loadCases()) {
 }
 
 test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUrl ssl=true, else disable', async (t) => {
-  const b = require('./bindings');
+  const b = require('../ops/bindings');
   const CA = '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n';
   const base = { uri: 'postgres://u:p@h/d' };
   const cases = [
@@ -91,7 +91,7 @@ test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUr
 });
 
 test('client certificate: sslcert with sslkey presented by both drivers and in the URL; one alone is not', () => {
-  const b = require('./bindings');
+  const b = require('../ops/bindings');
   const CERT = '-----BEGIN CERTIFICATE-----\nc\n-----END CERTIFICATE-----\n';
   const KEY = '-----BEGIN RSA PRIVATE KEY-----\nk\n-----END RSA PRIVATE KEY-----\n';
   const conn = b.connectionFromBinding({ name: 'x', credentials: { uri: 'postgres://u:p@h/d?sslmode=require', sslcert: CERT, sslkey: KEY } });
@@ -114,7 +114,7 @@ test('client certificate: sslcert with sslkey presented by both drivers and in t
 });
 
 test('several hosts: hosts gives the first; a uri or jdbcUrl naming several is refused with one line', () => {
-  const b = require('./bindings');
+  const b = require('../ops/bindings');
   const fields = { port: 5432, name: 'd', username: 'u', password: 'p' };
   assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, hosts: ['pg-0', 'pg-1'] } }).host, 'pg-0');
   assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, host: 'master', hosts: ['pg-0', 'pg-1'] } }).host, 'master');

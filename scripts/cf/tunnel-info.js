@@ -8,7 +8,7 @@
 // certificate names, so verify-full becomes verify-ca there: the chain is still checked.
 // Exit 1 with one line when something is missing.
 
-const bindings = require('./bindings');
+const bindings = require('../ops/bindings');
 const { parseOrExit, REQUIRED } = require('../ops/arg-table');
 
 const COMMAND = {

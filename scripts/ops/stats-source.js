@@ -15,7 +15,9 @@
 //   PLUGIN_POLL_SEC
 const fs = require('node:fs');
 const path = require('node:path');
-const { ENVELOPE_INTERVAL_SEC } = require('../parsers/stats-parser');
+
+/** Diego rep's container_metrics_report_interval default (stats-parser.js §1 Freshness). */
+const ENVELOPE_INTERVAL_SEC = 15;
 
 // v3 polling interval: CF refreshes the process stats only every ~15 s (docs/cf-platform.md
 // §1, §2) and ingest-stats.js drops the repeats, so polling faster adds nothing there. The
@@ -69,5 +71,5 @@ function statsIntervalSec(platform, source, pollSec = Number(defaultIntervalSec(
 }
 
 module.exports = {
-  resolveStatsSource, statsIntervalSec, defaultIntervalSec, pluginConfigPath, pluginInstalled, PLUGIN_POLL_SEC,
+  resolveStatsSource, statsIntervalSec, defaultIntervalSec, pluginConfigPath, pluginInstalled, PLUGIN_POLL_SEC, ENVELOPE_INTERVAL_SEC,
 };

@@ -10,7 +10,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../round/results-db');
+const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../ops/results-db');
 const { parse, help, convert, note, REQUIRED, UsageError } = require('../ops/arg-table');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement

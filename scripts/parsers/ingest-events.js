@@ -20,7 +20,7 @@ const COMMAND = {
   about: 'v3 audit_events JSON on stdin -> instance_events.',
   rows: [['--since ISO-TIME', 'since', 'str', undefined, 'drop events older than this']],
 };
-const { outageToleranceMs } = require('../round/results-db');
+const { outageToleranceMs } = require('../ops/results-db');
 
 const INSERT_SQL = `
 INSERT INTO instance_events (round_id, platform, app, instance_index, at, kind, detail)

@@ -1,5 +1,5 @@
 'use strict';
-// ingest-outage.test.js — a collector through a results-database outage (issue 13): the
+// ingest-outage.test.js — a collector through a results-database outage (nothing lost, nothing doubled): the
 // real ingest-rtr binary against a PostgreSQL cluster of its own (scripts/pg-cluster.sh on
 // a free port), stopped (a fast shutdown: connected clients get 57P01) while lines keep
 // coming, started again. More lines than ingest-cli's MEMORY_ROWS arrive meanwhile, so

@@ -32,6 +32,7 @@
 // report sees the instance was down. A RUNNING instance without usage is skipped: it
 // says nothing.
 
+const { ENVELOPE_INTERVAL_SEC } = require('../ops/stats-source');
 const ROW_COLUMNS = [
   'instance_index', 'sampled_at', 'state', 'cpu', 'cpu_entitlement', 'mem_bytes',
   'mem_quota_bytes', 'cpu_quota_cores', 'disk_bytes', 'disk_quota_bytes', 'uptime_s', 'source',
@@ -148,8 +149,6 @@ function statsRows(value, { platform, readAt = new Date() }) {
   return { rows, skipped };
 }
 
-/** Diego rep's container_metrics_report_interval default (§1 Freshness). */
-const ENVELOPE_INTERVAL_SEC = 15;
 const COMPARED = ['state', 'cpu', 'cpu_entitlement', 'mem_bytes', 'disk_bytes', 'mem_quota_bytes', 'cpu_quota_cores',
   'cpu_periods', 'cpu_throttled_periods'];
 

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
 const { startLostAckProxy } = require('../test/lost-ack-proxy');
-const { Connection } = require('./results-db');
+const { Connection } = require('../ops/results-db');
 const { createRound } = require('./create-round');
 
 const ROUND = {

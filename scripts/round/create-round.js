@@ -15,7 +15,7 @@
 // NotReadyError naming each missing index, e.g.
 // `loadgen instances not ready after 60s: 1 (absent), 3 (busy)`.
 const { randomUUID } = require('node:crypto');
-const { sleep } = require('./sleep');
+const { sleep } = require('../ops/sleep');
 
 const PROG = 'create-round';
 const READY_POLL_MS = 100;

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const { getEventListeners } = require('node:events');
 const { Client } = require('pg');
 const { createTestDb } = require('../test/test-db');
-const { sleep } = require('./sleep');
+const { sleep } = require('../ops/sleep');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 

@@ -7,7 +7,7 @@
 //
 //   reapRounds(client) → [{ id, status_reason }]
 //   printReaped(db): one line per round reaped and the count (scripts/rounds.sh --reap)
-const { withClient } = require('./results-db');
+const { withClient } = require('../ops/results-db');
 
 const PROG = 'reap-rounds';
 const REAP_SQL = `UPDATE rounds r SET status = 'failed', finished_at = now(),

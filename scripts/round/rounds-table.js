@@ -1,7 +1,7 @@
 'use strict';
 // rounds-table.js — past rounds from round_summary, newest first, as a text table.
 // printRounds(db, { last, app }), which `scripts/rounds.sh` calls.
-const { withClient } = require('./results-db');
+const { withClient } = require('../ops/results-db');
 const { textTable } = require('./text-table');
 
 const PROG = 'rounds';

@@ -25,7 +25,7 @@ const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { startSteadyWatch } = require('./steady-watch');
-const { Connection, outageToleranceMs } = require('./results-db');
+const { Connection, outageToleranceMs } = require('../ops/results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
@@ -64,7 +64,7 @@ const PER_PLATFORM = {
 const FLUSH_RETRY_MIN_MS = 1000;
 const FLUSH_RETRY_MAX_MS = 5000;
 
-const { sleep } = require('./sleep');
+const { sleep } = require('../ops/sleep');
 // Where the main line stops once an interrupt took over (the handler exits the process).
 const parked = () => new Promise(() => {});
 

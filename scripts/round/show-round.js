@@ -2,7 +2,7 @@
 // show-round.js — print one round's summary as run-round.sh printed it (read only).
 //
 // showRound(db, round, opts), which `scripts/rounds.sh --round` calls.
-const { withClient } = require('./results-db');
+const { withClient } = require('../ops/results-db');
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');
 
 const PROG = 'show-round';

@@ -13,7 +13,7 @@
 // watchSteady(client, { round, gate, durationMs, signal, log }) → result:
 //   { state: 'steady' | 'give-up', window, measureFromMs } when decided, null when the
 //   round ended first (all loadgens final, the round failed or was cancelled) or on abort.
-const { sleep } = require('./sleep');
+const { sleep } = require('../ops/sleep');
 const { decide, describeWindow } = require('./steady-state');
 
 const POLL_MS = 1000;

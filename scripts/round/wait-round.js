@@ -7,7 +7,7 @@
 // (run-round.js); client may be a results-db.js Connection that rides out an outage (its
 // downMs extends the deadline). The deadline counts from start_at; the progress line
 // rewrites itself on a terminal and is printed every 5 s otherwise (logs stay short).
-const { sleep } = require('./sleep');
+const { sleep } = require('../ops/sleep');
 
 const PROG = 'wait-round';
 const LOG_EVERY_MS = 5000;

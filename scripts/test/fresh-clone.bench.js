@@ -5,7 +5,7 @@
 // (scripts/run-round.sh --app node-app --instances 2 --loadgens 2 --parallel 8 --duration
 // 10s), which installs what the clone lacks (scripts/setup.sh: npm packages, the java-app
 // jar, the cf CLI the local platform is driven with), starts the platform, logs the cf CLI
-// in, creates the services, pushes and runs the round. Issue 11's target: at most 5 minutes.
+// in, creates the services, pushes and runs the round. The target: at most 5 minutes.
 // Package caches (npm, Maven, Go modules) are the machine's, warm after any earlier setup:
 // the figure is a clone's own work, not downloads. Run on demand, under the heavy lock:
 //   node scripts/test/fresh-clone.bench.js

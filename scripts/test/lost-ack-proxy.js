@@ -4,7 +4,7 @@
 // /^INSERT/), the proxy holds that CommandComplete back, waits for the ReadyForQuery that
 // follows (the server sends it after the transaction committed) and then closes both
 // sockets without forwarding either. The client sees "connection terminated" for a write
-// that is in the database: the case a retry must not write twice (issue 13).
+// that is in the database: the case a retry must not write twice.
 // Fires once; fire() arms it again. Only the server's messages are parsed (type byte +
 // int32 length), after the one-byte answer to an SSLRequest when the client sent one.
 

@@ -2,7 +2,7 @@
 'use strict';
 // round-overhead.bench.js — how long run-round.sh takes beyond the round itself, on the
 // local platform with everything already up, through the scripts' one path (the real cf
-// CLI against the local Cloud Controller; issue 11's target: at most 8 s beyond the
+// CLI against the local Cloud Controller; the target: at most 8 s beyond the
 // round's duration). Run on demand, not in tests:
 //   node scripts/test/round-overhead.bench.js [--rounds 3] [--duration 10]
 // Own CFSCALE_HOME (/tmp/cfscale-e2e-bench-*), ports 466xx; tears the platform down.

@@ -330,7 +330,7 @@ test('the steady-state gate: the window starts once a whole window is steady (or
     JSON.stringify(quotas));
 });
 
-// The kept check of issue 13 (nothing lost, nothing stuck): the platform's PostgreSQL — the
+// Nothing lost, nothing stuck: the platform's PostgreSQL — the
 // results database and the apps' databases alike — stopped for 20 s in mid-round as
 // pg_ctl stop -m fast does (clients get 57P01), then started again, by the same script the
 // platform starts it with (scripts/pg-cluster.sh, CFSCALE_HOME/pg). The apps answer 503

@@ -58,3 +58,20 @@ test('every require names its file in a string literal', () => {
   }
   assert.deepEqual(bad, []);
 });
+
+// scripts/README.md "The map": each folder may require only the folders below it.
+const SCRIPTS_LAYERS = ['ops', 'cf', 'parsers', 'round'];
+
+test('scripts/: imports run one way, round → parsers → cf → ops', () => {
+  const bad = [];
+  for (const f of tracked('scripts/*/*.js')) {
+    const [, folder] = f.split('/');
+    const at = SCRIPTS_LAYERS.indexOf(folder);
+    if (at < 0 || f.endsWith('.test.js')) continue;
+    for (const m of read(f).matchAll(/require\('\.\.\/([a-z-]+)\//g)) {
+      const to = SCRIPTS_LAYERS.indexOf(m[1]);
+      if (to > at) bad.push(`${f} requires ${m[1]}/`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});

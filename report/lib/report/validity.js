@@ -45,7 +45,7 @@ function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterC
     add('stats-short', 'warn', `${r.stats_samples} of ${r.stats_expected} expected stats samples `
       + `(one per ${r.environment?.stats_interval_s} s per instance): CPU and memory figures rest on fewer`);
   }
-  // The loadgens and collectors held their writes meanwhile and made them after (issue 13):
+  // The loadgens and collectors held their writes meanwhile and made them after:
   // the figures are whole, but the round ran through a disturbance.
   if (Number(r.db_outage_ms) > 0) {
     add('db-outage', 'warn', `results database unreachable for ${(Number(r.db_outage_ms) / 1000).toFixed(1)} s during the round`);

@@ -29,7 +29,7 @@ import org.postgresql.copy.CopyIn;
  * pool connections. When it cannot connect the buffer is left as it was; when the COPY fails
  * the records are put back with their flush id, and the next flush writes them first under the
  * same id: when the commit had happened and only its answer was lost, the id is there and the
- * records are dropped instead of written twice (issue 13).
+ * records are dropped instead of written twice.
  *
  * <p>How long a flush may take: connecting and logging in are bounded by DB_POOL_TIMEOUT_MS
  * (rounded up to seconds: pgjdbc's connectTimeout and loginTimeout); each step after that (the

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The timing buffer through a results-database outage (issue 13): a PostgreSQL cluster of
+ * The timing buffer through a results-database outage (nothing lost): a PostgreSQL cluster of
  * its own (scripts/pg-cluster.sh), stopped (a fast shutdown) and started again. While it is
  * down every flush fails as results-unavailable and keeps every record (and those recorded
  * meanwhile); once it is back one flush writes them all, once, and empties the buffer. And a

@@ -2,9 +2,9 @@
 // results-db.js — connections to the results database for the round helpers and the collectors.
 // The URL comes from the caller (scripts pass the local results-db's service key or
 // RESULTS_DATABASE_URL) and is never logged. Its sslmode (and sslrootcert) mean what they
-// mean to libpq and psql (cf/bindings.js): require encrypts without verifying the certificate.
+// mean to libpq and psql (ops/bindings.js): require encrypts without verifying the certificate.
 //
-// A managed PostgreSQL fails over and restarts for maintenance (issue 13: the round must
+// A managed PostgreSQL fails over and restarts for maintenance (the round must
 // come through an outage of up to outageToleranceMs()). Connection opens a connection
 // lazily, drops it when it broke, and with retryForMs > 0 runs a statement that failed
 // because the connection was lost (or could not be made) again on a new one, with backoff,
@@ -17,7 +17,7 @@
 // that installs the npm packages (ops/apps.js localPlatformUp runs scripts/setup.sh).
 
 const CONNECT_TIMEOUT_MS = 10000;
-// The longest outage every part of a round waits out (issue 13: up to 60 s, plus margin
+// The longest outage every part of a round waits out (up to 60 s, plus margin
 // for the database's start and the last backoff step). CFSCALE_OUTAGE_TOLERANCE_MS (a
 // positive integer, ms) sets another, for every round helper and collector alike; a
 // value that is not one stops the process. Outages longer than
@@ -55,7 +55,7 @@ const { sleep } = require('./sleep');
 
 async function connect(url, name) {
   const { Client } = require('pg');
-  const { connectionFromUrl, pgConfig } = require('../cf/bindings');
+  const { connectionFromUrl, pgConfig } = require('./bindings');
   const client = new Client({
     ...pgConfig(connectionFromUrl(url, 'the results database URL')),
     application_name: `cfscale-${name}`,

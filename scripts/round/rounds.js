@@ -3,12 +3,12 @@
 // rounds.js — scripts/rounds.sh: the summary table of past rounds (newest first), or the
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
 // failed. COMMAND is its help and its flags.
-const { makeCli, ROWS } = require('./cli');
-const { selectPlatform } = require('./target');
-const { localPlatformUp } = require('./apps');
-const { printReaped } = require('../round/reap-rounds');
-const { showRound } = require('../round/show-round');
-const { printRounds } = require('../round/rounds-table');
+const { makeCli, ROWS } = require('../ops/cli');
+const { selectPlatform } = require('../ops/target');
+const { localPlatformUp } = require('../ops/apps');
+const { printReaped } = require('./reap-rounds');
+const { showRound } = require('./show-round');
+const { printRounds } = require('./rounds-table');
 
 const cli = makeCli('rounds');
 
