@@ -96,6 +96,19 @@ LANGUAGE sql STABLE AS $$
      AND coalesce(r.heartbeat_at, r.created_at) < now() - round_heartbeat_timeout()
 $$;
 
+-- A round the apps file timings under (POST /timings/flush?round=N, for the round's own app):
+-- running (pending or running, its control process alive), or finished less than
+-- round_timings_grace() ago. run-round flushes before it marks the round final; the grace
+-- leaves time to flush by hand after it. The apps refuse any other round with 409 and write
+-- nothing, so a caller cannot file rows under a round of its choosing.
+CREATE OR REPLACE FUNCTION round_timings_grace() RETURNS interval
+LANGUAGE sql IMMUTABLE AS $$ SELECT interval '10 minutes' $$;
+CREATE OR REPLACE FUNCTION round_takes_timings(r rounds) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT (r.status IN ('pending', 'running') AND NOT round_stale(r))
+      OR r.finished_at > now() - round_timings_grace()
+$$;
+
 -- Where a round's measured window starts: the gate's measure_from, else start_at + warmup_ms.
 -- Every view below cuts the warm-up with it.
 CREATE OR REPLACE FUNCTION round_measured_from(r rounds) RETURNS timestamptz

@@ -2,12 +2,12 @@
 // identity.js — the cross-app check: for the same database state and the same requests,
 // two apps must answer byte-identically (status, the headers the contract defines, body).
 //
-// Usage: node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B
+// Usage: CONTRACT_CONTROL_TOKEN=TOKEN node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B
 //   DB_URL_*: superuser URL of each app's database; both are reset to the same fixture
 //   rows (fixed ids and created_at), then every table case and a few reads of the fixture
 //   are sent to A and then B with the same bytes. Exit 0 when identical, 2 with a diff
 //   per request otherwise, 1 on usage errors. Both apps must run with the same
-//   CF_INSTANCE_INDEX.
+//   CF_INSTANCE_INDEX and the same CONTROL_TOKEN (CONTRACT_CONTROL_TOKEN).
 'use strict';
 
 const { send } = require('./lib/raw-http');
@@ -15,17 +15,20 @@ const { show } = require('./lib/check');
 const { TABLE } = require('./cases');
 const { prepare } = require('./lib/runner');
 const { fixtureAds, arrangeAds } = require('./lib/app-db');
+const { controlToken } = require('./lib/control');
 
-const COMPARED_HEADERS = ['content-type', 'content-length', 'x-correlation-id', 'x-instance-index', 'location', 'x-total-count', 'allow', 'retry-after'];
+const COMPARED_HEADERS = ['content-type', 'content-length', 'x-correlation-id', 'x-instance-index', 'location', 'x-total-count', 'allow',
+  'retry-after', 'www-authenticate'];
 const MAX_DIFFS_SHOWN = 40;
 
 const FIXTURE_READS = ['/ads/1', '/ads/2', '/ads/3', '/ads/4', '/ads/25', '/ads/26', '/ads', '/ads?limit=3&offset=21', '/ads?offset=25']
   .map((path, i) => ({ name: `fixture GET ${path}`, req: { path, headers: [['X-Correlation-ID', `identity-${i}`]] }, cidFixed: true }));
 
 /**
- * The parts of a response that must be identical, as printable lines. GET /timings shows
- * the app's own history (and a cluster's capacity is per worker times workers), not the
- * database state: only its status and headers other than Content-Length are compared.
+ * The parts of a response that must be identical, as printable lines. GET /timings and a
+ * clear show the app's own history (and a cluster's capacity is per worker times workers),
+ * not the database state: of a case marked appState only the status and headers other than
+ * Content-Length are compared.
  */
 function signature(res, { cidFixed, head, appState }) {
   if (res.error) return [`error: ${res.error}`];
@@ -63,17 +66,16 @@ async function main(argv) {
   const requests = [
     ...FIXTURE_READS,
     ...TABLE.map((c, i) => {
-      const { req, wantEcho } = prepare(c, i);
-      return { name: `#${i} ${c.name}`, req, cidFixed: wantEcho };
+      const { req, wantEcho } = prepare(c, i, controlToken());
+      return { name: `#${i} ${c.name}`, req, cidFixed: wantEcho, appState: c.appState === true };
     }),
     ...FIXTURE_READS.map((r) => ({ ...r, name: `${r.name} (after the table)` })).filter((r) => r.req.path.startsWith('/ads?')),
   ];
   const diffs = [];
   for (const r of requests) {
     const head = r.req.method === 'HEAD';
-    const appState = (r.req.method || 'GET') === 'GET' && /^\/timings(\?|$)/.test(r.req.path);
-    const a = signature(await send(urlA, r.req), { ...r, head, appState });
-    const b = signature(await send(urlB, r.req), { ...r, head, appState });
+    const a = signature(await send(urlA, r.req), { ...r, head });
+    const b = signature(await send(urlB, r.req), { ...r, head });
     if (a.join('\n') !== b.join('\n')) diffs.push(`  ${r.name}\n${diff(a, b)}`);
   }
   if (diffs.length === 0) {

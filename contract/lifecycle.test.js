@@ -7,6 +7,7 @@
 //   CONTRACT_APP_ENV   the variant's settings, e.g. "APP_FRAMEWORK=express"
 //   CONTRACT_PG_URL    superuser URL of a running cluster (databases for the SIGTERM test)
 //   CONTRACT_OUTAGE_DIR  dir of the cluster this test starts and stops (run.sh: in its temp dir)
+//   CONTRACT_CONTROL_TOKEN  the CONTROL_TOKEN the apps are started with
 // Run by contract/run.sh.
 'use strict';
 
@@ -19,12 +20,15 @@ const { report } = require('./lib/runner');
 const { withClient } = require('./lib/app-db');
 const { AppProcess, freePort, freePortInRange, parseEnvList } = require('./lib/app-process');
 const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
+const { controlToken, controlHeaders, isControlPath, insertRound } = require('./lib/control');
 
 const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
 const CMD = (process.env.CONTRACT_APP_CMD || 'node node-app/server.js').split(/\s+/);
 const VARIANT_ENV = parseEnvList(process.env.CONTRACT_APP_ENV);
 const PG_URL = process.env.CONTRACT_PG_URL;
 const DB_PREFIX = `contract_${VARIANT.replace(/-/g, '_')}`;
+const APP_NAME = `lifecycle-${VARIANT}`;
+const TOKEN = controlToken();
 const OUTAGE_DIR = process.env.CONTRACT_OUTAGE_DIR || `/tmp/cfscale-contract-outage-${process.pid}`;
 const OUTAGE_PORT_RANGE = require('../ports.json').ranges.contract.ports.split('-').map(Number);
 const POOL_TIMEOUT_MS = 1000;
@@ -78,7 +82,7 @@ async function waitDatabaseReady(problems, url, deadlineMs = 15000) {
 
 async function startApp(env) {
   const port = await freePort();
-  const app = new AppProcess(CMD, { PORT: String(port), CF_INSTANCE_INDEX: '1', ...VARIANT_ENV, ...env });
+  const app = new AppProcess(CMD, { PORT: String(port), CF_INSTANCE_INDEX: '1', APP_NAME, CONTROL_TOKEN: TOKEN, ...VARIANT_ENV, ...env });
   started.push(app);
   const url = `http://127.0.0.1:${port}`;
   await app.waitHealthy(url);
@@ -89,7 +93,8 @@ async function startApp(env) {
 async function expectAnswer(problems, url, req, want, label = `${req.method || 'GET'} ${req.path}`) {
   const cid = `lifecycle-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const t0 = Date.now();
-  const res = await send(url, { ...req, headers: { ...(req.headers || {}), 'X-Correlation-ID': cid } }, { timeoutMs: 15000 });
+  const auth = isControlPath(req.path) ? controlHeaders(TOKEN) : {};
+  const res = await send(url, { ...req, headers: { ...(req.headers || {}), ...auth, 'X-Correlation-ID': cid } }, { timeoutMs: 15000 });
   const ms = Date.now() - t0;
   problems.push(...checkResponse(res, want, { cid, wantEcho: true }).map((p) => `${label}: ${p}`));
   return { res, ms };
@@ -136,7 +141,8 @@ describe(`lifecycle of ${VARIANT}`, () => {
       await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after recovery');
       const beforeFlush = await timingsCount(url);
       if (!(beforeFlush > afterFailedFlush)) problems.push(`timings buffer after recovery: ${beforeFlush} (want more than the ${afterFailedFlush} kept)`);
-      await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=2' }, { status: 200, body: `flushed ${beforeFlush}\n` }, 'flush after recovery (the kept buffer)');
+      const round = await insertRound(resultsDb, APP_NAME);
+      await expectAnswer(problems, url, { method: 'POST', path: `/timings/flush?round=${round}` }, { status: 200, body: `flushed ${beforeFlush}\n` }, 'flush after recovery (the kept buffer)');
       if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
       checkNoPassword(problems, app, urlParts(superUrl).password);
     } finally {
@@ -383,7 +389,7 @@ async function startOutageCluster() {
 }
 
 async function timingsCount(url) {
-  const res = await send(url, { path: '/timings' });
+  const res = await send(url, { path: '/timings', headers: controlHeaders(TOKEN) });
   const m = /\ncount (\d+)\n/.exec(res.body?.toString() ?? '');
   return m ? Number(m[1]) : NaN;
 }

@@ -83,6 +83,8 @@ class Run {
     fs.chmodSync(this.work, 0o755); // the clusters in it run as postgres when we are root
     this.apps = new Map(); // variant → { child, url, appDb, resultsDb, exited }
     this.ownPg = false;
+    // One credential for every app of the run: identity.js sends the same bytes to each.
+    this.controlToken = require('./lib/control').newControlToken();
   }
 
   async startPg() {
@@ -116,7 +118,7 @@ class Run {
     Object.assign(env, {
       PORT: String(port), DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, CF_INSTANCE_INDEX: String(INSTANCE_INDEX),
       APP_NAME: `contract-${v}`, TIMINGS_CAPACITY: String(TIMINGS_CAPACITY), HTTP_HEADER_TIMEOUT_MS: String(HEADER_TIMEOUT_MS),
-      HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), ...contractEnv(v),
+      HTTP_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), CONTROL_TOKEN: this.controlToken, ...contractEnv(v),
     });
     const out = fs.openSync(this.logOf(v), 'w');
     const [cmd, ...args] = variant(v).cmd;
@@ -156,7 +158,7 @@ class Run {
     const out = path.join(this.work, `${v}.${file.replace(/\.js$/, '')}.log`);
     const fd = fs.openSync(out, 'w');
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', `contract/${file}`],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+      { cwd: ROOT, env: { ...process.env, CONTRACT_CONTROL_TOKEN: this.controlToken, ...env }, stdio: ['ignore', fd, fd] });
     fs.closeSync(fd);
     const code = await new Promise((resolve) => child.once('close', resolve));
     const text = fs.readFileSync(out, 'utf8');
@@ -170,10 +172,10 @@ class Run {
     return false;
   }
 
-  /** The apps' logs (settings are logged at start, errors later) never show the database password. */
-  logsWithPassword(variants) {
-    const password = decodeURIComponent(new URL(this.pgUrl).password);
-    return variants.filter((v) => fs.existsSync(this.logOf(v)) && fs.readFileSync(this.logOf(v), 'utf8').includes(password));
+  /** The apps' logs (settings are logged at start, errors later) never show the database password or the control token. */
+  logsWithSecrets(variants) {
+    const secrets = [decodeURIComponent(new URL(this.pgUrl).password), this.controlToken];
+    return variants.filter((v) => fs.existsSync(this.logOf(v)) && secrets.some((s) => fs.readFileSync(this.logOf(v), 'utf8').includes(s)));
   }
 
   async cleanup() {
@@ -213,13 +215,14 @@ async function runAll(run, opts) {
   for (const v of ['node-raw', 'node-express', 'node-cluster']) {
     const app = run.apps.get(v);
     if (!app || !java) continue;
-    const r = spawnSync(process.execPath, ['contract/identity.js', app.url, app.appDb, java.url, java.appDb], { cwd: ROOT, stdio: 'inherit' });
+    const r = spawnSync(process.execPath, ['contract/identity.js', app.url, app.appDb, java.url, java.appDb],
+      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, CONTRACT_CONTROL_TOKEN: run.controlToken } });
     if (r.status === 0) log(`PASS identity ${v} = java`);
     else failed.push(`identity ${v}/java`);
   }
   for (const v of [...run.apps.keys()]) await run.stopVariant(v);
-  for (const v of run.logsWithPassword(variants)) {
-    log(`FAIL ${v}: its log contains the database password`);
+  for (const v of run.logsWithSecrets(variants)) {
+    log(`FAIL ${v}: its log contains the database password or the control token`);
     failed.push('logs');
   }
   if (!opts.noLifecycle) {

@@ -4,7 +4,7 @@
 // with exit 1 and one line naming the variable (never the password), and a start from
 // VCAP_SERVICES alone (no DATABASE_URL) finds the app database by tag (skipping results-db)
 // and the results database by name.
-//   CONTRACT_VARIANT, CONTRACT_APP_CMD, CONTRACT_APP_ENV, CONTRACT_PG_URL: as for lifecycle.test.js.
+//   CONTRACT_VARIANT, CONTRACT_APP_CMD, CONTRACT_APP_ENV, CONTRACT_PG_URL, CONTRACT_CONTROL_TOKEN: as for lifecycle.test.js.
 'use strict';
 
 const { describe, test, after } = require('node:test');
@@ -15,6 +15,7 @@ const { withClient } = require('./lib/app-db');
 const { AppProcess, freePort, parseEnvList } = require('./lib/app-process');
 const SPEC = require('./settings.json');
 const { freshDatabase, urlParts } = require('./lib/pg-admin');
+const { controlToken, controlHeaders, isControlPath, insertRound } = require('./lib/control');
 
 const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
 const KIND = VARIANT === 'java' ? 'java' : 'node';
@@ -31,6 +32,7 @@ const EXIT_WAIT_MS = 20000;
 const PARALLEL_STARTS = 3;
 const STACK_TRACE_RE = /^\s+at [\w$.<>]+[( ]|Exception in thread|^\w+(\.\w+)+(Exception|Error):/m;
 const FORM = 'application/x-www-form-urlencoded';
+const TOKEN = controlToken();
 
 const started = [];
 after(async () => { await Promise.all(started.map((a) => a.stop())); });
@@ -57,6 +59,11 @@ function badSettings(dbs) {
     ['TIMINGS_CAPACITY=lots', 'TIMINGS_CAPACITY', { TIMINGS_CAPACITY: 'lots' }],
     ['TIMINGS_ENABLED=maybe', 'TIMINGS_ENABLED', { TIMINGS_ENABLED: 'maybe' }],
     ['PORT=http', 'PORT', { PORT: 'http' }],
+    ['no CONTROL_TOKEN', 'CONTROL_TOKEN', { CONTROL_TOKEN: undefined }],
+    ['CONTROL_TOKEN=""', 'CONTROL_TOKEN', { CONTROL_TOKEN: '' }],
+    ['CONTROL_TOKEN one character short', 'CONTROL_TOKEN', { CONTROL_TOKEN: TOKEN.slice(0, 31) }],
+    ['CONTROL_TOKEN with a space', 'CONTROL_TOKEN', { CONTROL_TOKEN: `${TOKEN.slice(0, 20)} ${TOKEN.slice(21)}` }],
+    ['LOCAL_DEV_NO_CONTROL_TOKEN=false and no CONTROL_TOKEN', 'CONTROL_TOKEN', { CONTROL_TOKEN: undefined, LOCAL_DEV_NO_CONTROL_TOKEN: 'false' }],
     ['DB_SERVICE_NAME naming an absent binding', 'DB_SERVICE_NAME',
       { DATABASE_URL: undefined, RESULTS_DATABASE_URL: undefined, VCAP_SERVICES: vcapServices(dbs), DB_SERVICE_NAME: 'no-such-db' }],
   ];
@@ -67,7 +74,7 @@ function badSettings(dbs) {
 }
 
 async function expectConfigExit(name, variable, env, password) {
-  const base = { PORT: String(await freePort()), ...env };
+  const base = { PORT: String(await freePort()), CONTROL_TOKEN: TOKEN, ...env };
   const clean = Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined));
   const app = new AppProcess(CMD, clean);
   started.push(app);
@@ -79,6 +86,8 @@ async function expectConfigExit(name, variable, env, password) {
   if (lines.length === 0) problems.push(`no line names ${variable}; output: ${show(app.output)}`);
   if (STACK_TRACE_RE.test(app.output)) problems.push(`a stack trace in the output: ${show(app.output)}`);
   if (password && app.output.includes(password)) problems.push('the output contains the database password');
+  const token = clean.CONTROL_TOKEN;
+  if (token && app.output.includes(token)) problems.push('the output contains the CONTROL_TOKEN given');
   return problems.map((p) => `${name}: ${p}`);
 }
 
@@ -106,7 +115,7 @@ function edgeCases() {
 }
 
 async function checkSettings([label, env, accepted, message]) {
-  const app = new AppProcess([...CMD, '--check-settings'], { ...VARIANT_ENV, DATABASE_URL: UNUSED_DB, PORT: '0', ...env });
+  const app = new AppProcess([...CMD, '--check-settings'], { ...VARIANT_ENV, DATABASE_URL: UNUSED_DB, PORT: '0', CONTROL_TOKEN: TOKEN, ...env });
   started.push(app);
   const exit = await app.waitExit(EXIT_WAIT_MS);
   const want = accepted ? 0 : 1;
@@ -154,23 +163,24 @@ describe(`settings of ${KIND}-app`, { skip: !PG_URL ? 'needs CONTRACT_PG_URL' : 
     const appName = `vcap-${KIND}`;
     const port = await freePort();
     const app = new AppProcess(CMD, {
-      PORT: String(port), CF_INSTANCE_INDEX: '2', VCAP_SERVICES: vcapServices(dbs),
+      PORT: String(port), CF_INSTANCE_INDEX: '2', VCAP_SERVICES: vcapServices(dbs), CONTROL_TOKEN: TOKEN,
       VCAP_APPLICATION: JSON.stringify({ application_name: appName, instance_index: 2 }),
     });
     started.push(app);
     const url = `http://127.0.0.1:${port}`;
     await app.waitHealthy(url);
     const problems = [];
-    const round = Date.now();
+    const round = await insertRound(dbs.resultsDb, appName);
     const calls = [
       [{ method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=from+vcap' }, { status: 201 }],
       [{ path: '/ads?limit=1' }, { status: 200, headers: { 'X-Instance-Index': '2' } }],
       [{ method: 'POST', path: `/timings/flush?round=${round}` }, { status: 200, body: 'flushed 2\n' }],
     ];
-    await send(url, { method: 'POST', path: '/timings/clear' });
+    await send(url, { method: 'POST', path: '/timings/clear', headers: controlHeaders(TOKEN) });
     for (const [req, want] of calls) {
       const cid = `vcap-${round}-${req.path}`;
-      const res = await send(url, { ...req, headers: { ...req.headers, 'X-Correlation-ID': cid } });
+      const auth = isControlPath(req.path) ? controlHeaders(TOKEN) : {};
+      const res = await send(url, { ...req, headers: { ...req.headers, ...auth, 'X-Correlation-ID': cid } });
       problems.push(...checkResponse(res, want, { cid, wantEcho: true }).map((p) => `${req.method || 'GET'} ${req.path}: ${p}`));
     }
     const ads = await withClient(dbs.appDb, (c) => c.query('SELECT title FROM ads')).then((r) => r.rows.map((x) => x.title));

@@ -22,6 +22,7 @@ const { timingsHandler } = require('./timings-handler');
 const { timingsFlushHandler } = require('./timings-flush-handler');
 const { timingsClearHandler } = require('./timings-clear-handler');
 const { timingsRecordingHandler } = require('./timings-recording-handler');
+const { controlAuth } = require('./control-auth');
 const { createRawRouter } = require('./app-raw');
 const { createExpressRouter } = require('./app-express');
 const { beginRequest } = require('./exchange');
@@ -72,6 +73,7 @@ function startWorker(config) {
     connectTimeoutMs: config.dbPoolTimeoutMs,
   });
   const timings = cluster.isWorker ? clusterTimingsService(localTimings) : localTimings;
+  const control = controlAuth(config.controlToken);
   // By the names of router.js's route table.
   const handlers = {
     health: healthHandler(),
@@ -79,10 +81,10 @@ function startWorker(config) {
     createAd: createAdHandler(store),
     getAd: getAdHandler(store),
     listAds: listAdsHandler(store),
-    timingsState: timingsHandler(timings),
-    timingsFlush: timingsFlushHandler(timings),
-    timingsClear: timingsClearHandler(timings),
-    timingsRecording: timingsRecordingHandler(timings),
+    timingsState: control(timingsHandler(timings)),
+    timingsFlush: control(timingsFlushHandler(timings)),
+    timingsClear: control(timingsClearHandler(timings)),
+    timingsRecording: control(timingsRecordingHandler(timings)),
   };
   const route = config.framework === 'express' ? createExpressRouter(handlers) : createRawRouter(handlers);
 

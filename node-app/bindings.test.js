@@ -23,7 +23,7 @@ test.after(() => cluster.stop());
 
 for (const c of table.loadCases()) {
   test(`${c.file}: ${c.broker}`, async (t) => {
-    const env = { VCAP_SERVICES: table.render(c, cluster.at) };
+    const env = { VCAP_SERVICES: table.render(c, cluster.at), CONTROL_TOKEN: 'x'.repeat(32) };
     if (c.expect.error) {
       assert.throws(() => loadConfig(env), (err) => {
         assert.doesNotMatch(err.message, /\n/);

@@ -44,7 +44,8 @@ function sendToPrimary(msg) {
 /** Sum the replies of every worker into one answer. */
 function combine(op, results) {
   if (results.some((r) => r.error === 'internal')) return { error: 'internal' };
-  if (results.some((r) => r.error)) return { error: 'results-unavailable' };
+  if (results.some((r) => r.error === 'results-unavailable')) return { error: 'results-unavailable' };
+  if (results.some((r) => r.error)) return { error: 'round-refused' };
   const sum = (key) => results.reduce((n, r) => n + r[key], 0);
   switch (op) {
     case 'state':

@@ -11,6 +11,8 @@ const bindings = require('./bindings');
 
 const APP_DEFAULT_NAME = 'node-app';
 const DEFAULT_RESULTS_SERVICE_NAME = 'results-db';
+// CONTROL_TOKEN: RFC 6750's b64token characters, long enough not to be guessed.
+const CONTROL_TOKEN_RE = /^[A-Za-z0-9._~+/=-]{32,256}$/;
 
 // The settings spec (name, default, range, unit, meaning) of both apps: a generated copy of
 // contract/settings.json, because CF pushes node-app/ alone (config.test.js checks the copy).
@@ -73,6 +75,25 @@ function appName(env) {
   }
   const name = parsed && parsed.application_name;
   return typeof name === 'string' && name !== '' ? name : APP_DEFAULT_NAME;
+}
+
+/**
+ * The control credential (CONTROL_TOKEN), or null when LOCAL_DEV_NO_CONTROL_TOKEN=true lets the
+ * app start without one. Its value is never part of a message.
+ */
+function controlToken(env) {
+  const localDev = boolean(env, 'LOCAL_DEV_NO_CONTROL_TOKEN');
+  const token = raw(env, 'CONTROL_TOKEN');
+  if (token === undefined) {
+    if (localDev) return null;
+    throw new ConfigError('CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; '
+      + 'LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)');
+  }
+  if (!CONTROL_TOKEN_RE.test(token)) {
+    throw new ConfigError('CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = '
+      + `(got ${token.length} characters)`);
+  }
+  return token;
 }
 
 /**
@@ -141,6 +162,7 @@ function loadConfig(env = process.env) {
     // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
     dbDriver: choice(env, 'DB_DRIVER'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
+    controlToken: controlToken(env),
   });
 }
 
@@ -167,6 +189,7 @@ function describeConfig(c) {
     `httpMaxHeaderBytes=${c.httpMaxHeaderBytes}`,
     `httpHeaderTimeoutMs=${c.httpHeaderTimeoutMs}`,
     `httpIdleTimeoutMs=${c.httpIdleTimeoutMs}`,
+    `controlToken=${c.controlToken === null ? 'none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)' : '***'}`,
   ].join(' ');
 }
 

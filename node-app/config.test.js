@@ -10,7 +10,8 @@ const { loadConfig, describeConfig } = require('./config');
 const { describeConnection } = require('./bindings');
 
 const URL = 'postgres://app:secret@db.example:5432/app';
-const base = { DATABASE_URL: URL };
+const TOKEN = 'Zm9vYmFyLWNvbnRyb2wtdG9rZW4tZm9yLXRlc3Rz';
+const base = { DATABASE_URL: URL, CONTROL_TOKEN: TOKEN };
 
 function vcap(...bindings) {
   const byLabel = {};
@@ -42,6 +43,7 @@ test('defaults with DATABASE_URL only', () => {
       framework: 'raw',
       dbDriver: 'native',
       webConcurrency: 1,
+      controlToken: TOKEN,
     },
   );
   assert.equal(describeConnection(c.db), 'postgres://app:***@db.example:5432/app?sslmode=disable');
@@ -105,6 +107,11 @@ test('invalid settings stop with one message naming the variable', async (t) => 
     [{ APP_FRAMEWORK: 'koa' }, 'APP_FRAMEWORK must be one of raw, express, got "koa"'],
     [{ DB_DRIVER: 'pg-native' }, 'DB_DRIVER must be one of native, js, got "pg-native"'],
     [{ VCAP_APPLICATION: '{' }, 'VCAP_APPLICATION is not valid JSON'],
+    [{ CONTROL_TOKEN: 'x'.repeat(31) }, 'CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = (got 31 characters)'],
+    [{ CONTROL_TOKEN: 'x'.repeat(257) }, 'CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = (got 257 characters)'],
+    [{ CONTROL_TOKEN: `${'x'.repeat(31)} ` }, 'CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = (got 32 characters)'],
+    [{ CONTROL_TOKEN: `${'x'.repeat(31)}é` }, 'CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = (got 32 characters)'],
+    [{ LOCAL_DEV_NO_CONTROL_TOKEN: 'yes' }, 'LOCAL_DEV_NO_CONTROL_TOKEN must be true or false, got "yes"'],
     [{ DATABASE_URL: undefined }, 'DATABASE_URL is required when VCAP_SERVICES is absent'],
     [{ VCAP_SERVICES: 'nope' }, 'VCAP_SERVICES is not valid JSON'],
     [{ VCAP_SERVICES: '[]' }, 'VCAP_SERVICES must be a JSON object of service arrays'],
@@ -175,7 +182,7 @@ test('VCAP_SERVICES lookup', async (t) => {
   ];
   for (const c of cases) {
     await t.test(c.name, () => {
-      const config = loadConfig({ DATABASE_URL: 'postgres://not-used', ...c.env, VCAP_SERVICES: c.vcap });
+      const config = loadConfig({ DATABASE_URL: 'postgres://not-used', CONTROL_TOKEN: TOKEN, ...c.env, VCAP_SERVICES: c.vcap });
       assert.equal(describeConnection(config.db), c.db);
       assert.equal(describeConnection(config.results), c.results ?? 'none');
     });
@@ -194,9 +201,26 @@ test('VCAP_SERVICES errors name the variable', async (t) => {
   ];
   for (const [env, raw, message] of cases) {
     await t.test(message, () => {
-      assert.throws(() => loadConfig({ ...env, VCAP_SERVICES: raw }), { message });
+      assert.throws(() => loadConfig({ CONTROL_TOKEN: TOKEN, ...env, VCAP_SERVICES: raw }), { message });
     });
   }
+});
+
+test('CONTROL_TOKEN: required unless LOCAL_DEV_NO_CONTROL_TOKEN=true; every allowed character and both length edges taken; never in the settings line', () => {
+  const required = 'CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; '
+    + 'LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)';
+  assert.throws(() => loadConfig({ DATABASE_URL: URL }), { message: required });
+  assert.throws(() => loadConfig({ DATABASE_URL: URL, CONTROL_TOKEN: '' }), { message: required });
+  assert.throws(() => loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'false' }), { message: required });
+  assert.equal(loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }).controlToken, null);
+  assert.equal(loadConfig({ ...base, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }).controlToken, TOKEN);
+  for (const token of ['a'.repeat(32), 'Z'.repeat(256), 'AZaz09-._~+/=AZaz09-._~+/=AZaz09==']) {
+    assert.equal(loadConfig({ ...base, CONTROL_TOKEN: token }).controlToken, token);
+  }
+  const line = describeConfig(loadConfig(base));
+  assert.match(line, / controlToken=\*\*\*( |$)/);
+  assert.ok(!line.includes(TOKEN));
+  assert.match(describeConfig(loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' })), / controlToken=none \(LOCAL_DEV_NO_CONTROL_TOKEN/);
 });
 
 test('node-app/settings.json is the settings spec contract/settings.json (the copy CF pushes)', () => {
@@ -232,6 +256,7 @@ test('APP_NAME: explicit, else VCAP_APPLICATION.application_name, else node-app'
 test('the settings line masks passwords', () => {
   const line = describeConfig(
     loadConfig({
+      CONTROL_TOKEN: TOKEN,
       VCAP_SERVICES: vcap(results, { name: 'node-db', label: 'postgres', credentials: { hostname: 'h', name: 'd', username: 'u', password: 'hunter2' } }),
     }),
   );
@@ -242,7 +267,7 @@ test('the settings line masks passwords', () => {
 
 test('server.js exits 1 with one line naming a bad variable', () => {
   const r = spawnSync(process.execPath, [path.join(__dirname, 'server.js')], {
-    env: { PATH: process.env.PATH, DATABASE_URL: URL, DB_POOL_SIZE: 'abc' },
+    env: { PATH: process.env.PATH, DATABASE_URL: URL, CONTROL_TOKEN: TOKEN, DB_POOL_SIZE: 'abc' },
     encoding: 'utf8',
   });
   assert.equal(r.status, 1);

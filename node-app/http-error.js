@@ -30,4 +30,9 @@ function resultsDatabaseUnavailable(cause) {
   return err;
 }
 
-module.exports = { HttpError, databaseUnavailable, resultsDatabaseUnavailable };
+/** A flush for a round that is neither running nor just finished for this app: nothing written. */
+function roundRefused() {
+  return new HttpError(409, 'round is not running for this app');
+}
+
+module.exports = { HttpError, databaseUnavailable, resultsDatabaseUnavailable, roundRefused };

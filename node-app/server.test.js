@@ -88,22 +88,77 @@ for (const framework of ['raw', 'express']) {
         assert.deepEqual([r.status, r.body], [status, body], `${options.method ?? 'GET'} ${path}`);
       }
 
-      const state = await t.request(app.base, '/timings');
+      const state = await t.request(app.base, '/timings', { headers: t.CONTROL });
       assert.equal(state.body, `recording on\ncount ${4 + errors.length}\ndropped 0\ncapacity 1000\n`);
-      const flushed = await t.request(app.base, '/timings/flush?round=4242', { method: 'POST' });
+      const round = await t.insertRound(resultsDb, appName);
+      const flushed = await t.request(app.base, `/timings/flush?round=${round}`, { method: 'POST', headers: t.CONTROL });
       assert.equal(flushed.body, `flushed ${4 + errors.length}\n`);
-      const rows = await timingRows('app = $1 AND round_id = 4242', [appName]);
+      const rows = await timingRows('app = $1 AND round_id = $2', [appName, round]);
       assert.equal(rows.length, 4 + errors.length);
       assert.ok(rows.every((r) => r.instance_index === 2));
       const read = rows.find((r) => r.route === 'GET /ads/{id}' && r.status === 200);
       assert.ok(Number(read.db_us) > 0 && Number(read.handler_us) >= Number(read.db_us));
       assert.ok(rows.some((r) => r.route === '-' && r.status === 405));
-      assert.equal((await t.request(app.base, '/timings')).body, 'recording on\ncount 0\ndropped 0\ncapacity 1000\n');
+      assert.equal((await t.request(app.base, '/timings', { headers: t.CONTROL })).body, 'recording on\ncount 0\ndropped 0\ncapacity 1000\n');
     } finally {
       assert.equal(await app.stop(), 0);
     }
   });
 }
+
+// Every way of not holding the credential, on every control endpoint: 401 with the challenge,
+// and nothing changes (recording stays on, the buffer keeps its records, nothing is flushed).
+const STRANGERS = [
+  ['no credential', {}],
+  ['a wrong token', { Authorization: 'Bearer wrong' }],
+  ['the token one character short', { Authorization: `Bearer ${t.CONTROL_TOKEN.slice(0, -1)}` }],
+  ['the token one character long', { Authorization: `Bearer ${t.CONTROL_TOKEN}x` }],
+  ['the token in the Basic scheme', { Authorization: `Basic ${t.CONTROL_TOKEN}` }],
+  ['the token without a scheme', { Authorization: t.CONTROL_TOKEN }],
+  ['the token after two spaces', { Authorization: `Bearer  ${t.CONTROL_TOKEN}` }],
+];
+
+for (const framework of ['raw', 'express']) {
+  test(`${framework}: the control endpoints answer 401 to a stranger and change nothing`, async () => {
+    const appName = `node-app-control-${framework}-${process.pid}`;
+    const app = await t.startApp(appEnv({ APP_FRAMEWORK: framework, APP_NAME: appName }));
+    try {
+      for (let i = 0; i < 3; i++) await t.request(app.base, '/health');
+      const round = await t.insertRound(resultsDb, appName);
+      const endpoints = [['GET', '/timings'], ['POST', '/timings/recording?enabled=off'], ['POST', '/timings/clear'],
+        ['POST', `/timings/flush?round=${round}`], ['POST', '/timings/flush?round=abc']];
+      for (const [who, headers] of STRANGERS) {
+        for (const [method, path] of endpoints) {
+          const r = await t.request(app.base, path, { method, headers });
+          assert.deepEqual([r.status, r.body, r.headers['www-authenticate']], [401, 'control credential missing or wrong\n', 'Bearer'],
+            `${method} ${path} with ${who}`);
+        }
+      }
+      assert.equal((await t.request(app.base, '/timings', { headers: t.CONTROL })).body, 'recording on\ncount 3\ndropped 0\ncapacity 1000\n');
+      assert.equal((await timingRows('round_id = $1', [round])).length, 0);
+      const lower = { Authorization: `bearer ${t.CONTROL_TOKEN}` };
+      assert.equal((await t.request(app.base, '/timings', { headers: lower })).status, 200, 'the scheme in any case');
+      assert.doesNotMatch(app.output(), new RegExp(t.CONTROL_TOKEN));
+    } finally {
+      assert.equal(await app.stop(), 0);
+    }
+  });
+}
+
+test('CONTROL_TOKEN missing stops the app with one line; LOCAL_DEV_NO_CONTROL_TOKEN=true opens the control endpoints', async () => {
+  const { spawnSync } = require('node:child_process');
+  const path = require('node:path');
+  const r = spawnSync(process.execPath, [path.join(__dirname, 'server.js')], { env: { PATH: process.env.PATH, ...appEnv({ PORT: '0' }) }, encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^node-app: CONTROL_TOKEN is required: [^\n]*\n$/);
+  const app = await t.startApp(appEnv({ CONTROL_TOKEN: '', LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }));
+  try {
+    assert.equal((await t.request(app.base, '/timings')).status, 200);
+    assert.match(app.output(), /controlToken=none \(LOCAL_DEV_NO_CONTROL_TOKEN/);
+  } finally {
+    await app.stop();
+  }
+});
 
 test('raw and express answer byte-identically', async () => {
   const [raw, exp] = await Promise.all([
@@ -128,10 +183,10 @@ test('raw and express answer byte-identically', async () => {
       ['GET', '/timings/flush'],
       ['POST', '/timings/recording?enabled=maybe'],
     ];
-    const keep = ['content-type', 'content-length', 'allow', 'location', 'x-total-count', 'x-instance-index', 'retry-after'];
+    const keep = ['content-type', 'content-length', 'allow', 'location', 'x-total-count', 'x-instance-index', 'retry-after', 'www-authenticate'];
     const view = (r) => [r.status, r.body, ...keep.map((h) => r.headers[h])];
     for (const [method, path] of cases) {
-      const headers = { 'X-Correlation-ID': 'same-id' };
+      const headers = { 'X-Correlation-ID': 'same-id', ...t.CONTROL };
       const [a, b] = await Promise.all([t.request(raw.base, path, { method, headers }), t.request(exp.base, path, { method, headers })]);
       assert.deepEqual(view(b), view(a), `${method} ${path}`);
       assert.equal(b.headers['x-powered-by'], undefined);
@@ -163,15 +218,22 @@ test('cluster (WEB_CONCURRENCY=2): /timings totals and flush act on every worker
   try {
     const requests = 40;
     for (let i = 0; i < requests; i++) assert.equal((await t.request(app.base, '/health')).status, 200);
-    assert.equal((await t.request(app.base, '/timings')).body, `recording on\ncount ${requests}\ndropped 0\ncapacity 200\n`);
-    assert.equal((await t.request(app.base, '/timings/flush?round=4343', { method: 'POST' })).body, `flushed ${requests}\n`);
-    assert.equal((await timingRows('app = $1 AND round_id = 4343', [appName])).length, requests);
+    const control = { headers: t.CONTROL };
+    const post = { method: 'POST', headers: t.CONTROL };
+    assert.equal((await t.request(app.base, '/timings', control)).body, `recording on\ncount ${requests}\ndropped 0\ncapacity 200\n`);
+    const closed = await t.insertRound(resultsDb, appName, { status: 'done', finishedSecAgo: 3600 });
+    assert.equal((await t.request(app.base, `/timings/flush?round=${closed}`, post)).body, 'round is not running for this app\n');
+    const round = await t.insertRound(resultsDb, appName);
+    assert.equal((await t.request(app.base, `/timings/flush?round=${round}`, post)).body, `flushed ${requests}\n`);
+    assert.equal((await timingRows('app = $1 AND round_id = $2', [appName, round])).length, requests);
+    assert.equal((await timingRows('round_id = $1', [closed])).length, 0);
     // both workers served (round-robin over connections) and both flushed their part
     assert.equal((app.output().match(/\[worker \d\]: flushed \d+ timings/g) || []).length, 2);
 
-    assert.equal((await t.request(app.base, '/timings/recording?enabled=off', { method: 'POST' })).body, 'recording off\n');
+    assert.equal((await t.request(app.base, '/timings/recording?enabled=off', { method: 'POST' })).status, 401);
+    assert.equal((await t.request(app.base, '/timings/recording?enabled=off', post)).body, 'recording off\n');
     for (let i = 0; i < 4; i++) await t.request(app.base, '/health');
-    assert.equal((await t.request(app.base, '/timings')).body, 'recording off\ncount 0\ndropped 0\ncapacity 200\n');
+    assert.equal((await t.request(app.base, '/timings', control)).body, 'recording off\ncount 0\ndropped 0\ncapacity 200\n');
   } finally {
     assert.equal(await app.stop(), 0);
   }
@@ -233,7 +295,7 @@ test('cluster: a worker that cannot listen stops the app with exit 1 instead of 
   await new Promise((resolve) => blocker.once('listening', resolve));
   try {
     const proc = spawn(process.execPath, [path.join(__dirname, 'server.js')], {
-      env: { PATH: process.env.PATH, ...appEnv({ WEB_CONCURRENCY: '2', PORT: String(blocker.address().port) }) },
+      env: { PATH: process.env.PATH, CONTROL_TOKEN: t.CONTROL_TOKEN, ...appEnv({ WEB_CONCURRENCY: '2', PORT: String(blocker.address().port) }) },
       stdio: 'ignore',
     });
     const timer = setTimeout(() => proc.kill('SIGKILL'), 10000);

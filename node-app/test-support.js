@@ -18,6 +18,9 @@ const OWN_PG_PORT = 41432;
 // node-app's range of the repository's port table.
 const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'ports.json'), 'utf8')).ranges['node-app'].ports.split('-').map(Number);
 const START_TIMEOUT_MS = 15000;
+// The control credential every test app gets (CONTROL_TOKEN), and the header that carries it.
+const CONTROL_TOKEN = 'test-control-token-0123456789abcdef';
+const CONTROL = Object.freeze({ Authorization: `Bearer ${CONTROL_TOKEN}` });
 
 /** The test cluster: { adminUrl, stop() }. Stops only a cluster it started itself. */
 function testCluster() {
@@ -64,6 +67,21 @@ async function applyResultsSchema(url) {
   await adminQuery(url, fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
 }
 
+/**
+ * A row of `rounds` for app (the apps file timings only under a round running or just finished
+ * for them): status, finished that many seconds ago, heartbeat that many seconds ago. Its id.
+ */
+async function insertRound(url, app, { status = 'pending', finishedSecAgo = null, heartbeatSecAgo = 0 } = {}) {
+  const { rows } = await adminQuery(url, {
+    text: `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms,
+             status, finished_at, heartbeat_at)
+           VALUES (now(), 'local', $1, 'http://test', 1, 1, 'closed', 1, 1000, $2,
+             now() - make_interval(secs => $3::float8), now() - make_interval(secs => $4::float8)) RETURNING id::text`,
+    values: [app, status, finishedSecAgo, heartbeatSecAgo],
+  });
+  return rows[0].id;
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -96,13 +114,13 @@ async function freePortInRange(from = OWN_PORTS[0], to = OWN_PORTS[1]) {
 }
 
 /**
- * Start server.js with env (on top of PATH only) and wait until `workers` processes listen.
+ * Start server.js with env (on top of PATH and CONTROL_TOKEN only) and wait until `workers` processes listen.
  * Returns { base, proc, output(), stop(signal) → exit code }.
  */
 async function startApp(env, { workers = 1 } = {}) {
   const port = await freePort();
   const proc = spawn(process.execPath, [path.join(__dirname, 'server.js')], {
-    env: { PATH: process.env.PATH, PORT: String(port), ...env },
+    env: { PATH: process.env.PATH, PORT: String(port), CONTROL_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -153,11 +171,14 @@ module.exports = {
   createDatabase,
   dropDatabase,
   applyResultsSchema,
+  insertRound,
   adminQuery,
   startApp,
   request,
   freePort,
   freePortInRange,
   FORM,
+  CONTROL,
+  CONTROL_TOKEN,
   PG_CLUSTER,
 };

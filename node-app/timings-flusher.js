@@ -8,6 +8,9 @@
 // the batch's flush id in server_timings_flushes. A batch that failed is tried first, with
 // the same id and the same records, by the next flush: when its commit had happened and only
 // the answer was lost, the id is there and the records are dropped instead of written twice.
+// A flush for a round files its rows under it only while the round is running or just
+// finished for this app (round_takes_timings in results-schema.sql); any other round is
+// refused ({ error: 'round-refused' }, 409) and nothing is written.
 
 const { randomUUID } = require('node:crypto');
 const { Readable } = require('node:stream');
@@ -16,7 +19,7 @@ const pg = require('pg');
 const { from: copyFrom } = require('pg-copy-streams');
 const { pgConfig } = require('./bindings');
 const { ROUTE_LABELS } = require('./timing-buffer');
-const { resultsDatabaseUnavailable } = require('./http-error');
+const { resultsDatabaseUnavailable, roundRefused } = require('./http-error');
 const { isConnectionError } = require('./ad-store');
 const { log, logError } = require('./log');
 
@@ -34,6 +37,7 @@ const COPY_SERVER_TIMINGS =
 const RECORD_FLUSH =
   'INSERT INTO server_timings_flushes (flush_id, round_id, app, instance_index, rows) ' +
   'VALUES ($1, $2, $3, $4, $5) ON CONFLICT (flush_id) DO NOTHING';
+const ROUND_TAKES_TIMINGS = 'SELECT round_takes_timings(r) AS takes FROM rounds r WHERE r.id = $1 AND r.app = $2';
 const ROWS_PER_CHUNK = 1000;
 const NULL = '\\N';
 
@@ -89,9 +93,16 @@ async function writeBatch(client, buffer, from, batch, { round, app, instanceInd
   return true;
 }
 
+/** Whether round (a bigint string) is running or just finished for app. */
+async function roundTakesTimings(client, round, app) {
+  const { rows } = await client.query(ROUND_TAKES_TIMINGS, [round, app]);
+  return rows.length === 1 && rows[0].takes === true;
+}
+
 /** The answer of a timings operation, or the error it stands for (for the /timings handlers). */
 function unwrap(result) {
   if (result.error === 'results-unavailable') throw resultsDatabaseUnavailable();
+  if (result.error === 'round-refused') throw roundRefused();
   if (result.error) throw new Error('timings operation failed (see the log line before)');
   return result;
 }
@@ -146,6 +157,12 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
     let flushed = 0;
     let already = 0;
     try {
+      if (round !== null && !(await roundTakesTimings(client, round, appName))) {
+        client.removeListener('error', ignore);
+        client.release();
+        logError(`flush refused: round ${round} is neither running nor just finished for ${appName}`);
+        return { error: 'round-refused' };
+      }
       while (flushed < total) {
         pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) };
         if (!(await writeBatch(client, buffer, flushed, pending, { round, app: appName, instanceIndex }))) {

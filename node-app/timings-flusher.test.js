@@ -48,15 +48,50 @@ test('flush writes every record in batches, empties the buffer and resets droppe
   buffer.record('over', ROUTE_LIST_ADS, 200, 0, 0, 0, 0); // dropped: the buffer is full
   const s = service(buffer, connectionFromUrl(resultsDb, 'test'));
   try {
-    assert.deepEqual(await s.run('flush', '77'), { flushed: n });
+    const round = await t.insertRound(resultsDb, 'flush-test');
+    assert.deepEqual(await s.run('flush', round), { flushed: n });
     assert.deepEqual(await s.run('state'), { recording: true, count: 0, dropped: 0, capacity: n });
     const { rows } = await t.adminQuery(
       resultsDb,
       'SELECT count(*)::int AS n, min(handler_us)::int AS lo, max(handler_us)::int AS hi, ' +
         'count(DISTINCT correlation_id)::int AS ids, min(started_at) AS first FROM server_timings ' +
-        "WHERE round_id = 77 AND app = 'flush-test' AND instance_index = 4 AND route = 'GET /ads'",
+        `WHERE round_id = ${round} AND app = 'flush-test' AND instance_index = 4 AND route = 'GET /ads'`,
     );
     assert.deepEqual({ ...rows[0], first: rows[0].first.toISOString() }, { n, lo: 100, hi: 100 + n - 1, ids: n, first: '2026-11-21T13:00:00.000Z' });
+  } finally {
+    await s.end();
+  }
+});
+
+// The round a flush files its rows under: running or just finished for this app, else refused
+// with nothing written and the buffer kept (round_takes_timings in results-schema.sql).
+test('flush files rows only under a round running or just finished for this app', async () => {
+  const cases = [
+    ['pending, heartbeat fresh', 'flush-test', {}, true],
+    ['running', 'flush-test', { status: 'running' }, true],
+    ['done a minute ago', 'flush-test', { status: 'done', finishedSecAgo: 60 }, true],
+    ['failed a minute ago', 'flush-test', { status: 'failed', finishedSecAgo: 60 }, true],
+    ['done 11 minutes ago', 'flush-test', { status: 'done', finishedSecAgo: 660 }, false],
+    ['cancelled an hour ago', 'flush-test', { status: 'cancelled', finishedSecAgo: 3600 }, false],
+    ['pending, its control process gone (heartbeat 5 minutes old)', 'flush-test', { heartbeatSecAgo: 300 }, false],
+    ["another app's running round", 'other-app', {}, false],
+  ];
+  for (const [name, app, round, takes] of cases) {
+    const id = await t.insertRound(resultsDb, app, round);
+    const buffer = filledBuffer(5);
+    const s = service(buffer, connectionFromUrl(resultsDb, 'test'));
+    try {
+      assert.deepEqual(await s.run('flush', id), takes ? { flushed: 5 } : { error: 'round-refused' }, name);
+      assert.equal(buffer.count, takes ? 0 : 5, `${name}: buffer`);
+      const { rows } = await t.adminQuery(resultsDb, `SELECT count(*)::int AS n FROM server_timings WHERE round_id = ${id}`);
+      assert.equal(rows[0].n, takes ? 5 : 0, `${name}: rows`);
+    } finally {
+      await s.end();
+    }
+  }
+  const s = service(filledBuffer(2), connectionFromUrl(resultsDb, 'test'));
+  try {
+    assert.deepEqual(await s.run('flush', '9223372036854775807'), { error: 'round-refused' }, 'a round that does not exist');
   } finally {
     await s.end();
   }
@@ -92,23 +127,24 @@ test('flushes while the results database is stopped keep every record; the first
   pgCluster('start', '--port', String(port));
   const url = pgCluster('createdb', 'results');
   await t.applyResultsSchema(url);
+  const round = await t.insertRound(url, 'flush-test');
   const buffer = filledBuffer(300, 1000);
   const s = service(buffer, connectionFromUrl(url, 'test'));
   try {
     pgCluster('stop');
     try {
-      assert.deepEqual(await s.run('flush', '88'), { error: 'results-unavailable' });
+      assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });
       assert.equal(buffer.count, 300);
       for (let i = 0; i < 20; i++) buffer.record(`during-${i}`, ROUTE_LIST_ADS, 200, 1, 2, 3, 4);
-      assert.deepEqual(await s.run('flush', '88'), { error: 'results-unavailable' });
+      assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });
       assert.equal(buffer.count, 320);
     } finally {
       pgCluster('start', '--port', String(port));
     }
-    assert.deepEqual(await s.run('flush', '88'), { flushed: 320 });
+    assert.deepEqual(await s.run('flush', round), { flushed: 320 });
     assert.equal(buffer.count, 0);
-    assert.deepEqual(await s.run('flush', '88'), { flushed: 0 });
-    const { rows } = await t.adminQuery(url, 'SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = 88');
+    assert.deepEqual(await s.run('flush', round), { flushed: 0 });
+    const { rows } = await t.adminQuery(url, `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = ${round}`);
     assert.deepEqual(rows[0], { n: 320, d: 320 });
   } finally {
     await s.end();
@@ -127,15 +163,16 @@ test('a batch committed whose answer was lost is not written again by the next f
   const viaProxy = new URL(resultsDb);
   viaProxy.port = String(proxy.port);
   const s = service(buffer, connectionFromUrl(viaProxy.toString(), 'test'));
+  const round = await t.insertRound(resultsDb, 'flush-test');
   const count = async () => (await t.adminQuery(resultsDb,
-    'SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = 99')).rows[0];
+    `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = ${round}`)).rows[0];
   try {
-    assert.deepEqual(await s.run('flush', '99'), { error: 'results-unavailable' });
+    assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });
     assert.equal(proxy.losses(), 1);
     assert.deepEqual(await count(), { n: FLUSH_BATCH_ROWS, d: FLUSH_BATCH_ROWS }, 'the first batch is in, its answer lost');
     assert.equal(buffer.count, n, 'the buffer keeps the records whose write is not known');
     for (let i = 0; i < 3; i++) buffer.record(`after-${i}`, ROUTE_LIST_ADS, 200, 1, 2, 3, 4);
-    assert.deepEqual(await s.run('flush', '99'), { flushed: n + 3 });
+    assert.deepEqual(await s.run('flush', round), { flushed: n + 3 });
     assert.equal(buffer.count, 0);
     assert.deepEqual(await count(), { n: n + 3, d: n + 3 });
   } finally {

@@ -72,13 +72,15 @@ class Bench {
     const env = { ...process.env };
     delete env.VCAP_SERVICES;
     delete env.VCAP_APPLICATION;
+    // A fresh control credential per start: measure.js gets it as CONTROL_TOKEN too.
+    const controlToken = require('node:crypto').randomBytes(32).toString('base64url');
     Object.assign(env, { PORT: String(port), DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_CAPACITY: '2000000',
-      APP_NAME: `bench-${v}`, ...variant(v).env, ...extraEnv });
+      APP_NAME: `bench-${v}`, CONTROL_TOKEN: controlToken, ...variant(v).env, ...extraEnv });
     const logFile = path.join(this.work, `${v}.log`);
     const out = fs.openSync(logFile, 'w');
     const child = spawn('taskset', ['-c', String(APP_CPU), ...variant(v).cmd], { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
     fs.closeSync(out);
-    this.app = { child, pid: child.pid, url: `http://127.0.0.1:${port}`, done: false };
+    this.app = { child, pid: child.pid, url: `http://127.0.0.1:${port}`, controlToken, done: false };
     this.app.exited = new Promise((resolve) => child.once('close', () => { this.app.done = true; resolve(); }));
     const deadline = Date.now() + START_TIMEOUT_MS;
     while (!(await healthOk(this.app.url))) {

@@ -10,6 +10,7 @@
 //          [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]
 // The generator is the project's loadgen CLI (loadgen/bin/loadgen.js --json), pinned with
 // taskset to --cpu; without the loadgen it falls back to `npx autocannon` (GET /ads/1 only).
+// The /timings requests carry the app's control credential: CONTROL_TOKEN in the environment.
 'use strict';
 
 const fs = require('node:fs');
@@ -38,7 +39,8 @@ const OPS = [
 
 function post(url, p) {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${url}${p}`, { method: 'POST' }, (res) => {
+    const headers = { Authorization: `Bearer ${process.env.CONTROL_TOKEN}` };
+    const req = http.request(`${url}${p}`, { method: 'POST', headers }, (res) => {
       let body = '';
       res.on('data', (d) => { body += d; });
       res.on('end', () => (res.statusCode === 200 ? resolve(body) : reject(new Error(`POST ${p}: ${res.statusCode} ${body.trim()}`))));

@@ -24,12 +24,12 @@ const OPTIONS = [
 ];
 const USAGE_LINE = 'Usage: bench/apps/throughput.sh [--only VARIANT[,VARIANT...]] [--duration 10s] [--reps 3] [--parallel 32]';
 
-/** measure.js on the started app: its TSV lines; exit 2 when it fails. */
-function measure(url, v, opts) {
+/** measure.js on the started app (its URL and CONTROL_TOKEN): its TSV lines; exit 2 when it fails. */
+function measure({ url, controlToken }, v, opts) {
   const args = [path.join(__dirname, 'measure.js'), '--url', url, '--app', v, '--duration', opts.duration, '--reps', opts.reps,
     '--parallel', opts.parallel, '--cpu', String(LOAD_CPU), '--ids', `1-${SEED_ADS}`];
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, args, (err, stdout) => {
+    const child = execFile(process.execPath, args, { env: { ...process.env, CONTROL_TOKEN: controlToken } }, (err, stdout) => {
       if (err) reject(Object.assign(new Error(`${v}: measure.js failed`), { exitCode: 2 }));
       else resolve(stdout.trim().split('\n'));
     });
@@ -57,7 +57,7 @@ async function main(argv) {
     for (const v of variants) {
       bench.log(`${v}: start, seed ${SEED_ADS} ads, measure (${opts.reps} x on/off, ${opts.duration} each, ${opts.parallel} in flight)`);
       const app = await bench.startApp(v);
-      rows.push(...await measure(app.url, v, opts));
+      rows.push(...await measure(app, v, opts));
       await bench.stopApp();
     }
     process.stdout.write(`${columns(rows)}\n`);

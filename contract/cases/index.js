@@ -4,5 +4,6 @@
 
 const routing = require('./routing');
 const ads = require('./ads');
+const control = require('./control');
 
-module.exports = { TABLE: [...routing.cases, ...ads.cases] };
+module.exports = { TABLE: [...routing.cases, ...control.cases, ...ads.cases] };

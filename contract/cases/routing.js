@@ -86,10 +86,12 @@ const recording = (q) => ({ method: 'POST', path: `/timings/recording${q}` });
 const flush = (q) => ({ method: 'POST', path: `/timings/flush${q}` });
 const badEnabled = () => err(400, 'enabled must be on or off');
 const badRound = () => err(400, 'round must be a positive integer');
+// The control credential (cases/control.js): these cases hold it and test what comes after it.
+const bearer = (token) => `Bearer ${token}`;
 
 const timings = [
-  { name: 'GET /timings', req: { path: '/timings' }, expect: { status: 200, bodyMatch: /^recording (on|off)\ncount \d+\ndropped \d+\ncapacity \d+\n$/ } },
-  { name: 'GET /timings ignores its query string', req: { path: '/timings?x=%zz' }, expect: { status: 200, bodyMatch: /^recording (on|off)\ncount \d+\ndropped \d+\ncapacity \d+\n$/ } },
+  { name: 'GET /timings', req: { path: '/timings' }, appState: true, expect: { status: 200, bodyMatch: /^recording (on|off)\ncount \d+\ndropped \d+\ncapacity \d+\n$/ } },
+  { name: 'GET /timings ignores its query string', req: { path: '/timings?x=%zz' }, appState: true, expect: { status: 200, bodyMatch: /^recording (on|off)\ncount \d+\ndropped \d+\ncapacity \d+\n$/ } },
   ...['', '?enabled=', '?enabled=ON', '?enabled=1', '?enabled=true', '?enabled=on%20', '?enabled=of', '?x=on']
     .map((q) => ({ name: `POST /timings/recording${q} → 400`, req: recording(q), expect: badEnabled() })),
   { name: 'POST /timings/recording?enabled=on&enabled=off: the first value counts', req: recording('?enabled=on&enabled=off'), expect: { status: 200, body: 'recording on\n' } },
@@ -100,7 +102,7 @@ const timings = [
     .map((q) => ({ name: `POST /timings/flush${q} → 400`, req: flush(q), expect: badRound() })),
   { name: 'POST /timings/flush?round=%zz → malformed percent-encoding', req: flush('?round=%zz'), expect: err(400, 'malformed percent-encoding') },
   { name: 'POST /timings/flush?round=%E2%82 → invalid UTF-8', req: flush('?round=%E2%82'), expect: err(400, 'invalid UTF-8') },
-];
+].map((c) => ({ ...c, auth: bearer }));
 
 module.exports = {
   FORM,

@@ -13,7 +13,7 @@ const { send } = require('./raw-http');
 const ROOT = path.resolve(__dirname, '..', '..');
 const HEALTH_POLL_MS = 100;
 /** Settings of the apps: never inherited from the environment running the suite. */
-const APP_VARIABLES = /^(PORT|CF_INSTANCE_INDEX|APP_NAME|VCAP_.*|DB_.*|DATABASE_URL|RESULTS_.*|TIMINGS_.*|SHUTDOWN_TIMEOUT_MS|APP_FRAMEWORK|WEB_CONCURRENCY|JETTY_.*|NODE_ENV)$/;
+const APP_VARIABLES = /^(PORT|CF_INSTANCE_INDEX|APP_NAME|VCAP_.*|DB_.*|DATABASE_URL|RESULTS_.*|TIMINGS_.*|SHUTDOWN_TIMEOUT_MS|APP_FRAMEWORK|WEB_CONCURRENCY|JETTY_.*|NODE_ENV|CONTROL_TOKEN|LOCAL_DEV_NO_CONTROL_TOKEN)$/;
 
 /** A port nothing listens on (the kernel picks it). */
 function freePort() {

@@ -7,6 +7,7 @@
 //   CONTRACT_DB_URL            superuser URL of the app's database (arranges ads; optional)
 //   CONTRACT_RESULTS_DB_URL    the results database (checks flushed timings; optional)
 //   CONTRACT_TIMINGS_CAPACITY  expected `capacity` of GET /timings (optional)
+//   CONTRACT_CONTROL_TOKEN     the app's CONTROL_TOKEN (required: /timings* need it)
 'use strict';
 
 const { send } = require('./raw-http');
@@ -22,17 +23,22 @@ function settings(env = process.env) {
     dbUrl: env.CONTRACT_DB_URL,
     resultsDbUrl: env.CONTRACT_RESULTS_DB_URL,
     timingsCapacity: env.CONTRACT_TIMINGS_CAPACITY ? Number(env.CONTRACT_TIMINGS_CAPACITY) : undefined,
+    controlToken: env.CONTRACT_CONTROL_TOKEN,
   };
 }
 
 /** The fixed correlation id of case number `i` (the same in every run and every app). */
 const caseCid = (i) => `contract-case-${i}`;
 
-/** Request of a case with its X-Correlation-ID added; returns { req, cid, wantEcho }. */
-function prepare(c, i) {
+/**
+ * Request of a case with its X-Correlation-ID and Authorization headers added (`auth`: a
+ * function of the control token, or a list of them); returns { req, cid, wantEcho }.
+ */
+function prepare(c, i, controlToken) {
   const cid = c.cid === undefined ? caseCid(i) : c.cid;
   const headers = Array.isArray(c.req.headers) ? [...c.req.headers] : Object.entries(c.req.headers || {});
   if (cid !== null) headers.push([c.cidHeader || 'X-Correlation-ID', cid]);
+  for (const auth of c.auth === undefined ? [] : [].concat(c.auth)) headers.push(['Authorization', auth(controlToken)]);
   const wantEcho = !c.expect.newCid && cid !== null && cid !== '';
   return { req: { ...c.req, headers }, cid: cid === null ? '' : cid, wantEcho };
 }
@@ -57,7 +63,7 @@ async function checkStored(baseUrl, id, stored, ctx) {
 
 /** Run case `c` (number `i`) against `baseUrl`; resolves with { res, problems }. */
 async function runCase(baseUrl, c, i, ctx = {}) {
-  const { req, cid, wantEcho } = prepare(c, i);
+  const { req, cid, wantEcho } = prepare(c, i, ctx.controlToken);
   const head = (req.method || 'GET') === 'HEAD';
   const res = await send(baseUrl, req);
   const problems = checkResponse(res, c.expect, { ...ctx, head, cid, wantEcho });

@@ -1,7 +1,8 @@
 // timings.js — the timing endpoints as a whole: recording on/off, clear, flush (rows in
 // server_timings with the right columns, CONTRACT_RESULTS_DB_URL), the bounded buffer
 // (runs when GET /timings reports a small capacity: start the app with TIMINGS_CAPACITY
-// of a few dozen; in a Node cluster capacity is the total over the workers).
+// of a few dozen; in a Node cluster capacity is the total over the workers), and the rounds a
+// flush files its rows under (running or just finished for this app; any other: 409).
 'use strict';
 
 const { describe, test } = require('node:test');
@@ -9,6 +10,7 @@ const { send } = require('../lib/raw-http');
 const { checkResponse, show } = require('../lib/check');
 const { report } = require('../lib/runner');
 const { withClient } = require('../lib/app-db');
+const { controlHeaders, isControlPath, insertRound } = require('../lib/control');
 
 const FORM = 'application/x-www-form-urlencoded';
 const STATE_RE = /^recording (on|off)\ncount (\d+)\ndropped (\d+)\ncapacity (\d+)\n$/;
@@ -23,7 +25,8 @@ module.exports = function timings(cfg) {
   async function call(problems, req, want) {
     seq += 1;
     const cid = req.cid ?? `contract-timings-${unique}-${seq}`;
-    const res = await send(cfg.baseUrl, { ...req, headers: { ...(req.headers || {}), 'X-Correlation-ID': cid } });
+    const auth = isControlPath(req.path) ? controlHeaders(cfg.controlToken) : {};
+    const res = await send(cfg.baseUrl, { ...req, headers: { ...(req.headers || {}), ...auth, 'X-Correlation-ID': cid } });
     const found = checkResponse(res, want, { ...ctx, cid, wantEcho: true });
     problems.push(...found.map((p) => `${req.method || 'GET'} ${req.path}: ${p}`));
     return res;
@@ -73,9 +76,11 @@ module.exports = function timings(cfg) {
       report(problems);
     });
 
-    test('flush writes the buffer to server_timings with the right columns', { skip: cfg.resultsDbUrl ? false : 'needs CONTRACT_RESULTS_DB_URL' }, async () => {
+    const needsRounds = !cfg.resultsDbUrl || !cfg.appName ? 'needs CONTRACT_RESULTS_DB_URL and CONTRACT_APP_NAME' : false;
+
+    test('flush writes the buffer to server_timings with the right columns', { skip: needsRounds }, async () => {
       const problems = [];
-      const round = Date.now() * 1000 + Math.floor(Math.random() * 1000);
+      const round = await insertRound(cfg.resultsDbUrl, cfg.appName);
       await clear(problems);
       const t0 = Date.now();
       const p = `flush-${unique}`;
@@ -121,15 +126,40 @@ module.exports = function timings(cfg) {
       report(problems);
     });
 
-    test('flush without round writes round_id NULL; an empty flush writes nothing', { skip: cfg.resultsDbUrl ? false : 'needs CONTRACT_RESULTS_DB_URL' }, async () => {
+    test('flush without round writes round_id NULL; an empty flush writes nothing', { skip: needsRounds }, async () => {
       const problems = [];
       await clear(problems);
       const cid = `flush-null-${unique}`;
       await call(problems, { path: '/health', cid }, { status: 200 });
       await call(problems, post('/timings/flush'), { status: 200, body: 'flushed 1\n' });
-      await call(problems, post('/timings/flush?round=7'), { status: 200, body: 'flushed 0\n' });
+      const round = await insertRound(cfg.resultsDbUrl, cfg.appName);
+      await call(problems, post(`/timings/flush?round=${round}`), { status: 200, body: 'flushed 0\n' });
       const rows = await withClient(cfg.resultsDbUrl, (c) => c.query('SELECT round_id FROM server_timings WHERE correlation_id = $1', [cid])).then((r) => r.rows);
       if (rows.length !== 1 || rows[0].round_id !== null) problems.push(`rows for ${cid}: want one with round_id NULL, got ${JSON.stringify(rows)}`);
+      report(problems);
+    });
+
+    test('flush files rows only under a round running or just finished for this app: else 409, nothing written, the buffer kept', { skip: needsRounds }, async () => {
+      const problems = [];
+      const rounds = [
+        ['just finished', cfg.appName, { status: 'done', finishedSecAgo: 60 }, true],
+        ['finished 11 minutes ago', cfg.appName, { status: 'done', finishedSecAgo: 660 }, false],
+        ['cancelled an hour ago', cfg.appName, { status: 'cancelled', finishedSecAgo: 3600 }, false],
+        ['pending, its control process gone', cfg.appName, { heartbeatSecAgo: 300 }, false],
+        ["another app's running round", `${cfg.appName}-other`, {}, false],
+      ];
+      for (const [name, app, opts, takes] of rounds) {
+        await clear(problems);
+        const cid = `flush-round-${unique}-${name.replace(/\W+/g, '-')}`;
+        await call(problems, { path: '/health', cid }, { status: 200 });
+        const round = await insertRound(cfg.resultsDbUrl, app, opts);
+        const want = takes ? { status: 200, body: 'flushed 1\n' } : { status: 409, body: 'round is not running for this app\n' };
+        await call(problems, post(`/timings/flush?round=${round}`), want);
+        const s = await state(problems);
+        if (s.count !== (takes ? 0 : 1)) problems.push(`${name}: the buffer holds ${s.count} after the flush (want ${takes ? 0 : 1})`);
+        const rows = await withClient(cfg.resultsDbUrl, (c) => c.query('SELECT round_id::text FROM server_timings WHERE correlation_id = $1', [cid])).then((r) => r.rows);
+        if (rows.length !== (takes ? 1 : 0)) problems.push(`${name}: ${rows.length} rows for ${cid} (want ${takes ? 1 : 0})`);
+      }
       report(problems);
     });
 

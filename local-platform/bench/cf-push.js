@@ -51,6 +51,9 @@ async function main() {
     run(CFL, ['up']);
     run(CFL, ['login']);
     for (const s of ['node-db', 'results-db']) run(CF, ['create-service', 'postgres', 'local', s]);
+    // node-app starts only with a CONTROL_TOKEN: set on the empty app, as scripts/push.sh does.
+    run(CF, ['create-app', 'node-app']);
+    run(CF, ['set-env', 'node-app', 'CONTROL_TOKEN', require('node:crypto').randomBytes(32).toString('base64url')]);
     for (let i = 1; i <= runs; i++) {
       const t0 = process.hrtime.bigint();
       run(CF, ['push', 'node-app', '-f', 'manifests/node-app.yml', '--vars-file', 'manifests/vars-local.yml', '-i', '2']);

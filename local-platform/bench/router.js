@@ -139,6 +139,9 @@ async function main() {
     cfl('login');
     cf('push', '-f', FIXTURE, '--vars-file', vars);
     for (const s of ['node-db', 'results-db']) cf('create-service', 'postgres', 'local', s);
+    // node-app starts only with a CONTROL_TOKEN: set on the empty app, as scripts/push.sh does.
+    cf('create-app', 'node-app');
+    cf('set-env', 'node-app', 'CONTROL_TOKEN', require('node:crypto').randomBytes(32).toString('base64url'));
     cf('push', 'node-app', '-f', path.join(REPO, 'manifests', 'node-app.yml'), '--vars-file', path.join(REPO, 'manifests', 'vars-local.yml'));
     // No CPU quota, so latency is the request's and not the CFS period's (the local quota is
     // a process annotation, lib/cc-api/presenters.js).

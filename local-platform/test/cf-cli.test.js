@@ -1,6 +1,7 @@
 // End to end with the real cf CLI (.tools/bin/cf, v8, built by scripts/setup.sh) against the
 // local platform's Cloud Controller API (cc-api/): log in as on PCF Dev, create the
-// services, push node-app from manifests/ with vars-local.yml, scale it, read the stats;
+// services, push node-app from manifests/ with vars-local.yml (its CONTROL_TOKEN set first),
+// scale it, read the stats;
 // and CC's errors for bad input. Its own CFSCALE_HOME, CF_HOME and ports (45200-45449).
 'use strict';
 
@@ -86,7 +87,10 @@ test('cf marketplace lists postgres/local; cf create-service makes node-db and r
   assert.match(services, /results-db +postgres +local/);
 });
 
-test('cf push node-app -f manifests/node-app.yml --vars-file vars-local.yml, cf scale -i 2: 2 RUNNING in the v3 stats', async () => {
+// node-app refuses to start without CONTROL_TOKEN: created empty and given one first, as scripts/push.sh does.
+test('cf create-app node-app, cf set-env CONTROL_TOKEN, cf push node-app -f manifests/node-app.yml --vars-file vars-local.yml, cf scale -i 2: 2 RUNNING in the v3 stats', async () => {
+  await cfOk('create-app', 'node-app');
+  await cfOk('set-env', 'node-app', 'CONTROL_TOKEN', 'cf-cli-test-control-token-0123456789');
   await cfOk('push', 'node-app', '-f', 'manifests/node-app.yml', '--vars-file', 'manifests/vars-local.yml');
   const guid = (await cfOk('app', 'node-app', '--guid')).trim();
   assert.match((await cfOk('apps')), /node-app +started +web:1\/1/);
@@ -97,6 +101,7 @@ test('cf push node-app -f manifests/node-app.yml --vars-file vars-local.yml, cf 
   assert.equal(health.status, 200);
   const env = await curlJson(`/v3/apps/${guid}/environment_variables`);
   assert.equal(env.var.DB_SERVICE_NAME, 'node-db');
+  assert.equal(env.var.CONTROL_TOKEN, 'cf-cli-test-control-token-0123456789', 'the manifest\'s env is merged into the variables set before');
 
   await cfOk('scale', 'node-app', '-i', '2');
   const stats = await until('2 RUNNING instances', async () => {

@@ -92,6 +92,8 @@ const BAD = [
   ['instances zero', { ...ok, instances: [1, 0] }, 'instances[1] must be an integer >= 1'],
   ['bad setting name', { ...ok, settings: { 'db-pool': 3 } }, 'settings.db-pool is not an environment variable name'],
   ['setting is a list', { ...ok, settings: { DB_POOL_SIZE: [1] } }, 'settings.DB_POOL_SIZE must be a string'],
+  ['the control credential as a setting', { ...ok, settings: { CONTROL_TOKEN: 'x'.repeat(43) } }, 'settings.CONTROL_TOKEN is not a plan setting'],
+  ['the apps opened as a variant setting', { ...ok, variants: [{ name: 'a', settings: { LOCAL_DEV_NO_CONTROL_TOKEN: true } }] }, 'variants[0].settings.LOCAL_DEV_NO_CONTROL_TOKEN is not a plan setting'],
   ['variant without name', { ...ok, variants: [{ settings: {} }] }, 'variants[0].name must match'],
   ['variant for unknown app', { ...ok, variants: [{ name: 'a', apps: ['x-app'] }] }, 'variants[0].apps must list apps from apps'],
   ['variants differ in variables', { ...ok, variants: [{ name: 'a', settings: { DB_POOL_SIZE: 30 } }, { name: 'b', settings: {} }] }, 'variants[1].settings must set the same variables'],

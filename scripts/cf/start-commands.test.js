@@ -82,7 +82,7 @@ function serverRead(port, clientPort) {
 }
 
 function nodeAppEnv(port, extra) {
-  return { PORT: String(port), DATABASE_URL: testDb.url, NODE_ENV: 'production', ...extra };
+  return { PORT: String(port), DATABASE_URL: testDb.url, NODE_ENV: 'production', CONTROL_TOKEN: 'start-commands-control-token-0123456789', ...extra };
 }
 
 test('manifest commands start node directly, the same script npm start runs', () => {

@@ -11,7 +11,8 @@
 //   localServices(p)               `cf create-service postgres local NAME` for each service
 //   buildJavaIfStale(p)            mvn package when java-app.jar is missing or older than its sources
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
-//                                  (on cf a Node app's node_modules must be installed: node-modules.js)
+//                                  (on cf a Node app's node_modules must be installed: node-modules.js);
+//                                  an app with /timings gets a fresh CONTROL_TOKEN first (control-token.js)
 //   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota)
 //   setCpuQuota(p, guid, cpu)      local: the process annotation the local Cloud Controller
 //                                  reads as the instances' CPU quota (cores, none, or default)
@@ -20,14 +21,17 @@
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app, route) (route: appRoute's)
-//   instanceRequestArgs(base, host, guid, index, method, path, { insecure }) → the curl argv of
-//     one request pinned to one instance (insecure: --insecure, tls.js)
+//   instanceRequestArgs(base, host, guid, index, method, path, { insecure, auth }) → the curl argv of
+//     one request pinned to one instance (insecure: --insecure, tls.js; auth: the control
+//     credential's header read from stdin, `-H @-`, control-token.js authHeaderLine)
+//   printedRequest(argv) → the same as a command line to print, the credential masked
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES } = require('./target');
 const { onPath, sleepSync, captureSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
+const { takesControlToken, setControlToken, MASKED_AUTH } = require('./control-token');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
@@ -43,6 +47,8 @@ const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 const DEFAULT_CPU = 'default';
 // Longest time one pinned request to an instance may take (curl --max-time).
 const INSTANCE_REQUEST_MAX_SEC = 60;
+// curl reads header lines from stdin: the control credential stays off the command line.
+const STDIN_HEADERS = '@-';
 
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
@@ -100,10 +106,29 @@ function buildJavaIfStale(p) {
   p.mustRun(['mvn', '-q', '-B', '-f', `${JAVA_DIR}/pom.xml`, '-DskipTests', 'package']);
 }
 
+/**
+ * A fresh control credential for an app whose /timings take one (control-token.js), set before
+ * `cf push` starts it: the app refuses to start without one. An app not there yet is created
+ * empty first (`cf create-app`), so the push finds the variable.
+ */
+function setFreshControlToken(p, app) {
+  if (!takesControlToken(app)) return;
+  let guid = p.appGuid(app);
+  if (!guid) {
+    p.cfRun('create-app', app);
+    guid = guidOrPlaceholder(p, app);
+  }
+  setControlToken(p, guid);
+}
+
 function pushApp(p, app, instances = '') {
   if (app === 'java-app') buildJavaIfStale(p);
   if (p.name === 'cf') requireNodeModules(p, app);
+  setFreshControlToken(p, app);
   const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
+  // cf push prints the manifest diff, and CONTROL_TOKEN, absent from the manifest, in it as a
+  // removal, in full, unless the env values are redacted (docs/cf-platform.md §17).
+  if (takesControlToken(app)) args.push('--redact-env');
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);
   // A local CPU quota: CF has none (CPU follows memory there, docs/cf-platform.md §7).
@@ -224,16 +249,22 @@ function appHostHeader(p, app, route) {
  * local router honours it too, docs/cf-platform.md §5). The response headers go to stdout
  * (-D -): pinned-request.js reads the router's error from them.
  */
-function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecure = false } = {}) {
+function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecure = false, auth = false } = {}) {
   const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-'];
   if (insecure) args.push('--insecure');
   args.push('-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`);
   if (host) args.push('-H', `Host: ${host}`);
+  if (auth) args.push('-H', STDIN_HEADERS);
   args.push(`${base}${urlPath}`);
   return args;
 }
 
+/** A pinned request's argv to print: the header curl reads from stdin shown in its place, masked. */
+function printedRequest(argv) {
+  return argv.map((a) => (a === STDIN_HEADERS ? MASKED_AUTH : a));
+}
+
 module.exports = {
   localPlatformUp, localServices, setCpuQuota, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
-  instanceStates, appRoute, appBaseUrl, appHostHeader, instanceRequestArgs, LOADGEN_LOCAL_CPU,
+  instanceStates, appRoute, appBaseUrl, appHostHeader, instanceRequestArgs, printedRequest, LOADGEN_LOCAL_CPU,
 };

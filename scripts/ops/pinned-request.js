@@ -7,8 +7,9 @@
 // that one, is retried a bounded number of times.
 //
 // API:
-//   pinnedRequest(argv, { onLine, retryUnknownInstance, attempts, delayMs })
-//     → Promise<{ code, status, routerError, attempts }>: code is curl's exit code (0 ok);
+//   pinnedRequest(argv, { input, onLine, retryUnknownInstance, attempts, delayMs })
+//     → Promise<{ code, status, routerError, attempts }>: input is curl's stdin (the header
+//     lines of `-H @-`, every try); code is curl's exit code (0 ok);
 //     onLine gets the body and curl's own messages, not the header lines; with
 //     retryUnknownInstance, up to `attempts` tries `delayMs` apart, then one final line
 //     saying the router still does not know the instance.
@@ -51,13 +52,13 @@ function responseOf(lines) {
 const unknownInstance = (res) => res.code !== 0 && res.status === 400 && res.routerError === 'unknown_route';
 
 async function pinnedRequest(argv, {
-  onLine = () => {}, retryUnknownInstance = false,
+  input, onLine = () => {}, retryUnknownInstance = false,
   attempts = UNKNOWN_INSTANCE_ATTEMPTS, delayMs = UNKNOWN_INSTANCE_DELAY_MS,
 } = {}) {
   const tries = retryUnknownInstance ? attempts : 1;
   for (let n = 1; ; n++) {
     const lines = [];
-    const { code } = await runAsync(argv, { onLine: (l) => lines.push(l) }).done;
+    const { code } = await runAsync(argv, { input, onLine: (l) => lines.push(l) }).done;
     const res = { code, ...responseOf(lines), attempts: n };
     if (!retryUnknownInstance || !unknownInstance(res)) {
       for (const l of res.body) onLine(l);

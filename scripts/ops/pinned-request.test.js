@@ -8,20 +8,23 @@ const assert = require('node:assert/strict');
 const http = require('node:http');
 
 const { pinnedRequest, responseOf } = require('./pinned-request');
-const { instanceRequestArgs } = require('./apps');
+const { instanceRequestArgs, printedRequest } = require('./apps');
+const { authHeaderLine, newControlToken } = require('./control-token');
 
 const GUID = '6e6f6465-1111-4222-8333-444455556666';
 
-/** A router stand-in: answers[n] for the n-th request (the last one from then on). */
+/** A router stand-in: answers[n] for the n-th request (the last one from then on); keeps each request's Authorization. */
 async function router(answers) {
   let n = 0;
+  const auths = [];
   const server = http.createServer((req, res) => {
+    auths.push(req.headers.authorization);
     const a = answers[Math.min(n++, answers.length - 1)];
     res.writeHead(a.status, { 'Content-Type': 'text/plain; charset=utf-8', ...(a.headers || {}) });
     res.end(a.body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${server.address().port}`, requests: () => n, close: () => server.close() };
+  return { base: `http://127.0.0.1:${server.address().port}`, requests: () => n, auths: () => auths, close: () => server.close() };
 }
 
 // Gorouter's answers (gorouter handlers/lookup.go, errorwriter plaintext).
@@ -79,6 +82,21 @@ test('other failures are not retried', async (t) => {
       assert.equal(res.requests, 1);
       assert.equal(res.attempts, 1);
     });
+  }
+});
+
+test('the control credential reaches the app on every try, from stdin: never on the command line, masked when printed', async () => {
+  const r = await router([UNKNOWN, UNKNOWN, CLEARED]);
+  const token = newControlToken();
+  try {
+    const args = instanceRequestArgs(r.base, '', GUID, 1, 'POST', '/timings/clear', { auth: true });
+    const res = await pinnedRequest(args, { input: authHeaderLine(token), retryUnknownInstance: true, delayMs: 10 });
+    assert.equal(res.status, 200);
+    assert.deepEqual(r.auths(), Array(3).fill(`Bearer ${token}`));
+    assert.ok(!args.some((a) => a.includes(token)), args.join(' '));
+    assert.deepEqual(printedRequest(args).slice(-3), ['-H', 'Authorization: Bearer ***', `${r.base}/timings/clear`]);
+  } finally {
+    r.close();
   }
 });
 

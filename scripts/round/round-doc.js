@@ -12,6 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const { captureSync } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
+const { CONTROL_VAR } = require('../ops/control-token');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
 function tryCurl(p, apiPath, { quiet = false } = {}) {
@@ -23,10 +24,16 @@ function tryCurl(p, apiPath, { quiet = false } = {}) {
   }
 }
 
-/** The app's environment variables are its settings (pool size, threads, framework...). */
+/**
+ * The app's environment variables are its settings (pool size, threads, framework...), all but
+ * its control credential: the results database is no place for it.
+ */
 function appSettings(p, guid) {
   const doc = tryCurl(p, `/v3/apps/${guid}/environment_variables`, { quiet: true });
-  if (doc) return doc.var ?? {};
+  if (doc) {
+    const { [CONTROL_VAR]: secret, ...settings } = doc.var ?? {};
+    return settings;
+  }
   if (p.name !== 'local') p.cli.log("could not read the app's environment variables; settings recorded as {}");
   return {};
 }

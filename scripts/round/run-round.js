@@ -31,6 +31,7 @@ const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
 const { pinnedRequest } = require('../ops/pinned-request');
+const { readControlToken, authHeaderLine } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
@@ -130,11 +131,12 @@ function prewarmInstances(r) {
 async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
-  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
+  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure, auth: true });
   if (p.dryRun) {
-    for (let i = 0; i < n; i++) p.printCmd(argsOf(i));
+    for (let i = 0; i < n; i++) p.printCmd(apps.printedRequest(argsOf(i)));
     return true;
   }
+  const input = authHeaderLine(r.controlToken);
   const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
   const onLine = (i) => (line) => {
     if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
@@ -143,7 +145,7 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, 
   const t0 = Date.now();
   let left = Array.from({ length: n }, (_, i) => i);
   for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
-    const res = await Promise.all(left.map((i) => pinnedRequest(argsOf(i), { retryUnknownInstance, onLine: onLine(i) })));
+    const res = await Promise.all(left.map((i) => pinnedRequest(argsOf(i), { input, retryUnknownInstance, onLine: onLine(i) })));
     if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
     left = left.filter((_, k) => res[k].code !== 0);
     if (left.length === 0) return true;
@@ -386,6 +388,8 @@ function prepare(o) {
   const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
   return {
     p, o, t, guid, dbUrl, maxWaitMs, route, stats,
+    // The credential of the app's /timings endpoints, from Cloud Controller (control-token.js).
+    controlToken: readControlToken(p, o.app, guid),
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app, route),
     frontUrls: o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null,

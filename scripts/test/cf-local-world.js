@@ -13,7 +13,8 @@
 //   w.guid(app), w.env(extra) (PATH, HOME, CF_HOME, PLATFORM=cf, CFSCALE_VARS_FILE),
 //   w.localEnv(extra): PLATFORM=local on this platform (its CFSCALE_HOME and ports; the scripts
 //     log in with a CF_HOME of its own, ops/target.js localCfHome), w.cf(...args) → stdout,
-//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api
+//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api;
+//   w.controlToken: the CONTROL_TOKEN every app but the loadgen gets after its push
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -33,7 +34,10 @@ const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 's
 function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
   fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
-  const w = { dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: path.join(dir, 'cf-home'), apps: {} };
+  const w = {
+    dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: path.join(dir, 'cf-home'), apps: {},
+    controlToken: 'cf-world-control-token-0123456789abcdef',
+  };
   const log = path.join(dir, 'cf-calls.log');
   let platformEnv = null;
 
@@ -74,6 +78,8 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) 
         const manifestVars = path.join(dir, `tiny-vars-${app}.yml`);
         fs.writeFileSync(manifestVars, `name: ${app}\nmemory: 64M\ninstances: ${n}\ndomain: localhost\nservices: []\nbusy: "0"\n`);
         await cf('push', app, '-f', TINY, '--vars-file', manifestVars);
+        // As scripts/push.sh leaves an app with /timings: run-round reads its credential from CC.
+        if (app !== 'loadgen') await cf('set-env', app, 'CONTROL_TOKEN', w.controlToken);
       } else await cf('scale', app, '-i', String(n));
       w.apps[app] = n;
     }));

@@ -221,11 +221,13 @@ test('push --dry-run: node_modules must be installed; a line says when the cf CL
     assert.equal(res.stdout, '');
     assert.match(res.stderr, /^push: \S+\/node-app\/node_modules lacks 1 package\(s\) of package-lock\.json \(first: pg\): run npm ci/);
   });
+  const node = await w.guid('node-app');
   for (const [name, ssl, note] of [['the cf CLI verifies', false, true], ['the cf CLI skips (SSLDisabled)', true, false]]) {
     await t.test(`--skip-ssl-validation, ${name}`, () => withCfConfig({ SSLDisabled: ssl }, () => {
       const res = run('push.sh', ['node-app', '--skip-ssl-validation', '--dry-run']);
       assert.equal(res.code, 0, res.stderr);
-      assert.deepEqual(lines(res.stdout), [`cf push node-app -f manifests/node-app.yml --vars-file ${w.vars}`]);
+      assert.deepEqual(lines(res.stdout), [`cf curl -X PATCH /v3/apps/${node}/environment_variables -d '{"var":{"CONTROL_TOKEN":"***"}}'`,
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env`]);
       assert.equal(res.stderr, note
         ? 'push: note: the cf CLI itself verifies certificates; if the API\'s is self-signed: cf api API-URL --skip-ssl-validation (docs/cf-platform.md §13)\n' : '');
       assert.deepEqual(res.mutating, []);
@@ -237,8 +239,10 @@ test('run-round --loadbalancing, the app absent: pushed first, the route as plac
   // java-app stays absent
   const res = run('run-round.sh', ['--app', 'java-app', '--duration', '10s', '--seed-ads', '0', '--loadbalancing', 'round-robin', '--dry-run']);
   assert.equal(res.code, 0, res.stderr);
-  assert.deepEqual(lines(res.stdout).filter((l) => !l.startsWith('mvn ')).slice(0, 2), [
-    `cf push java-app -f manifests/java-app.yml --vars-file ${w.vars} -i 1`,
+  assert.deepEqual(lines(res.stdout).filter((l) => !l.startsWith('mvn ')).slice(0, 4), [
+    'cf create-app java-app',
+    `cf curl -X PATCH '/v3/apps/<java-app-guid>/environment_variables' -d '{"var":{"CONTROL_TOKEN":"***"}}'`,
+    `cf push java-app -f manifests/java-app.yml --vars-file ${w.vars} --redact-env -i 1`,
     "cf update-route '<java-app-domain>' --hostname '<java-app-host>' -o loadbalancing=round-robin",
   ]);
   assert.deepEqual(res.mutating, []);
@@ -276,7 +280,7 @@ test('--platform local under --dry-run: cfl up, cfl login (the cf login to its A
 
 test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {
   const node = await w.guid('node-app');
-  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
+  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
   const insecure = [
     `node loadgen/bin/loadgen.js --url ${URL} --seed 1000 --seed-only --insecure`,
     `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --insecure --url ${URL} --scenario read --seed 1000`,
@@ -303,7 +307,7 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
   await t.test('the sequence under --dry-run', () => {
     const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
     assert.equal(res.code, 0, res.stderr);
-    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
+    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
     assert.deepEqual(lines(res.stdout), [
       'cf update-route localhost --hostname node-app -o loadbalancing=least-connection',
       pinned(`${URL}/timings/clear`),

@@ -14,7 +14,11 @@ const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 
 const w = localCfWorld();
 const lines = (s) => s.split('\n').filter(Boolean);
-const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${url}`;
+const AUTH = "-H 'Authorization: Bearer ***'";
+const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
+// A fresh control credential before each push of an app with /timings, masked; created first when absent.
+const setToken = (guid) => `cf curl -X PATCH ${guid.startsWith('<') ? `'/v3/apps/${guid}/environment_variables'` : `/v3/apps/${guid}/environment_variables`} -d '{"var":{"CONTROL_TOKEN":"***"}}'`;
+const createApp = (app) => [`cf create-app ${app}`, setToken(`<${app}-guid>`)];
 const auditEvents = (guid) => `cf curl '/v3/audit_events?target_guids=${guid}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`;
 const URL = 'https://node-app.localhost';
 const PLUGINS = () => path.join(w.cfHome, '.cf/plugins/config.json');
@@ -53,9 +57,13 @@ async function check(t, apps, cases, { plugin = false } = {}) {
 test('node-app x1, loadgen x1: push, scale, teardown, collectors, run-round with prewarm on /health', async (t) => {
   await check(t, { 'node-app': 1, loadgen: 1 }, [
     { name: 'push one app', script: 'push.sh', args: ['node-app', '--dry-run'],
-      want: () => [`cf push node-app -f manifests/node-app.yml --vars-file ${w.vars}`] },
+      want: (g) => [setToken(g['node-app']), `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env`] },
     { name: 'push all with -i', script: 'push.sh', args: ['all', '-i', '3', '--dry-run'], skipJava: true,
-      want: () => ['node-app', 'java-app', 'loadgen'].map((a) => `cf push ${a} -f manifests/${a}.yml --vars-file ${w.vars} -i 3`) },
+      want: (g) => [
+        setToken(g['node-app']), `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env -i 3`,
+        ...createApp('java-app'), `cf push java-app -f manifests/java-app.yml --vars-file ${w.vars} --redact-env -i 3`,
+        `cf push loadgen -f manifests/loadgen.yml --vars-file ${w.vars} -i 3`,
+      ] },
     { name: 'scale', script: 'scale.sh', args: ['node-app', '-i', '4', '--dry-run'], want: () => ['cf scale node-app -i 4'] },
     { name: 'teardown', script: 'teardown.sh', args: ['--dry-run'],
       want: () => ['cf delete node-app -f', 'cf delete java-app -f', 'cf delete loadgen -f'] },
@@ -112,27 +120,28 @@ test('node-app x2, loadgen x1 with the statistics plugin installed: v3 stays the
 
 test('node-app absent: run-round pushes it (guid and route placeholders under --dry-run); more loadgens than needed stay', async (t) => {
   const pushed = [
-    "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/clear'",
+    `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/clear'`,
     "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
     'cf logs node-app',
-    "curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' 'https://<node-app-route>/timings/flush?round=<round>'",
+    `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`,
     auditEvents('<node-app-guid>'),
   ];
   await check(t, { loadgen: 1 }, [
     { name: 'run-round: app absent is pushed, v3 stats of its placeholder guid', script: 'run-round.sh',
       args: ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'],
-      want: () => [`cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} -i 1`, ...pushed] },
+      want: () => [...createApp('node-app'), `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env -i 1`, ...pushed] },
   ]);
   await check(t, { loadgen: 4 }, [
     { name: 'run-round: app absent is pushed, more loadgens than needed stay, plugin stats', script: 'run-round.sh',
       args: ['--app', 'node-app', '--instances', '3', '--loadgens', '2', '--rate', '50', '--requests', '1000', '--seed-ads', '20', '--stats-source', 'plugin', '--dry-run'],
       want: () => [
-        `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} -i 3`,
+        ...createApp('node-app'),
+        `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env -i 3`,
         "node loadgen/bin/loadgen.js --url 'https://<node-app-route>' --seed 20 --seed-only",
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/clear'`),
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/clear'`),
         'cf statistics node-app --debug --full',
         'cf logs node-app',
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' 'https://<node-app-route>/timings/flush?round=<round>'`),
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`),
         auditEvents('<node-app-guid>'),
       ] },
   ], { plugin: true });

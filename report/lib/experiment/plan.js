@@ -118,6 +118,8 @@ function makeCheck(where) {
   return c;
 }
 
+const CONTROL_SETTINGS = ['CONTROL_TOKEN', 'LOCAL_DEV_NO_CONTROL_TOKEN'];
+
 function checkSettings(where, settings, prefix) {
   if (settings === undefined) return {};
   if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
@@ -126,6 +128,8 @@ function checkSettings(where, settings, prefix) {
   const out = {};
   for (const [k, v] of Object.entries(settings)) {
     if (!SETTING_RE.test(k)) fail(where, `${prefix}.${k} is not an environment variable name (A-Z, 0-9, _)`);
+    // A plan file is committed; the credential of the apps' /timings is made at push instead.
+    if (CONTROL_SETTINGS.includes(k)) fail(where, `${prefix}.${k} is not a plan setting: scripts/push.sh sets the control credential (docs/control-credential.md)`);
     if (!['string', 'number', 'boolean'].includes(typeof v)) fail(where, `${prefix}.${k} must be a string, number or boolean, got ${show(v)}`);
     out[k] = String(v);
   }

@@ -4,6 +4,7 @@ import io.pivotal.cfenv.core.CfApplication;
 import io.pivotal.cfenv.core.CfEnv;
 import io.pivotal.cfenv.core.CfService;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Every setting of java-app, read from the environment once, validated, and logged once with
@@ -28,12 +29,14 @@ import java.util.Map;
  * @param httpIdleTimeoutMs  HTTP_IDLE_TIMEOUT_MS, idle keep-alive connections closed after (default 95000)
  * @param jettyThreadsMin    JETTY_THREADS_MIN, Jetty thread pool minimum (default 8)
  * @param jettyThreadsMax    JETTY_THREADS_MAX, Jetty thread pool maximum (default 200; study: 10-400)
+ * @param controlToken       CONTROL_TOKEN, the credential of the /timings endpoints (required), or null
+ *                           when LOCAL_DEV_NO_CONTROL_TOKEN=true lets the app start without one
  */
 record Config(int port, int instanceIndex, String appName, DatabaseBinding database,
     DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, int dbStatementTimeoutMs,
     boolean timingsEnabled, int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs,
     int httpMaxHeaderBytes, int httpHeaderTimeoutMs, int httpIdleTimeoutMs,
-    int jettyThreadsMin, int jettyThreadsMax) {
+    int jettyThreadsMin, int jettyThreadsMax, String controlToken) {
 
   static final String DEFAULT_APP_NAME = "java-app";
   static final String DEFAULT_RESULTS_SERVICE_NAME = "results-db";
@@ -44,6 +47,8 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
    * too few would be left to serve requests.
    */
   static final int MIN_JETTY_THREADS_MAX = 4;
+  /** CONTROL_TOKEN: RFC 6750's b64token characters, long enough not to be guessed. */
+  private static final Pattern CONTROL_TOKEN = Pattern.compile("[A-Za-z0-9._~+/=-]{32,256}");
 
   static Config fromEnv(Map<String, String> env) throws ConfigException {
     Env e = new Env(env);
@@ -95,9 +100,28 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
       String resultsUrl = e.get("RESULTS_DATABASE_URL");
       results = resultsUrl == null ? null : DatabaseBinding.fromUrl("RESULTS_DATABASE_URL", resultsUrl);
     }
+    String controlToken = controlToken(e);
     return new Config(port, instanceIndex, appName, database, results, dbPoolSize, dbPoolTimeoutMs,
         dbStatementTimeoutMs, timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs,
-        httpMaxHeaderBytes, httpHeaderTimeoutMs, httpIdleTimeoutMs, threadsMin, threadsMax);
+        httpMaxHeaderBytes, httpHeaderTimeoutMs, httpIdleTimeoutMs, threadsMin, threadsMax, controlToken);
+  }
+
+  /** CONTROL_TOKEN, or null when LOCAL_DEV_NO_CONTROL_TOKEN=true; its value is never part of a message. */
+  private static String controlToken(Env e) throws ConfigException {
+    boolean localDev = e.bool("LOCAL_DEV_NO_CONTROL_TOKEN", false);
+    String token = e.get("CONTROL_TOKEN");
+    if (token == null) {
+      if (localDev) {
+        return null;
+      }
+      throw new ConfigException("CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; "
+          + "LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)");
+    }
+    if (!CONTROL_TOKEN.matcher(token).matches()) {
+      throw new ConfigException("CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = "
+          + "(got " + token.length() + " characters)");
+    }
+    return token;
   }
 
   private static String appName(Env e) throws ConfigException {
@@ -131,7 +155,14 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
         + " TIMINGS_ENABLED=" + timingsEnabled + " TIMINGS_CAPACITY=" + timingsCapacity
         + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs
         + " HTTP_MAX_HEADER_BYTES=" + httpMaxHeaderBytes + " HTTP_HEADER_TIMEOUT_MS=" + httpHeaderTimeoutMs
-        + " HTTP_IDLE_TIMEOUT_MS=" + httpIdleTimeoutMs;
+        + " HTTP_IDLE_TIMEOUT_MS=" + httpIdleTimeoutMs
+        + " CONTROL_TOKEN=" + (controlToken == null ? "none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)" : "***");
+  }
+
+  /** The settings line: a record's own toString would show the control token. */
+  @Override
+  public String toString() {
+    return describe();
   }
 
   /** Environment lookups with one rule: an empty value counts as unset. */

@@ -48,7 +48,7 @@ final class Router extends Handler.Abstract {
   private final Match timingsRecording;
   private final AtomicLong lastUnavailableLogNs = new AtomicLong(System.nanoTime() - UNAVAILABLE_LOG_INTERVAL_NS);
 
-  Router(int instanceIndex, TimingBuffer timings, AdStore store, TimingsFlusher flusher) {
+  Router(int instanceIndex, TimingBuffer timings, AdStore store, TimingsFlusher flusher, ControlAuth control) {
     this.instanceIndex = new PreEncodedHttpField("X-Instance-Index", Integer.toString(instanceIndex));
     this.timings = timings;
     health = new Match(new HealthHandler(), TimingBuffer.ROUTE_HEALTH, true, null);
@@ -56,10 +56,10 @@ final class Router extends Handler.Abstract {
     createAd = new Match(new CreateAdHandler(store), TimingBuffer.ROUTE_CREATE_AD, true, null);
     getAd = new Match(new GetAdHandler(store), TimingBuffer.ROUTE_GET_AD, true, null);
     listAds = new Match(new ListAdsHandler(store), TimingBuffer.ROUTE_LIST_ADS, true, null);
-    timingsState = new Match(new TimingsHandler(timings), TimingBuffer.ROUTE_NONE, false, null);
-    timingsFlush = new Match(new TimingsFlushHandler(flusher), TimingBuffer.ROUTE_NONE, false, null);
-    timingsClear = new Match(new TimingsClearHandler(timings), TimingBuffer.ROUTE_NONE, false, null);
-    timingsRecording = new Match(new TimingsRecordingHandler(timings), TimingBuffer.ROUTE_NONE, false, null);
+    timingsState = new Match(control.guard(new TimingsHandler(timings)), TimingBuffer.ROUTE_NONE, false, null);
+    timingsFlush = new Match(control.guard(new TimingsFlushHandler(flusher)), TimingBuffer.ROUTE_NONE, false, null);
+    timingsClear = new Match(control.guard(new TimingsClearHandler(timings)), TimingBuffer.ROUTE_NONE, false, null);
+    timingsRecording = new Match(control.guard(new TimingsRecordingHandler(timings)), TimingBuffer.ROUTE_NONE, false, null);
   }
 
   @Override

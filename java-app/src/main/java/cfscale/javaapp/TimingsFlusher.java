@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
@@ -29,7 +30,9 @@ import org.postgresql.copy.CopyIn;
  * pool connections. When it cannot connect the buffer is left as it was; when the COPY fails
  * the records are put back with their flush id, and the next flush writes them first under the
  * same id: when the commit had happened and only its answer was lost, the id is there and the
- * records are dropped instead of written twice.
+ * records are dropped instead of written twice. A flush for a round files its rows
+ * under it only while the round is running or just finished for this app (round_takes_timings
+ * in results-schema.sql); any other round is refused with 409 and nothing is written.
  *
  * <p>How long a flush may take: connecting and logging in are bounded by DB_POOL_TIMEOUT_MS
  * (rounded up to seconds: pgjdbc's connectTimeout and loginTimeout); each step after that (the
@@ -58,6 +61,9 @@ final class TimingsFlusher {
       + "correlation_id, route, status, started_at, handler_us, pool_wait_us, db_us) FROM STDIN";
   private static final String RECORD_FLUSH = "INSERT INTO server_timings_flushes "
       + "(flush_id, round_id, app, instance_index, rows) VALUES (?::uuid, ?, ?, ?, ?) ON CONFLICT (flush_id) DO NOTHING";
+  private static final String ROUND_TAKES_TIMINGS =
+      "SELECT round_takes_timings(r) FROM rounds r WHERE r.id = ? AND r.app = ?";
+  static final String ROUND_REFUSED = "round is not running for this app";
   private static final DateTimeFormatter TIMESTAMP =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSSxxx").withZone(ZoneOffset.UTC);
 
@@ -76,11 +82,15 @@ final class TimingsFlusher {
   }
 
   /** Writes and empties the buffer; returns the number of rows written. */
-  synchronized int flush(Long roundId) throws ResultsUnavailableException, SQLException {
+  synchronized int flush(Long roundId) throws ResultsUnavailableException, SQLException, HttpError {
     if (results == null) {
       throw new ResultsUnavailableException("no results database configured", null);
     }
     try (Connection c = connect(); Watchdog watchdog = new Watchdog(c)) {
+      if (roundId != null && !roundTakesTimings(c, watchdog, roundId)) {
+        LOG.warn("flush refused: round {} is neither running nor just finished for {}", roundId, appName);
+        throw new HttpError(409, ROUND_REFUSED);
+      }
       TimingBuffer.Segment records = buffer.detach();
       try {
         int n = 0;
@@ -103,6 +113,18 @@ final class TimingsFlusher {
         throw new ResultsUnavailableException(e.getMessage(), e);
       }
       throw e;
+    }
+  }
+
+  /** Whether the round is running or just finished for this app. */
+  private boolean roundTakesTimings(Connection c, Watchdog watchdog, long roundId) throws SQLException {
+    watchdog.arm();
+    try (PreparedStatement ps = c.prepareStatement(ROUND_TAKES_TIMINGS)) {
+      ps.setLong(1, roundId);
+      ps.setString(2, appName);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
     }
   }
 

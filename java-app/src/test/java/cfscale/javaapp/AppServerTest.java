@@ -26,6 +26,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AppServerTest {
   private static final int POOL_TIMEOUT_MS = 500;
   private static final int HEADER_TIMEOUT_MS = 500;
+  private static final String TOKEN = "test-control-token-0123456789abcdef";
+  private static final String CONTROL = "Authorization: Bearer " + TOKEN + "\r\n";
   private static AppServer app;
 
   @BeforeAll
@@ -38,7 +40,7 @@ class AppServerTest {
         "DATABASE_URL", "postgres://u:p@127.0.0.1:" + closedPort + "/none",
         "DB_POOL_SIZE", "2", "DB_POOL_TIMEOUT_MS", Integer.toString(POOL_TIMEOUT_MS),
         "TIMINGS_CAPACITY", "1000", "JETTY_THREADS_MAX", "16",
-        "HTTP_HEADER_TIMEOUT_MS", Integer.toString(HEADER_TIMEOUT_MS)));
+        "HTTP_HEADER_TIMEOUT_MS", Integer.toString(HEADER_TIMEOUT_MS), "CONTROL_TOKEN", TOKEN));
     app = AppServer.start(config);
   }
 
@@ -238,7 +240,7 @@ class AppServerTest {
 
   @Test
   void flushWithoutAResultsDatabaseIs503() throws Exception {
-    String r = raw("POST /timings/flush HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    String r = raw("POST /timings/flush HTTP/1.1\r\nHost: t\r\nConnection: close\r\n" + CONTROL + "Content-Length: 0\r\n\r\n");
     assertEquals("HTTP/1.1 503 Service Unavailable", statusLine(r));
     assertEquals("results database unavailable\n", body(r));
   }
@@ -256,13 +258,37 @@ class AppServerTest {
 
   @Test
   void timingsRecordAppRoutesOnly() throws Exception {
-    String clear = "POST /timings/clear HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+    String clear = "POST /timings/clear HTTP/1.1\r\nHost: t\r\nConnection: close\r\n" + CONTROL + "Content-Length: 0\r\n\r\n";
     raw(clear);
     get("/health");
     get("/nope");
-    get("/timings");
-    String r = get("/timings");
+    get("/timings", CONTROL);
+    String r = get("/timings", CONTROL);
     assertEquals("recording on\ncount 2\ndropped 0\ncapacity 1000\n", body(r));
     assertEquals("cleared 2\n", body(raw(clear)));
+  }
+
+  /** Every way of not holding the credential: 401 with the challenge, and recording stays on. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "no credential|",
+      "a wrong token|Authorization: Bearer wrong",
+      "one character short|Authorization: Bearer test-control-token-0123456789abcde",
+      "one character long|Authorization: Bearer test-control-token-0123456789abcdefx",
+      "the Basic scheme|Authorization: Basic test-control-token-0123456789abcdef",
+      "no scheme|Authorization: test-control-token-0123456789abcdef",
+      "given twice|Authorization: Bearer test-control-token-0123456789abcdef{CRLF}Authorization: Bearer test-control-token-0123456789abcdef",
+  })
+  void theControlEndpointsAnswer401ToAStranger(String who, String header) throws Exception {
+    String h = header == null ? "" : header.replace("{CRLF}", "\r\n") + "\r\n";
+    for (String target : new String[] {"POST /timings/recording?enabled=off", "GET /timings", "POST /timings/clear",
+        "POST /timings/flush?round=1", "POST /timings/flush?round=abc"}) {
+      String r = raw(target + " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n" + h + "Content-Length: 0\r\n\r\n");
+      assertEquals("HTTP/1.1 401 Unauthorized", statusLine(r), target);
+      assertEquals("control credential missing or wrong\n", body(r), target);
+      assertEquals("Bearer", header(r, "WWW-Authenticate"), target);
+    }
+    assertTrue(body(get("/timings", CONTROL)).startsWith("recording on\n"));
+    assertEquals("HTTP/1.1 200 OK", statusLine(get("/timings", "Authorization: bEaReR " + TOKEN + "\r\n")));
   }
 }

@@ -23,6 +23,7 @@ class BindingsTest {
     Map<String, String> env = new HashMap<>();
     env.put("VCAP_SERVICES", vcapServices);
     env.put("DATABASE_URL", "postgres://ignored@when-vcap-is-set/x");
+    env.put("CONTROL_TOKEN", "Zm9vYmFyLWNvbnRyb2wtdG9rZW4tZm9yLXRlc3Rz");
     for (int i = 0; i < kv.length; i += 2) {
       env.put(kv[i], kv[i + 1]);
     }

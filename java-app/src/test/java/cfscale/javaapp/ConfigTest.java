@@ -20,10 +20,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class ConfigTest {
   private static final String DB = "postgres://app:s%40cret@db.example:6543/ads";
+  private static final String TOKEN = "Zm9vYmFyLWNvbnRyb2wtdG9rZW4tZm9yLXRlc3Rz";
+  private static final String TOKEN_FORMAT =
+      "CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = (got ";
 
   private static Map<String, String> env(String... kv) {
     Map<String, String> m = new HashMap<>();
     m.put("DATABASE_URL", DB);
+    m.put("CONTROL_TOKEN", TOKEN);
     for (int i = 0; i < kv.length; i += 2) {
       m.put(kv[i], kv[i + 1]);
     }
@@ -60,7 +64,7 @@ class ConfigTest {
         "RESULTS_DATABASE_URL", "postgresql://r@results:5432/results"));
     assertEquals(new Config(9000, 3, "x", c.database(),
         new DatabaseBinding("RESULTS_DATABASE_URL", "jdbc:postgresql://results:5432/results?sslmode=disable", "r", "", "disable"),
-        90, 250, 100, false, 5, true, 100, 16_384, 10_000, 95_000, 10, 10), c);
+        90, 250, 100, false, 5, true, 100, 16_384, 10_000, 95_000, 10, 10, TOKEN), c);
   }
 
   /**
@@ -81,7 +85,13 @@ class ConfigTest {
       if (s.get("type").asText().equals("integer")) {
         integers.add(s);
       } else if (s.get("type").asText().equals("boolean")) {
-        boolean unset = s.get("name").asText().equals("TIMINGS_ENABLED") ? defaults.timingsEnabled() : defaults.timingsFlushOnExit();
+        boolean unset = switch (s.get("name").asText()) {
+          case "TIMINGS_ENABLED" -> defaults.timingsEnabled();
+          case "TIMINGS_FLUSH_ON_EXIT" -> defaults.timingsFlushOnExit();
+          // unset, an app without CONTROL_TOKEN does not start
+          case "LOCAL_DEV_NO_CONTROL_TOKEN" -> startsWithoutToken(env());
+          default -> !s.get("default").asBoolean();
+        };
         if (unset != s.get("default").asBoolean()) {
           problems.add(s.get("name").asText() + ": default " + unset);
         }
@@ -121,6 +131,49 @@ class ConfigTest {
       }
     }
     assertEquals(List.of(), problems);
+  }
+
+  private static boolean startsWithoutToken(Map<String, String> env) {
+    env.remove("CONTROL_TOKEN");
+    try {
+      Config.fromEnv(env);
+      return true;
+    } catch (ConfigException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void controlTokenIsRequiredUnlessLocalDevSaysSo() throws Exception {
+    String required = "CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; "
+        + "LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)";
+    Map<String, String> none = env();
+    none.remove("CONTROL_TOKEN");
+    assertEquals(required, assertThrows(ConfigException.class, () -> Config.fromEnv(none)).getMessage());
+    assertEquals(required, assertThrows(ConfigException.class, () -> Config.fromEnv(env("CONTROL_TOKEN", ""))).getMessage());
+    none.put("LOCAL_DEV_NO_CONTROL_TOKEN", "true");
+    assertNull(Config.fromEnv(none).controlToken());
+    assertEquals(TOKEN, Config.fromEnv(env("LOCAL_DEV_NO_CONTROL_TOKEN", "true")).controlToken());
+    for (String token : new String[] {"a".repeat(32), "Z".repeat(256), "AZaz09-._~+/=AZaz09-._~+/=AZaz09=="}) {
+      assertEquals(token, Config.fromEnv(env("CONTROL_TOKEN", token)).controlToken());
+    }
+    for (String bad : new String[] {"x".repeat(31), "x".repeat(257), "x".repeat(31) + " ", "x".repeat(31) + "\u00e9"}) {
+      assertEquals(TOKEN_FORMAT + bad.length() + " characters)",
+          assertThrows(ConfigException.class, () -> Config.fromEnv(env("CONTROL_TOKEN", bad))).getMessage());
+    }
+    assertEquals("LOCAL_DEV_NO_CONTROL_TOKEN must be true or false, got \"yes\"",
+        assertThrows(ConfigException.class, () -> Config.fromEnv(env("LOCAL_DEV_NO_CONTROL_TOKEN", "yes"))).getMessage());
+  }
+
+  @Test
+  void theControlTokenIsNeverInTheSettingsLine() throws Exception {
+    Config c = Config.fromEnv(env());
+    assertFalse(c.describe().contains(TOKEN), c.describe());
+    assertFalse(c.toString().contains(TOKEN), c.toString());
+    assertTrue(c.describe().endsWith(" CONTROL_TOKEN=***"), c.describe());
+    Map<String, String> open = env("LOCAL_DEV_NO_CONTROL_TOKEN", "true");
+    open.remove("CONTROL_TOKEN");
+    assertTrue(Config.fromEnv(open).describe().contains(" CONTROL_TOKEN=none (LOCAL_DEV_NO_CONTROL_TOKEN"));
   }
 
   private static Map<String, String> with(Map<String, String> others, String name, long value) {
@@ -184,7 +237,7 @@ class ConfigTest {
 
   @Test
   void noDatabaseAtAllIsAnError() {
-    ConfigException e = assertThrows(ConfigException.class, () -> Config.fromEnv(Map.of()));
+    ConfigException e = assertThrows(ConfigException.class, () -> Config.fromEnv(Map.of("CONTROL_TOKEN", TOKEN)));
     assertEquals("DATABASE_URL: no database (set VCAP_SERVICES or DATABASE_URL)", e.getMessage());
   }
 

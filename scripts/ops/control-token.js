@@ -1,0 +1,70 @@
+'use strict';
+// control-token.js — the apps' control credential (contract/README.md "Control credential",
+// docs/control-credential.md): made fresh at every push, kept where Cloud Controller shows it
+// only to space developers (the app's environment variable CONTROL_TOKEN), read back from
+// there through the cf CLI, and never printed: it goes into cf curl through a file of mode
+// 0600, and into curl on stdin (`-H @-`), never on a command line that `ps` shows; printed
+// commands show it masked.
+//
+// API:
+//   CONTROL_VAR, takesControlToken(app) → whether a round's app (all but the loadgen)
+//   newControlToken() → 43 base64url characters (32 random bytes)
+//   setControlToken(p, guid)    a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
+//                               environment_variables); under --dry-run the command, masked
+//   readControlToken(p, app, guid) → the token; null under --dry-run for an app not pushed yet;
+//                               dies naming the fix when the app has none
+//   authHeaderLine(token) → the header line for curl's stdin; MASKED_AUTH the same, masked
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { captureSync } = require('./exec');
+const { cfJsonOf } = require('./target');
+
+// The apps without /timings: the instrument. Every app a round measures gets a credential.
+const NO_CONTROL_APPS = ['loadgen'];
+const CONTROL_VAR = 'CONTROL_TOKEN';
+const TOKEN_BYTES = 32;
+const MASK = '***';
+const MASKED_AUTH = `Authorization: Bearer ${MASK}`;
+
+const takesControlToken = (app) => !NO_CONTROL_APPS.includes(app);
+const newControlToken = () => crypto.randomBytes(TOKEN_BYTES).toString('base64url');
+const envPath = (guid) => `/v3/apps/${guid}/environment_variables`;
+const authHeaderLine = (token) => `Authorization: Bearer ${token}\n`;
+
+function setControlToken(p, guid) {
+  const body = (token) => JSON.stringify({ var: { [CONTROL_VAR]: token } });
+  if (p.dryRun) {
+    p.printCmd([...p.cf, 'curl', '-X', 'PATCH', envPath(guid), '-d', body(MASK)]);
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-control-'));
+  const file = path.join(dir, 'body.json');
+  try {
+    fs.writeFileSync(file, body(newControlToken()), { mode: 0o600 });
+    // The answer lists the app's variables, the token among them: kept, not shown.
+    const r = captureSync([...p.cf, 'curl', '-X', 'PATCH', envPath(guid), '-d', `@${file}`], { stderr: 'pipe' });
+    try {
+      cfJsonOf(envPath(guid), r);
+    } catch (err) {
+      p.cli.die(`could not set ${CONTROL_VAR}: ${err.message}`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function readControlToken(p, app, guid) {
+  if (p.dryRun && guid.startsWith('<')) return null;
+  const token = p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
+  if (!token) {
+    p.cli.die(`${app} has no ${CONTROL_VAR} (cf curl ${envPath(guid)}): push it again (scripts/push.sh ${app}), `
+      + `or set one: cf set-env ${app} ${CONTROL_VAR} "$(openssl rand -base64 32)" && cf restart ${app}`);
+  }
+  return token;
+}
+
+module.exports = {
+  CONTROL_VAR, MASKED_AUTH, takesControlToken, newControlToken, setControlToken, readControlToken, authHeaderLine,
+};
