@@ -12,11 +12,11 @@ class Router {
   add(method, pattern, handler, opts = {}) {
     const names = [];
     const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_, n) => { names.push(n); return '([^/]+)'; })}/?$`);
-    this.routes.push({ method, re, names, handler, public: !!opts.public });
+    this.routes.push({ method, pattern, re, names, handler, public: !!opts.public });
     return this;
   }
 
-  // {handler, params, public} of METHOD PATH; throws CF-NotFound.
+  // {handler, params, public, pattern} of METHOD PATH; throws CF-NotFound.
   match(method, pathname) {
     for (const r of this.routes) {
       if (r.method !== method) continue;
@@ -24,7 +24,7 @@ class Router {
       if (!m) continue;
       const params = {};
       r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
-      return { handler: r.handler, params, public: r.public };
+      return { handler: r.handler, params, public: r.public, pattern: r.pattern };
     }
     throw notFound();
   }
