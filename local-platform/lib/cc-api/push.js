@@ -133,7 +133,10 @@ function register(router, { platform, base, jobs }) {
   router.add('POST', '/v3/packages/:guid/upload', async ({ params, req, raw }) => {
     const pkg = bits.packages.get(params.guid);
     if (!pkg) throw errors.resourceNotFound('Package');
-    const parts = parseMultipart(req.headers['content-type'], raw);
+    // packages_controller.rb upload: PackageUploadMessage, then the package's state.
+    const parts = Buffer.isBuffer(raw) ? parseMultipart(req.headers['content-type'], raw) : {};
+    if (!parts.bits && !parts.resources) throw errors.unprocessable('Upload must include either resources or bits');
+    if (pkg.state !== 'AWAITING_UPLOAD') throw new errors.CcError(400, 150004, 'CF-PackageBitsAlreadyUploaded', 'Bits may be uploaded only once. Create a new package to upload different bits.');
     await bits.upload(pkg, parts.bits);
     const app = platform.appByGuid(pkg.appGuid);
     if (app) record(app, `Uploading bits for app with guid ${app.guid}`, 'audit.app.upload-bits', { package_guid: pkg.guid });

@@ -3,7 +3,7 @@
 // as CC's Rails routes answer it.
 'use strict';
 
-const { notFound } = require('./errors');
+const { notFound, invalidRequest } = require('./errors');
 
 class Router {
   constructor() { this.routes = []; }
@@ -23,7 +23,8 @@ class Router {
       const m = r.re.exec(pathname);
       if (!m) continue;
       const params = {};
-      r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
+      // A path that is not valid percent-encoding is a bad request (Rails: 400).
+      try { r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); }); } catch { throw invalidRequest(); }
       return { handler: r.handler, params, public: r.public, pattern: r.pattern };
     }
     throw notFound();

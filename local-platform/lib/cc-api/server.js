@@ -17,8 +17,11 @@ const { paginate } = require('./pagination');
 const { listMessage, checkListQuery, applyListQuery } = require('./list-params');
 
 const MODULES = ['./root', './orgs', './apps', './processes', './routes', './service-instances', './push', './log-cache', './foundation'];
-// Bits uploads (an app with its node_modules) are read whole into memory.
-const MAX_BODY_BYTES = 1024 * 1024 * 1024;
+// Bits uploads (an app with its node_modules) are read whole into memory, up to 1 GiB;
+// any other body is JSON or a manifest, cut off far sooner so that no request can fill
+// the daemon's heap.
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 function parseBody(req, raw) {
   const type = String(req.headers['content-type'] || '').split(';')[0].trim();
@@ -94,9 +97,10 @@ class CcApi {
     this.server = http.createServer((req, res) => {
       const chunks = [];
       let size = 0;
+      const limit = /^\/v3\/packages\/[^/]+\/upload\/?$/.test(String(req.url).split('?')[0]) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
       req.on('data', (d) => {
         size += d.length;
-        if (size > MAX_BODY_BYTES) { req.destroy(); return; }
+        if (size > limit) { req.destroy(); return; }
         chunks.push(d);
       });
       req.on('end', () => this.handle(req, res, Buffer.concat(chunks)));
