@@ -77,7 +77,13 @@ class Platform {
       desired: (a) => this.desiredInstances(a),
     });
     this.routes.logPort = this.sink.port;
-    await this.routes.sync({ strict: true });
+    this.holdUnrunnable();
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      this.held.set('(router)', e.message);
+      this.log(`router: ${e.message}`);
+    }
     this.front = new FrontProxies({
       dir: cfg.frontProxyDir, portBase: cfg.frontProxyPortBase, routerPort: cfg.routerPort,
       cpuCores: cfg.frontProxyCpu, cgroups: this.cgroups, log: this.log,
@@ -102,9 +108,10 @@ class Platform {
     }
   }
 
-  // The apps a previous daemon ran, started again as far as the quota and their records
-  // allow; the rest stays in the state, held and reported (`cfl status`), never stopping the boot.
-  async restartSavedApps() {
+  // The started apps of the saved state that cannot run (a record a hand or an older daemon
+  // wrote, or beyond the quota), held before the router or any instance starts: they stay
+  // in the state, listed by `cfl status`, and never stop the boot.
+  holdUnrunnable() {
     const running = [];
     for (const app of Object.values(this.state.apps)) {
       if (app.state !== 'STARTED') continue;
@@ -112,11 +119,16 @@ class Platform {
       if (why) {
         this.held.set(app.name, why);
         this.log(`not restarting ${app.name}: ${why}`);
-        continue;
-      }
+      } else running.push(app);
+    }
+  }
+
+  // The apps a previous daemon ran and that are not held, started again.
+  async restartSavedApps() {
+    for (const app of Object.values(this.state.apps)) {
+      if (app.state !== 'STARTED' || this.held.has(app.name)) continue;
       try {
         await this.stageApp(app);
-        running.push(app);
         this.startIndices(app, range(app.instances)).catch((e) => this.log(`cannot restart ${app.name}: ${e.message}`));
       } catch (e) {
         this.held.set(app.name, e.message);
@@ -259,43 +271,20 @@ class Platform {
     await this.routes.sync();
   }
 
-  // wait: false returns once the new instances are started, not yet healthy (CC's scale).
-  // memoryMb: the container's memory (cf scale -m): a running app restarts with the new
-  // limit, its CPU quota or shares following it as on CF (docs/cf-platform.md §7).
-  async scale({ appName, instances, cpu, memoryMb, wait = true }) {
+  // The local CPU quota of an app's instances (cores, 'none', or null: the default that
+  // follows memory, docs/cf-platform.md §7), applied to the running ones at once. Instance
+  // counts and memory are CC's scale (cc-api/processes.js) and converge().
+  async scale({ appName, cpu }) {
     const app = this.app(appName);
-    if (memoryMb !== undefined && memoryMb !== app.memoryMb) {
-      app.memoryMb = memoryMb;
-      this.save();
-      if (app.state === 'STARTED') await this.restart({ appName });
-    }
-    if (cpu !== undefined) {
-      const before = app.cpuQuota;
-      app.cpuQuota = cpu;
-      try {
-        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
-      } catch (e) {
-        app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
-        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
-        throw e;
-      }
-    }
-    if (instances !== undefined) {
-      const before = app.instances;
-      app.instances = instances;
-      this.save();
-      await this.routes.sync();
-      if (app.state === 'STARTED') {
-        const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
-        await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
-        if (instances > before) {
-          const added = range(instances).slice(before);
-          if (wait) await this.startAndWait(app, added);
-          else await this.startIndices(app, added);
-        }
-        await this.routes.sync();
-      }
-      this.cell.discardDisks(app.name, instances);
+    if (cpu === undefined) return;
+    const before = app.cpuQuota;
+    app.cpuQuota = cpu;
+    try {
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+    } catch (e) {
+      app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+      throw e;
     }
     this.save();
   }

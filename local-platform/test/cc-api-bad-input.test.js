@@ -122,3 +122,26 @@ test('a body over the limit is cut off, not read into memory; the daemon answers
   assert.ok(r === 'closed' || r === 413, `got ${r}`);
   assert.equal((await api('GET', `/v3/apps/${ids.app}`)).status, 200);
 });
+
+// A state the daemon cannot run: the count a typo once saved, then a file that is not JSON.
+test('a saved state beyond the quota, or unreadable, never stops the boot: held and reported by cfl status', async () => {
+  const cfl = (verb) => w.run(path.join(w.repo, 'scripts', 'cfl'), [verb]);
+  const stateFile = path.join(w.env.CFSCALE_HOME, 'state.json');
+  assert.equal((await cfl('down')).code, 0);
+  const state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+  state.apps.tiny.instances = 100000;
+  fs.writeFileSync(stateFile, JSON.stringify(state));
+  const up = await cfl('up');
+  assert.equal(up.code, 0, up.out);
+  assert.match((await cfl('status')).stdout, /held: +tiny: memory quota_exceeded, app_instance_limit app_instance_limit_exceeded/);
+  assert.match(await cfOk('apps'), /tiny +started +web:0\/100000/);
+  await cfOk('scale', 'tiny', '-i', '1');
+  assert.match(await cfOk('app', 'tiny'), /#0 +(starting|running)/, 'a scale within the quota releases it');
+
+  assert.equal((await cfl('down')).code, 0);
+  fs.writeFileSync(stateFile, '{"apps": [');
+  const again = await cfl('up');
+  assert.equal(again.code, 0, again.out);
+  assert.match((await cfl('status')).stdout, /held: +\(state\): state file .* is unreadable: .*; kept as .*state\.json\.unreadable-\d+, started empty/);
+  assert.match(await cfOk('apps'), /No apps found/);
+});

@@ -54,7 +54,7 @@ function parse(raw) {
   for (const a of doc.applications) if (!a || typeof a !== 'object' || !a.name) throw errors.unprocessable('Name must not be empty');
   const problems = manifestProblems(doc.applications);
   if (problems.length) throw new errors.CompoundError(problems.map((m) => errors.unprocessable(m)));
-  return doc.applications.map(withWebProcess);
+  return doc.applications;
 }
 
 // The normalised spec of one manifest entry (manifest.js), with `dir` as its path.
@@ -74,7 +74,7 @@ function specOf(entry, dir, scratchDir) {
 // The apps a manifest names, created when missing before the job runs (as CC's
 // space_manifests_controller.rb does): a failed job leaves them, STOPPED.
 function createSkeletons(platform, raw) {
-  const entries = parse(raw);
+  const entries = parse(raw).map(withWebProcess);
   for (const e of entries) {
     if (!platform.state.apps[e.name]) {
       const app = skeletonApp(e.name);
@@ -92,7 +92,7 @@ function createSkeletons(platform, raw) {
 
 // Apply every entry; the job's errors are CC's (prefixed with the app's name).
 async function applyManifest(platform, raw, { scratchDir }) {
-  const entries = parse(raw);
+  const entries = parse(raw).map(withWebProcess);
   for (const given of entries) {
     const old = platform.state.apps[given.name];
     const entry = withRoutes(given, old);

@@ -56,7 +56,10 @@ function entryProblems(e) {
       problems.push(...processProblems(p, p.type));
     }
   }
-  if (e.env !== undefined) problems.push(...V.environmentVariables('Env', e.env));
+  // The manifest's values become strings (env_update_attribute_mapping: transform_values(&:to_s)).
+  if (e.env !== undefined && e.env !== null) {
+    problems.push(...V.environmentVariables('Env', V.isObject(e.env) ? Object.fromEntries(Object.keys(e.env).map((k) => [k, ''])) : e.env));
+  }
   for (const k of ['random-route', 'no-route', 'default-route']) {
     if (e[k] !== undefined && typeof e[k] !== 'boolean') problems.push(`${k.replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase())} must be a boolean`);
   }

@@ -111,7 +111,8 @@ function register(router, { platform, base }) {
       };
       const over = platform.quotaErrors(next);
       if (over.length) throw errors.unprocessable(over.join(', '));
-      count = next.instances !== a.instances;
+      count = next.instances !== a.instances || platform.held.has(a.name);
+      platform.held.delete(a.name); // a scale CC accepts is one the platform runs
       Object.assign(a, { instances: next.instances, memoryMb: next.memoryMb, diskMb: next.diskMb });
       platform.save();
       const request = Object.fromEntries(SCALE_KEYS.filter((k) => k in b).map((k) => [k, b[k]]));
