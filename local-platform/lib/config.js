@@ -2,6 +2,7 @@
 // Every CFSCALE_* variable is documented (default, unit) in local-platform/README.md.
 'use strict';
 
+const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -36,6 +37,11 @@ const DEFAULTS = {
   CFSCALE_FRONT_PROXIES: [0, 'number'],
   CFSCALE_FRONT_PROXY_PORT_BASE: [8443, 'port'],
   CFSCALE_FRONT_PROXY_CPU: [0.25, 'number'],
+  // The local org's quota (quota.js, docs/cf-platform.md §17), sized from this machine: its
+  // memory in MB, and 64 instances per core (each instance is a process on these cores).
+  // Instance ports run from CFSCALE_INSTANCE_PORT_BASE, one per instance the quota allows.
+  CFSCALE_QUOTA_MEMORY_MB: [Math.floor(os.totalmem() / (1024 * 1024)), 'number'],
+  CFSCALE_QUOTA_INSTANCES: [64 * os.availableParallelism(), 'number'],
 };
 
 // A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
@@ -128,6 +134,8 @@ function loadConfig(env = process.env) {
     frontProxies: readValue(env, 'CFSCALE_FRONT_PROXIES'),
     frontProxyPortBase: readValue(env, 'CFSCALE_FRONT_PROXY_PORT_BASE'),
     frontProxyCpu: readValue(env, 'CFSCALE_FRONT_PROXY_CPU'),
+    quotaMemoryMb: readValue(env, 'CFSCALE_QUOTA_MEMORY_MB'),
+    quotaInstances: readValue(env, 'CFSCALE_QUOTA_INSTANCES'),
     repoRoot: REPO_ROOT,
     // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
@@ -141,6 +149,12 @@ function loadConfig(env = process.env) {
     throw new Error(`CFSCALE_FRONT_PROXIES must be an integer from 0 to ${MAX_FRONT_PROXIES}, got ${cfg.frontProxies}`);
   }
   if (cfg.frontProxyCpu < 0.01) throw new Error(`CFSCALE_FRONT_PROXY_CPU must be >= 0.01 cores, got ${cfg.frontProxyCpu}`);
+  for (const [name, v] of [['CFSCALE_QUOTA_MEMORY_MB', cfg.quotaMemoryMb], ['CFSCALE_QUOTA_INSTANCES', cfg.quotaInstances]]) {
+    if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got ${v}`);
+  }
+  if (cfg.instancePortBase + cfg.quotaInstances > 65536) {
+    throw new Error(`CFSCALE_INSTANCE_PORT_BASE ${cfg.instancePortBase} + CFSCALE_QUOTA_INSTANCES ${cfg.quotaInstances} ports pass 65535`);
+  }
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');

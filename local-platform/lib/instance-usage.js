@@ -56,39 +56,46 @@ function indexesOf(app, instances, v3 = false) {
   return Array.from({ length: n }, (_, i) => i);
 }
 
-// GET /v3/apps/GUID/processes/web/stats
+// GET /v3/apps/GUID/processes/web/stats, as CC's process_stats_presenter.rb presents
+// instances_stats_reporter.rb's (docs/cf-platform.md §2): an instance with no process is
+// DOWN with only type, index, state, routable, uptime 0, isolation_segment and details; a
+// running or starting one carries every field, its usage stamped with the time CC answered
+// (RFC 3339, whole seconds), zeros until a first sample exists (missing_process_stats).
 function v3Stats(app, instances, cpuQuota, now = new Date()) {
   const byIndex = new Map(instances.map((i) => [i.index, i]));
   const resources = indexesOf(app, instances, true).map((index) => {
     const inst = byIndex.get(index);
-    const running = inst && inst.state === 'RUNNING';
-    const u = running ? (inst.usage || { cpu: 0, mem: 0, disk: 0 }) : null;
+    if (!inst || inst.state === 'DOWN') {
+      return { type: 'web', index, state: 'DOWN', routable: null, uptime: 0, isolation_segment: null, details: null };
+    }
+    const running = inst.state === 'RUNNING';
+    const u = inst.usage || { cpu: 0, mem: 0, disk: 0 };
     return {
       type: 'web',
       index,
-      state: inst ? inst.state : 'DOWN',
-      routable: running,
-      usage: u ? {
-        time: now.toISOString(),
+      state: inst.state,
+      routable: running && inst.ready !== false,
+      usage: {
+        time: rfc3339(now),
         cpu: u.cpu,
         cpu_entitlement: cpuQuota ? u.cpu / cpuQuota : null,
         mem: u.mem,
         disk: u.disk,
         log_rate: 0,
-      } : {},
+      },
       host: '127.0.0.1',
-      instance_guid: inst ? inst.guid : null,
+      instance_guid: inst.guid,
       instance_internal_ip: '127.0.0.1',
-      instance_ports: inst ? [{ external: inst.port, internal: inst.port, external_tls_proxy_port: null, internal_tls_proxy_port: null }] : [],
+      instance_ports: inst.port ? [{ external: inst.port, internal: inst.port, external_tls_proxy_port: null, internal_tls_proxy_port: null }] : [],
       uptime: running ? Math.floor((now - inst.since) / 1000) : 0,
       mem_quota: app.memoryMb * MB,
       disk_quota: app.diskMb * MB,
       fds_quota: FDS_QUOTA,
       log_rate_limit: -1,
       isolation_segment: null,
-      details: inst && inst.state === 'CRASHED' ? 'crashed' : null,
+      details: inst.state === 'CRASHED' ? 'crashed' : null,
       ...(cpuQuota ? { cpu_quota: cpuQuota } : {}),
-      ...(u && u.throttling ? { cpu_throttling: u.throttling } : {}),
+      ...(u.throttling ? { cpu_throttling: u.throttling } : {}),
     };
   });
   return { resources };

@@ -44,6 +44,7 @@ class Cell {
     this.events = events;
     this.hooks = hooks;
     this.byApp = new Map(); // app name → Map(index → instance)
+    this.reserved = new Set(); // ports being probed by allocatePort
   }
 
   appDir(appName) { return path.join(this.cfg.instancesDir, encodeURIComponent(appName)); }
@@ -65,27 +66,36 @@ class Cell {
   list(appName) { return [...(this.byApp.get(appName) || new Map()).values()].sort((a, b) => a.index - b.index); }
   all() { return [...this.byApp.values()].flatMap((m) => [...m.values()]); }
 
+  // A port of the instances' range: one per instance the org quota allows (config.js).
+  // Reserved before the free-port probe, so instances started side by side never share one.
   async allocatePort() {
     const used = new Set(this.all().map((i) => i.port));
-    for (let p = this.cfg.instancePortBase; p < 65536; p++) {
-      if (!used.has(p) && await isPortFree(p)) return p;
+    const end = this.cfg.instancePortBase + this.cfg.quotaInstances;
+    for (let p = this.cfg.instancePortBase; p < end; p++) {
+      if (used.has(p) || this.reserved.has(p)) continue;
+      this.reserved.add(p);
+      const free = await isPortFree(p);
+      this.reserved.delete(p);
+      if (free && !this.all().some((i) => i.port === p)) return p;
     }
-    throw new Error('no free instance port');
+    throw new Error(`no free instance port in ${this.cfg.instancePortBase}-${end - 1}`);
   }
 
-  // Make sure instance `index` of app exists and runs (started when absent).
+  // Make sure instance `index` of app exists and runs (started when absent). The instance
+  // exists (STARTING) from the call on, so a second call or a scale-down sees it.
   async ensure(app, index) {
     let m = this.byApp.get(app.name);
     if (!m) { m = new Map(); this.byApp.set(app.name, m); }
     let inst = m.get(index);
     if (inst) return inst;
     inst = {
-      app: app.name, index, guid: crypto.randomUUID(), port: await this.allocatePort(),
-      state: 'DOWN', pid: null, since: Date.now(), crashCount: 0, desired: true,
+      app: app.name, index, guid: crypto.randomUUID(), port: null,
+      state: 'STARTING', pid: null, since: Date.now(), crashCount: 0, desired: true,
       cgName: `${app.name}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
     };
     m.set(index, inst);
-    this.spawn(inst);
+    try { inst.port = await this.allocatePort(); } catch (e) { inst.portError = e.message; }
+    if (inst.desired) this.spawn(inst);
     return inst;
   }
 
@@ -102,6 +112,7 @@ class Cell {
     let spec;
     let cg = null;
     try {
+      if (!inst.port) throw new Error(inst.portError || 'no instance port');
       spec = startCommand(app, this.hooks.staged(app.name));
       this.killLeftovers(inst);
       fs.mkdirSync(inst.tmpDir, { recursive: true });
@@ -138,8 +149,11 @@ class Cell {
         inst.since = Date.now();
         inst.runningSince = inst.since;
         this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Container became healthy`);
+        const rc = app.readinessCheck;
+        inst.ready = !rc || rc.type === 'process';
         this.hooks.onChange(inst);
         if (hc.type !== 'process') this.watchLiveness(inst, child, app);
+        if (!inst.ready) this.watchReadiness(inst, child, rc);
         return;
       }
       if (Date.now() > deadline) {
@@ -165,6 +179,21 @@ class Cell {
       }
     }, hc.intervalSec * 1000);
     timer.unref();
+  }
+
+  // Diego's readiness check (docs/cf-platform.md §18): the instance is routable only while
+  // it passes; probed often until it first does, then every interval.
+  async watchReadiness(inst, child, rc) {
+    while (inst.child === child && inst.state === 'RUNNING') {
+      const ready = !(await check(rc, inst.port));
+      if (inst.child !== child || inst.state !== 'RUNNING') return;
+      if (ready !== inst.ready) {
+        inst.ready = ready;
+        this.logs.write(inst.app, `CELL/${inst.index}`, 'OUT', ready ? 'Container became ready' : 'Container became not ready');
+        this.hooks.onChange(inst);
+      }
+      await sleep(ready ? rc.intervalSec * 1000 : STARTUP_POLL_MS);
+    }
   }
 
   // SIGTERM to the instance's main process only, as Garden signals the process it started
@@ -217,7 +246,7 @@ class Cell {
     this.hooks.onChange(inst);
     this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Exit status: ${description}`);
     this.logs.write(app.name, 'API/0', 'OUT', `Process has crashed with type: "web" (index ${inst.index}, reason CRASHED, ${description})`);
-    this.events.record(app, { index: inst.index, exitDescription: description, crashCount: inst.crashCount, oom });
+    this.events.record(app, { index: inst.index, instanceGuid: inst.guid, exitDescription: description, crashCount: inst.crashCount, oom });
     const wait = backoffMs(inst.crashCount);
     inst.restartTimer = setTimeout(() => { inst.restartTimer = null; if (inst.desired && !inst.child) this.spawn(inst); }, wait);
   }

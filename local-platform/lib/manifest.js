@@ -145,6 +145,20 @@ function normaliseApp(app, manifestDir) {
       intervalSec: seconds(app, 'health-check-interval', DEFAULT_HEALTH_INTERVAL_SEC),
       startTimeoutSec: timeoutSec,
     },
+    readinessCheck: readinessOf(app),
+  };
+}
+
+// The readiness check (docs/cf-platform.md §8, §18): `process` (the default: ready when
+// running), `port` or `http`; an instance is routable only while it passes.
+function readinessOf(app) {
+  const type = app['readiness-health-check-type'] || 'process';
+  if (!HEALTH_CHECK_TYPES.includes(type)) throw new Error(`readiness-health-check-type must be one of ${HEALTH_CHECK_TYPES.join(', ')}, got "${type}"`);
+  return {
+    type,
+    endpoint: app['readiness-health-check-http-endpoint'] || '/',
+    invocationTimeoutSec: seconds(app, 'readiness-health-check-invocation-timeout', DEFAULT_INVOCATION_TIMEOUT_SEC),
+    intervalSec: seconds(app, 'readiness-health-check-interval', DEFAULT_HEALTH_INTERVAL_SEC),
   };
 }
 

@@ -23,6 +23,7 @@ const { stage } = require('./start-command');
 const { sample } = require('./instance-usage');
 const tables = require('./tables');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
+const { orgQuota, quotaErrors } = require('./quota');
 
 class UsageError extends Error {}
 
@@ -33,6 +34,9 @@ class Platform {
     this.queue = Promise.resolve();
     this.staged = new Map();
     this.diskBytes = new Map();
+    // Started apps the boot could not run (app name → why), shown by `cfl status`.
+    this.held = new Map();
+    this.quota = orgQuota(cfg);
   }
 
   // Serialise mutating verbs.
@@ -47,10 +51,10 @@ class Platform {
     fs.mkdirSync(cfg.home, { recursive: true });
     // PostgreSQL runs as `postgres` when we are root: it must be able to reach its dir.
     if (process.getuid && process.getuid() === 0) fs.chmodSync(cfg.home, 0o711);
-    this.state = loadState(cfg.stateFile);
+    this.state = this.loadStateOrSetAside();
     this.logs = new AppLogs(cfg.logDir);
     this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log, cfg.cpuPeriodUs);
-    this.events = new Events({ log: this.log, resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
+    this.events = new Events({ log: this.log, file: path.join(cfg.home, 'events.jsonl'), resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
       hooks: {
@@ -70,9 +74,16 @@ class Platform {
     this.routes = new RouterSync({
       router: this.router, log: this.log,
       apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
+      desired: (a) => this.desiredInstances(a),
     });
     this.routes.logPort = this.sink.port;
-    await this.routes.sync({ strict: true });
+    this.holdUnrunnable();
+    try {
+      await this.routes.sync({ strict: true });
+    } catch (e) {
+      this.held.set('(router)', e.message);
+      this.log(`router: ${e.message}`);
+    }
     this.front = new FrontProxies({
       dir: cfg.frontProxyDir, portBase: cfg.frontProxyPortBase, routerPort: cfg.routerPort,
       cpuCores: cfg.frontProxyCpu, cgroups: this.cgroups, log: this.log,
@@ -80,14 +91,82 @@ class Platform {
     await this.front.cleanLeftovers();
     await this.front.set(cfg.frontProxies);
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
+    await this.restartSavedApps();
+    this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
+  }
+
+  // The saved state, or (unreadable) an empty one, the file kept beside it and reported.
+  loadStateOrSetAside() {
+    try {
+      return loadState(this.cfg.stateFile);
+    } catch (e) {
+      const aside = `${this.cfg.stateFile}.unreadable-${Date.now()}`;
+      fs.renameSync(this.cfg.stateFile, aside);
+      this.held.set('(state)', `${e.message}; kept as ${aside}, started empty`);
+      this.log(`state: ${e.message}; kept as ${aside}`);
+      return loadState(this.cfg.stateFile);
+    }
+  }
+
+  // The started apps of the saved state that cannot run (a record a hand or an older daemon
+  // wrote, or beyond the quota), held before the router or any instance starts: they stay
+  // in the state, listed by `cfl status`, and never stop the boot.
+  holdUnrunnable() {
+    const running = [];
     for (const app of Object.values(this.state.apps)) {
       if (app.state !== 'STARTED') continue;
+      const why = savedAppProblem(app) || quotaErrors(this.quota, running, app).join(', ');
+      if (why) {
+        this.held.set(app.name, why);
+        this.log(`not restarting ${app.name}: ${why}`);
+      } else running.push(app);
+    }
+  }
+
+  // The apps a previous daemon ran and that are not held, started again.
+  async restartSavedApps() {
+    for (const app of Object.values(this.state.apps)) {
+      if (app.state !== 'STARTED' || this.held.has(app.name)) continue;
       try {
         await this.stageApp(app);
         this.startIndices(app, range(app.instances)).catch((e) => this.log(`cannot restart ${app.name}: ${e.message}`));
-      } catch (e) { this.log(`cannot restart ${app.name}: ${e.message}`); }
+      } catch (e) {
+        this.held.set(app.name, e.message);
+        this.log(`cannot restart ${app.name}: ${e.message}`);
+      }
     }
-    this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
+    await this.routes.sync();
+  }
+
+  // How many instances of app should run now: none for a stopped or held app.
+  desiredInstances(app) {
+    return app.state === 'STARTED' && !this.held.has(app.name) ? app.instances : 0;
+  }
+
+  // "M MB, N instances" of the started apps, as the quota counts them.
+  quotaUse() {
+    const started = Object.values(this.state.apps).filter((a) => this.desiredInstances(a) > 0);
+    return `${started.reduce((s, a) => s + a.instances * a.memoryMb, 0)} MB, ${started.reduce((s, a) => s + a.instances, 0)} instances`;
+  }
+
+  // CC's quota check of `candidate`, the record an app would be saved as: CC's messages.
+  quotaErrors(candidate) { return quotaErrors(this.quota, Object.values(this.state.apps), candidate); }
+
+  // Diego's part after CC saved a new instance count: start the missing instances, stop the
+  // extra ones. Runs after the request is answered, one mutation at a time.
+  converge(appName) {
+    return this.exclusive(async () => {
+      const app = this.state.apps[appName];
+      const want = app ? this.desiredInstances(app) : 0;
+      const extra = this.cell.list(appName).filter((i) => i.index >= want);
+      await Promise.all(extra.map((i) => this.cell.remove(appName, i.index)));
+      if (want) {
+        if (!this.staged.has(appName)) await this.stageApp(app);
+        await this.startIndices(app, range(want));
+      }
+      await this.routes.sync();
+      this.cell.discardDisks(appName, want);
+    }).catch((e) => this.log(`cannot converge ${appName}: ${e.message}`));
   }
 
   // Processes a previous daemon left behind (it crashed or was killed).
@@ -192,43 +271,20 @@ class Platform {
     await this.routes.sync();
   }
 
-  // wait: false returns once the new instances are started, not yet healthy (CC's scale).
-  // memoryMb: the container's memory (cf scale -m): a running app restarts with the new
-  // limit, its CPU quota or shares following it as on CF (docs/cf-platform.md §7).
-  async scale({ appName, instances, cpu, memoryMb, wait = true }) {
+  // The local CPU quota of an app's instances (cores, 'none', or null: the default that
+  // follows memory, docs/cf-platform.md §7), applied to the running ones at once. Instance
+  // counts and memory are CC's scale (cc-api/processes.js) and converge().
+  async scale({ appName, cpu }) {
     const app = this.app(appName);
-    if (memoryMb !== undefined && memoryMb !== app.memoryMb) {
-      app.memoryMb = memoryMb;
-      this.save();
-      if (app.state === 'STARTED') await this.restart({ appName });
-    }
-    if (cpu !== undefined) {
-      const before = app.cpuQuota;
-      app.cpuQuota = cpu;
-      try {
-        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
-      } catch (e) {
-        app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
-        for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
-        throw e;
-      }
-    }
-    if (instances !== undefined) {
-      const before = app.instances;
-      app.instances = instances;
-      this.save();
-      await this.routes.sync();
-      if (app.state === 'STARTED') {
-        const extra = this.cell.list(app.name).filter((i) => i.index >= instances);
-        await Promise.all(extra.map((i) => this.cell.remove(app.name, i.index)));
-        if (instances > before) {
-          const added = range(instances).slice(before);
-          if (wait) await this.startAndWait(app, added);
-          else await this.startIndices(app, added);
-        }
-        await this.routes.sync();
-      }
-      this.cell.discardDisks(app.name, instances);
+    if (cpu === undefined) return;
+    const before = app.cpuQuota;
+    app.cpuQuota = cpu;
+    try {
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+    } catch (e) {
+      app.cpuQuota = before; // a refused quota leaves the old one in force everywhere
+      for (const i of this.cell.list(app.name)) this.cgroups.setCpu(i.cgName, this.cpuCores(app), this.cpuShares(app));
+      throw e;
     }
     this.save();
   }
@@ -309,6 +365,7 @@ class Platform {
   // wait: false returns once the instances are started, not yet healthy (CC's start).
   async start({ appName, wait = true }) {
     const app = this.app(appName);
+    this.held.delete(app.name);
     app.state = 'STARTED';
     this.save();
     await this.stageApp(app);
@@ -318,6 +375,7 @@ class Platform {
 
   async stop({ appName }) {
     const app = this.app(appName);
+    this.held.delete(app.name);
     app.state = 'STOPPED';
     this.save();
     await this.cell.removeApp(app.name);
@@ -341,8 +399,13 @@ class Platform {
     if (!app) return;
     await this.cell.removeApp(app.name);
     this.cell.discardDisks(app.name);
+    this.held.delete(app.name);
     for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
     delete this.state.apps[app.name];
+    // Its routes outlive it, as CC keeps a route until it is deleted (docs/cf-platform.md §18).
+    for (const url of app.routes) {
+      if (!this.routeExists(url)) this.state.routes[url] = { options: app.routeOptions?.[url] || {}, createdAt: app.createdAt };
+    }
     this.save();
     await this.routes.sync();
   }
@@ -398,6 +461,8 @@ class Platform {
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
+      `quota:    org ${this.quota.name}: ${this.quota.memoryMb} MB, ${this.quota.instances} instances (in use: ${this.quotaUse()})`,
+      ...[...this.held].map(([name, why]) => `held:     ${name}: ${why}`),
       '',
     ];
     const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes']];
@@ -456,6 +521,16 @@ class Platform {
 }
 
 function range(n) { return Array.from({ length: n }, (_, i) => i); }
+
+// What makes a saved app record unrunnable, before anything starts (a state file edited
+// by hand or written by an older daemon): null when it is fine.
+function savedAppProblem(app) {
+  if (!Number.isInteger(app.instances) || app.instances < 0) return `instances ${JSON.stringify(app.instances)} is not a count`;
+  if (!Number.isInteger(app.memoryMb) || app.memoryMb < 1) return `memory ${JSON.stringify(app.memoryMb)} MB is not a size`;
+  if (!app.healthCheck || !Array.isArray(app.routes) || !Array.isArray(app.services)) return 'the record lacks health check, routes or services';
+  if (!app.path || !fs.existsSync(app.path)) return `its droplet ${app.path} does not exist`;
+  return null;
+}
 
 function readPidList(file) {
   try { return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number); } catch { return []; }

@@ -9,12 +9,14 @@ const { slotCount, backendName, pinBackendName, sharedServerName } = require('./
 const { appLoadbalancing, haproxyBalance } = require('./route-options');
 
 class RouterSync {
-  // apps() → app records; instances(name) → that app's instances.
-  constructor({ router, log, apps, instances }) {
+  // apps() → app records; instances(name) → that app's instances; desired(app) → how many
+  // should run (the slots follow it, never a stopped app's count).
+  constructor({ router, log, apps, instances, desired = (a) => a.instances }) {
     this.router = router;
     this.log = log;
     this.apps = apps;
     this.instances = instances;
+    this.desired = desired;
     this.logPort = null;
     this.key = null;
     this.serverState = new Map();
@@ -27,9 +29,9 @@ class RouterSync {
     const apps = this.apps().filter((a) => a.routes.length).map((a) => {
       const insts = this.instances(a.name);
       const instances = {};
-      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' };
+      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' && i.ready !== false };
       // Slots only grow while the app exists: shrinking would reload the router for nothing.
-      const want = slotCount(Math.max(a.instances, ...insts.map((i) => i.index + 1), 1));
+      const want = slotCount(Math.max(this.desired(a), ...insts.map((i) => i.index + 1), 1));
       const slots = Math.max(this.slotHigh.get(a.guid) || 0, want);
       this.slotHigh.set(a.guid, slots);
       return { name: a.name, guid: a.guid, routes: a.routes, balance: haproxyBalance(appLoadbalancing(a)), slots, instances };

@@ -11,8 +11,11 @@ function emptyState() {
 
 function loadState(file) {
   try {
-    const s = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return { ...emptyState(), ...s };
+    const s = { ...emptyState(), ...JSON.parse(fs.readFileSync(file, 'utf8')) };
+    for (const k of Object.keys(emptyState())) {
+      if (!s[k] || typeof s[k] !== 'object' || Array.isArray(s[k])) throw new Error(`"${k}" is not an object`);
+    }
+    return s;
   } catch (e) {
     if (e.code === 'ENOENT') return emptyState();
     throw new Error(`state file ${file} is unreadable: ${e.message}`);

@@ -266,13 +266,13 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     const before = (await curlJson(`/v3/apps/${guid}/processes/web/stats`)).resources[0].instance_guid;
     fs.writeFileSync(path.join(tmpOf(0), 'spooled'), 'x');
     process.kill(pid, 'SIGKILL');
-    const ev = await until('crash event', async () => (await curlJson(`/v3/audit_events?target_guids=${guid}`)).resources[0]);
+    const ev = await until('crash event', async () => (await curlJson(`/v3/audit_events?target_guids=${guid}&types=audit.app.process.crash`)).resources[0]);
     assert.equal(ev.type, 'audit.app.process.crash');
     assert.equal(ev.data.index, 0);
     assert.equal(ev.data.reason, 'CRASHED');
     assert.equal(ev.data.exit_description, 'APP/PROC/WEB: Exited with status 137');
     // CC's created_ats filter: whole seconds only, else the status line and error of CC.
-    const since = `/v3/audit_events?target_guids=${guid}&created_ats[gte]=${ev.created_at}`;
+    const since = `/v3/audit_events?target_guids=${guid}&types=audit.app.process.crash&created_ats[gte]=${ev.created_at}`;
     assert.deepEqual((await curlJson(since)).resources.map((e) => e.guid), [ev.guid]);
     const bad = await ok('curl', '-i', since.replace(/Z$/, '.000Z'));
     assert.match(bad, /^HTTP\/1\.1 400 Bad Request\r?\n/);
@@ -288,7 +288,7 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
   await t.test('beyond its memory limit an instance is OOM-killed and says so', async () => {
     const hog = await ok('app', 'hog', '--guid');
     get('hog.localhost', '/grow').catch(() => {});
-    const ev = await until('oom event', async () => (await curlJson(`/v3/audit_events?target_guids=${hog}`)).resources[0]);
+    const ev = await until('oom event', async () => (await curlJson(`/v3/audit_events?target_guids=${hog}&types=audit.app.process.crash`)).resources[0]);
     assert.match(ev.data.exit_description, /\(out of memory\)$/);
     const c = new Client({ connectionString: resultsDbUrl });
     await c.connect();
@@ -396,9 +396,9 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     const [httpStatus, manifestStatus] = await Promise.all([block('hc-http.localhost'), block('hc-manifest.localhost')]);
     assert.equal(manifestStatus, 200, 'the blocked request completes');
     assert.notEqual(httpStatus, 200, 'the http-checked instance was killed mid-request');
-    const ev = await until('unhealthy crash', async () => (await curlJson(`/v3/audit_events?target_guids=${guids['hc-http']}`)).resources[0]);
+    const ev = await until('unhealthy crash', async () => (await curlJson(`/v3/audit_events?target_guids=${guids['hc-http']}&types=audit.app.process.crash`)).resources[0]);
     assert.match(ev.data.exit_description, /^Instance became unhealthy: Failed to make HTTP request to '\/health' on port \d+: timed out after 1\.00 seconds$/);
-    assert.deepEqual((await curlJson(`/v3/audit_events?target_guids=${guids['hc-manifest']}`)).resources, [], 'no crash');
+    assert.deepEqual((await curlJson(`/v3/audit_events?target_guids=${guids['hc-manifest']}&types=audit.app.process.crash,app.crash`)).resources, [], 'no crash');
     const now = (await curlJson(`/v3/apps/${guids['hc-manifest']}/processes/web/stats`)).resources[0];
     assert.deepEqual([now.state, now.instance_guid], ['RUNNING', before['hc-manifest']], 'the same container still runs');
   });

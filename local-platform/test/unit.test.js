@@ -126,7 +126,7 @@ test('cf-api audit events: created_ats takes whole seconds only (CC\'s 400 CF-Ba
     events.record(app, { index, exitDescription: 'APP/PROC/WEB: Exited with status 137', crashCount: 1, oom: false, at: new Date(at) });
   }
   const platform = { state: { apps: {} }, events };
-  const get = (query) => curl(platform, `/v3/audit_events?target_guids=g-1&${query}`, {});
+  const get = (query) => curl(platform, `/v3/audit_events?target_guids=g-1&types=audit.app.process.crash&${query}`, {});
   const indexes = (query) => {
     const r = get(query);
     assert.equal(r.status, 200, JSON.stringify(r.doc));
@@ -256,7 +256,12 @@ test('stats: the v3 shape of CC\'s process stats, with the local quota and throt
   assert.equal(v3.resources[0].usage.cpu_entitlement, 2.5);
   assert.equal(v3.resources[0].cpu_quota, 0.2, 'the local quota');
   assert.equal(v3.resources[5].state, 'DOWN');
-  assert.deepEqual(v3.resources[5].usage, {});
+  assert.deepEqual(v3.resources[5], { type: 'web', index: 5, state: 'DOWN', routable: null, uptime: 0, isolation_segment: null, details: null },
+    'a DOWN instance carries only what CC\'s down_instance_stats_hash has');
+  assert.equal(v3.resources[0].usage.time, '2026-11-21T13:00:05+00:00', 'CC\'s RFC 3339, whole seconds');
+  const starting = v3Stats(app, [{ ...insts[0], state: 'STARTING', usage: null }], 0.2, now).resources[0];
+  assert.deepEqual(starting.usage, { time: '2026-11-21T13:00:05+00:00', cpu: 0, cpu_entitlement: 0, mem: 0, disk: 0, log_rate: 0 },
+    'before a first sample: zeros, as missing_process_stats');
 });
 
 test('v3 stats of a stopped app list its instances DOWN, as CC does (cf apps shows web:0/N)', () => {

@@ -127,7 +127,7 @@ function pushApp(p, app, instances = '') {
   setFreshControlToken(p, app);
   const args = ['push', app, '-f', `${MANIFEST_DIR}/${app}.yml`, '--vars-file', p.varsFile];
   // cf push prints the manifest diff, and CONTROL_TOKEN, absent from the manifest, in it as a
-  // removal, in full, unless the env values are redacted (docs/cf-platform.md §17).
+  // removal, in full, unless the env values are redacted (docs/cf-platform.md §20).
   if (takesControlToken(app)) args.push('--redact-env');
   if (instances) args.push('-i', String(instances));
   p.cfRun(...args);

@@ -13,6 +13,7 @@ const YAML = require('yaml');
 const { readManifest } = require('../manifest');
 const errors = require('./errors');
 const P = require('./presenters');
+const { manifestProblems, withWebProcess, randomHost } = require('./manifest-message');
 
 const DEFAULT_HEALTH_CHECK = { type: 'port', endpoint: '/', invocationTimeoutSec: 1, intervalSec: 30, startTimeoutSec: 60 };
 
@@ -29,9 +30,11 @@ function skeletonApp(name, { buildpack = null, env = {} } = {}) {
 
 // CC's app_apply_manifest.rb: without `routes`, an app keeps its routes; `default-route`
 // (which the CLI adds) gives an app with none APP.DEFAULT_DOMAIN.
+// `random-route` gives an app with none APP-ADJECTIVE-NOUN-xy.DEFAULT_DOMAIN.
 function withRoutes(entry, old) {
   if (entry.routes !== undefined || entry['no-route'] === true) return entry;
   if (old && old.routes.length) return { ...entry, routes: old.routes.map((r) => ({ route: r, ...(old.routeOptions?.[r] ? { options: old.routeOptions[r] } : {}) })) };
+  if (entry['random-route'] === true) return { ...entry, routes: [{ route: `${randomHost(entry.name)}.${P.DOMAIN.name}` }] };
   if (entry['default-route'] === true) return { ...entry, routes: [{ route: `${entry.name}.${P.DOMAIN.name}` }] };
   return entry;
 }
@@ -48,7 +51,9 @@ function parse(raw) {
   if (!doc || !Array.isArray(doc.applications) || !doc.applications.length) {
     throw errors.unprocessable('Applications must have at least 1 application');
   }
-  for (const a of doc.applications) if (!a || !a.name) throw errors.unprocessable('Name must not be empty');
+  for (const a of doc.applications) if (!a || typeof a !== 'object' || !a.name) throw errors.unprocessable('Name must not be empty');
+  const problems = manifestProblems(doc.applications);
+  if (problems.length) throw new errors.CompoundError(problems.map((m) => errors.unprocessable(m)));
   return doc.applications;
 }
 
@@ -69,9 +74,17 @@ function specOf(entry, dir, scratchDir) {
 // The apps a manifest names, created when missing before the job runs (as CC's
 // space_manifests_controller.rb does): a failed job leaves them, STOPPED.
 function createSkeletons(platform, raw) {
-  const entries = parse(raw);
+  const entries = parse(raw).map(withWebProcess);
   for (const e of entries) {
-    if (!platform.state.apps[e.name]) platform.state.apps[e.name] = skeletonApp(e.name);
+    if (!platform.state.apps[e.name]) {
+      const app = skeletonApp(e.name);
+      platform.state.apps[e.name] = app;
+      platform.logs.write(app.name, 'API/0', 'OUT', `Created app with guid ${app.guid}`);
+      platform.events.app('audit.app.create', app, { data: { request: { name: app.name } } });
+    }
+    // space_manifests_controller.rb record_apply_manifest_audit_event, at the request.
+    const app = platform.state.apps[e.name];
+    platform.events.app('audit.app.apply_manifest', app, { data: { request: { manifest: YAML.stringify({ applications: [{ ...e, ...(e.env ? { env: '[PRIVATE DATA HIDDEN]' } : {}) }] }) } } });
   }
   platform.save();
   return entries;
@@ -79,7 +92,7 @@ function createSkeletons(platform, raw) {
 
 // Apply every entry; the job's errors are CC's (prefixed with the app's name).
 async function applyManifest(platform, raw, { scratchDir }) {
-  const entries = parse(raw);
+  const entries = parse(raw).map(withWebProcess);
   for (const given of entries) {
     const old = platform.state.apps[given.name];
     const entry = withRoutes(given, old);
@@ -99,13 +112,20 @@ async function applyManifest(platform, raw, { scratchDir }) {
     app.path = old ? old.path : null;
     app.buildpack = entry.buildpacks || entry.buildpack || entry.command ? spec.buildpack : (old ? old.buildpack : null);
     app.dropletGuid = old ? old.dropletGuid : null;
-    const target = app.instances;
-    const running = old && old.state === 'STARTED' && platform.cell.list(old.name).length > 0;
-    if (running) app.instances = old.instances;
+    // CC's ProcessScale of the manifest: the quota first, then saved; Diego converges after.
+    const over = platform.quotaErrors(app);
+    if (over.length) throw errors.unprocessable(`For application '${app.name}': ${over.join(', ')}`);
+    const scaled = Object.fromEntries([['instances', 'instances'], ['memory', 'memory_in_mb'], ['disk_quota', 'disk_in_mb']]
+      .filter(([k]) => entry[k] !== undefined).map(([k, field]) => [field, app[KEPT.find(([m]) => m === k)[1]]]));
+    const moved = old && old.state === 'STARTED' && app.instances !== old.instances;
     platform.state.apps[app.name] = app;
     platform.save();
+    if (Object.keys(scaled).length) {
+      platform.events.app('audit.app.process.scale', app, { data: { process_guid: app.guid, process_type: 'web', request: scaled, manifest_triggered: true } });
+    }
+    platform.events.app('audit.app.update', app, { data: { request: { name: app.name }, manifest_triggered: true } });
     await platform.routes.sync();
-    if (running && target !== old.instances) await platform.scale({ appName: app.name, instances: target, wait: false });
+    if (moved) platform.converge(app.name);
   }
 }
 

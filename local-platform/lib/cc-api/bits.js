@@ -3,7 +3,10 @@
 // detects the buildpack as manifest.js does and makes the droplet: a hard-linked copy of the
 // package (bits/droplets/GUID), or for a Java app, whose jar the CLI uploads unpacked
 // (docs/cf-platform.md §4), the jar again. Setting the app's current droplet points the
-// app's path there; the previous droplet of the app is removed.
+// app's path there; the previous droplet of the app is removed. Packages are kept, as CC
+// keeps them (`cf restage` stages the newest again, docs/cf-platform.md §18): the current
+// droplet's and the newest others up to PACKAGES_KEPT per app. Packages and droplets are
+// listed in bits/index.json, so they outlive a daemon restart.
 'use strict';
 
 const fs = require('node:fs');
@@ -22,12 +25,37 @@ function run(cmd, args, opts = {}) {
   });
 }
 
+// CC keeps max_valid_packages_stored packages per app besides the current droplet's
+// (bits_expiration.rb); locally one more, for disk's sake on a shared machine.
+const PACKAGES_KEPT = 2;
+
 class Bits {
   constructor(home) {
     this.dir = path.join(home, 'bits');
+    this.indexFile = path.join(this.dir, 'index.json');
     this.packages = new Map();
     this.builds = new Map();
     this.droplets = new Map();
+    this.load();
+  }
+
+  // The packages and droplets a previous daemon kept whose files still exist.
+  load() {
+    let doc;
+    try { doc = JSON.parse(fs.readFileSync(this.indexFile, 'utf8')); } catch { return; }
+    for (const p of Array.isArray(doc.packages) ? doc.packages : []) {
+      if (p && p.guid && p.state === 'READY' && fs.existsSync(p.dir)) this.packages.set(p.guid, p);
+    }
+    for (const d of Array.isArray(doc.droplets) ? doc.droplets : []) {
+      if (d && d.guid && d.path && fs.existsSync(d.path)) this.droplets.set(d.guid, d);
+    }
+  }
+
+  save() {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const doc = { packages: [...this.packages.values()].filter((p) => p.state === 'READY'), droplets: [...this.droplets.values()] };
+    fs.writeFileSync(`${this.indexFile}.tmp`, JSON.stringify(doc));
+    fs.renameSync(`${this.indexFile}.tmp`, this.indexFile);
   }
 
   createPackage(appGuid) {
@@ -51,6 +79,7 @@ class Bits {
       }
       pkg.sha256 = crypto.createHash('sha256').update(zip || '').digest('hex');
       pkg.state = 'READY';
+      this.save();
     } catch (e) {
       pkg.state = 'FAILED';
       pkg.error = e.message;
@@ -87,7 +116,9 @@ class Bits {
         droplet.path = dir;
       }
       droplet.sha256 = pkg.sha256;
+      droplet.packageGuid = pkg.guid;
       this.droplets.set(droplet.guid, droplet);
+      this.save();
       build.dropletGuid = droplet.guid;
       build.buildpack = spec.buildpack;
       build.state = 'STAGED';
@@ -106,15 +137,36 @@ class Bits {
     return app ? { guid, appGuid: app.guid, buildpack: app.buildpack, command: app.command, path: app.path, createdAt: app.updatedAt || app.createdAt } : null;
   }
 
-  // Drop the package and the droplet an app no longer runs.
-  discard(previousDropletPath, packageGuid) {
+  // Drop the droplet an app no longer runs, and the packages beyond what is kept: the
+  // current droplet's and the newest PACKAGES_KEPT − 1 others of the app.
+  discard(previousDropletPath, app) {
     const under = (p, d) => p && p.startsWith(path.join(this.dir, d) + path.sep);
     if (under(previousDropletPath, 'droplets')) {
       const rel = path.relative(path.join(this.dir, 'droplets'), previousDropletPath).split(path.sep)[0];
       fs.rmSync(path.join(this.dir, 'droplets', rel), { recursive: true, force: true });
+      this.droplets.delete(rel);
     }
-    const pkg = this.packages.get(packageGuid);
-    if (pkg) fs.rmSync(pkg.dir, { recursive: true, force: true });
+    const current = this.droplets.get(app.dropletGuid)?.packageGuid;
+    const others = [...this.packages.values()].filter((p) => p.appGuid === app.guid && p.guid !== current && p.state === 'READY')
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    for (const p of others.slice(current ? PACKAGES_KEPT - 1 : PACKAGES_KEPT)) this.remove(p);
+    this.save();
+  }
+
+  // Every package and droplet of a deleted app.
+  discardApp(appGuid) {
+    for (const p of [...this.packages.values()]) if (p.appGuid === appGuid) this.remove(p);
+    for (const d of [...this.droplets.values()]) {
+      if (d.appGuid !== appGuid) continue;
+      if (d.path.startsWith(path.join(this.dir, 'droplets') + path.sep)) fs.rmSync(path.join(this.dir, 'droplets', d.guid), { recursive: true, force: true });
+      this.droplets.delete(d.guid);
+    }
+    this.save();
+  }
+
+  remove(pkg) {
+    fs.rmSync(pkg.dir, { recursive: true, force: true });
+    this.packages.delete(pkg.guid);
   }
 }
 

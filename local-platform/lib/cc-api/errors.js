@@ -14,6 +14,17 @@ class CcError extends Error {
   toJSON() { return { errors: [{ detail: this.message, title: this.title, code: this.code }] }; }
 }
 
+// CC's CompoundError (lib/cloud_controller/errors/compound_error.rb): several errors in
+// one document, the status of the first.
+class CompoundError extends CcError {
+  constructor(list) {
+    super(list[0].status, list[0].code, list[0].title, list[0].message);
+    this.list = list;
+  }
+
+  toJSON() { return { errors: this.list.flatMap((e) => e.toJSON().errors) }; }
+}
+
 const notFound = () => new CcError(404, 10000, 'CF-NotFound', 'Unknown request');
 const resourceNotFound = (what) => new CcError(404, 10010, 'CF-ResourceNotFound', `${what} not found`);
 const notAuthenticated = () => new CcError(401, 10002, 'CF-NotAuthenticated', 'Authentication error');
@@ -30,6 +41,6 @@ const fromDocument = (status, doc) => {
 const serverError = () => new CcError(500, 10001, 'CF-ServerError', 'Server error');
 
 module.exports = {
-  CcError, notFound, resourceNotFound, notAuthenticated, invalidAuthToken, unprocessable,
+  CcError, CompoundError, notFound, resourceNotFound, notAuthenticated, invalidAuthToken, unprocessable,
   badQuery, invalidRequest, messageParseError, serverError, fromDocument,
 };

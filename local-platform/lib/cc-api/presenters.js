@@ -4,6 +4,9 @@
 // paginated_list_presenter.rb). `base` is the API's own URL, for links.
 'use strict';
 
+// The org quota's guid (quota.js).
+const QUOTA_GUID = '7c2a9a0e-0c8e-4c1a-9a51-0000000000e1';
+
 // One org and one space, as on PCF Dev (cfdev's `cfdev-org` / `cfdev-space`): here `local`.
 const ORG = { guid: '7c2a9a0e-0c8e-4c1a-9a51-0000000000a1', name: 'local' };
 const SPACE = { guid: '7c2a9a0e-0c8e-4c1a-9a51-0000000000b1', name: 'local' };
@@ -32,13 +35,13 @@ function list(base, path, resources) {
 function org(base) {
   return {
     guid: ORG.guid, created_at: EPOCH, updated_at: EPOCH, name: ORG.name, suspended: false,
-    relationships: { quota: { data: { guid: ORG.guid } } },
+    relationships: { quota: { data: { guid: QUOTA_GUID } } },
     metadata: META(),
     links: {
       self: { href: `${base}/v3/organizations/${ORG.guid}` },
       domains: { href: `${base}/v3/organizations/${ORG.guid}/domains` },
       default_domain: { href: `${base}/v3/organizations/${ORG.guid}/domains/default` },
-      quota: { href: `${base}/v3/organization_quotas/${ORG.guid}` },
+      quota: { href: `${base}/v3/organization_quotas/${QUOTA_GUID}` },
     },
   };
 }
@@ -99,6 +102,14 @@ function app(base, a) {
   };
 }
 
+// process_presenter.rb's readiness_health_check; `process` when none was set.
+function readinessOf(rc) {
+  if (!rc || rc.type === 'process') return { type: 'process', data: { invocation_timeout: null, interval: null } };
+  const data = { invocation_timeout: rc.invocationTimeoutSec, interval: rc.intervalSec };
+  if (rc.type === 'http') data.endpoint = rc.endpoint;
+  return { type: rc.type, data };
+}
+
 // The web process: its guid is the app's, as CC gives the web process the app's guid.
 function processOf(base, a, command) {
   const hc = a.healthCheck;
@@ -111,7 +122,7 @@ function processOf(base, a, command) {
     instances: a.instances, memory_in_mb: a.memoryMb, disk_in_mb: a.diskMb,
     log_rate_limit_in_bytes_per_second: -1,
     health_check: { type: hc.type, data },
-    readiness_health_check: { type: 'process', data: { invocation_timeout: null, interval: null } },
+    readiness_health_check: readinessOf(a.readinessCheck),
     relationships: { app: { data: { guid: g } }, revision: null },
     metadata: { labels: {}, annotations: a.cpuQuota === undefined || a.cpuQuota === null ? {} : { [CPU_ANNOTATION]: String(a.cpuQuota) } },
     links: {
@@ -125,4 +136,4 @@ function processOf(base, a, command) {
   };
 }
 
-module.exports = { CPU_ANNOTATION, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };
+module.exports = { CPU_ANNOTATION, QUOTA_GUID, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };

@@ -14,6 +14,12 @@ const { manifestDiff } = require('./manifest-diff');
 
 function register(router, { platform, base, jobs }) {
   const bits = new Bits(platform.cfg.home);
+  platform.bits = bits; // a deleted app's packages and droplets go with it (apps.js)
+  // What CC writes to the app's log and its audit events as the user (docs/cf-platform.md §18).
+  const record = (a, line, type, data) => {
+    platform.logs.write(a.name, 'API/0', 'OUT', line);
+    platform.events.app(type, a, { data });
+  };
   const scratchDir = path.join(platform.cfg.home, 'bits', 'manifests');
   const apps = () => Object.values(platform.state.apps);
   const appOr404 = (guid) => {
@@ -77,6 +83,8 @@ function register(router, { platform, base, jobs }) {
     const app = skeletonApp(body.name, { buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, env: body.environment_variables || {} });
     platform.state.apps[app.name] = app;
     platform.save();
+    const request = { ...body, ...(body.environment_variables ? { environment_variables: '[PRIVATE DATA HIDDEN]' } : {}) };
+    record(app, `Created app with guid ${app.guid}`, 'audit.app.create', { request });
     return [201, P.app(base, app)];
   }));
 
@@ -101,7 +109,9 @@ function register(router, { platform, base, jobs }) {
   router.add('POST', '/v3/packages', ({ body }) => {
     if (body.type !== 'bits') throw errors.unprocessable('Type must be one of \'bits\' (docker packages are not supported locally)');
     const app = appOr404(body.relationships?.app?.data?.guid);
-    return [201, packageOf(bits.createPackage(app.guid))];
+    const pkg = bits.createPackage(app.guid);
+    record(app, `Adding app package for app with guid ${app.guid}`, 'audit.app.package.create', { package_guid: pkg.guid, request: { type: 'bits' } });
+    return [201, packageOf(pkg)];
   });
   router.add('GET', '/v3/packages/:guid', ({ params }) => {
     const pkg = bits.packages.get(params.guid);
@@ -123,8 +133,13 @@ function register(router, { platform, base, jobs }) {
   router.add('POST', '/v3/packages/:guid/upload', async ({ params, req, raw }) => {
     const pkg = bits.packages.get(params.guid);
     if (!pkg) throw errors.resourceNotFound('Package');
-    const parts = parseMultipart(req.headers['content-type'], raw);
+    // packages_controller.rb upload: PackageUploadMessage, then the package's state.
+    const parts = Buffer.isBuffer(raw) ? parseMultipart(req.headers['content-type'], raw) : {};
+    if (!parts.bits && !parts.resources) throw errors.unprocessable('Upload must include either resources or bits');
+    if (pkg.state !== 'AWAITING_UPLOAD') throw new errors.CcError(400, 150004, 'CF-PackageBitsAlreadyUploaded', 'Bits may be uploaded only once. Create a new package to upload different bits.');
     await bits.upload(pkg, parts.bits);
+    const app = platform.appByGuid(pkg.appGuid);
+    if (app) record(app, `Uploading bits for app with guid ${app.guid}`, 'audit.app.upload-bits', { package_guid: pkg.guid });
     return packageOf(pkg);
   });
 
@@ -134,6 +149,7 @@ function register(router, { platform, base, jobs }) {
     if (pkg.state !== 'READY') throw errors.unprocessable('Package must be in the READY state');
     const app = appOr404(pkg.appGuid);
     const build = bits.createBuild(pkg);
+    record(app, `Creating build for app with guid ${app.guid}`, 'audit.app.build.create', { build_guid: build.guid, package_guid: pkg.guid });
     // Staging's own lines, source type STG (the CLI prints those while it stages, cli
     // actor/sharedaction/logging.go StagingLog): what the local staging does.
     const stg = (m) => platform.logs.write(app.name, 'STG/0', 'OUT', m);
@@ -172,10 +188,9 @@ function register(router, { platform, base, jobs }) {
     a.buildpack = d.buildpack;
     a.updatedAt = new Date().toISOString();
     platform.save();
-    if (!platform.cell.list(a.name).length && previous !== d.path) {
-      const build = [...bits.builds.values()].find((b) => b.dropletGuid === d.guid);
-      bits.discard(previous, build && build.packageGuid);
-    }
+    if (!platform.cell.list(a.name).length && previous !== d.path) bits.discard(previous, a);
+    platform.logs.write(a.name, 'API/0', 'OUT', `Updated app with guid ${a.guid} ({"droplet_guid"=>"${d.guid}"})`);
+    platform.events.app('audit.app.droplet.mapped', a, { data: { request: { droplet_guid: d.guid } } });
     return {
       data: { guid: d.guid },
       links: { self: { href: `${base}/v3/apps/${a.guid}/relationships/current_droplet` }, related: { href: `${base}/v3/apps/${a.guid}/droplets/current` } },

@@ -3,7 +3,7 @@
 // as CC's Rails routes answer it.
 'use strict';
 
-const { notFound } = require('./errors');
+const { notFound, invalidRequest } = require('./errors');
 
 class Router {
   constructor() { this.routes = []; }
@@ -12,19 +12,20 @@ class Router {
   add(method, pattern, handler, opts = {}) {
     const names = [];
     const re = new RegExp(`^${pattern.replace(/:(\w+)/g, (_, n) => { names.push(n); return '([^/]+)'; })}/?$`);
-    this.routes.push({ method, re, names, handler, public: !!opts.public });
+    this.routes.push({ method, pattern, re, names, handler, public: !!opts.public });
     return this;
   }
 
-  // {handler, params, public} of METHOD PATH; throws CF-NotFound.
+  // {handler, params, public, pattern} of METHOD PATH; throws CF-NotFound.
   match(method, pathname) {
     for (const r of this.routes) {
       if (r.method !== method) continue;
       const m = r.re.exec(pathname);
       if (!m) continue;
       const params = {};
-      r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); });
-      return { handler: r.handler, params, public: r.public };
+      // A path that is not valid percent-encoding is a bad request (Rails: 400).
+      try { r.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1]); }); } catch { throw invalidRequest(); }
+      return { handler: r.handler, params, public: r.public, pattern: r.pattern };
     }
     throw notFound();
   }

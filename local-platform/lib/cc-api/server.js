@@ -14,17 +14,25 @@ const { EnvelopeStore } = require('./envelope-store');
 const logCacheApi = require('./log-cache');
 const errors = require('./errors');
 const { paginate } = require('./pagination');
+const { listMessage, checkListQuery, applyListQuery } = require('./list-params');
 
-const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./routes'), require('./service-instances'),
-  require('./push'), require('./log-cache')];
-// Bits uploads (an app with its node_modules) are read whole into memory.
-const MAX_BODY_BYTES = 1024 * 1024 * 1024;
+const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./processes'), require('./routes'),
+  require('./service-instances'), require('./push'), require('./log-cache'), require('./foundation')];
+// Bits uploads (an app with its node_modules) are read whole into memory, up to 1 GiB;
+// any other body is JSON or a manifest, cut off far sooner so that no request can fill
+// the daemon's heap.
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 function parseBody(req, raw) {
   const type = String(req.headers['content-type'] || '').split(';')[0].trim();
   if (!raw.length) return {};
   if (type === 'application/json' || type === '') {
-    try { return JSON.parse(raw.toString('utf8')); } catch (e) { throw errors.messageParseError(e.message); }
+    let v;
+    try { v = JSON.parse(raw.toString('utf8')); } catch (e) { throw errors.messageParseError(e.message); }
+    // Rails puts a JSON body that is not an object under `_json`, which CC's messages then
+    // refuse as an unknown field.
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { _json: v };
   }
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
   return raw;
@@ -69,10 +77,13 @@ class CcApi {
         if (!token) throw errors.notAuthenticated();
         if (!this.uaa.verify(token)) throw errors.invalidAuthToken();
       }
+      const list = req.method === 'GET' ? listMessage(route.pattern) : null;
+      if (list) checkListQuery(list, url.searchParams);
       const ctx = { req, params: route.params, query: url.searchParams, body: parseBody(req, raw), raw };
       const out = await route.handler(ctx);
       const [status, body, headers] = Array.isArray(out) ? out : [200, out];
-      send(status, req.method === 'GET' ? paginate(body, url, this.base) : body, headers);
+      const shown = list ? applyListQuery(body, list, url.searchParams) : body;
+      send(status, req.method === 'GET' ? paginate(shown, url, this.base) : shown, headers);
     } catch (e) {
       if (e instanceof errors.CcError) return send(e.status, e.toJSON());
       this.log(`cc-api: ${req.method} ${req.url} failed: ${e.stack || e.message}`);
@@ -87,9 +98,10 @@ class CcApi {
     this.server = http.createServer((req, res) => {
       const chunks = [];
       let size = 0;
+      const limit = /^\/v3\/packages\/[^/]+\/upload\/?$/.test(String(req.url).split('?')[0]) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
       req.on('data', (d) => {
         size += d.length;
-        if (size > MAX_BODY_BYTES) { req.destroy(); return; }
+        if (size > limit) { req.destroy(); return; }
         chunks.push(d);
       });
       req.on('end', () => this.handle(req, res, Buffer.concat(chunks)));

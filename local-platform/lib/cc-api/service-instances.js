@@ -45,6 +45,16 @@ function register(router, { platform, base, jobs }) {
     if (params.guid !== S.OFFERING.guid) throw errors.resourceNotFound('Service offering');
     return S.offering(base);
   });
+  // Route services (service_route_bindings_controller.rb): the local broker's offering is not
+  // one (its `requires` has no route_forwarding), so there are none; `include` gives the
+  // included lists CC's decorators add, empty.
+  router.add('GET', '/v3/service_route_bindings', ({ query }) => {
+    const out = P.list(base, '/v3/service_route_bindings', []);
+    const inc = (query.get('include') || '').split(',').filter(Boolean);
+    if (inc.length) out.included = Object.fromEntries(inc.map((k) => [k === 'route' ? 'routes' : 'service_instances', []]));
+    return out;
+  });
+  router.add('GET', '/v3/service_route_bindings/:guid', () => { throw errors.resourceNotFound('Service route binding'); });
   router.add('GET', '/v3/service_brokers', () => P.list(base, '/v3/service_brokers', [S.broker(base)]));
 
   router.add('GET', '/v3/service_instances', ({ query }) => {
@@ -58,6 +68,15 @@ function register(router, { platform, base, jobs }) {
     if (!svc) throw errors.resourceNotFound('Service instance');
     const inc = S.included(base, query);
     return inc ? { ...S.instance(base, svc), included: inc } : S.instance(base, svc);
+  });
+  // Sharing is off (the service_instance_sharing feature flag, foundation.js): no shared
+  // spaces (to_many_relationship_presenter.rb; the fields decorators' included lists).
+  router.add('GET', '/v3/service_instances/:guid/relationships/shared_spaces', ({ params, query }) => {
+    const svc = byGuid(params.guid);
+    if (!svc) throw errors.resourceNotFound('Service instance');
+    const out = { data: [], links: { self: { href: `${base}/v3/service_instances/${svc.guid}/relationships/shared_spaces` } } };
+    if ([...query.keys()].some((k) => k.startsWith('fields['))) out.included = { spaces: [], organizations: [] };
+    return out;
   });
   router.add('POST', '/v3/service_instances', ({ body }) => {
     if (body.type !== 'managed') throw errors.unprocessable('Type must be one of \'managed\' (user-provided services are not supported locally)');
