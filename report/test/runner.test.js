@@ -224,6 +224,27 @@ warmup: 1s
   ]);
 });
 
+test('a plan without settings runs the manifest\'s: what an earlier plan left is restored or unset, memory too; the control credential is kept', async () => {
+  const cliLog = path.join(dir, 'cli-reset.log');
+  const state = path.join(dir, 'cf-state-reset.json');
+  // node-app as an earlier plan left it: a pool of 90, express, a JVM-style option, 1G; its token from push.
+  fs.writeFileSync(state, JSON.stringify({ 'node-app': { memory_in_mb: 1024, env: {
+    DB_SERVICE_NAME: 'node-db', DB_POOL_SIZE: '90', APP_FRAMEWORK: 'express', WEB_CONCURRENCY: '1', TIMINGS_ENABLED: 'true',
+    DB_DRIVER: 'js', CONTROL_TOKEN: 'x'.repeat(43) } } }));
+  const plan = writePlan('reset', `apps: [node-app]
+load: [{ loadgens: 1, parallel: 1 }]
+repetitions: 1
+duration: 4s
+warmup: 1s
+`);
+  const r = run(plan, [], { FAKE_CF_STATE: state, FAKE_CF_LOG: cliLog });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), [
+    'set-env node-app DB_POOL_SIZE 10', 'set-env node-app APP_FRAMEWORK raw', 'unset-env node-app DB_DRIVER', 'scale node-app -m 200M -f',
+  ]);
+  assert.equal(JSON.parse(fs.readFileSync(state, 'utf8'))['node-app'].env.CONTROL_TOKEN, 'x'.repeat(43));
+});
+
 test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
   const cliLog = path.join(dir, 'cli-mem.log');
   const plan = writePlan('memvariants', `apps: [node-app]

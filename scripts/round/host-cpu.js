@@ -90,7 +90,8 @@ const round2 = (x) => Math.round(x * 1000) / 1000;
 
 /**
  * Mean cores per part between two snapshots, the sums of the system under test and of the
- * harness, and the machine's busy cores: { span_s, busy_cores, sut_cores, harness_cores, parts }.
+ * harness, the machine's busy cores and what of them no part holds:
+ * { span_s, busy_cores, sut_cores, harness_cores, rest_cores, parts }.
  */
 function hostCpuCores(a, b) {
   if (!a || !b) return null;
@@ -98,10 +99,10 @@ function hostCpuCores(a, b) {
   if (!(spanS > 0)) return null;
   const parts = Object.fromEntries(PARTS.map((p) => [p, round2(Math.max(0, b.ns[p] - a.ns[p]) / 1e9 / spanS)]));
   const sum = (names) => round2(names.reduce((t, n) => t + parts[n], 0));
-  return {
-    span_s: round2(spanS), busy_cores: round2((b.busyTicks - a.busyTicks) / TICKS_PER_S / spanS),
-    sut_cores: sum(SUT), harness_cores: sum(HARNESS), parts,
-  };
+  const busy = round2((b.busyTicks - a.busyTicks) / TICKS_PER_S / spanS);
+  // The busy time no part holds: processes that ended between the snapshots, the kernel.
+  const rest = round2(Math.max(0, busy - sum(PARTS)));
+  return { span_s: round2(spanS), busy_cores: busy, sut_cores: sum(SUT), harness_cores: sum(HARNESS), rest_cores: rest, parts };
 }
 
 /** One summary line: where the host's CPU went. */
@@ -112,7 +113,7 @@ function hostCpuLine(h) {
   return `host CPU over the round: ${f(h.busy_cores)} cores busy; system under test ${f(h.sut_cores)} (app ${f(p.app)}, `
     + `its database ${f(p.app_db)}), harness ${f(h.harness_cores)} (loadgens ${f(p.loadgens)}, results database ${f(p.results_db)}, `
     + `router ${f(p.router)}, platform daemon ${f(p.daemon)}, run-round and collectors ${f(p.control)}), PostgreSQL's own `
-    + `${f(p.pg_shared)}, other ${f(p.other + p.other_instances)}`;
+    + `${f(p.pg_shared)}, other processes ${f(p.other + p.other_instances)}, ended processes and the kernel ${f(h.rest_cores ?? 0)}`;
 }
 
 module.exports = { readHostCpu, hostCpuCores, hostCpuLine, cgroupPart, SUT, HARNESS, PARTS };

@@ -17,7 +17,7 @@ test('cores per part between two snapshots; the system under test and the harnes
   const a = { atNs: 0n, busyTicks: 1000, ns: { ...zero } };
   const b = { atNs: 2_000_000_000n, busyTicks: 1300, ns: { ...zero, app: 0.6e9, app_db: 0.2e9, loadgens: 0.3e9, results_db: 0.1e9, router: 0.2e9, other: 0.1e9 } };
   const h = hostCpuCores(a, b);
-  assert.deepEqual([h.span_s, h.busy_cores, h.sut_cores, h.harness_cores, h.parts.app, h.parts.other], [2, 1.5, 0.4, 0.3, 0.3, 0.05]);
+  assert.deepEqual([h.span_s, h.busy_cores, h.sut_cores, h.harness_cores, h.rest_cores, h.parts.app, h.parts.other], [2, 1.5, 0.4, 0.3, 0.75, 0.3, 0.05]);
   assert.match(hostCpuLine(h), /^host CPU over the round: 1\.50 cores busy; system under test 0\.40 \(app 0\.30, its database 0\.10\), harness 0\.30 \(loadgens 0\.15, results database 0\.05, router 0\.10,/);
   assert.equal(hostCpuCores(a, null), null);
   assert.equal(hostCpuCores(b, b), null, 'no time between them');

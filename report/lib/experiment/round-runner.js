@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { REPO_ROOT, localCfEnv } = require('../results-db.js');
+const { CONTROL_SETTINGS } = require('./plan.js');
 
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;
@@ -77,8 +78,9 @@ function run(cmd, args, log, env = process.env) {
 }
 
 // The apps' settings, the variables of their one settings spec (contract/settings.json): the
-// applier sets, restores and unsets these and no other variable of the app.
-const SETTING_NAMES = new Set(require('../../../contract/settings.json').settings.map((x) => x.name));
+// applier sets, restores and unsets these and no other variable of the app; not the control
+// credential, which push sets and no plan may (plan.js CONTROL_SETTINGS).
+const SETTING_NAMES = new Set(require('../../../contract/settings.json').settings.map((x) => x.name).filter((n) => !CONTROL_SETTINGS.includes(n)));
 
 /**
  * What a round that sets nothing runs with: the app's manifest env (settings only) and memory
