@@ -11,6 +11,8 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const DEFAULTS = {
   CFSCALE_HOME: [path.join(REPO_ROOT, '.state', 'local'), 'string'],
   CFSCALE_ROUTER_PORT: [8888, 'port'],
+  // The router's HTTPS listener (self-signed), as Gorouter's TLS port on a dev foundation.
+  CFSCALE_ROUTER_TLS_PORT: [4443, 'port'],
   // Cloud Controller v3 + UAA token endpoint for the real cf CLI (cc-api/).
   CFSCALE_API_PORT: [8889, 'port'],
   CFSCALE_PG_PORT: [54320, 'port'],
@@ -58,6 +60,7 @@ function loadConfig(env = process.env) {
   const cfg = {
     home,
     routerPort: readValue(env, 'CFSCALE_ROUTER_PORT'),
+    routerTlsPort: readValue(env, 'CFSCALE_ROUTER_TLS_PORT'),
     apiPort: readValue(env, 'CFSCALE_API_PORT'),
     pgPort: readValue(env, 'CFSCALE_PG_PORT'),
     instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
@@ -90,6 +93,7 @@ function loadConfig(env = process.env) {
   cfg.logDir = path.join(home, 'logs');
   cfg.pgDir = path.join(home, 'pg');
   cfg.haproxyDir = path.join(home, 'haproxy');
+  cfg.routerCertFile = path.join(cfg.haproxyDir, 'cert.pem');
   cfg.frontProxyDir = path.join(home, 'front-proxy');
   // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
   cfg.instancesDir = path.join(home, 'instances');

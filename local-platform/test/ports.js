@@ -37,11 +37,11 @@ async function randomFreePort(from, to, attempts = 50) {
   throw new Error(`no free port in ${from}-${to}`);
 }
 
-/** The local platform's port settings in range `name`: router, PostgreSQL, API, then instances. */
+/** The local platform's port settings in range `name`: router, PostgreSQL, API, router HTTPS, then instances. */
 function platformPortEnv(name) {
   const [first] = portRange(name);
   return { CFSCALE_ROUTER_PORT: String(first), CFSCALE_PG_PORT: String(first + 1), CFSCALE_API_PORT: String(first + 2),
-    CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
+    CFSCALE_ROUTER_TLS_PORT: String(first + 3), CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
 }
 
 module.exports = { portFree, freePortInRange, randomFreePort, portRange, platformPortEnv };
