@@ -157,8 +157,11 @@ test('default platform: cf when `cf target` succeeds on a foundation, else local
   ];
   try {
     for (const c of cases) {
-      await t.test(c.name, () => {
-        const res = run('teardown.sh', ['--dry-run'], { PLATFORM: '', ...c.env });
+      await t.test(c.name, async () => {
+        // Not spawnSync: the proxy answers from this process.
+        w.clearCalls();
+        const res = await start('teardown.sh', ['--dry-run'], w.env({ PLATFORM: '', ...c.env })).done;
+        res.mutating = w.calls().filter((a) => !READ_ONLY.has(a[0]));
         assert.equal(res.code, 0, res.stderr);
         assert.match(res.stdout, c.want);
         if (c.not) assert.doesNotMatch(res.stdout, c.not);
@@ -323,7 +326,7 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
   const node = await w.guid('node-app');
   const RR = ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'];
   let printed;
-  await t.test('the sequence under --dry-run', () => {
+  await t.test('the sequence under --dry-run', async () => {
     const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
     assert.equal(res.code, 0, res.stderr);
     const via = await routesVia();
