@@ -186,10 +186,11 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     const tls = require('node:tls');
     const https = require('node:https');
     const res = await new Promise((resolve, reject) => {
-      https.get({ host: '127.0.0.1', port: CFG.routerTlsPort, path: '/headers', headers: { Host: 'tiny.localhost' }, rejectUnauthorized: false }, (r) => {
+      https.get({ host: '127.0.0.1', port: CFG.routerTlsPort, path: '/headers', headers: { Host: 'tiny.localhost' }, rejectUnauthorized: false, agent: false }, (r) => {
+        const cert = r.socket.getPeerCertificate();
         let body = '';
         r.on('data', (d) => { body += d; });
-        r.on('end', () => resolve({ status: r.statusCode, body, cert: r.socket.getPeerCertificate() }));
+        r.on('end', () => resolve({ status: r.statusCode, body, cert }));
       }).on('error', reject);
     });
     assert.equal(res.status, 200);

@@ -37,14 +37,10 @@ const { Client } = require('pg');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 const { createTestDb } = require('./test-db');
 const { portRange, freePortInRange } = require('./ports');
-const { startFoundationApi } = require('./foundation-api');
 
 // java-db comes later: the preflight's missing service until then.
-const w = localCfWorld({ services: ['node-db', 'results-db'] });
+const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });
 const URL = 'https://node-app.localhost';
-const HOST = 'node-app.localhost';
-/** Where the local API says its routes are served (/v3/info custom router_https_url). */
-const routesVia = async () => JSON.parse(await w.cf('curl', '/v3/info')).custom.router_https_url;
 const lines = (s) => s.split('\n').filter(Boolean);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dirOf = (name) => { const d = path.join(w.dir, name); fs.mkdirSync(d, { recursive: true }); return d; };
@@ -139,37 +135,26 @@ async function preflight(t, cases) {
 test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', (t) => preflight(t, PREFLIGHT.filter((c) => !c.later)));
 
 test('default platform: cf when `cf target` succeeds on a foundation, else local', async (t) => {
-  // Another API: the same Cloud Controller behind a proxy whose /v3/info is a foundation's.
-  const foundation = await startFoundationApi(w.api);
-  const foundationHome = dirOf('foundation-cf-home');
-  try {
-    await w.cf('login', '-a', foundation.url, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
-  } finally {
-    // w.cf logs in w.cfHome: move that login aside, give the world its own back.
-    fs.cpSync(path.join(w.cfHome, '.cf'), path.join(foundationHome, '.cf'), { recursive: true });
-    await w.cf('login', '-a', w.api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
-  }
+  // The world's CLI is logged in through the foundation stand-in; this CF_HOME to the local API itself.
+  const localApiHome = dirOf('local-api-cf-home');
+  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
+    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8' });
+  assert.equal(login.status, 0, login.stdout);
   const cases = [
-    { name: 'cf targeted at a foundation', env: { CF_HOME: foundationHome }, want: /^cf delete node-app -f$/m },
+    { name: 'cf targeted at a foundation', env: {}, want: /^cf delete node-app -f$/m },
     // The local API named by its /v3/info: never taken for a foundation.
-    { name: 'regression: cf targeted at the local platform\'s API is the local platform', env: {}, want: /^scripts\/cfl down$/m, not: /^cf delete/m },
+    { name: 'regression: cf targeted at the local platform\'s API is the local platform', env: { CF_HOME: localApiHome },
+      want: /^scripts\/cfl down$/m, not: /^cf delete/m },
     { name: 'cf not targeted', env: { CF_HOME: dirOf('empty-cf-home'), CFSCALE_HOME: dirOf('never-started') }, want: /^scripts\/cfl down$/m },
   ];
-  try {
-    for (const c of cases) {
-      await t.test(c.name, async () => {
-        // Not spawnSync: the proxy answers from this process.
-        w.clearCalls();
-        const res = await start('teardown.sh', ['--dry-run'], w.env({ PLATFORM: '', ...c.env })).done;
-        res.mutating = w.calls().filter((a) => !READ_ONLY.has(a[0]));
-        assert.equal(res.code, 0, res.stderr);
-        assert.match(res.stdout, c.want);
-        if (c.not) assert.doesNotMatch(res.stdout, c.not);
-        assert.deepEqual(res.mutating, []);
-      });
-    }
-  } finally {
-    await foundation.close();
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      const res = run('teardown.sh', ['--dry-run'], { PLATFORM: '', ...c.env });
+      assert.equal(res.code, 0, res.stderr);
+      assert.match(res.stdout, c.want);
+      if (c.not) assert.doesNotMatch(res.stdout, c.not);
+      assert.deepEqual(res.mutating, []);
+    });
   }
 });
 
@@ -204,10 +189,10 @@ test('checks that need a cf look-up: one line, exit 1, nothing run', async (t) =
 });
 
 // tunnel.sh on cf: the chisel app from manifests/chisel.yml (built from chisel/ by the
-// platform's go build), its route on the local domain. The client dials the router's HTTPS
-// (/v3/info's router_https_url) and, without --skip-ssl-validation (this CF_HOME verifies),
-// refuses its self-signed certificate: the proof fails (exit 2), which is what these cases
-// need; the tunnel carrying traffic is journey.e2e.test.js's (and tunnel.e2e.test.js's, local).
+// platform's go build), its route on the local domain. The API is the foundation stand-in:
+// the client dials https://ROUTE, which nothing here resolves: the proof fails (exit 2),
+// which is what these cases need; the tunnel carrying traffic is journey.e2e.test.js's
+// (through the router, the local API as a cf target) and tunnel.e2e.test.js's (local).
 const tunnel = {
   vars: path.join(w.dir, 'tunnel-vars.yml'), state: path.join(w.dir, 'tunnel'), localPort: '',
   // The runs that wait long for the cf CLI's polls run beside other cases, their cf calls in a log of their own.
@@ -300,16 +285,14 @@ test('--platform local under --dry-run: cfl up, cfl login (the cf login to its A
 
 test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {
   const node = await w.guid('node-app');
-  // The local API names its router for the routes (docs/cf-platform.md §18): requests go there, the route as Host.
-  const via = await routesVia();
-  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Host: ${HOST}' ${p}`;
+  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
   const insecure = [
-    `node loadgen/bin/loadgen.js --url ${via} --seed 1000 --seed-only --host ${HOST} --insecure`,
-    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --host ${HOST} --insecure --url ${via} --scenario read --seed 1000`,
-    pinned(`${via}/timings/clear`),
+    `node loadgen/bin/loadgen.js --url ${URL} --seed 1000 --seed-only --insecure`,
+    `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --insecure --url ${URL} --scenario read --seed 1000`,
+    pinned(`${URL}/timings/clear`),
     `cf curl /v3/apps/${node}/processes/web/stats`,
     'cf logs node-app',
-    pinned(`'${via}/timings/flush?round=<round>'`),
+    pinned(`'${URL}/timings/flush?round=<round>'`),
   ];
   const cases = [['the flag', ['--skip-ssl-validation'], {}, true], ['SSLDisabled in CF_HOME', [], { SSLDisabled: true }, true], ['neither', [], {}, false]];
   for (const [name, args, config, skip] of cases) {
@@ -326,17 +309,16 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
   const node = await w.guid('node-app');
   const RR = ['--app', 'node-app', '--duration', '10s', '--seed-ads', '0', '--dry-run'];
   let printed;
-  await t.test('the sequence under --dry-run', async () => {
+  await t.test('the sequence under --dry-run', () => {
     const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
     assert.equal(res.code, 0, res.stderr);
-    const via = await routesVia();
-    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Host: ${HOST}' ${p}`;
+    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' ${p}`;
     assert.deepEqual(lines(res.stdout), [
       'cf update-route localhost --hostname node-app -o loadbalancing=least-connection',
-      pinned(`${via}/timings/clear`),
+      pinned(`${URL}/timings/clear`),
       `cf curl /v3/apps/${node}/processes/web/stats`,
       'cf logs node-app',
-      pinned(`'${via}/timings/flush?round=<round>'`),
+      pinned(`'${URL}/timings/flush?round=<round>'`),
       `cf curl '/v3/audit_events?target_guids=${node}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
     ]);
     assert.deepEqual(res.mutating, []);

@@ -12,7 +12,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 
-const w = localCfWorld();
+const w = localCfWorld({ foundation: true });
 const lines = (s) => s.split('\n').filter(Boolean);
 const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${url}`;
 const auditEvents = (guid) => `cf curl '/v3/audit_events?target_guids=${guid}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`;

@@ -2,7 +2,9 @@
 // foundation-api.js — the local platform's Cloud Controller behind an HTTP proxy that answers
 // GET /v3/info as a foundation's (no cfscale-local name, no custom keys) and passes every
 // other request on: the real cf CLI logged in through it is targeted at "another API", the
-// case where the scripts must take the target for a foundation (docs/cf-platform.md §18).
+// case where the scripts must take the target for a foundation and dial https://ROUTE
+// (docs/cf-platform.md §18). Run as `node foundation-api.js API_URL`, it prints its URL
+// and serves until killed (a process of its own: tests that spawnSync cannot serve it).
 
 const http = require('node:http');
 
@@ -36,6 +38,10 @@ async function startFoundationApi(api) {
     url: `http://127.0.0.1:${server.address().port}`,
     close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); }),
   };
+}
+
+if (require.main === module) {
+  startFoundationApi(process.argv[2]).then(({ url }) => process.stdout.write(`${url}\n`));
 }
 
 module.exports = { startFoundationApi };
