@@ -219,7 +219,7 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
       sock.setTimeout(5000, () => { sock.destroy(); reject(new Error(`no echo: ${got}`)); });
     });
     assert.match(echoed, /^HTTP\/1\.1 101 /);
-    assert.match(echoed, /X-Seen-Forwarded-Proto: https\r\n/);
+    assert.match(echoed, /^x-seen-forwarded-proto: https\r$/mi); // HAProxy sends header names in lower case
     assert.match(echoed, /\r\n\r\nping-1$/);
     const info = await curlJson('/v3/info');
     assert.equal(info.name, 'cfscale-local');
