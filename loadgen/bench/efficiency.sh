@@ -3,7 +3,7 @@
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
 #                                    [--repeat N] [--target-core C] [--pg-core C] [--port P] [--no-pg]
-#                                    [--target haproxy|node|go] [--net]
+#                                    [--target haproxy|node|go] [--net] [--uuid]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
 #   --repeat       interleaved repeats; medians are compared (default 3)
@@ -19,11 +19,11 @@
 #                  "Why the target")
 #   --net          also run loadgen on net.Socket (CFSCALE_LOADGEN_SOCKETS=net) instead of
 #                  its raw libuv sockets (lib/raw-tcp.js), to show what those save
+#   --uuid         also run loadgen with bench/own-uuidv7.js's hand-written UUIDv7 (the package's cost)
 #
-# Same target, connections and duration; generator and target pinned to different cores
-# (taskset). CPU time: the generator's user+system time (/usr/bin/time). loadgen sends a unique
-# UUIDv7 X-Correlation-ID per request (every target echoes it); with persistence every sample
-# is also COPYed into `requests` of a throw-away cluster (scripts/pg-cluster.sh).
+# Same target, connections and duration; generator and target on different cores (taskset).
+# CPU time: the generator's user+system (/usr/bin/time). loadgen sends a UUIDv7 X-Correlation-ID
+# per request (echoed); persisting COPYs every sample into a throw-away cluster's `requests`.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 # shellcheck source=loadgen/bench/lib.sh
@@ -37,7 +37,7 @@ run_autocannon() {
 }
 
 run_loadgen() {
-  cpu_time env CFSCALE_LOADGEN_SOCKETS="${SOCKETS:-}" taskset -c "$GEN_CORE" node "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
+  cpu_time env CFSCALE_LOADGEN_SOCKETS="${SOCKETS:-}" taskset -c "$GEN_CORE" node ${PRELOAD:+-r "$PRELOAD"} "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
     --parallel "$CONNECTIONS" --duration "${DURATION}s" --json --no-progress "$@"
   REQS="$(jq '.requests.total' "$CPU_OUT")"
   warn_errors loadgen "$(jq '.requests.errors' "$CPU_OUT")"
@@ -46,12 +46,11 @@ run_loadgen() {
 # warn_errors TOOL N: a run with failed requests compares unlike work; say so beside the figures.
 warn_errors() { [[ "$2" == 0 ]] || log "warning: $1 had $2 failed requests in this run (counted in its req/cpu_s)"; }
 
-# record NAME: appends this run's requests and CPU seconds to the results file.
-record() { echo "$1 $REQS $CPU_SEC" >>"$RESULTS"; }
+record() { echo "$1 $REQS $CPU_SEC" >>"$RESULTS"; }  # record NAME: this run's requests and CPU seconds
 
 main() {
   CONNECTIONS=32 DURATION=10 GEN_CORE=0 TARGET_CORE=1 REPEAT=3
-  local port=44700 pg=1 pg_core='' with_net=0 target=haproxy
+  local port=44700 pg=1 pg_core='' with_net=0 with_uuid=0 target=haproxy
   while [[ $# -gt 0 ]]; do
     case "$1" in
       --connections) CONNECTIONS="$2"; shift ;;
@@ -62,7 +61,7 @@ main() {
       --repeat) REPEAT="$2"; shift ;;
       --pg-core) pg_core="$2"; shift ;;
       --no-pg) pg=0 ;;
-      --net) with_net=1 ;;
+      --net) with_net=1 ;;  --uuid) with_uuid=1 ;;
       --target) target="$2"; shift ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
@@ -88,6 +87,7 @@ main() {
     run_autocannon && record autocannon
     run_loadgen && record loadgen
     if [[ "$with_net" == 1 ]]; then SOCKETS=net run_loadgen && record loadgen-net-sockets; fi
+    if [[ "$with_uuid" == 1 ]]; then PRELOAD="$BENCH_DIR/own-uuidv7.js" run_loadgen && record loadgen-own-uuid; fi
     if [[ "$pg" == 1 ]]; then
       run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool" && record loadgen+persist
     fi

@@ -1,15 +1,17 @@
 'use strict';
-// UUIDv7 (RFC 9562 §5.7) for correlation ids: 48-bit Unix milliseconds, version 7,
-// a 12-bit counter in rand_a that is monotonic within one millisecond (RFC 9562
-// §6.2 method 1), variant 10, 62 random bits. Random bytes are drawn in bulk, and
-// ids are written straight into caller buffers (16 raw bytes or 36 hex chars), so
-// generating one costs no allocation. Time-ordered ids keep the `requests` primary
-// key compact and make a replayed spool batch recognisable. With an instance tag set
-// (the loadgen index of a worker), the first 14 bits of rand_b carry it instead of
-// random bits: in SQL, (get_byte(uuid_send(id), 8) & 63) * 256 + get_byte(uuid_send(id), 9).
+// UUIDv7 (RFC 9562 §5.7) for correlation ids, made by the `uuid` package's v7 with its
+// options: msecs = Unix milliseconds, seq = a 12-bit counter that is monotonic within one
+// millisecond (RFC 9562 §6.2 method 1; seq's top 12 bits are rand_a), then 14 bits that
+// carry the instance tag when one is set (the loadgen index of a worker) and random bits
+// otherwise, then 6 random bits; the package adds version 7, variant 10 and the last 38
+// random bits from `random`. Random bytes are drawn in bulk, and ids are written straight
+// into caller buffers (16 raw bytes or 36 hex chars), so generating one allocates nothing.
+// Time-ordered ids keep the `requests` primary key compact and make a replayed spool batch
+// recognisable. The tag, in SQL: (get_byte(uuid_send(id), 8) & 63) * 256 + get_byte(uuid_send(id), 9).
 // Ids of one process stay unique by their time and counter.
 
 const crypto = require('node:crypto');
+const { v7 } = require('uuid');
 
 const RANDOM_POOL_BYTES = 16384;
 const COUNTER_MAX = 0xfff;        // 12 bits of rand_a
@@ -22,6 +24,8 @@ let counter = 0;
 let tag = -1;
 
 const TAG_MAX = 0x3fff;
+// One options object, rewritten per id: v7 reads msecs, seq and random[10..15] from it.
+const v7Options = { msecs: 0, seq: 0, random: new Uint8Array(16) };
 
 /** Puts `index` (0..16383, taken modulo 16384) into every id made from now on. */
 function setInstanceTag(index) {
@@ -61,25 +65,13 @@ function uuidv7Bytes(out, offset) {
     }
     ms = lastMs;
   }
-  const hi = Math.floor(ms / 0x100000000);
-  const lo = ms >>> 0;
-  out[offset] = (hi >>> 8) & 0xff;
-  out[offset + 1] = hi & 0xff;
-  out[offset + 2] = lo >>> 24;
-  out[offset + 3] = (lo >>> 16) & 0xff;
-  out[offset + 4] = (lo >>> 8) & 0xff;
-  out[offset + 5] = lo & 0xff;
-  out[offset + 6] = 0x70 | (counter >>> 8);
-  out[offset + 7] = counter & 0xff;
-  const r = randomBytes(8);
-  if (tag < 0) {
-    out[offset + 8] = 0x80 | (pool[r] & 0x3f);
-    out[offset + 9] = pool[r + 1];
-  } else {
-    out[offset + 8] = 0x80 | (tag >>> 8);
-    out[offset + 9] = tag & 0xff;
-  }
-  for (let i = 2; i < 8; i++) out[offset + 8 + i] = pool[r + i];
+  const r = randomBytes(9);
+  const mid = tag < 0 ? ((pool[r] << 8) | pool[r + 1]) & TAG_MAX : tag;
+  v7Options.msecs = ms;
+  v7Options.seq = (counter << 20) | (mid << 6) | (pool[r + 2] & 0x3f);
+  const rnd = v7Options.random;
+  for (let i = 0; i < 6; i++) rnd[10 + i] = pool[r + 3 + i];
+  v7(v7Options, out, offset);
 }
 
 /** Writes 16 raw UUID bytes from `src[srcOff..]` as 36 ASCII chars into `out[outOff..]`. */

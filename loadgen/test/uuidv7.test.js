@@ -37,3 +37,11 @@ test('uuidv7: an instance tag is in the first 14 bits of rand_b; ids stay unique
   assert.strictEqual(new Set(ids).size, ids.length);
   assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]));
 });
+
+test('uuidv7: the uuid package validates the ids as version 7', () => {
+  const { validate, version } = require('uuid');
+  for (const id of Array.from({ length: 1000 }, () => uuidv7())) {
+    assert.ok(validate(id), id);
+    assert.strictEqual(version(id), 7);
+  }
+});

@@ -38,6 +38,7 @@ async function main() {
     ...process.env,
     CFSCALE_HOME: path.join(home, 'platform'),
     CFSCALE_ROUTER_PORT: String(await freePortInRange(45300, 45349)),
+    CFSCALE_ROUTER_TLS_PORT: String(await freePortInRange(45500, 45549)),
     CFSCALE_PG_PORT: String(await freePortInRange(45350, 45399)),
     CFSCALE_API_PORT: String(await freePortInRange(45400, 45449)),
     CFSCALE_INSTANCE_PORT_BASE: '45200',

@@ -127,6 +127,7 @@ async function main() {
   const routerPort = await freePortInRange(45480, 45482);
   const barePort = await freePortInRange(45483, 45484);
   const env = { ...process.env, CFSCALE_HOME: home, CFSCALE_ROUTER_PORT: String(routerPort),
+    CFSCALE_ROUTER_TLS_PORT: String(await freePortInRange(45550, 45559)),
     CFSCALE_PG_PORT: String(await freePortInRange(45485, 45487)), CFSCALE_API_PORT: String(await freePortInRange(45488, 45489)),
     CFSCALE_INSTANCE_PORT_BASE: '45490', CFSCALE_FRONT_PROXY_PORT_BASE: String(await freePortInRange(45470, 45479)), CF_HOME: path.join(home, 'cf-home') };
   const cfl = (...a) => execFileSync(CFL, a, { env, encoding: 'utf8' }).trim();

@@ -30,8 +30,11 @@ const VERBS = {
   down: ['stop every instance, the router and PostgreSQL', []],
   status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
   'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
-  login: ['log the cf CLI (in CF_HOME) in to the running platform as its admin, org and space local; nothing when it already is', []],
-  'router-url': ['the router (HAProxy), for requests to the apps', []],
+  login: ['log the cf CLI in to the running platform as its admin, org and space local, in $CFSCALE_HOME/cf-home '
+    + '(or CF_HOME when it lies inside CFSCALE_HOME; never one outside); nothing when it already is', []],
+  'router-url': ['the router (HAProxy), for requests to the apps', [
+    ['--https', 'https', 'bool', '', 'its HTTPS listener instead (self-signed certificate)'],
+  ]],
   home: ["the platform's state directory (CFSCALE_HOME, resolved)", []],
   'router-usage': ['the router\'s CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}', []],
   'front-proxies': ['TLS front proxies before the router: their URLs, one a line', [
@@ -43,10 +46,11 @@ const VERBS = {
 
 const USAGE = `${help('Usage: cfl VERB [flags]', `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
 with the real cf CLI: scripts/cfl login, which runs
-cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local --skip-ssl-validation`,
+cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local --skip-ssl-validation
+in the platform's own CF_HOME; then CF_HOME=$(scripts/cfl home)/cf-home cf ... (your own cf login stays as it is)`,
 Object.entries(VERBS).map(([verb, [about]]) => [verb, verb, 'bool', '', about]))}
 ${Object.entries(VERBS).filter(([, [, rows]]) => rows.length).map(([verb, [, rows]]) => help(`cfl ${verb}:`, '', rows).replace(/^.*\n\n/, `cfl ${verb}\n`)).join('\n')}
-Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_API_PORT (8889),
+Environment (defaults): CFSCALE_HOME (<repo>/.state/local), CFSCALE_ROUTER_PORT (8888), CFSCALE_ROUTER_TLS_PORT (4443), CFSCALE_API_PORT (8889),
 CFSCALE_PG_PORT (54320), CFSCALE_INSTANCE_PORT_BASE (61000), CFSCALE_CPU_PER_GB (1.0 cores/GB),
 CFSCALE_GRACEFUL_SHUTDOWN_SEC (10), CFSCALE_STATS_INTERVAL_MS (1000).`;
 
@@ -86,10 +90,20 @@ function apiUrl(cfg, d) {
   return `http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}`;
 }
 
-/** Whether the cf config in CF_HOME (else ~) targets api with a token and the local space. */
-function loggedIn(api) {
+/**
+ * The CF_HOME cfl login logs in: the caller's when it lies inside the platform's home (the
+ * scripts' cf-home, the report's), else the project's own $CFSCALE_HOME/cf-home, so that a
+ * user's own cf login (to a foundation, in ~ or their CF_HOME) is never replaced.
+ */
+function loginCfHome(cfg, env = process.env) {
+  const own = env.CF_HOME ? path.resolve(env.CF_HOME) : '';
+  return own.startsWith(`${cfg.home}${path.sep}`) ? own : path.join(cfg.home, 'cf-home');
+}
+
+/** Whether the cf config in cfHome targets api with a token and the local space. */
+function loggedIn(cfHome, api) {
   try {
-    const c = JSON.parse(fs.readFileSync(path.join(process.env.CF_HOME || process.env.HOME, '.cf', 'config.json'), 'utf8'));
+    const c = JSON.parse(fs.readFileSync(path.join(cfHome, '.cf', 'config.json'), 'utf8'));
     return c.Target === api && !!c.RefreshToken && c.SpaceFields?.Name === SPACE.name;
   } catch {
     return false;
@@ -97,13 +111,15 @@ function loggedIn(api) {
 }
 
 function cfLogin(cfg, api) {
-  if (loggedIn(api)) return;
+  const cfHome = loginCfHome(cfg);
+  if (loggedIn(cfHome, api)) return;
+  fs.mkdirSync(cfHome, { recursive: true });
   const dir = findOnPath('cf');
   const cf = dir ? path.join(dir, 'cf') : path.join(cfg.repoRoot, '.tools', 'bin', 'cf');
   const args = cfLoginArgs(api);
-  process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\n`);
+  process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\ncfl: (in CF_HOME=${cfHome})\n`);
   try {
-    execFileSync(cf, args, { stdio: ['ignore', 2, 2] });
+    execFileSync(cf, args, { stdio: ['ignore', 2, 2], env: { ...process.env, CF_HOME: cfHome } });
   } catch (e) {
     const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
     throw new CliError(`cf login to ${api} failed (${why})`, 2);
@@ -156,7 +172,7 @@ async function ensureDaemon(cfg) {
 function runningSettings(cfg, env = process.env, write = (s) => process.stderr.write(s)) {
   let d;
   try { d = JSON.parse(fs.readFileSync(path.join(cfg.home, 'daemon.json'), 'utf8')); } catch { return null; }
-  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_API_PORT', 'apiPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
+  const pairs = [['CFSCALE_ROUTER_PORT', 'routerPort'], ['CFSCALE_ROUTER_TLS_PORT', 'routerTlsPort'], ['CFSCALE_API_PORT', 'apiPort'], ['CFSCALE_PG_PORT', 'pgPort'], ['CFSCALE_INSTANCE_PORT_BASE', 'instancePortBase'],
     ['CFSCALE_CPU_MODE', 'cpuMode'], ['CFSCALE_CPU_PERIOD_US', 'cpuPeriodUs']];
   for (const [name, key] of pairs) {
     if (env[name] && key in d && d[key] !== cfg[key]) write(`cfl: warning: the running platform uses ${name}=${d[key]}, not ${cfg[key]} (cfl down to change it)\n`);
@@ -204,7 +220,8 @@ async function main(argv) {
   switch (verb) {
     case 'router-url': {
       const d = (await ping(cfg)) ? runningSettings(cfg) : null;
-      process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
+      if (args.https) process.stdout.write(`https://127.0.0.1:${d && d.routerTlsPort ? d.routerTlsPort : cfg.routerTlsPort}\n`);
+      else process.stdout.write(`http://127.0.0.1:${d ? d.routerPort : cfg.routerPort}\n`);
       return 0;
     }
     case 'api-url':
@@ -251,4 +268,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { parseArgs, CliError, runningSettings };
+module.exports = { parseArgs, CliError, runningSettings, loginCfHome };

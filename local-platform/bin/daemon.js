@@ -87,7 +87,7 @@ async function main() {
     fs.chmodSync(cfg.socketPath, 0o600);
     fs.writeFileSync(cfg.pidFile, `${process.pid}\n`);
     // The settings in force, for clients started with another environment.
-    fs.writeFileSync(path.join(cfg.home, 'daemon.json'), `${JSON.stringify({ pid: process.pid, routerPort: cfg.routerPort, apiPort: cfg.apiPort, pgPort: cfg.pgPort, instancePortBase: cfg.instancePortBase, cpuMode: cfg.cpuMode, cpuPeriodUs: cfg.cpuPeriodUs })}\n`);
+    fs.writeFileSync(path.join(cfg.home, 'daemon.json'), `${JSON.stringify({ pid: process.pid, routerPort: cfg.routerPort, routerTlsPort: cfg.routerTlsPort, apiPort: cfg.apiPort, pgPort: cfg.pgPort, instancePortBase: cfg.instancePortBase, cpuMode: cfg.cpuMode, cpuPeriodUs: cfg.cpuPeriodUs })}\n`);
     log(`listening on ${cfg.socketPath}`);
   });
   for (const sig of ['SIGTERM', 'SIGINT']) {

@@ -13,6 +13,8 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const DEFAULTS = {
   CFSCALE_HOME: [path.join(REPO_ROOT, '.state', 'local'), 'string'],
   CFSCALE_ROUTER_PORT: [8888, 'port'],
+  // The router's HTTPS listener (self-signed), as Gorouter's TLS port on a dev foundation.
+  CFSCALE_ROUTER_TLS_PORT: [4443, 'port'],
   // Cloud Controller v3 + UAA token endpoint for the real cf CLI (cc-api/).
   CFSCALE_API_PORT: [8889, 'port'],
   CFSCALE_PG_PORT: [54320, 'port'],
@@ -49,7 +51,8 @@ const MAX_FRONT_PROXIES = 16;
 
 // The ports of a platform. Under scripts/test.sh (CFSCALE_PIN_PORTS=1) a platform must be
 // given each of them: a default would meet the user's own platform on this machine.
-const PORT_VARIABLES = ['CFSCALE_ROUTER_PORT', 'CFSCALE_API_PORT', 'CFSCALE_PG_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE'];
+const PORT_VARIABLES = ['CFSCALE_ROUTER_PORT', 'CFSCALE_ROUTER_TLS_PORT', 'CFSCALE_API_PORT', 'CFSCALE_PG_PORT', 'CFSCALE_INSTANCE_PORT_BASE',
+  'CFSCALE_FRONT_PROXY_PORT_BASE'];
 
 // As root, PostgreSQL runs as postgres, which cannot enter a home under a directory only root
 // may enter (a clone in /root). Its data then goes here, one directory per CFSCALE_HOME,
@@ -122,6 +125,7 @@ function loadConfig(env = process.env) {
   const cfg = {
     home,
     routerPort: readValue(env, 'CFSCALE_ROUTER_PORT'),
+    routerTlsPort: readValue(env, 'CFSCALE_ROUTER_TLS_PORT'),
     apiPort: readValue(env, 'CFSCALE_API_PORT'),
     pgPort: readValue(env, 'CFSCALE_PG_PORT'),
     instancePortBase: readValue(env, 'CFSCALE_INSTANCE_PORT_BASE'),
@@ -162,6 +166,7 @@ function loadConfig(env = process.env) {
   cfg.logDir = path.join(home, 'logs');
   cfg.pgDir = pgDirOf(home, cfg.homeHash);
   cfg.haproxyDir = path.join(home, 'haproxy');
+  cfg.routerCertFile = path.join(cfg.haproxyDir, 'cert.pem');
   cfg.frontProxyDir = path.join(home, 'front-proxy');
   // Per-instance disk (TMPDIR): instances/<app>/<index>/tmp.
   cfg.instancesDir = path.join(home, 'instances');

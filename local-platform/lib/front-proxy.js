@@ -13,8 +13,7 @@ const net = require('node:net');
 const { spawn } = require('node:child_process');
 const { buildFrontConfig, parseFrontStat } = require('./front-proxy-config');
 const { readPid, killAndWait, execFileP, runtimeCommand } = require('./haproxy');
-
-const CERT_DAYS = 3650;
+const { ensureSelfSignedCert } = require('./tls-cert');
 const START_TIMEOUT_MS = 10000;
 
 /** The cgroup of proxy i: an app name cannot start with "_", so no instance's clashes. */
@@ -36,16 +35,7 @@ class FrontProxies {
 
   /** One self-signed RSA 2048 certificate (the usual kind in 2017) for every proxy. */
   async ensureCert() {
-    if (fs.existsSync(this.certFile)) return;
-    fs.mkdirSync(this.dir, { recursive: true });
-    const key = path.join(this.dir, 'key.pem');
-    const crt = path.join(this.dir, 'crt.pem');
-    await execFileP('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', crt,
-      '-days', String(CERT_DAYS), '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,DNS:*.localhost,IP:127.0.0.1']);
-    fs.writeFileSync(this.certFile, fs.readFileSync(crt, 'utf8') + fs.readFileSync(key, 'utf8'), { mode: 0o600 });
-    fs.rmSync(key);
-    fs.rmSync(crt);
+    await ensureSelfSignedCert(this.certFile);
   }
 
   /** Runs `count` proxies with `cpuCores` each (null: no quota); restarts them all when either changed. */

@@ -71,7 +71,8 @@ function httpDefaults({ log = false, retries = null } = {}) {
 }
 
 // shared: [{name, urls[], members: [app name], balance}]: routes mapped to several apps.
-function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
+// tlsPort, certFile: the HTTPS listener (Gorouter's router.enable_ssl, docs/cf-platform.md §21).
+function buildConfig({ routerPort, tlsPort = null, certFile = null, logPort, adminSocket, apps, shared = [] }) {
   const out = [];
   out.push(
     'global',
@@ -82,6 +83,7 @@ function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
     ...httpDefaults({ log: true, retries: 2 }),
     'frontend router',
     `  bind 127.0.0.1:${routerPort}`,
+    ...(tlsPort ? [`  bind 127.0.0.1:${tlsPort} ssl crt ${certFile}`] : []),
     `  maxconn ${MAX_CONN}`,
     '  unique-id-format %[uuid()]',
     `  log-format '${logFormat()}'`,
@@ -91,7 +93,9 @@ function buildConfig({ routerPort, logPort, adminSocket, apps, shared = [] }) {
   out.push(
     '  http-response capture res.hdr(Content-Length) id 0',
     '  http-request set-header X-Vcap-Request-Id %[unique-id]',
-    '  http-request set-header X-Forwarded-Proto http if !{ req.hdr(X-Forwarded-Proto) -m found }',
+    // Gorouter sets the scheme it was reached by when the client sent none (§21).
+    '  http-request set-header X-Forwarded-Proto https if { ssl_fc } !{ req.hdr(X-Forwarded-Proto) -m found }',
+    '  http-request set-header X-Forwarded-Proto http if !{ ssl_fc } !{ req.hdr(X-Forwarded-Proto) -m found }',
     // Gorouter adds X-Request-Start (ms since the epoch) when the request has none.
     '  http-request set-header X-Request-Start %[date(0,ms)] if !{ req.hdr(X-Request-Start) -m found }',
     // Gorouter copies its id into the response only when the app set none (§5).

@@ -44,9 +44,12 @@ const ROUTER_CPU_CORES = null;
 const ROUTER_MEMORY_BYTES = 1024 * 1024 * 1024;
 
 class Router {
-  constructor({ dir, routerPort, log, cgroups = null }) {
+  // tlsPort, certFile: the HTTPS listener (optional).
+  constructor({ dir, routerPort, tlsPort = null, certFile = null, log, cgroups = null }) {
     this.dir = dir;
     this.routerPort = routerPort;
+    this.tlsPort = tlsPort;
+    this.certFile = certFile;
     this.log = log;
     this.cgroups = cgroups;
     this.cfgFile = path.join(dir, 'haproxy.cfg');
@@ -56,7 +59,7 @@ class Router {
   }
 
   async writeConfig(model) {
-    const text = buildConfig({ ...model, routerPort: this.routerPort, adminSocket: this.adminSocket });
+    const text = buildConfig({ ...model, routerPort: this.routerPort, tlsPort: this.tlsPort, certFile: this.certFile, adminSocket: this.adminSocket });
     const tmp = `${this.cfgFile}.new`;
     fs.mkdirSync(this.dir, { recursive: true });
     fs.writeFileSync(tmp, `${text}\n`);
@@ -101,7 +104,7 @@ class Router {
       }
     });
     await this.waitForSocket();
-    this.log(`router listening on 127.0.0.1:${this.routerPort}`);
+    this.log(`router listening on 127.0.0.1:${this.routerPort}${this.tlsPort ? ` and https://127.0.0.1:${this.tlsPort}` : ''}`);
   }
 
   isRunning() {

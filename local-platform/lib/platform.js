@@ -14,6 +14,7 @@ const { Cgroups, cfCpuShares } = require('./cgroups');
 const { Events, RESULTS_SERVICE } = require('./events');
 const { Cell } = require('./instances');
 const { Router, readPid, killAndWait } = require('./haproxy');
+const { ensureSelfSignedCert } = require('./tls-cert');
 const { RouterSync } = require('./router-sync');
 const { FrontProxies } = require('./front-proxy');
 const { MAX_FRONT_PROXIES } = require('./config');
@@ -38,6 +39,9 @@ class Platform {
     this.held = new Map();
     this.quota = orgQuota(cfg);
   }
+
+  /** The router's HTTPS listener, where every route is served with the self-signed certificate. */
+  get routerHttpsUrl() { return `https://127.0.0.1:${this.cfg.routerTlsPort}`; }
 
   // Serialise mutating verbs.
   exclusive(fn) {
@@ -70,7 +74,11 @@ class Platform {
     this.pg = new Postgres({ repoRoot: cfg.repoRoot, dir: cfg.pgDir, port: cfg.pgPort });
     await this.pg.start();
     this.sink = await startSink((rec) => this.routerLog(rec));
-    this.router = new Router({ dir: cfg.haproxyDir, routerPort: cfg.routerPort, log: this.log, cgroups: this.cgroups });
+    await ensureSelfSignedCert(cfg.routerCertFile);
+    this.router = new Router({
+      dir: cfg.haproxyDir, routerPort: cfg.routerPort, tlsPort: cfg.routerTlsPort, certFile: cfg.routerCertFile,
+      log: this.log, cgroups: this.cgroups,
+    });
     this.routes = new RouterSync({
       router: this.router, log: this.log,
       apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
@@ -92,7 +100,7 @@ class Platform {
     await this.front.set(cfg.frontProxies);
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
     await this.restartSavedApps();
-    this.log(`up: router 127.0.0.1:${cfg.routerPort}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
+    this.log(`up: router 127.0.0.1:${cfg.routerPort} and ${this.routerHttpsUrl}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
   }
 
   // The saved state, or (unreadable) an empty one, the file kept beside it and reported.
@@ -456,7 +464,7 @@ class Platform {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
       `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
-      `router:   http://127.0.0.1:${this.cfg.routerPort} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
+      `router:   http://127.0.0.1:${this.cfg.routerPort} ${this.routerHttpsUrl} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort}, data in ${this.cfg.pgDir}`,
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,

@@ -14,9 +14,11 @@ function shellQuote(s) { return `'${String(s).replace(/'/g, `'\\''`)}'`; }
 function isJava(app) { return /java/.test(app.buildpack); }
 function isGo(app) { return /^go/.test(app.buildpack); }
 
+// -trimpath: each push builds in a fresh upload dir; without the dir in the build, Go's
+// cache serves every push after the first (about 2 s for chisel instead of 7-40 s).
 function goBuild(dir, out) {
   return new Promise((resolve, reject) => {
-    execFile('go', ['build', '-o', out, '.'], { cwd: dir, encoding: 'utf8' }, (err, _stdout, stderr) => {
+    execFile('go', ['build', '-trimpath', '-o', out, '.'], { cwd: dir, encoding: 'utf8' }, (err, _stdout, stderr) => {
       if (err) reject(new Error(`go build failed: ${String(stderr || err.message).trim().split('\n').slice(-2).join(' ')}`));
       else resolve();
     });

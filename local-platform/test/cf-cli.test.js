@@ -38,24 +38,43 @@ test('cf login -a API -u admin -p admin -o local -s local, as on PCF Dev; the to
   assert.equal(JSON.parse(bad.body).error, 'unauthorized');
 });
 
-test('cfl login: a fresh CF_HOME logged in to the platform as admin, org and space local; again: nothing to do', () => {
+test('cfl login logs in only the platform\'s own CF_HOMEs: a user\'s CF_HOME outside CFSCALE_HOME is left as it was', async (t) => {
   const { spawnSync } = require('node:child_process');
-  const cfHome = path.join(w.home, 'cfl-login-home');
-  fs.mkdirSync(cfHome);
   // The cf CLI found on PATH, as under scripts/test.sh (else cfl falls back to .tools/bin/cf).
-  const env = { ...w.env, CF_HOME: cfHome, PATH: `${path.join(w.repo, '.tools', 'bin')}:${w.env.PATH}` };
-  const cfl = () => spawnSync(path.join(w.repo, 'scripts', 'cfl'), ['login'], { env, encoding: 'utf8' });
-  const first = cfl();
-  assert.equal(first.status, 0, first.stderr);
-  assert.equal(first.stdout, '', 'stdout stays clean');
-  assert.match(first.stderr, /^cfl: cf login -a http:\/\/127\.0\.0\.1:\d+ -u admin -p admin -o local -s local --skip-ssl-validation$/m);
-  const target = spawnSync(path.join(w.repo, '.tools', 'bin', 'cf'), ['target'], { env, encoding: 'utf8' });
-  assert.match(target.stdout, /user: +admin/);
-  assert.match(target.stdout, /org: +local/);
-  assert.match(target.stdout, /space: +local/);
-  const again = cfl();
-  assert.equal(again.status, 0, again.stderr);
-  assert.equal(`${again.stdout}${again.stderr}`, '', 'logged in already: no second cf login');
+  const PATH = `${path.join(w.repo, '.tools', 'bin')}:${w.env.PATH}`;
+  const cfl = (cfHome) => spawnSync(path.join(w.repo, 'scripts', 'cfl'), ['login'], { env: { ...w.env, CF_HOME: cfHome, PATH }, encoding: 'utf8' });
+  const target = (cfHome) => spawnSync(path.join(w.repo, '.tools', 'bin', 'cf'), ['target'], { env: { ...w.env, CF_HOME: cfHome }, encoding: 'utf8' });
+  const loggedIn = (cfHome) => {
+    const r = target(cfHome);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /user: +admin/);
+    assert.match(r.stdout, /org: +local/);
+    assert.match(r.stdout, /space: +local/);
+  };
+  const project = path.join(w.env.CFSCALE_HOME, 'cf-home');
+  await t.test('a user\'s own CF_HOME: the project\'s is logged in instead, the user\'s config untouched', () => {
+    const mine = path.join(w.home, 'users-cf-home');
+    fs.mkdirSync(path.join(mine, '.cf'), { recursive: true });
+    const config = JSON.stringify({ ConfigVersion: 3, Target: 'https://api.foundation.example.com', SpaceFields: { Name: 'mine' } });
+    fs.writeFileSync(path.join(mine, '.cf', 'config.json'), config);
+    const first = cfl(mine);
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stdout, '', 'stdout stays clean');
+    assert.match(first.stderr, /^cfl: cf login -a http:\/\/127\.0\.0\.1:\d+ -u admin -p admin -o local -s local --skip-ssl-validation$/m);
+    assert.match(first.stderr, new RegExp(`^cfl: \\(in CF_HOME=${project}\\)$`, 'm'));
+    assert.equal(fs.readFileSync(path.join(mine, '.cf', 'config.json'), 'utf8'), config);
+    loggedIn(project);
+    const again = cfl(mine);
+    assert.equal(again.status, 0, again.stderr);
+    assert.equal(`${again.stdout}${again.stderr}`, '', 'logged in already: no second cf login');
+  });
+  await t.test('a CF_HOME inside CFSCALE_HOME (the report\'s): logged in there', () => {
+    const inside = path.join(w.env.CFSCALE_HOME, 'report-cf-home');
+    const r = cfl(inside);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`^cfl: \\(in CF_HOME=${inside}\\)$`, 'm'));
+    loggedIn(inside);
+  });
 });
 
 test('cf api shows the CC API version; cf auth (wrong, then right password) and cf target -o -s work', async () => {

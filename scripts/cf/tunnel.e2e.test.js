@@ -38,6 +38,7 @@ test.before(async () => {
     CFSCALE_PG_PORT: String(await freePort()),
     CFSCALE_API_PORT: String(await freePort()),
     CFSCALE_FRONT_PROXY_PORT_BASE: String(await freePort()),
+    CFSCALE_ROUTER_TLS_PORT: String(await freePort()),
     CFSCALE_INSTANCE_PORT_BASE: String(portRange('cf')[0] + 900 + Math.floor(Math.random() * 90)),
     CFSCALE_TUNNEL_DIR: path.join(home, 'tunnel'),
   };

@@ -5,7 +5,9 @@
 //
 // cf: the chisel app is pushed when absent and bound to results-db when it lacks the
 // binding; its credentials, key and binding come from `cf curl /v3/apps/GUID/env`
-// (tunnel-info.js), its route from `cf curl /v3/apps/GUID/routes`. local: the same chisel
+// (tunnel-info.js), its route from `cf curl /v3/apps/GUID/routes`; the client dials
+// https://ROUTE, or, when /v3/info names where the routes are served (the local platform
+// as a cf target, ops/target.js routesVia), that address with the route as Host. local: the same chisel
 // server runs in front of the local results-db (its URL from the service key the scripts
 // keep, ops/target.js resultsDbUrl) with fresh random credentials. Either way
 // the chisel client is pinned to the server's fingerprint, and psql SELECT 1 through the
@@ -131,14 +133,18 @@ function fingerprint(key) {
   return fp;
 }
 
-/** The chisel client's flags; insecure: --tls-skip-verify (docs/cf-platform.md §6, §13). */
-function clientFlags(fp, insecure) {
-  return ['--fingerprint', fp, '--keepalive', KEEPALIVE, ...(insecure ? ['--tls-skip-verify'] : [])];
+/**
+ * The chisel client's flags; insecure: --tls-skip-verify (docs/cf-platform.md §6, §13);
+ * hostname: the route as Host and TLS server name, for a router dialled by address.
+ */
+function clientFlags(fp, insecure, hostname = '') {
+  return ['--fingerprint', fp, '--keepalive', KEEPALIVE, ...(insecure ? ['--tls-skip-verify'] : []),
+    ...(hostname ? ['--hostname', hostname] : [])];
 }
 
-function startClient(localPort, auth, fp, server, target, insecure) {
+function startClient(localPort, auth, fp, server, target, insecure, hostname = '') {
   startDetached(path.join(BIN_DIR, 'chisel'),
-    ['client', ...clientFlags(fp, insecure), server, `127.0.0.1:${localPort}:${target}`],
+    ['client', ...clientFlags(fp, insecure, hostname), server, `127.0.0.1:${localPort}:${target}`],
     { AUTH: auth }, stateFile('client.log'), stateFile('client.pid'));
 }
 
@@ -252,9 +258,12 @@ async function tunnelCf(p, localPort, insecure) {
   const route = (routes.resources && routes.resources[0] && routes.resources[0].url) || '';
   if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname HOST (chisel-host of the vars file)`);
   const fp = fingerprint(info.key);
-  startClient(localPort, info.auth, fp, `https://${route}`, info.target, insecure);
+  // The local platform as a target names its router (no DNS here knows the apps domain).
+  const via = p.routesVia();
+  const server = via || `https://${route}`;
+  startClient(localPort, info.auth, fp, server, info.target, insecure, via ? route : '');
   await proveTunnel(info.url);
-  report(localPort, info.url, `${info.target} via https://${route} (fingerprint ${fp})`);
+  report(localPort, info.url, `${info.target} via https://${route}${via ? ` (at ${via})` : ''} (fingerprint ${fp})`);
 }
 
 const COMMAND = {

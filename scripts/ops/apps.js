@@ -223,7 +223,8 @@ function appRoute(p, app, guid) {
 
 /**
  * The base URL of an app's route: local → the router (Host header appHostHeader); cf →
- * https://ROUTE, of the route given (appRoute) or looked up.
+ * https://ROUTE, of the route given (appRoute) or looked up, unless the API names where its
+ * routes are served (p.routesVia(): the local platform's router, reached as a cf target).
  */
 function appBaseUrl(p, app, guid, route = null) {
   if (p.name === 'local') {
@@ -231,16 +232,18 @@ function appBaseUrl(p, app, guid, route = null) {
     if (r.code !== 0) process.exit(r.code);
     return r.stdout.replace(/\n+$/, '');
   }
+  if (p.routesVia()) return p.routesVia();
   if (p.dryRun && guid.startsWith('<')) return `https://<${app}-route>`;
   return `https://${(route ?? appRoute(p, app, guid)).url}`;
 }
 
 /**
- * The Host header the local router needs: the app's route as the API gives it back (the
- * host is a manifest var, not the app's name); '' on cf, where the URL carries the host.
+ * The Host header a router reached by address needs (local, or cf with routesVia): the
+ * app's route as the API gives it back (the host is a manifest var, not the app's name);
+ * '' on a foundation, where the URL carries the host.
  */
 function appHostHeader(p, app, route) {
-  if (p.name !== 'local') return '';
+  if (p.name !== 'local' && !p.routesVia()) return '';
   return route ? route.url.split('/')[0] : `<${app}-route>`;
 }
 

@@ -24,7 +24,7 @@ const HELP_WIDTH = 100;
 
 // Rows several commands share (arg-table.js).
 const ROWS = {
-  platform: ['--platform P', 'platform', 'str', note('PLATFORM, else cf when `cf target` succeeds, else local'), 'local | cf',
+  platform: ['--platform P', 'platform', 'str', note('PLATFORM, else cf when `cf target` succeeds and /v3/info does not name the local platform, else local'), 'local | cf',
     ['local', 'cf']],
   dryRun: ['--dry-run', 'dryRun', 'bool', process.env.DRY_RUN === '1', 'print each command, shell-quoted, one per line; run none (also DRY_RUN=1)'],
   help: ['--help', 'help', 'bool', '', 'this help'],

@@ -11,7 +11,8 @@
 //
 // API:
 //   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
-//     --platform, else PLATFORM, else cf when `cf target` succeeds, else local.
+//     --platform, else PLATFORM, else cf when `cf target` succeeds on an API whose /v3/info
+//     does not name the local platform (LOCAL_INFO_NAME), else local.
 //   Platform: name ('local'|'cf'), cf (argv prefix ['cf']), varsFile, dryRun, cli;
 //     printCmd(argv)          the command, shell-quoted, on one stdout line
 //     run(argv) → code        a command that changes something: printed under --dry-run
@@ -22,6 +23,9 @@
 //     cflRun(...args), cflQuery(...args, opts?)  the same for the local platform's own
 //                             verbs (scripts/cfl up|down|status|api-url|router-url)
 //     appGuid(app) → guid or ''
+//     routesVia() → cf: where the API says its routes are served (/v3/info custom
+//                             router_https_url: the local platform's router), '' when it
+//                             names none (a foundation: DNS takes https://ROUTE to Gorouter)
 //     cfCurlJson(path, { quiet }) → the document; dies on failure, a CF error document
 //                             or non-JSON (quiet: no messages, throws instead)
 //     resultsDbUrl()          local: the credentials of the service key RESULTS_KEY of
@@ -37,6 +41,9 @@ const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
 
 const CFL = 'scripts/cfl';
+// The name the local platform's /v3/info gives (local-platform/lib/cc-api/root.js): no
+// foundation is called so, and the scripts never take it for one (docs/cf-platform.md §22).
+const LOCAL_INFO_NAME = 'cfscale-local';
 // The service key through which the scripts reach results-db on the local platform (a
 // client outside the platform gets credentials from a key, as `cf service-key` shows them).
 const RESULTS_KEY = 'cfscale-scripts';
@@ -51,6 +58,15 @@ process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
 /** Has a cf target: cf installed and `cf target` exits 0. */
 function cfTargeted() {
   return captureSync(['cf', 'target'], { stderr: 'ignore' }).code === 0;
+}
+
+/** The targeted API's /v3/info (anonymous in CC), {} when it cannot be read. */
+function cfInfo() {
+  try {
+    return cfJsonOf('/v3/info', captureSync(['cf', 'curl', '/v3/info'], { stderr: 'ignore' }));
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -123,6 +139,12 @@ class Platform {
   cflQuery(...args) {
     const opts = typeof args[args.length - 1] === 'object' ? args.pop() : {};
     return captureSync([CFL, ...args], opts);
+  }
+
+  routesVia() {
+    if (this.name !== 'cf') return '';
+    if (this.via === undefined) this.via = cfInfo().custom?.router_https_url || '';
+    return this.via;
   }
 
   appGuid(app) {
@@ -208,9 +230,9 @@ function localCfHome() {
 
 function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   let name = platformOpt || process.env.PLATFORM || '';
-  if (!name) name = cfTargeted() ? 'cf' : 'local';
+  if (!name) name = cfTargeted() && cfInfo().name !== LOCAL_INFO_NAME ? 'cf' : 'local';
   if (name !== 'local' && name !== 'cf') cli.usageError(`--platform must be local or cf, got "${name}"`);
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT };
+module.exports = { selectPlatform, Platform, cfJsonOf, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };

@@ -7,20 +7,23 @@
 // for. The scripts find `cf` first on PATH as a shim that appends each argv to a log and
 // execs the real CLI: a test sees which cf commands ran. Under the heavy lock.
 //
-// localCfWorld({ services }) registers before/after hooks and returns w (services: those to
-// create, default all three; each `cf create-service` waits for CC's job, so at once):
+// localCfWorld({ services, foundation }) registers before/after hooks and returns w (services:
+// those to create, default all three; each `cf create-service` waits for CC's job, so at once;
+// foundation: the CLI logged in through foundation-api.js, whose /v3/info is a foundation's,
+// so the scripts print and do what they would on CF, https://ROUTE included):
 //   w.setApps({ 'node-app': 2, loadgen: 1 })  push / scale / delete so exactly these run
 //   w.guid(app), w.env(extra) (PATH, HOME, CF_HOME, PLATFORM=cf, CFSCALE_VARS_FILE),
 //   w.localEnv(extra): PLATFORM=local on this platform (its CFSCALE_HOME and ports; the scripts
 //     log in with a CF_HOME of its own, ops/target.js localCfHome), w.cf(...args) → stdout,
-//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api;
+//   w.calls() → every cf argv since the last w.clearCalls(); w.vars, w.dir, w.api (the URL
+//   logged in to), w.localApi (the platform's own API);
 //   w.controlToken: the CONTROL_TOKEN every app but the loadgen gets after its push
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFile } = require('node:child_process');
+const { execFile, spawn } = require('node:child_process');
 const { freePortInRange, portRange } = require('./ports');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -31,7 +34,7 @@ const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
 // The cf verbs that change nothing (a --dry-run may call only these).
 const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);
 
-function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) {
+function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundation = false } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
   fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
   const w = {
@@ -40,6 +43,7 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) 
   };
   const log = path.join(dir, 'cf-calls.log');
   let platformEnv = null;
+  let proxy = null;
 
   const run = (cmd, args, env) => new Promise((resolve) => {
     execFile(cmd, args, { cwd: ROOT, env, encoding: 'utf8', timeout: 180000 }, (err, stdout, stderr) => {
@@ -105,7 +109,8 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) 
       CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 39)),
       CFSCALE_FRONT_PROXY_PORT_BASE: String(first + 40),
       CFSCALE_PG_PORT: String(await freePortInRange(first + 50, first + 79)),
-      CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 99)),
+      CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 94)),
+      CFSCALE_ROUTER_TLS_PORT: String(await freePortInRange(first + 95, first + 99)),
       CFSCALE_INSTANCE_PORT_BASE: String(first + 100),
       CFSCALE_GRACEFUL_SHUTDOWN_SEC: '1',
       CF_COLOR: 'false', CF_TRACE: 'false',
@@ -117,14 +122,20 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'] } = {}) 
     fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), w.vars);
     const up = await run(CFL, ['up'], platformEnv);
     assert.equal(up.code, 0, up.out);
-    const api = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
-    w.api = api;
+    w.localApi = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
+    w.api = w.localApi;
+    if (foundation) {
+      proxy = spawn(process.execPath, [path.join(__dirname, 'foundation-api.js'), w.localApi], { stdio: ['ignore', 'pipe', 'inherit'] });
+      w.api = await new Promise((resolve) => { proxy.stdout.once('data', (d) => resolve(String(d).trim())); });
+    }
+    const api = w.api;
     // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
     await cf('login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
     await Promise.all(services.map((s) => cf('create-service', 'postgres', 'local', s)));
   });
 
   test.after(async () => {
+    if (proxy) proxy.kill();
     if (platformEnv) await run(CFL, ['down'], platformEnv);
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -39,7 +39,7 @@ const { createTestDb } = require('./test-db');
 const { portRange, freePortInRange } = require('./ports');
 
 // java-db comes later: the preflight's missing service until then.
-const w = localCfWorld({ services: ['node-db', 'results-db'] });
+const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });
 const URL = 'https://node-app.localhost';
 const lines = (s) => s.split('\n').filter(Boolean);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -135,9 +135,17 @@ async function preflight(t, cases) {
 test('cf preflight names each missing piece with the command that fixes it; nothing mutating runs', (t) => preflight(t, PREFLIGHT.filter((c) => !c.later)));
 
 // platform-ports: the world's env (cf-local-world.js) pins every port; here only CFSCALE_HOME changes, to a platform never started.
-test('default platform: cf when `cf target` succeeds, else local', async (t) => {
+test('default platform: cf when `cf target` succeeds on a foundation, else local', async (t) => {
+  // The world's CLI is logged in through the foundation stand-in; this CF_HOME to the local API itself.
+  const localApiHome = dirOf('local-api-cf-home');
+  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
+    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8' });
+  assert.equal(login.status, 0, login.stdout);
   const cases = [
-    { name: 'cf targeted', env: {}, want: /^cf delete node-app -f$/m },
+    { name: 'cf targeted at a foundation', env: {}, want: /^cf delete node-app -f$/m },
+    // The local API named by its /v3/info: never taken for a foundation.
+    { name: 'regression: cf targeted at the local platform\'s API is the local platform', env: { CF_HOME: localApiHome },
+      want: /^scripts\/cfl down$/m, not: /^cf delete/m },
     { name: 'cf not targeted', env: { CF_HOME: dirOf('empty-cf-home'), CFSCALE_HOME: dirOf('never-started') }, want: /^scripts\/cfl down$/m },
   ];
   for (const c of cases) {
@@ -145,6 +153,7 @@ test('default platform: cf when `cf target` succeeds, else local', async (t) => 
       const res = run('teardown.sh', ['--dry-run'], { PLATFORM: '', ...c.env });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, c.want);
+      if (c.not) assert.doesNotMatch(res.stdout, c.not);
       assert.deepEqual(res.mutating, []);
     });
   }
@@ -181,9 +190,10 @@ test('checks that need a cf look-up: one line, exit 1, nothing run', async (t) =
 });
 
 // tunnel.sh on cf: the chisel app from manifests/chisel.yml (built from chisel/ by the
-// platform's go build, with Go's build cache warm from .tools/bin's), its route on the
-// local domain. The client dials https://ROUTE, which nothing here serves: the proof fails
-// (exit 2), which is what these cases need; the tunnel carrying traffic is tunnel.e2e.test.js's.
+// platform's go build), its route on the local domain. The API is the foundation stand-in:
+// the client dials https://ROUTE, which nothing here resolves: the proof fails (exit 2),
+// which is what these cases need; the tunnel carrying traffic is journey.e2e.test.js's
+// (through the router, the local API as a cf target) and tunnel.e2e.test.js's (local).
 const tunnel = {
   vars: path.join(w.dir, 'tunnel-vars.yml'), state: path.join(w.dir, 'tunnel'), localPort: '',
   // The runs that wait long for the cf CLI's polls run beside other cases, their cf calls in a log of their own.
@@ -612,6 +622,7 @@ test('tunnel.sh --platform cf: the cf calls, and what stops it', async (t) => {
       'app chisel --guid',
       `curl /v3/apps/${guid}/env`,
       `curl /v3/apps/${guid}/routes`,
+      'curl /v3/info',
     ]);
   });
   await t.test('unbound: bound and restarted, its env looked up again', async () => {
@@ -624,6 +635,7 @@ test('tunnel.sh --platform cf: the cf calls, and what stops it', async (t) => {
       'restart chisel',
       `curl /v3/apps/${guid}/env`,
       `curl /v3/apps/${guid}/routes`,
+      'curl /v3/info',
     ]);
   });
   await t.test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {

@@ -38,7 +38,8 @@ const ENV = {
   CFSCALE_PG_PORT: String(ROUTER_PORT + 1),
   CFSCALE_INSTANCE_PORT_BASE: String(ROUTER_PORT + 10),
   CFSCALE_API_PORT: String(ROUTER_PORT + 2),
-  CFSCALE_FRONT_PROXY_PORT_BASE: String(ROUTER_PORT + 3),
+  CFSCALE_ROUTER_TLS_PORT: String(ROUTER_PORT + 3),
+  CFSCALE_FRONT_PROXY_PORT_BASE: String(ROUTER_PORT + 4),
 };
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
 // Where the scripts keep the local platform's cf login (ops/target.js localCfHome).

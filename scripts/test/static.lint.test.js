@@ -38,7 +38,7 @@ test('every local platform a test, bench or fixture starts pins every port', () 
 
 test('the check sees a port left to its default', () => {
   assert.deepEqual(unpinned("env = { CFSCALE_HOME: h, CFSCALE_ROUTER_PORT: '1', CFSCALE_PG_PORT: '2' }"),
-    ['CFSCALE_API_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE']);
+    ['CFSCALE_ROUTER_TLS_PORT', 'CFSCALE_API_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE']);
   assert.deepEqual(unpinned('env = { CFSCALE_HOME: h, ...platformPortEnv(\'e2e\') }'), []);
 });
 

@@ -16,7 +16,10 @@ const V3_LINKS = ['app_usage_events', 'apps', 'audit_events', 'buildpacks', 'bui
   'service_brokers', 'service_instances', 'service_credential_bindings', 'service_offerings', 'service_plans',
   'service_route_bindings', 'service_usage_events', 'spaces', 'space_quotas', 'stacks', 'tasks', 'users'];
 
-function register(router, { base, uaa, jobs, basicUser }) {
+// What /v3/info's name says: the scripts never take this API for a foundation's.
+const INFO_NAME = 'cfscale-local';
+
+function register(router, { base, uaa, jobs, basicUser, platform }) {
   const pub = { public: true };
   router.add('GET', '/', () => ({
     links: {
@@ -40,11 +43,13 @@ function register(router, { base, uaa, jobs, basicUser }) {
     return { links };
   }, pub);
   router.add('GET', '/v3/info', () => ({
-    build: 'cfscale-local',
+    build: INFO_NAME,
     cli_version: { minimum: null, recommended: null },
-    custom: {},
+    // An operator's own keys (capi-release cc.info.custom): where the routes are served, since
+    // no DNS here resolves the apps domain to the router (docs/cf-platform.md §22).
+    custom: { router_https_url: platform.routerHttpsUrl },
     description: 'cfscale local platform: PostgreSQL, HAProxy and cgroups on this machine',
-    name: 'cfscale-local',
+    name: INFO_NAME,
     version: 0,
     osbapi_version: '2.15',
     rate_limits: { enabled: false, general_limit: null, reset_interval_in_minutes: null },
@@ -59,4 +64,4 @@ function register(router, { base, uaa, jobs, basicUser }) {
   router.add('GET', '/login', () => uaa.loginInfo(), pub);
 }
 
-module.exports = { register, CC_API_VERSION };
+module.exports = { register, CC_API_VERSION, INFO_NAME };
