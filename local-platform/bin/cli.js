@@ -118,11 +118,14 @@ function cfLogin(cfg, api) {
   const cf = dir ? path.join(dir, 'cf') : path.join(cfg.repoRoot, '.tools', 'bin', 'cf');
   const args = cfLoginArgs(api);
   process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\ncfl: (in CF_HOME=${cfHome})\n`);
+  // cf's own lines (its prompt-free login, and the warning that a local API is plain http)
+  // are shown only when the login fails.
   try {
-    execFileSync(cf, args, { stdio: ['ignore', 2, 2], env: { ...process.env, CF_HOME: cfHome } });
+    execFileSync(cf, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, CF_HOME: cfHome } });
   } catch (e) {
     const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
-    throw new CliError(`cf login to ${api} failed (${why})`, 2);
+    const said = `${e.stdout || ''}${e.stderr || ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+    throw new CliError(`cf login to ${api} failed (${why})${said ? `: ${said}` : ''}`, 2);
   }
 }
 

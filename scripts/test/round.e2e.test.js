@@ -91,7 +91,7 @@ function loadgenLog() {
 
 function assertRoundRan(res, code = 0) {
   assert.equal(res.code, code, `run-round exit ${res.code}:\n${res.stdout}\n${res.stderr.slice(-3000)}\nloadgen log:\n${loadgenLog()}`);
-  // A round prints no Node warning (a deprecation, a listener leak): each is a defect.
+  // A round prints no warning (a Node deprecation or listener leak, the cf CLI's): each is a defect.
   assert.doesNotMatch(`${res.stdout}\n${res.stderr}`, /^.*\bWarning: .*$/m);
 }
 
