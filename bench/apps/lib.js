@@ -46,6 +46,17 @@ class Bench {
 
   log(msg) { process.stderr.write(`${this.name}: ${msg}\n`); }
 
+  /** --smoke: the machine and each variant's build are here; say what would be measured. Exit code. */
+  smoke(what, variants) {
+    if (spawnSync('taskset', ['--version']).error) throw new Error('taskset not found (util-linux)');
+    for (const v of new Set(variants)) {
+      const need = v === 'java' ? path.join(ROOT, 'java-app', 'target', 'java-app.jar') : path.join(ROOT, 'node-app', 'node_modules');
+      if (!fs.existsSync(need)) throw new Error(`${v}: ${path.relative(ROOT, need)} missing: run scripts/setup.sh`);
+    }
+    process.stdout.write(`${this.name}: smoke: would measure ${what}\n`);
+    return 0;
+  }
+
   /** The machine checks, temp dir, cleanup on signals and the PostgreSQL cluster. */
   async setup() {
     if (spawnSync('taskset', ['--version']).error) throw new Error('taskset not found (util-linux)');

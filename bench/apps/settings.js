@@ -21,6 +21,7 @@ const DEFAULT_SETTINGS = {
 };
 // The parser, the defaults and --help in one (arg-table.js); durations go to the loadgen as given.
 const OPTIONS = [
+  ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ['--app APP', 'app', 'str', 'node-app', 'node-app: raw; raw, timings off; express; raw, 2 workers. java-app: 200 Jetty threads; the same, timings off; 10 threads, the study\'s smallest pool', ['node-app', 'java-app']],
   ['--setting \'NAME|VARIANT|ENV...\'', 'settings', 'list', note('those of --app'), 'instead of the defaults, repeatable: a name, a variant of contract/lib/variants.js (node-raw node-express node-cluster java) and NAME=value settings, e.g. \'pool 20|node-raw|DB_POOL_SIZE=20\''],
   ['--duration DUR', 'duration', 'str', '10s', 'each measured run'],
@@ -92,6 +93,7 @@ async function main(argv) {
     throw new Error('no java-app/target/java-app.jar: run scripts/setup.sh (or mvn -q package in java-app)');
   }
   const bench = new Bench('settings');
+  if (opts.smoke) return bench.smoke(opts.settings.map((s) => s.name).join(', '), opts.settings.map((s) => s.variant));
   try {
     await bench.setup();
     const runs = opts.settings.map(() => []);

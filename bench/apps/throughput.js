@@ -17,6 +17,7 @@ const { ALL_VARIANTS } = require('../../contract/lib/variants');
 
 // The parser, the defaults and --help in one (arg-table.js); the values go to measure.js as given.
 const OPTIONS = [
+  ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ['--only VARIANT[,VARIANT...]', 'only', 'str', note('all'), `variants, comma-separated: ${ALL_VARIANTS.join(' ')}`],
   ['--duration DUR', 'duration', 'str', '10s', 'each run'],
   ['--reps N', 'reps', 'str', '3', 'on/off pairs per operation'],
@@ -51,6 +52,7 @@ async function main(argv) {
     try { variant(v); } catch (e) { throw new UsageError(e.message); }
   }
   const bench = new Bench('throughput');
+  if (opts.smoke) return bench.smoke(`${variants.join(', ')}: GET /ads/{id} and POST /ads, timing recording on and off, ${opts.reps} x ${opts.duration}`, variants);
   try {
     await bench.setup();
     const rows = ['app\toperation\ton req/s\toff req/s\toff/on\tpairs off/on\tpair range\treps'];

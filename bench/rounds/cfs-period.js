@@ -16,6 +16,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('./ports');
 const { parseOrExit } = require('./arg-table');
+const { smokeCheck } = require('./smoke');
 
 // The parser, the defaults and --help in one (arg-table.js).
 const COMMAND = {
@@ -35,6 +36,7 @@ const COMMAND = {
     ['--duration S', 'duration', 'int', 20, 'seconds measured per rate, after 5 s at that rate', [1]],
     ['--warmup S', 'warmup', 'int', 10, 'seconds the app is warmed up without a quota before each configuration', [0]],
     ['--reps N', 'reps', 'int', 2, 'interleaved repetitions; medians are compared', [1]],
+    ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ],
   notes: `A fresh local platform per configuration (the period is the daemon's; CFSCALE_HOME
 /tmp/cfscale-bench-period-*, ports: range \`cfs-period\` of ports.json), torn down at the end. Heavy: run
@@ -148,6 +150,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.smoke) process.exit(smokeCheck('cfs-period', `shares against a ${o.cpu}-core quota with periods ${o.periods.join(', ')} µs at loads ${o.loads.join(', ')}`));
   const configs = [{ name: 'shares', mode: 'shares' }, ...o.periods.map((p) => ({ name: `quota ${p / 1000} ms`, mode: 'quota', periodUs: p }))];
   try {
     // The capacity at the quota with the kernel's default period sets the rates.

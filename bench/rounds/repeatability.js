@@ -16,6 +16,7 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('./ports');
 const { parseOrExit } = require('./arg-table');
+const { smokeCheck } = require('./smoke');
 const WAYS = {
   fixed: ['--warmup', '2s', '--prewarm', '200'],
   gate: [],
@@ -42,6 +43,7 @@ const COMMAND = {
     ['--parallel N', 'parallel', 'str', '16', 'requests in flight per loadgen'],
     ['--duration D', 'duration', 'str', '10s', 'the length of every round'],
     ['--ways W,..', 'ways', 'str', 'fixed,gate', 'fixed and/or gate'],
+    ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ],
   rest: 'extra',
   notes: `-- FLAGS: passed to every run-round.sh, e.g. -- --steady-window 5s.
@@ -95,6 +97,7 @@ function line(r, note = '') {
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
+  if (o.smoke) process.exit(smokeCheck('repeatability', `${o.rounds} rounds per way (${o.ways.join(', ')}) at ${o.instances.join(', ')} instance(s) of ${o.app}`));
   const home = fs.mkdtempSync('/tmp/cfscale-bench-repeat-');
   fs.mkdirSync(path.join(home, 'tmp'));
   const env = { ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),

@@ -3,7 +3,7 @@
 #
 # Usage: loadgen/bench/efficiency.sh [--connections N] [--duration SEC] [--gen-core C]
 #                                    [--repeat N] [--target-core C] [--pg-core C] [--port P] [--no-pg]
-#                                    [--target haproxy|node|go] [--net] [--uuid]
+#                                    [--target haproxy|node|go] [--net] [--uuid] [--smoke]
 #   --connections  keep-alive connections, both tools (default 32)
 #   --duration     seconds per run (default 10)
 #   --repeat       interleaved repeats; medians are compared (default 3)
@@ -20,7 +20,7 @@
 #   --net          also run loadgen on net.Socket (CFSCALE_LOADGEN_SOCKETS=net) instead of
 #                  its raw libuv sockets (lib/raw-tcp.js), to show what those save
 #   --uuid         also run loadgen with bench/own-uuidv7.js's hand-written UUIDv7 (the package's cost)
-#
+#   --smoke        1 s runs, once: that it runs here (CI), not a figure
 # Same target, connections and duration; generator and target on different cores (taskset).
 # CPU time: the generator's user+system (/usr/bin/time). loadgen sends a UUIDv7 X-Correlation-ID
 # per request (echoed); persisting COPYs every sample into a throw-away cluster's `requests`.
@@ -60,7 +60,7 @@ main() {
       --port) port="$2"; shift ;;
       --repeat) REPEAT="$2"; shift ;;
       --pg-core) pg_core="$2"; shift ;;
-      --no-pg) pg=0 ;;
+      --no-pg) pg=0 ;;  --smoke) DURATION=1 REPEAT=1 ;;
       --net) with_net=1 ;;  --uuid) with_uuid=1 ;;
       --target) target="$2"; shift ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # ingest.sh — samples per second into PostgreSQL through loadgen's sink (target >= 150,000/s).
 #
-# Usage: loadgen/bench/ingest.sh [--samples N] [--batch-rows N] [--port P] [--pg-core C] [--gen-core C]
+# Usage: loadgen/bench/ingest.sh [--samples N] [--batch-rows N] [--port P] [--pg-core C] [--gen-core C] [--smoke]
 #   --samples     synthetic samples to load (default 1000000)
 #   --batch-rows  rows per COPY batch (default 10000, the worker's default)
 #   --port        port of the throw-away PostgreSQL cluster (default 44710)
+#   --smoke       2,000 samples: that it runs here (CI), not a figure
 #
 # Encodes synthetic samples exactly as a run does (SampleBatch -> binary COPY; the
 # text encoding is measured beside it for comparison) and
@@ -25,6 +26,7 @@ main() {
       --port) port="$2"; shift ;;
       --pg-core) pg_core="$2"; shift ;;
       --gen-core) gen_core="$2"; shift ;;
+      --smoke) samples=2000 ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
     esac

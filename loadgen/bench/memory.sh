@@ -2,11 +2,12 @@
 # memory.sh — loadgen memory: RSS growth over a full-speed run (<= 20 MB) and the
 # RSS of an idle worker (must fit a 128M container).
 #
-# Usage: loadgen/bench/memory.sh [--duration SEC] [--connections N] [--port P] [--no-pg]
+# Usage: loadgen/bench/memory.sh [--duration SEC] [--connections N] [--port P] [--no-pg] [--smoke]
 #   --duration     length of the full-speed run in seconds (default 300)
 #   --connections  keep-alive connections (default 32)
 #   --port         port of the throw-away PostgreSQL cluster (default 44730)
 #   --no-pg        run without persistence (samples are then only counted)
+#   --smoke        an 8 s run: that it runs here (CI), not a figure
 #
 # The run persists every sample into a throw-away PostgreSQL cluster (as a worker
 # does). RSS (VmRSS from /proc) is sampled every second; the baseline is taken after
@@ -29,6 +30,7 @@ main() {
       --connections) connections="$2"; shift ;;
       --port) port="$2"; shift ;;
       --no-pg) pg=0 ;;
+      --smoke) duration=8 ;;
       -h|--help) sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option: $1" ;;
     esac

@@ -41,6 +41,7 @@ const COMMAND = {
     ['--slices N', 'slices', 'int', 6, 'latency: alternating slices per side', [1]],
     ['--seconds S', 'seconds', 'num', 3, 'length of a slice, and of the flat-out load per side, seconds', [0.1]],
     ['--connections N', 'connections', 'int', 8, 'keep-alive connections (flat out: all in flight)', [1]],
+    ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ],
 };
 
@@ -122,7 +123,13 @@ function pct(lat, p) {
 }
 
 async function main() {
-  const { rate, slices, seconds, connections } = parseOrExit('bench-router', process.argv.slice(2), COMMAND);
+  const { rate, slices, seconds, connections, smoke } = parseOrExit('bench-router', process.argv.slice(2), COMMAND);
+  if (smoke) {
+    if (!fs.existsSync(CF)) throw new Error(`the cf CLI is missing (${CF}): run scripts/setup.sh`);
+    if (execFileSync('sh', ['-c', 'command -v haproxy || true'], { encoding: 'utf8' }).trim() === '') throw new Error('haproxy is missing: run scripts/setup.sh');
+    process.stdout.write(`bench-router: smoke: would compare direct, bare HAProxy and the router at ${rate} req/s in ${slices} slices of ${seconds} s, then flat out on ${connections} connections\n`);
+    return;
+  }
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-local-bench-'));
   const routerPort = await freePortInRange(45480, 45482);
   const barePort = await freePortInRange(45483, 45484);

@@ -19,9 +19,18 @@ const args = makeCli('round-overhead').parse(process.argv.slice(2), {
   rows: [
     ['--rounds N', 'rounds', 'int', 3, 'measured rounds (after a first one that brings everything up)', [1]],
     ['--duration SEC', 'duration', 'int', 10, 'seconds per measured round', [1]],
+    ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
     ['--help', 'help', 'bool', '', 'this help'],
   ],
 });
+if (args.smoke) {
+  if (!fs.existsSync(path.join(ROOT, 'scripts/run-round.sh')) || !fs.existsSync(path.join(ROOT, '.tools/bin/cf'))) {
+    console.error('round-overhead: scripts/run-round.sh or .tools/bin/cf missing: run scripts/setup.sh');
+    process.exit(1);
+  }
+  console.log(`round-overhead: smoke: would time ${args.rounds} rounds of ${args.duration} s after a first one`);
+  process.exit(0);
+}
 const home = fs.mkdtempSync('/tmp/cfscale-e2e-bench-');
 fs.mkdirSync(path.join(home, 'tmp'));
 const env = {
