@@ -3,13 +3,10 @@
 // from the settings spec (settings.json), the "Framing" table from framing-cases.js, and each
 // app's copy of the `ads` statement of results-schema.sql (the one source of the DDL; an app
 // cannot read a file outside what CF pushes: node-app/, or java-app's jar, which packs
-// src/main/resources), and the whole-file copies of modules several parts need (each part is
-// pushed or installed alone and imports no other): scripts/ops/bindings.js (the one bindings
-// module) in node-app and the loadgen, scripts/test/ports.js (ports of ports.json for tests
-// and benches) in the local platform and bench/rounds, scripts/ops/process-checks.js in the
-// local platform, loadgen/lib/arg-table.js (the flag-table engine of every command) in the
-// scripts, the local platform, the contract, the benches and the report. `node contract/readme-tables.js
-// --write` rewrites them; readme-tables.test.js fails when one is stale.
+// src/main/resources), and the copies of the shared modules (lib/) in the folders CF pushes
+// alone: lib/bindings.js in node-app and the loadgen, lib/arg-table.js in the loadgen, each
+// stamped with its source. `node contract/readme-tables.js --write` rewrites them;
+// readme-tables.test.js and the lint suite fail when one is stale.
 'use strict';
 
 const fs = require('node:fs');
@@ -24,17 +21,16 @@ const ADS_COPY_FILES = [
   path.join(__dirname, '..', 'java-app', 'src', 'main', 'resources', 'ads-table.sql'),
 ];
 const ROOT = path.join(__dirname, '..');
-// [the one source, its copies], relative to the repository root.
+// [the one source, its copies in the folders CF pushes], relative to the repository root.
 const FILE_COPIES = [
-  ['scripts/ops/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js', 'report/lib/bindings.js']],
-  ['scripts/test/ports.js', ['local-platform/test/ports.js', 'bench/rounds/ports.js']],
-  ['scripts/ops/process-checks.js', ['local-platform/lib/process-checks.js']],
-  ['loadgen/lib/arg-table.js', ['scripts/ops/arg-table.js', 'local-platform/lib/arg-table.js', 'contract/lib/arg-table.js',
-    'bench/rounds/arg-table.js', 'bench/apps/arg-table.js', 'report/lib/arg-table.js']],
+  ['lib/bindings.js', ['node-app/bindings.js', 'loadgen/lib/bindings.js']],
+  ['lib/arg-table.js', ['loadgen/lib/arg-table.js']],
 ];
+/** A copy's text: the stamp that names its source, then the source. */
+const stamped = (source, text) => `// generated from ${source} by node contract/readme-tables.js --write: edit ${source}\n${text}`;
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
-const { parseOrExit, REQUIRED } = require('./lib/arg-table');
+const { parseOrExit, REQUIRED } = require('../lib/arg-table');
 
 const SETTINGS = ['<!-- settings table: generated from settings.json by readme-tables.js -->', '<!-- end of settings table -->'];
 const FRAMING = ['<!-- framing table: generated from framing-cases.js by readme-tables.js -->', '<!-- end of framing table -->'];
@@ -96,7 +92,7 @@ function generated() {
     [NODE_COPY_FILE, readOrEmpty(NODE_COPY_FILE), specText],
     ...ADS_COPY_FILES.map((file) => [file, readOrEmpty(file), adsTable]),
     ...FILE_COPIES.flatMap(([source, copies]) => {
-      const text = fs.readFileSync(path.join(ROOT, source), 'utf8');
+      const text = stamped(source, fs.readFileSync(path.join(ROOT, source), 'utf8'));
       return copies.map((copy) => [path.join(ROOT, copy), readOrEmpty(path.join(ROOT, copy)), text]);
     }),
   ];

@@ -49,7 +49,7 @@ test('every setting is complete: name, apps, type, default inside its range, uni
   assert.deepEqual(problems, []);
 });
 
-test('contract/README.md tables, node-app/settings.json, the apps\' ads-table.sql and the module copies (bindings.js, ports.js, arg-table.js) are generated (node contract/readme-tables.js --write)', () => {
+test('contract/README.md tables, node-app/settings.json, the apps\' ads-table.sql and the copies of lib/ in the pushed folders (bindings.js, arg-table.js) are generated (node contract/readme-tables.js --write)', () => {
   for (const [file, current, wanted] of generated()) {
     assert.ok(current === wanted, `${path.relative(path.join(__dirname, '..'), file)} is stale: run node contract/readme-tables.js --write`);
   }

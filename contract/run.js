@@ -16,7 +16,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { ALL_VARIANTS, variant, envList, portRange } = require('./lib/variants');
 const { healthOk } = require('./lib/app-process');
-const { parse, help, UsageError } = require('./lib/arg-table');
+const { parse, help, UsageError } = require('../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..');
 const CONTRACT = __dirname;

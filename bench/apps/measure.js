@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { execFile } = require('node:child_process');
-const { parseOrExit, REQUIRED } = require('./arg-table');
+const { parseOrExit, REQUIRED } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');

@@ -10,7 +10,7 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { parseOrExit, note } = require('./arg-table');
+const { parseOrExit, note } = require('../../lib/arg-table');
 const { Bench, UsageError, headerOf, runMain, cpuTicks, median, variant, ROOT, LOAD_CPU, SEED_ADS, CLK_TCK } = require('./lib');
 
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');

@@ -11,7 +11,7 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { parseOrExit, note } = require('./arg-table');
+const { parseOrExit, note } = require('../../lib/arg-table');
 const { Bench, UsageError, headerOf, runMain, variant, LOAD_CPU, SEED_ADS } = require('./lib');
 const { ALL_VARIANTS } = require('../../contract/lib/variants');
 

@@ -6,7 +6,7 @@
 // demand, not in tests: node bench/apps/timings-flush.js [--rows N] [--reps N]
 // (CFSCALE_TEST_PG_URL or the tests' own cluster).
 
-const { parseOrExit } = require('./arg-table');
+const { parseOrExit } = require('../../lib/arg-table');
 
 const pg = require('../../node-app/node_modules/pg');
 const t = require('../../node-app/test-support');

@@ -14,8 +14,8 @@ const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
-const { platformPortEnv } = require('./ports');
-const { parseOrExit } = require('./arg-table');
+const { platformPortEnv } = require('../../lib/ports');
+const { parseOrExit } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 
 // The parser, the defaults and --help in one (arg-table.js).

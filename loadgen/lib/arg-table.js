@@ -1,8 +1,9 @@
+// generated from lib/arg-table.js by node contract/readme-tables.js --write: edit lib/arg-table.js
 'use strict';
 // arg-table.js — a command's flags as one table that is the parser, the validation, the
-// defaults and the --help text at once. Every Node command of cfscale uses it; each part
-// keeps a byte-identical copy (written by contract/readme-tables.js --write), since no part
-// imports another.
+// defaults and the --help text at once. Every Node command of cfscale uses it: the one file
+// lib/arg-table.js, and in the loadgen, which CF pushes alone, a stamped copy written by
+// `node contract/readme-tables.js --write`.
 //
 // A row: [flag, key, type, default, help, range]
 //   flag     '--name', optionally with the value's name: '--app APP' (else one from the type)

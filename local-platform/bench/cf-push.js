@@ -13,8 +13,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parseOrExit } = require('../lib/arg-table');
-const { freePortInRange } = require('../test/ports');
+const { parseOrExit } = require('../../lib/arg-table');
+const { freePortInRange } = require('../../lib/ports');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const CFL = path.join(REPO, 'scripts', 'cfl');

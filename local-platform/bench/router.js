@@ -23,9 +23,9 @@ const os = require('node:os');
 const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { freePortInRange } = require('../test/ports');
+const { freePortInRange } = require('../../lib/ports');
 const { httpDefaults, MAX_CONN } = require('../lib/haproxy-config');
-const { parseOrExit } = require('../lib/arg-table');
+const { parseOrExit } = require('../../lib/arg-table');
 
 const REPO = path.join(__dirname, '..', '..');
 const CFL = path.join(REPO, 'scripts', 'cfl');

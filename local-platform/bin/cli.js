@@ -9,8 +9,8 @@ const http = require('node:http');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
 const { loadConfig } = require('../lib/config');
-const { parse, help, note, UsageError } = require('../lib/arg-table');
-const { findOnPath } = require('../lib/process-checks');
+const { parse, help, note, UsageError } = require('../../lib/arg-table');
+const { findOnPath } = require('../../lib/process-checks');
 const { USER } = require('../lib/cc-api/uaa');
 const { ORG, SPACE } = require('../lib/cc-api/presenters');
 

@@ -9,7 +9,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, execFile } = require('node:child_process');
 const { buildConfig } = require('./haproxy-config');
-const { processAlive } = require('./process-checks');
+const { processAlive } = require('../../lib/process-checks');
 
 const HAPROXY_BIN = 'haproxy';
 const OLD_WORKER_WAIT_MS = 5000;

@@ -14,8 +14,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { isExecutable, findOnPath } = require('./process-checks');
-const { parse, help, note, UsageError } = require('./arg-table');
+const { isExecutable, findOnPath } = require('../../lib/process-checks');
+const { parse, help, note, UsageError } = require('../../lib/arg-table');
 
 // --tls: a database that needs a client certificate signed by DIR/tls/ca.crt (and a password).
 const CLIENT_CERT_DB = 'cfscale_clientcert';

@@ -13,7 +13,7 @@ const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { FrontProxies, cgroupName } = require('../lib/front-proxy');
 const { Cgroups } = require('../lib/cgroups');
-const { portFree } = require('./ports');
+const { portFree } = require('../../lib/ports');
 
 const LOADGEN = path.join(__dirname, '..', '..', 'loadgen', 'bin', 'loadgen.js');
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-front-it-'));

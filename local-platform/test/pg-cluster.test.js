@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomFreePort, portRange } = require('./ports');
+const { randomFreePort, portRange } = require('../../lib/ports');
 
 const OWN_PORTS = portRange('local-platform');
 

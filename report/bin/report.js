@@ -4,7 +4,7 @@
 // page of the study's plans in Markdown (lib/report/study-page.js).
 'use strict';
 const path = require('node:path');
-const { parseOrExit, note } = require('../lib/arg-table.js');
+const { parseOrExit, note } = require('../../lib/arg-table.js');
 const { connect, REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');

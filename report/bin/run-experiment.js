@@ -3,7 +3,7 @@
 // plan (or the study's plans), connect to the results database, hand off to
 // lib/experiment/runner.js, plan after plan, with the time left on every plan's start.
 'use strict';
-const { parseOrExit, note } = require('../lib/arg-table.js');
+const { parseOrExit, note } = require('../../lib/arg-table.js');
 const { connect, resultsUrl } = require('../lib/results-db.js');
 const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('../lib/experiment/catalogue.js');
 const { duration } = require('../lib/experiment/estimate.js');

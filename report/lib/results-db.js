@@ -70,7 +70,7 @@ function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
 // sslmode and sslrootcert mean what they mean to libpq and psql, as in every other part that
 // reads a results-database URL (bindings.js, the copy of scripts/cf/bindings.js): require
 // encrypts without verifying.
-const { connectionFromUrl, pgConfig } = require('./bindings.js');
+const { connectionFromUrl, pgConfig } = require('../../lib/bindings.js');
 
 async function connect(url) {
   const client = new pg.Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-report' });

@@ -12,15 +12,19 @@ const { connect } = require('../ops/results-db');
 const table = require('../../contract/bindings/table');
 
 const ROOT = path.join(__dirname, '..', '..');
-const COPIES = ['scripts/ops/bindings.js', 'node-app/bindings.js', 'loadgen/lib/bindings.js'];
+const COPIES = ['node-app/bindings.js', 'loadgen/lib/bindings.js'];
 
 let cluster;
 test.before(() => { cluster = table.tlsCluster(); });
 test.after(() => cluster.stop());
 
-test('bindings.js is one file: node-app and the loadgen hold byte-equal copies', () => {
-  const [first, ...rest] = COPIES.map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'));
-  for (const [i, text] of rest.entries()) assert.ok(text === first, `${COPIES[i + 1]} differs from ${COPIES[0]}: run node contract/readme-tables.js --write`);
+test('bindings.js is one file: node-app and the loadgen hold its copy, stamped', () => {
+  const source = fs.readFileSync(path.join(ROOT, 'lib/bindings.js'), 'utf8');
+  for (const f of COPIES) {
+    const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
+    assert.ok(text === `// generated from lib/bindings.js by node contract/readme-tables.js --write: edit lib/bindings.js\n${source}`,
+      `${f} is not lib/bindings.js stamped: run node contract/readme-tables.js --write`);
+  }
 });
 
 function tunnelInfo(vcap, service, localPort) {
@@ -62,7 +66,7 @@ for (const c of table.loadCases()) {
 }
 
 test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUrl ssl=true, else disable', async (t) => {
-  const b = require('../ops/bindings');
+  const b = require('../../lib/bindings');
   const CA = '-----BEGIN CERTIFICATE-----\nx\n-----END CERTIFICATE-----\n';
   const base = { uri: 'postgres://u:p@h/d' };
   const cases = [
@@ -91,7 +95,7 @@ test('sslmode as the broker asks: explicit first, then CA, require_ssl or jdbcUr
 });
 
 test('client certificate: sslcert with sslkey presented by both drivers and in the URL; one alone is not', () => {
-  const b = require('../ops/bindings');
+  const b = require('../../lib/bindings');
   const CERT = '-----BEGIN CERTIFICATE-----\nc\n-----END CERTIFICATE-----\n';
   const KEY = '-----BEGIN RSA PRIVATE KEY-----\nk\n-----END RSA PRIVATE KEY-----\n';
   const conn = b.connectionFromBinding({ name: 'x', credentials: { uri: 'postgres://u:p@h/d?sslmode=require', sslcert: CERT, sslkey: KEY } });
@@ -114,7 +118,7 @@ test('client certificate: sslcert with sslkey presented by both drivers and in t
 });
 
 test('several hosts: hosts gives the first; a uri or jdbcUrl naming several is refused with one line', () => {
-  const b = require('../ops/bindings');
+  const b = require('../../lib/bindings');
   const fields = { port: 5432, name: 'd', username: 'u', password: 'p' };
   assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, hosts: ['pg-0', 'pg-1'] } }).host, 'pg-0');
   assert.equal(b.connectionFromBinding({ name: 'x', credentials: { ...fields, host: 'master', hosts: ['pg-0', 'pg-1'] } }).host, 'master');

@@ -8,8 +8,8 @@
 // certificate names, so verify-full becomes verify-ca there: the chain is still checked.
 // Exit 1 with one line when something is missing.
 
-const bindings = require('../ops/bindings');
-const { parseOrExit, REQUIRED } = require('../ops/arg-table');
+const bindings = require('../../lib/bindings');
+const { parseOrExit, REQUIRED } = require('../../lib/arg-table');
 
 const COMMAND = {
   usage: 'Usage: cf curl /v3/apps/GUID/env | node scripts/cf/tunnel-info.js --local-port N [--service results-db]',

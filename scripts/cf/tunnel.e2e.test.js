@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { freePort } = require('../test/test-db');
-const { portRange } = require('../test/ports');
+const { portRange } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TUNNEL = path.join(ROOT, 'scripts', 'tunnel.sh');

@@ -16,7 +16,7 @@
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseOrExit, note, parseDuration } = require('./arg-table');
+const { parseOrExit, note, parseDuration } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST_DIR = process.env.CFSCALE_MANIFEST_DIR || 'manifests';

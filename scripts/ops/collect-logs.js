@@ -8,7 +8,7 @@
 // missed (its last 1000 lines; records already stored are dropped by vcap_request_id) and
 // `cf logs APP` follows again, until the collector is stopped.
 const { makeCli, ROWS } = require('./cli');
-const { note } = require('./arg-table');
+const { note } = require('../../lib/arg-table');
 const { selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { formatCmd } = require('./exec');

@@ -7,7 +7,7 @@
 // (docs/cf-platform.md §1): when it ends by itself, the v3 stats are polled instead for the
 // rest of the run.
 const { makeCli, ROWS } = require('./cli');
-const { note } = require('./arg-table');
+const { note } = require('../../lib/arg-table');
 const { selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');

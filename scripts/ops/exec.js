@@ -18,7 +18,7 @@
 //   sleepSync(ms)
 const os = require('node:os');
 const { spawn, spawnSync } = require('node:child_process');
-const { isExecutable, findOnPath, processAlive } = require('./process-checks');
+const { isExecutable, findOnPath, processAlive } = require('../../lib/process-checks');
 
 const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
 

@@ -62,7 +62,7 @@ test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
     ["c.requireCpu('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
     ["c.requireKnownApp('vars')", /^x: unknown app "vars" \(known: .*node-app.*\) \(see --help\)\n$/],
     [`c.parse(['--warmup'], ${TABLE})`, 'x: --warmup needs a value (see --help)\n'],
-    [`c.parse([], { rows: [['--app', 'app', 'str', require(${JSON.stringify(path.join(__dirname, 'arg-table.js'))}).REQUIRED, '']] })`, 'x: --app is required (see --help)\n'],
+    [`c.parse([], { rows: [['--app', 'app', 'str', require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'arg-table.js'))}).REQUIRED, '']] })`, 'x: --app is required (see --help)\n'],
   ];
   for (const [call, want] of cases) {
     await t.test(call, () => {

@@ -7,7 +7,7 @@ const { selectPlatform, ALL_APPS } = require('./target');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 const { requireNodeModules } = require('./node-modules');
 const { noteCfVerifies } = require('./tls');
-const { note } = require('./arg-table');
+const { note } = require('../../lib/arg-table');
 
 const cli = makeCli('push');
 

@@ -55,7 +55,7 @@ const { sleep } = require('./sleep');
 
 async function connect(url, name) {
   const { Client } = require('pg');
-  const { connectionFromUrl, pgConfig } = require('./bindings');
+  const { connectionFromUrl, pgConfig } = require('../../lib/bindings');
   const client = new Client({
     ...pgConfig(connectionFromUrl(url, 'the results database URL')),
     application_name: `cfscale-${name}`,

@@ -5,7 +5,7 @@
 const { makeCli, knownApps, ROWS } = require('./cli');
 const { selectPlatform } = require('./target');
 const { localPlatformUp, scaleApp, waitRunning } = require('./apps');
-const { note } = require('./arg-table');
+const { note } = require('../../lib/arg-table');
 
 const cli = makeCli('scale');
 

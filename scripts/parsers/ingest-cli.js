@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../ops/results-db');
-const { parse, help, convert, note, REQUIRED, UsageError } = require('../ops/arg-table');
+const { parse, help, convert, note, REQUIRED, UsageError } = require('../../lib/arg-table');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in

@@ -12,7 +12,7 @@
 //   --requests round). The counts and texts are strings ('' when not given): they go into cf
 //   and loadgen command lines and the round document as given.
 const { ROWS } = require('../ops/cli');
-const { note, REQUIRED } = require('../ops/arg-table');
+const { note, REQUIRED } = require('../../lib/arg-table');
 
 const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 const STRINGS = ['instances', 'loadgens', 'parallel', 'rate', 'requests', 'seedAds', 'prewarm', 'frontProxies', 'maxErrorRate',

@@ -24,7 +24,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawn } = require('node:child_process');
-const { freePortInRange, portRange } = require('./ports');
+const { freePortInRange, portRange } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const CF = path.join(ROOT, '.tools/bin/cf');

@@ -36,7 +36,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 const { createTestDb } = require('./test-db');
-const { portRange, freePortInRange } = require('./ports');
+const { portRange, freePortInRange } = require('../../lib/ports');
 
 // java-db comes later: the preflight's missing service until then.
 const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });

@@ -13,7 +13,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { platformPortEnv } = require('./ports');
+const { platformPortEnv } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const dir = fs.mkdtempSync('/tmp/cfscale-fresh-clone-');

@@ -15,7 +15,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
-const { freePortInRange, portRange } = require('./ports');
+const { freePortInRange, portRange } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-journey-');

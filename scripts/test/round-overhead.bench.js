@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { makeCli } = require('../ops/cli');
-const { platformPortEnv } = require('./ports');
+const { platformPortEnv } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const args = makeCli('round-overhead').parse(process.argv.slice(2), {

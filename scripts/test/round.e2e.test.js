@@ -21,7 +21,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
-const { portRange } = require('./ports');
+const { portRange } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');

@@ -16,7 +16,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
-const { parse, help, note } = require('../ops/arg-table');
+const { parse, help, note } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PORTS = require('../../ports.json');

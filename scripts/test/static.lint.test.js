@@ -5,7 +5,9 @@
 //   it (local-platform/lib/config.js PORT_VARIABLES, or ports.js platformPortEnv), so CI runs
 //   beside a user's platform on the default ports; a file whose platform gets its ports from
 //   elsewhere says so on a `platform-ports:` comment line;
-// - every require names its file in a string literal, so a renamed file breaks lint, not a user.
+// - every require names its file in a string literal, so a renamed file breaks lint, not a user;
+// - every generated file (the shared modules' copies in the folders CF pushes, the tables
+//   contract/readme-tables.js writes) matches its source.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -74,4 +76,20 @@ test('scripts/: imports run one way, round → parsers → cf → ops', () => {
     }
   }
   assert.deepEqual(bad, []);
+});
+
+test('every generated file matches its source (node contract/readme-tables.js --write)', () => {
+  const { generated } = require('../../contract/readme-tables');
+  const stale = generated().filter(([, current, wanted]) => current !== wanted).map(([file]) => path.relative(ROOT, file));
+  assert.deepEqual(stale, []);
+});
+
+test('shared modules live once, in lib/: a copy elsewhere is a stamped one in a folder CF pushes', () => {
+  const shared = fs.readdirSync(path.join(ROOT, 'lib')).filter((f) => f.endsWith('.js'));
+  const copies = tracked(...shared.map((f) => `*/${f}`)).filter((f) => !f.startsWith('lib/'));
+  for (const f of copies) {
+    assert.match(f, /^(node-app|loadgen)\//, `${f}: a copy of lib/${path.basename(f)} outside the folders CF pushes: require lib/ instead`);
+    assert.ok(read(f).startsWith(`// generated from lib/${path.basename(f)} `), `${f}: not stamped with its source`);
+  }
+  assert.deepEqual(copies.sort(), ['loadgen/lib/arg-table.js', 'loadgen/lib/bindings.js', 'node-app/bindings.js']);
 });

@@ -10,13 +10,13 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { randomFreePort } = require('./ports');
+const { randomFreePort } = require('../../lib/ports');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 const SCHEMA = path.join(ROOT, 'results-schema.sql');
-const [PORT_MIN, PORT_MAX] = require('./ports').portRange('cf');
+const [PORT_MIN, PORT_MAX] = require('../../lib/ports').portRange('cf');
 
 const freePort = () => randomFreePort(PORT_MIN, PORT_MAX);
 

@@ -18,7 +18,7 @@ const { insertRound } = require('./synthetic.js');
 
 // run-round.sh's own flag table (its parser and --help): the stand-in takes exactly its flags.
 const { COMMAND } = require('../../../scripts/round/run-round-args.js');
-const { help, parse } = require('../../../scripts/ops/arg-table.js');
+const { help, parse } = require('../../../lib/arg-table.js');
 
 let o;
 try {

@@ -1,7 +1,6 @@
 // process-checks.js — two questions about programs and processes: is a file executable (and
-// which PATH directory holds a command), and does a pid still run. The one source is
-// scripts/ops/process-checks.js; local-platform/lib/ holds a copy written by
-// `node contract/readme-tables.js --write` (the parts import nothing of each other).
+// which PATH directory holds a command), and does a pid still run. The scripts and the local
+// platform require this one file.
 'use strict';
 
 const fs = require('node:fs');

@@ -2,10 +2,10 @@
 // bindings.js — PostgreSQL service bindings from VCAP_SERVICES, and the connection settings
 // (with TLS as the broker asks) for node-postgres, pure JS or native.
 //
-// One file, scripts/ops/bindings.js, copied byte for byte to node-app/bindings.js,
-// loadgen/lib/bindings.js and report/lib/bindings.js (parts never import each other; CF
-// pushes each folder alone) by
-// `node contract/readme-tables.js --write`, whose test fails when a copy is stale. Why not the cfenv package: contract/bindings/README.md.
+// One file, lib/bindings.js: the parts the repository runs require it; node-app and the
+// loadgen, which CF pushes each folder alone, hold stamped copies written by
+// `node contract/readme-tables.js --write`, whose check (lint suite) fails when one is stale.
+// Why not the cfenv package: contract/bindings/README.md.
 // The credential shapes of the brokers and the rules below: docs/bindings.md.
 //
 // Picking a binding: by name (binding `name`, else `instance_name`, else `binding_name`);

@@ -1,11 +1,10 @@
 'use strict';
 // ports.js — free ports for tests and benches. Each suite has its own range in ports.json (the
 // repository's one table of port ranges); the kernel's ephemeral range covers them, so a fixed
-// port can be taken by some client's connection: ask before using one. The one source is
-// scripts/test/ports.js; local-platform/test/ and bench/rounds/ hold copies written by
-// `node contract/readme-tables.js --write` (every copy sits two folders below the root).
+// port can be taken by some client's connection: ask before using one. Tests and benches of
+// every part require this one file.
 const net = require('node:net');
-const PORTS = require('../../ports.json');
+const PORTS = require('../ports.json');
 
 /** [first, last] port of range `name` of ports.json. */
 function portRange(name) {
