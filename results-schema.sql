@@ -412,11 +412,11 @@ GROUP BY round_id;
 -- What may make a round untrustworthy: the generator's own load, late sends (open
 -- model), unfinished loadgens, app instances that crashed or restarted in the round, and
 -- stats samples lost: stats_samples counts those of the measured window, stats_expected =
--- its length (by requests: up to the last loadgen's end) ÷ environment.stats_interval_s (the
--- longer of the poll interval and the platform's refresh, recorded by run-round) ×
--- instances; NULL when the round did not record it. The collectors run from the round's
--- creation to past its end, so a working one reaches it.
--- (A 10 s window, 2 instances: 20 samples at 1 s, 20 expected; 4 at 5 s, 4 expected.)
+-- (its length (by requests: up to the last loadgen's end) ÷ environment.stats_interval_s (the
+-- longer of the poll interval and the platform's refresh, recorded by run-round), less the one
+-- a sampler's jitter may put just past an edge) × instances; NULL when the round did not
+-- record it. The collectors run from the round's creation to past its end, so a working one
+-- reaches it. (A 10 s window, 2 instances: 19-20 samples at 1 s, 18 expected.)
 -- db_outage_ms: the results database was unreachable during the round (rounds.db_outage_ms).
 CREATE OR REPLACE VIEW report_round_validity AS
 SELECT r.id AS round_id,
@@ -436,8 +436,8 @@ SELECT r.id AS round_id,
        (SELECT count(*) FROM instance_stats st
          WHERE st.round_id = r.id AND st.app = r.app AND st.sampled_at >= round_measured_from(r)
            AND st.sampled_at < coalesce(round_measured_until(r), max(l.finished_at))) AS stats_samples,
-       floor(extract(epoch FROM coalesce(round_measured_until(r), max(l.finished_at)) - round_measured_from(r))
-             / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint * r.app_instances AS stats_expected,
+       greatest(floor(extract(epoch FROM coalesce(round_measured_until(r), max(l.finished_at)) - round_measured_from(r))
+             / nullif((r.environment->>'stats_interval_s')::numeric, 0))::bigint - 1, 0) * r.app_instances AS stats_expected,
        max(l.cpu_throttled_periods::double precision / nullif(l.cpu_periods, 0)) AS loadgen_throttled_max,
        max(l.cpu_throttled_ms) AS loadgen_throttled_ms_max,
        r.db_outage_ms

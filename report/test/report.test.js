@@ -172,15 +172,15 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.match(l.flags, /samples cover 2\.2 s of the 8\.0 s measured/);
   assert.equal(readCsv(path.join(out2, 'csv', 'groups.csv'))[0].n, '0', 'excluded from its group');
   // Stats samples lost: 4 per instance in the 8 s measured window where the recorded interval
-  // of 1.6 s expects 5; a warning (CPU and memory figures thin), the round stays in its group.
-  // At 2 s, 4 are expected: none lost.
+  // of 1.25 s expects 5 (6, less one for an edge); a warning (CPU and memory figures thin), the
+  // round stays in its group. At 1.6 s, 4 are expected: none lost.
   const stats = (intervalS) => ({ environment: { stats_source: 'v3', stats_interval_s: intervalS } });
-  const thin = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'thin stats', columns: stats(1.6) });
-  const full = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'full stats', columns: stats(2) });
+  const thin = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'thin stats', columns: stats(1.25) });
+  const full = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'full stats', columns: stats(1.6) });
   const out3 = path.join(dir, 'stats');
   report(['--rounds', `${thin},${full}`, '--out', out3]);
   const statsRows = new Map(readCsv(path.join(out3, 'csv', 'rounds.csv')).map((x) => [x.label, x]));
-  assert.match(statsRows.get('thin stats').flags, /8 of 10 expected stats samples \(one per 1\.6 s per instance\)/);
+  assert.match(statsRows.get('thin stats').flags, /8 of 10 expected stats samples \(one per 1\.25 s per instance\)/);
   assert.equal(statsRows.get('thin stats').trusted, 'true');
   assert.doesNotMatch(statsRows.get('full stats').flags, /stats samples/);
   const env = readCsv(path.join(out, 'csv', 'environment.csv'));

@@ -164,8 +164,9 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
 });
 
 test('finish-round: the summary shows router records against requests and stats samples against those expected', async () => {
-  // 10 s, 2 instances, a sample every 5 s: 4 expected, 2 stored; 60 of the 100 requests reached the router log.
-  const id = await createRound({ environment: { stats_source: 'v3', stats_interval_s: 5 } });
+  // 10 s, 2 instances, a sample every 2.5 s: 3 expected per instance (4, less one for an edge), 2 stored in all;
+  // 60 of the 100 requests reached the router log.
+  const id = await createRound({ environment: { stats_source: 'v3', stats_interval_s: 2.5 } });
   await fill(id, { ok: 100, failed: 0 });
   await db.query("UPDATE requests SET vcap_request_id = 'v-' || correlation_id WHERE round_id = $1", [id]);
   await db.query(`INSERT INTO router_timings (round_id, platform, app, at, vcap_request_id)
@@ -173,7 +174,7 @@ test('finish-round: the summary shows router records against requests and stats 
   const res = await finish(id);
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stdout, /^router records: 60 of 100 requests \(60\.0 %\)$/m);
-  assert.match(res.stdout, /^stats samples in the measured window: 2 of 4 expected \(one per 5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
+  assert.match(res.stdout, /^stats samples in the measured window: 2 of 6 expected \(one per 2\.5 s per instance\): SHORT, samples were lost \(CPU and memory figures rest on fewer\)$/m);
   // A round that recorded no stats interval is not judged.
   const old = await createRound();
   await fill(old, { ok: 10, failed: 0 });

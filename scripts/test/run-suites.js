@@ -34,6 +34,7 @@ const SUITES = [
   ['loadgen', 'cd loadgen && npm test', 1],
   ['chisel', 'chisel/test.sh', 1],
   ['bench', 'node --test scripts/test/benchmarks.smoke.js', 1],
+  ['journey', 'cd scripts && npm run test:journey', 1],
   ['local-platform', 'cd local-platform && npm test', 2],
   ['report', 'cd report && npm test', 2],
   ['scripts', 'cd scripts && npm test', 3],

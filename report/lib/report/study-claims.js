@@ -40,29 +40,55 @@ function utilisationText(rows) {
   }).join(', ');
 }
 
-function nodeFullCpu(an) {
+/** Utilisation of each instance's quota per instance count: "×1 99 % (CI 98–100), …" (the quota plans). */
+function quotaText(rows) {
+  return rows.map((r) => {
+    const s = r.cpu_peak_pct;
+    const ci = s.n >= 2 ? ` (CI ${pct(Math.max(0, s.ciLow) / r.cpu_available_pct)}–${pct(s.ciHigh / r.cpu_available_pct)})` : '';
+    return `×${r.instances} ${pct(r.utilisation)}${ci}`;
+  }).join(', ');
+}
+
+/**
+ * Two readings of the CPU an instance has: with no quota (the study's notion: one core per
+ * Node.js instance, the cell's cores per Java one; plan cpu-utilisation), which this host can
+ * only give when it has cores to spare, and a quota (what the instance was given; the plan
+ * that holds each instance to one, `quotaPlan`), which it always can.
+ */
+function cpuReadings(an, app, quotaPlan) {
   const a = an['cpu-utilisation'];
-  const rows = a?.cpuTable.filter((r) => r.app === 'node-app' && r.study_utilisation !== null) ?? [];
-  if (!rows.length) return missing('cpu-utilisation');
-  const h = hostLoad(a, 'node-app');
-  const ok = rows.every((r) => r.study_utilisation >= LINEAR_MIN);
-  const ours = `${utilisationText(rows)} of one core per instance`;
-  if (ok) return { ours, verdict: REPRODUCED, reason: `every instance count at ≥ ${pct(LINEAR_MIN)}` };
-  if (hostBound(h)) return { ours, verdict: NOT_MEASURABLE, reason: `${hostText(h)} (loadgens, databases, router on the same cores): the instances could not get a whole core each` };
-  return { ours, verdict: NOT_REPRODUCED, reason: `below ${pct(LINEAR_MIN)} with ${hostText(h)}` };
+  const free = a?.cpuTable.filter((r) => r.app === app && r.study_utilisation !== null) ?? [];
+  const quota = an[quotaPlan]?.cpuTable.filter((r) => r.app === app && r.utilisation !== null) ?? [];
+  return { free, quota, host: a ? hostLoad(a, app) : null };
+}
+
+function nodeFullCpu(an) {
+  const { free, quota, host } = cpuReadings(an, 'node-app', 'horizontal-efficiency');
+  if (!free.length && !quota.length) return missing('cpu-utilisation');
+  const ours = [quota.length && `of its quota: ${quotaText(quota)} (horizontal-efficiency)`,
+    free.length && `of one core with no quota: ${utilisationText(free)} (cpu-utilisation)`].filter(Boolean).join('; ');
+  const full = (rows, key) => rows.length && rows.every((r) => r[key] >= LINEAR_MIN);
+  if (full(free, 'study_utilisation')) return { ours, verdict: REPRODUCED, reason: `every instance count at ≥ ${pct(LINEAR_MIN)} of one core` };
+  if (full(quota, 'utilisation')) {
+    return { ours, verdict: REPRODUCED, reason: `each instance used ≥ ${pct(LINEAR_MIN)} of the CPU it was given (a quota, as a single-threaded instance is held to one core)`
+      + (hostBound(host) ? `; with no quota ${hostText(host)} and could not give it a whole core` : '') };
+  }
+  if (hostBound(host) && !quota.length) return { ours, verdict: NOT_MEASURABLE, reason: `${hostText(host)} (loadgens, databases, router on the same cores): the instances could not get a whole core each` };
+  return { ours, verdict: NOT_REPRODUCED, reason: `below ${pct(LINEAR_MIN)} of what it had${host ? ` (${hostText(host)})` : ''}` };
 }
 
 function javaShare(an) {
-  const a = an['cpu-utilisation'];
-  const rows = a?.cpuTable.filter((r) => r.app === 'java-app' && r.study_utilisation !== null) ?? [];
-  if (!rows.length) return missing('cpu-utilisation');
-  const h = hostLoad(a, 'java-app');
-  const ours = `${utilisationText(rows)} of the host's cores per instance`;
-  if (rows.every((r) => r.study_utilisation <= 0.7)) {
-    if (hostBound(h)) return { ours, verdict: NOT_MEASURABLE, reason: `${hostText(h)}: Java could not have used more, so its share shows the host, not the JVM` };
-    return { ours, verdict: REPRODUCED, reason: `Java left cores idle that the host had free (${hostText(h)})` };
+  const { free, quota, host } = cpuReadings(an, 'java-app', 'java-quota-share');
+  if (!free.length && !quota.length) return missing('cpu-utilisation');
+  const ours = [quota.length && `of its quota: ${quotaText(quota)} (java-quota-share)`,
+    free.length && `of the host's cores with no quota: ${utilisationText(free)} (cpu-utilisation)`].filter(Boolean).join('; ');
+  const part = (rows, key) => rows.length && rows.every((r) => r[key] <= 0.7);
+  if (part(free, 'study_utilisation') && !hostBound(host)) return { ours, verdict: REPRODUCED, reason: `Java left cores idle that the host had free (${hostText(host)})` };
+  if (part(quota, 'utilisation')) return { ours, verdict: REPRODUCED, reason: 'Java left part of even a hard quota unused at saturation' };
+  if (quota.length) {
+    return { ours, verdict: NOT_REPRODUCED, reason: `given a hard quota Java used over 70 % of it${hostBound(host) ? `; the study's reading (a cell's cores under shares) needs idle cores, and ${hostText(host)}` : ''}` };
   }
-  return { ours, verdict: NOT_REPRODUCED, reason: 'Java used more than 70 % of the host\'s cores' };
+  return { ours, verdict: hostBound(host) ? NOT_MEASURABLE : NOT_REPRODUCED, reason: hostBound(host) ? `${hostText(host)}: Java could not have used more` : 'Java used more than 70 % of the host\'s cores' };
 }
 
 function nodeLinear(an) {

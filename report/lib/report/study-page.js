@@ -58,7 +58,11 @@ function runFacts(analyses) {
   const times = rounds.map((r) => [new Date(r.created_at).getTime(), new Date(r.finished_at ?? r.created_at).getTime()]);
   const wallS = times.length ? (Math.max(...times.map((t) => t[1])) - Math.min(...times.map((t) => t[0]))) / 1000 : 0;
   const versions = {};
-  for (const r of rounds) for (const [k, v] of Object.entries(r.versions ?? {})) versions[k] ??= typeof v === 'object' ? JSON.stringify(v) : v;
+  for (const r of rounds) {
+    for (const [k, v] of Object.entries(r.versions ?? {})) {
+      versions[k] ??= v && typeof v === 'object' ? Object.entries(v).map(([lib, ver]) => `${lib} ${ver}`).join(', ') : v;
+    }
+  }
   const shares = rounds.map((r) => r.environment?.host_cpu).filter((h) => h && h.sut_cores + h.harness_cores > 0)
     .map((h) => h.harness_cores / (h.sut_cores + h.harness_cores)).sort((x, y) => x - y);
   return {
