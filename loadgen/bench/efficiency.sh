@@ -32,14 +32,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 run_autocannon() {
   cpu_time taskset -c "$GEN_CORE" node "$LOADGEN_DIR/node_modules/autocannon/autocannon.js" \
     -c "$CONNECTIONS" -d "$DURATION" --json "$TARGET_URL"
-  REQS="$(jq '.requests.total' "$CPU_OUT")"
+  REQS="$(total_requests autocannon)"
   warn_errors autocannon "$(jq '.errors + .timeouts + .non2xx' "$CPU_OUT")"
 }
 
 run_loadgen() {
   cpu_time env CFSCALE_LOADGEN_SOCKETS="${SOCKETS:-}" taskset -c "$GEN_CORE" node ${PRELOAD:+-r "$PRELOAD"} "$LOADGEN_DIR/bin/loadgen.js" --url "$TARGET_URL" \
     --parallel "$CONNECTIONS" --duration "${DURATION}s" --json --no-progress "$@"
-  REQS="$(jq '.requests.total' "$CPU_OUT")"
+  REQS="$(total_requests loadgen)"
   warn_errors loadgen "$(jq '.requests.errors' "$CPU_OUT")"
 }
 
@@ -84,12 +84,12 @@ main() {
   # Interleaved repeats: a shared machine's load drifts; the median of each tool is compared.
   for rep in $(seq "$REPEAT"); do
     log "repeat $rep of $REPEAT"
-    run_autocannon && record autocannon
-    run_loadgen && record loadgen
-    if [[ "$with_net" == 1 ]]; then SOCKETS=net run_loadgen && record loadgen-net-sockets; fi
-    if [[ "$with_uuid" == 1 ]]; then PRELOAD="$BENCH_DIR/own-uuidv7.js" run_loadgen && record loadgen-own-uuid; fi
+    run_autocannon; record autocannon
+    run_loadgen; record loadgen
+    if [[ "$with_net" == 1 ]]; then SOCKETS=net run_loadgen; record loadgen-net-sockets; fi
+    if [[ "$with_uuid" == 1 ]]; then PRELOAD="$BENCH_DIR/own-uuidv7.js" run_loadgen; record loadgen-own-uuid; fi
     if [[ "$pg" == 1 ]]; then
-      run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool" && record loadgen+persist
+      run_loadgen --results-db "$db" --round "$round" --spool-dir "$PG_DIR/spool"; record loadgen+persist
     fi
   done
   node "$BENCH_DIR/efficiency-summary.js" "$RESULTS" "$DURATION"

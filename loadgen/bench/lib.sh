@@ -87,5 +87,14 @@ cpu_time() {
   rm -f "$tf"
 }
 
+# total_requests TOOL: the requests of the run cpu_time just timed (its JSON); a run that gave
+# none (the tool failed: its stderr is not kept) stops the bench.
+total_requests() {
+  local n
+  n="$(jq '.requests.total // empty' "$CPU_OUT" 2>/dev/null)"
+  [[ -n "$n" ]] || die "$1 gave no result (run it by hand to see why)"
+  echo "$n"
+}
+
 # pg_cpu_sec: CPU seconds used so far by the bench cluster (pg-cpu.js).
 pg_cpu_sec() { node "$BENCH_DIR/pg-cpu.js" "$PG_DIR"; }

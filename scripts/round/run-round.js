@@ -15,6 +15,7 @@
 // collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
+const os = require('node:os');
 const { makeCli, parseDurationMs } = require('../ops/cli');
 const { selectPlatform, cfJsonOf } = require('../ops/target');
 const apps = require('../ops/apps');
@@ -399,8 +400,27 @@ function prepare(o) {
   };
 }
 
+// Locally the harness shares the cores with what it measures. From the round's insert on,
+// run-round and what it starts (the collectors, cf logs, their ingest) run at this nice
+// level (CFSCALE_OBSERVER_NICE, 0-19; 0: as the rest), so that on contended cores the app,
+// its database, the router and the loadgens go first; host-cpu.js shows what each part used.
+const OBSERVER_NICE_DEFAULT = 10;
+
+function observerNice() {
+  const raw = process.env.CFSCALE_OBSERVER_NICE;
+  const nice = raw === undefined || raw === '' ? OBSERVER_NICE_DEFAULT : Number(raw);
+  if (!Number.isInteger(nice) || nice < 0 || nice > 19) cli.usageError(`CFSCALE_OBSERVER_NICE must be a nice level from 0 to 19, got "${raw}"`);
+  return nice;
+}
+
+function yieldToTheMeasured(p, nice) {
+  if (p.name !== 'local' || p.dryRun || nice === 0) return;
+  try { os.setPriority(nice); } catch (e) { cli.log(`could not lower run-round's priority: ${e.message}`); }
+}
+
 async function main() {
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
+  const nice = observerNice();
   const r = prepare(o);
   const { p, t } = r;
   setRouteLoadbalancing(r);
@@ -408,6 +428,7 @@ async function main() {
   prewarmInstances(r);
   if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
+  yieldToTheMeasured(p, nice);
   if (!p.dryRun) r.control = new Connection(r.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log });
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
