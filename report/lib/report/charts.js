@@ -5,6 +5,7 @@
 
 const { ROUND_CHARTS } = require('./round-charts.js');
 const { STUDY } = require('./study.js');
+const { CPU_LEVELS_PCT: CPU_LEVELS } = require('./study-figures.js');
 const { keepaliveThroughput } = require('./keepalive-chart.js');
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
@@ -125,6 +126,25 @@ function throughputAtCpuLevels(a) {
   ]);
 }
 
+/**
+ * Fig 7.5/7.6 for one app: its throughput against CPU (x: CPU, as the study drew it), one line
+ * per instance count, with the 100-400 % lines the study read throughput off at and the
+ * points where a line crosses one (a line that never reaches 100 % shows why none is read).
+ */
+function cpuEfficiency(a, app) {
+  const v = cpuRows(a.groups, (g) => g.app === app).map((r) => ({ ...r, kind: 'measured' }));
+  if (!v.length) return null;
+  const levels = a.cpuLevels.filter((r) => r.app === app).map((r) => ({ instances: r.instances, cpu: r.cpu_pct, throughput: num(r.throughput_rps), kind: 'read off' }));
+  const x = { field: 'cpu', type: 'quantitative', title: 'CPU used (% of one core, all instances)', scale: { domain: [0, Math.max(400, ...v.map((r) => r.cpu))] } };
+  const y = { field: 'throughput', type: 'quantitative', title: 'throughput (req/s)' };
+  return base(`Throughput per CPU of ${app} (study Fig. ${app === 'java-app' ? '7.6' : '7.5'})`,
+    'one line per instance count; dashed: 100-400 % CPU; rings: the throughput read off where a line crosses one', v, [
+      { mark: { type: 'line', point: true }, encoding: { x, y, color: { field: 'instances', type: 'ordinal', title: 'instances' }, order: { field: 'load' } } },
+      { mark: { type: 'rule', strokeDash: [2, 4], color: 'gray' }, data: { values: CPU_LEVELS.map((c) => ({ c })) }, encoding: { x: { field: 'c', type: 'quantitative' } } },
+      { mark: { type: 'point', size: 90, shape: 'circle', filled: false, color: 'black' }, data: { values: levels }, encoding: { x, y } },
+    ]);
+}
+
 /** Capacity search (kind capacity): capacity per instance count, and whether the soak confirmed it. */
 function capacityChart(a) {
   const v = a.capacity.filter((c) => c.capacity_rps !== null).map((c) => ({
@@ -229,4 +249,4 @@ function buildCharts(analysis) {
     .map((c) => ({ ...c, spec: { ...c.spec, config: { ...AXIS_CONFIG, ...c.spec.config } } }));
 }
 
-module.exports = { throughputVsLoad, latencySplitVsLoad, throughputAtFullCore, throughputVsLoadgens, throughputAtCpuLevels, capacityChart, throughputVsCpu, memoryVsThroughput, scalingEfficiency, cpuUtilisation, latencySplitBars, buildCharts, AXIS_CONFIG, CHARTS };
+module.exports = { cpuEfficiency, throughputVsLoad, latencySplitVsLoad, throughputAtFullCore, throughputVsLoadgens, throughputAtCpuLevels, capacityChart, throughputVsCpu, memoryVsThroughput, scalingEfficiency, cpuUtilisation, latencySplitBars, buildCharts, AXIS_CONFIG, CHARTS };
