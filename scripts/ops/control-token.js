@@ -12,7 +12,8 @@
 //   setControlToken(p, guid)    a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
 //                               environment_variables); under --dry-run the command, masked
 //   readControlToken(p, app, guid) → the token; null under --dry-run for an app not pushed yet;
-//                               dies naming the fix when the app has none
+//                               an app pushed before it had one (an older cfscale) gets one and
+//                               is restarted, as the fix the error would name
 //   authHeaderLine(token) → the header line for curl's stdin; MASKED_AUTH the same, masked
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -57,10 +58,14 @@ function setControlToken(p, guid) {
 
 function readControlToken(p, app, guid) {
   if (p.dryRun && guid.startsWith('<')) return null;
-  const token = p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
+  const read = () => p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
+  let token = read();
   if (!token) {
-    p.cli.die(`${app} has no ${CONTROL_VAR} (cf curl ${envPath(guid)}): push it again (scripts/push.sh ${app}), `
-      + `or set one: cf set-env ${app} ${CONTROL_VAR} "$(openssl rand -base64 32)" && cf restart ${app}`);
+    p.cli.log(`${app} has no ${CONTROL_VAR} (pushed before the apps had a control credential): giving it one, then cf restart ${app}`);
+    setControlToken(p, guid);
+    p.cfRun('restart', app);
+    token = p.dryRun ? null : read();
+    if (!token && !p.dryRun) p.cli.die(`${app}: ${CONTROL_VAR} still missing after it was set (cf curl ${envPath(guid)})`);
   }
   return token;
 }
