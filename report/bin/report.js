@@ -8,6 +8,7 @@ const { parseOrExit, note } = require('../../lib/arg-table.js');
 const { connect, REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
+const { ensureResultsSchema } = require('../../lib/results-schema.js');
 const { inStudy, shippedPlans } = require('../lib/experiment/catalogue.js');
 const { defaultScale, loadPlan, PlanError, SCALES } = require('../lib/experiment/plan.js');
 const { studyAnalyses, writeStudyPage } = require('../lib/report/study-page.js');
@@ -56,6 +57,7 @@ async function studyPage(o) {
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out/study'));
   let client;
   try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
+  await ensureResultsSchema((text, params) => client.query(text, params));
   try {
     const analyses = await studyAnalyses(client, plans);
     const n = Object.values(analyses).reduce((t, x) => t + x.analysis.rounds.length, 0);
@@ -89,6 +91,7 @@ async function main() {
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
   let client;
   try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
+  await ensureResultsSchema((text, params) => client.query(text, params));
   try {
     const data = await loadReportData(client, sel);
     const staleNote = staleLine(sel.plan, data.stale);

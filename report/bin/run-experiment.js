@@ -5,6 +5,7 @@
 'use strict';
 const { parseOrExit, note } = require('../../lib/arg-table.js');
 const { connect, resultsUrl } = require('../lib/results-db.js');
+const { ensureResultsSchema } = require('../../lib/results-schema.js');
 const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('../lib/experiment/catalogue.js');
 const { duration } = require('../lib/experiment/estimate.js');
 const { defaultScale, loadPlan, PlanError, SCALES } = require('../lib/experiment/plan.js');
@@ -91,7 +92,11 @@ async function main() {
   const url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
   let client = null;
   if (url) {
-    try { client = await connect(url); } catch (e) {
+    try {
+      client = await connect(url);
+      // Finished rounds are looked up before the first round runs: the schema must be there.
+      if (!dryRun) await ensureResultsSchema((text, params) => client.query(text, params));
+    } catch (e) {
       if (!dryRun) die(`cannot reach the results database: ${e.message}`);
       log(`results database unreachable (${e.message}); listing every round`);
     }

@@ -23,10 +23,13 @@ const PARTS = [...SUT, ...HARNESS, 'pg_shared', 'other_instances', 'other'];
 
 const readText = (f) => { try { return fs.readFileSync(f, 'utf8'); } catch { return null; } };
 
-/** Busy ticks of all CPUs (/proc/stat: everything but idle and iowait). */
+/**
+ * Busy ticks of all CPUs: /proc/stat's user, nice, system, irq and softirq (not idle or iowait;
+ * not steal, the hypervisor's; guest time is already in user and nice).
+ */
 function busyTicks() {
-  const f = (readText('/proc/stat') || '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return f.reduce((a, b) => a + b, 0) - (f[3] || 0) - (f[4] || 0);
+  const [user, nice, system, , , irq, softirq] = (readText('/proc/stat') || '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return user + nice + system + (irq || 0) + (softirq || 0);
 }
 
 /** { pid: { ppid, ticks, cmd, cgroup } } of every process (its cpuacct cgroup path). */
@@ -100,7 +103,8 @@ function hostCpuCores(a, b) {
   const parts = Object.fromEntries(PARTS.map((p) => [p, round2(Math.max(0, b.ns[p] - a.ns[p]) / 1e9 / spanS)]));
   const sum = (names) => round2(names.reduce((t, n) => t + parts[n], 0));
   const busy = round2((b.busyTicks - a.busyTicks) / TICKS_PER_S / spanS);
-  // The busy time no part holds: processes that ended between the snapshots, the kernel.
+  // The busy time no part holds: the kernel's (interrupts, the network stack's softirqs), and
+  // processes that ended between the snapshots.
   const rest = round2(Math.max(0, busy - sum(PARTS)));
   return { span_s: round2(spanS), busy_cores: busy, sut_cores: sum(SUT), harness_cores: sum(HARNESS), rest_cores: rest, parts };
 }
@@ -113,7 +117,7 @@ function hostCpuLine(h) {
   return `host CPU over the round: ${f(h.busy_cores)} cores busy; system under test ${f(h.sut_cores)} (app ${f(p.app)}, `
     + `its database ${f(p.app_db)}), harness ${f(h.harness_cores)} (loadgens ${f(p.loadgens)}, results database ${f(p.results_db)}, `
     + `router ${f(p.router)}, platform daemon ${f(p.daemon)}, run-round and collectors ${f(p.control)}), PostgreSQL's own `
-    + `${f(p.pg_shared)}, other processes ${f(p.other + p.other_instances)}, ended processes and the kernel ${f(h.rest_cores ?? 0)}`;
+    + `${f(p.pg_shared)}, other processes ${f(p.other + p.other_instances)}, the kernel and ended processes ${f(h.rest_cores ?? 0)}`;
 }
 
 module.exports = { readHostCpu, hostCpuCores, hostCpuLine, cgroupPart, SUT, HARNESS, PARTS };

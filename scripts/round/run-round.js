@@ -36,6 +36,7 @@ const { readControlToken, authHeaderLine } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
+const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
 const { hostCpuCores, hostCpuLine, readHostCpu } = require('./host-cpu');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 
@@ -433,6 +434,12 @@ async function main() {
   const removeInterrupt = onInterrupt(r);
   process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
   if (!p.dryRun) {
+    // A foundation's broker hands out an empty database; an older one lacks the newest views.
+    try {
+      if (await ensureResultsSchema((text, params) => r.control.query(text, params))) cli.log(`results database: results-schema.sql applied (version ${SCHEMA_VERSION})`);
+    } catch (err) {
+      if (!r.interrupted) return lostDatabase(r, err);
+    }
     r.creating = insertRound(r, t);
     const created = await r.creating;
     // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
