@@ -90,14 +90,20 @@ function apiUrl(cfg, d) {
   return `http://127.0.0.1:${d && d.apiPort ? d.apiPort : cfg.apiPort}`;
 }
 
+/** The API a CF_HOME targets ('' when it targets none). */
+function targetOf(cfHome) {
+  try { return JSON.parse(fs.readFileSync(path.join(cfHome, '.cf', 'config.json'), 'utf8')).Target || ''; } catch { return ''; }
+}
+
 /**
- * The CF_HOME cfl login logs in: the caller's when it lies inside the platform's home (the
- * scripts' cf-home, the report's), else the project's own $CFSCALE_HOME/cf-home, so that a
- * user's own cf login (to a foundation, in ~ or their CF_HOME) is never replaced.
+ * The CF_HOME cfl login logs in: the CF_HOME the caller names, unless it is logged in to
+ * another API (a foundation: that login is never replaced), or none is named (~/.cf stays the
+ * user's own); then the project's $CFSCALE_HOME/cf-home.
  */
-function loginCfHome(cfg, env = process.env) {
+function loginCfHome(cfg, api, env = process.env) {
   const own = env.CF_HOME ? path.resolve(env.CF_HOME) : '';
-  return own.startsWith(`${cfg.home}${path.sep}`) ? own : path.join(cfg.home, 'cf-home');
+  const target = own && targetOf(own);
+  return own && (!target || target === api) ? own : path.join(cfg.home, 'cf-home');
 }
 
 /** Whether the cf config in cfHome targets api with a token and the local space. */
@@ -111,7 +117,7 @@ function loggedIn(cfHome, api) {
 }
 
 function cfLogin(cfg, api) {
-  const cfHome = loginCfHome(cfg);
+  const cfHome = loginCfHome(cfg, api);
   if (loggedIn(cfHome, api)) return;
   fs.mkdirSync(cfHome, { recursive: true });
   const dir = findOnPath('cf');

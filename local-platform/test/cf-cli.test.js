@@ -38,7 +38,7 @@ test('cf login -a API -u admin -p admin -o local -s local, as on PCF Dev; the to
   assert.equal(JSON.parse(bad.body).error, 'unauthorized');
 });
 
-test('cfl login logs in only the platform\'s own CF_HOMEs: a user\'s CF_HOME outside CFSCALE_HOME is left as it was', async (t) => {
+test('cfl login never replaces a user\'s login to another API: such a CF_HOME is left as it was, the project\'s logged in instead', async (t) => {
   const { spawnSync } = require('node:child_process');
   // The cf CLI found on PATH, as under scripts/test.sh (else cfl falls back to .tools/bin/cf).
   const PATH = `${path.join(w.repo, '.tools', 'bin')}:${w.env.PATH}`;
@@ -67,6 +67,14 @@ test('cfl login logs in only the platform\'s own CF_HOMEs: a user\'s CF_HOME out
     const again = cfl(mine);
     assert.equal(again.status, 0, again.stderr);
     assert.equal(`${again.stdout}${again.stderr}`, '', 'logged in already: no second cf login');
+  });
+  await t.test('a CF_HOME the caller names that targets no API yet: logged in there', () => {
+    const fresh = path.join(w.home, 'fresh-cf-home');
+    fs.mkdirSync(fresh, { recursive: true });
+    const r = cfl(fresh);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`^cfl: \\(in CF_HOME=${fresh}\\)$`, 'm'));
+    loggedIn(fresh);
   });
   await t.test('a CF_HOME inside CFSCALE_HOME (the report\'s): logged in there', () => {
     const inside = path.join(w.env.CFSCALE_HOME, 'report-cf-home');
