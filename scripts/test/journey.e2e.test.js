@@ -63,13 +63,14 @@ async function query(url, sql, params) {
 
 // Range `journey`: router, PostgreSQL, API, router HTTPS, the tunnel's local end (each the first
 // free one of its ten: where the range is not reserved, an outgoing connection may hold a
-// port), then instances.
+// port), then instances; the last five for front proxies (none start: pinned all the same).
 test.before(async () => {
   const [first] = portRange('journey');
   const names = ['CFSCALE_ROUTER_PORT', 'CFSCALE_PG_PORT', 'CFSCALE_API_PORT', 'CFSCALE_ROUTER_TLS_PORT'];
   for (const [i, name] of names.entries()) ENV[name] = String(await freePortInRange(first + 10 * i, first + 10 * i + 9));
   TUNNEL_PORT = await freePortInRange(first + 40, first + 49);
   ENV.CFSCALE_INSTANCE_PORT_BASE = String(first + 50);
+  ENV.CFSCALE_FRONT_PROXY_PORT_BASE = String(first + 95);
 });
 
 test.after(async () => {

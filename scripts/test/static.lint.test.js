@@ -25,8 +25,10 @@ function tracked(...patterns) {
 const read = (f) => fs.readFileSync(path.join(ROOT, f), 'utf8');
 
 /** Why a file that sets CFSCALE_HOME leaves a port to its default ([] when none). */
-function unpinned(text) {
-  if (!/\bCFSCALE_HOME\s*:/.test(text) || /platformPortEnv\(|^\s*\/\/ platform-ports: \S/m.test(text)) return [];
+function unpinned(source) {
+  const text = source.split('\n').filter((l) => !/^\s*\/\/(?! platform-ports:)/.test(l)).join('\n');
+  // An env that sets CFSCALE_HOME (as `CFSCALE_HOME: …` or the shorthand `CFSCALE_HOME,`).
+  if (!/(?<![.\w])CFSCALE_HOME\s*[:,}]/.test(text) || /platformPortEnv\(|^\s*\/\/ platform-ports: \S/m.test(text)) return [];
   return PORT_VARIABLES.filter((name) => !new RegExp(`\\b${name}\\b`).test(text));
 }
 
@@ -42,6 +44,7 @@ test('the check sees a port left to its default', () => {
   assert.deepEqual(unpinned("env = { CFSCALE_HOME: h, CFSCALE_ROUTER_PORT: '1', CFSCALE_PG_PORT: '2' }"),
     ['CFSCALE_ROUTER_TLS_PORT', 'CFSCALE_API_PORT', 'CFSCALE_INSTANCE_PORT_BASE', 'CFSCALE_FRONT_PROXY_PORT_BASE']);
   assert.deepEqual(unpinned('env = { CFSCALE_HOME: h, ...platformPortEnv(\'e2e\') }'), []);
+  assert.equal(unpinned('const ENV = { CFSCALE_HOME, CF_HOME: x }').length, 6, 'the shorthand too');
 });
 
 // require(x) where x is not a string literal; require.resolve(...) only finds a path, and
