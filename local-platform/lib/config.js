@@ -101,8 +101,9 @@ function canEnter(ids, dir) {
 }
 
 /**
- * The platform PostgreSQL's directory: HOME/pg, or as root, when postgres cannot enter HOME,
- * OUTSIDE_PG_ROOT/<home hash>/pg. A cluster already made in either place stays there.
+ * The platform PostgreSQL's directory: HOME/pg, or as root, when postgres cannot reach HOME,
+ * OUTSIDE_PG_ROOT/<home hash>/pg. The platform opens HOME itself to 0711 (platform.js boot),
+ * so only the directories above it decide. A cluster already made in either place stays there.
  */
 function pgDirOf(home, homeHash, isRoot = process.getuid?.() === 0) {
   const inside = path.join(home, 'pg');
@@ -110,7 +111,7 @@ function pgDirOf(home, homeHash, isRoot = process.getuid?.() === 0) {
   if (!isRoot || fs.existsSync(path.join(inside, 'data'))) return inside;
   if (fs.existsSync(path.join(outside, 'data'))) return outside;
   const ids = userIds('postgres');
-  return !ids || canEnter(ids, home) ? inside : outside;
+  return !ids || canEnter(ids, path.dirname(home)) ? inside : outside;
 }
 
 /** Under CFSCALE_PIN_PORTS=1 (scripts/test.sh), a platform about to start must have every port set. */

@@ -372,7 +372,7 @@ test('cfl up warns when the running daemon has other settings than this environm
   }
 });
 
-test('postgres data: HOME/pg when postgres can enter HOME, else outside it, one directory per home (as root)', () => {
+test('postgres data: HOME/pg when postgres can reach HOME, else outside it, one directory per home (as root)', () => {
   const { canEnter, pgDirOf, OUTSIDE_PG_ROOT } = require('../lib/config');
   const closed = fs.mkdtempSync(path.join(tmp, 'closed-'));
   const open = fs.mkdtempSync(path.join(tmp, 'open-'));
@@ -384,6 +384,9 @@ test('postgres data: HOME/pg when postgres can enter HOME, else outside it, one 
   assert.equal(canEnter(stranger, path.join(closed, 'home')), false);
   assert.equal(canEnter({ uid: fs.statSync(closed).uid, gids: new Set() }, path.join(closed, 'home')), true, 'its owner may');
   assert.equal(pgDirOf(path.join(open, 'home'), 'abcd1234', true), path.join(open, 'home', 'pg'));
+  // A home of its own 0700 (mkdtemp) is opened to 0711 by the platform: only the directories above decide.
+  fs.mkdirSync(path.join(open, 'private-home'), { mode: 0o700 });
+  assert.equal(pgDirOf(path.join(open, 'private-home'), 'abcd1234', true), path.join(open, 'private-home', 'pg'));
   assert.equal(pgDirOf(path.join(closed, 'home'), 'abcd1234', false), path.join(closed, 'home', 'pg'), 'not root: runs as ourselves');
   if (process.getuid() === 0) assert.equal(pgDirOf(path.join(closed, 'home'), 'abcd1234', true), path.join(OUTSIDE_PG_ROOT, 'abcd1234', 'pg'));
   // A cluster already made inside stays there, reachable or not.
