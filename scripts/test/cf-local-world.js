@@ -1,13 +1,13 @@
 'use strict';
 // cf-local-world.js — a Cloud Foundry for the scripts' tests that run PLATFORM=cf: one
-// local platform per test file (its own CFSCALE_HOME and the ports of range cf-world in ports.json), the REAL cf
+// local platform per test file (its own CFSCALE_HOME and the ports of a range of ports.json, cf-world unless told), the REAL cf
 // CLI (.tools/bin/cf) logged in to its Cloud Controller with a CF_HOME of the world's, the
 // services node-db, java-db and results-db, and the harness's apps as the tiny fixture app
 // (local-platform/test/fixtures/tiny-app) under their names, at the instance counts a test asks
 // for. The scripts find `cf` first on PATH as a shim that appends each argv to a log and
 // execs the real CLI: a test sees which cf commands ran. Under the heavy lock.
 //
-// localCfWorld({ services, foundation }) registers before/after hooks and returns w (services:
+// localCfWorld({ services, foundation, range }) registers before/after hooks and returns w (services:
 // those to create, default all three; each `cf create-service` waits for CC's job, so at once;
 // foundation: the CLI logged in through foundation-api.js, whose /v3/info is a foundation's,
 // so the scripts print and do what they would on CF, https://ROUTE included):
@@ -34,7 +34,7 @@ const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
 // The cf verbs that change nothing (a --dry-run may call only these).
 const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);
 
-function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundation = false } = {}) {
+function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundation = false, range = 'cf-world' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
   fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
   const w = {
@@ -100,8 +100,9 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
   };
 
   test.before(async () => {
-    // Range cf-world of ports.json: router, PostgreSQL and API in its first 100, then instances.
-    const [first] = portRange('cf-world');
+    // Its range of ports.json (suites that run side by side have one each): router, PostgreSQL
+    // and API in its first 100, then instances.
+    const [first] = portRange(range);
     assert.ok(fs.existsSync(CF), `${CF} is missing: run scripts/setup.sh (it builds the cf CLI)`);
     platformEnv = {
       ...process.env,

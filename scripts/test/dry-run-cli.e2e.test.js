@@ -12,7 +12,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 
-const w = localCfWorld({ foundation: true });
+const w = localCfWorld({ foundation: true, range: 'cf-world-e2e' });
 const lines = (s) => s.split('\n').filter(Boolean);
 const AUTH = "-H 'Authorization: Bearer ***'";
 const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
