@@ -22,6 +22,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { portRange } = require('../../lib/ports');
+const { pgDirOf } = require('../../local-platform/lib/config');
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
@@ -41,7 +42,8 @@ const ENV = {
   CFSCALE_ROUTER_TLS_PORT: String(ROUTER_PORT + 3),
   CFSCALE_FRONT_PROXY_PORT_BASE: String(ROUTER_PORT + 4),
 };
-const CGROUP = `/sys/fs/cgroup/memory/cfscale-${crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8)}`;
+const HOME_HASH = crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8);
+const CGROUP = `/sys/fs/cgroup/memory/cfscale-${HOME_HASH}`;
 // Where the scripts keep the local platform's cf login (ops/target.js localCfHome).
 const CF_HOME = path.join(HOME, 'cf-home');
 const ROUND_TIMEOUT_MS = 240000;
@@ -360,7 +362,8 @@ test('a 20 s stop of the platform PostgreSQL mid-round: run-round ends with its 
   // Our own connection would break as well.
   await db.end();
   db = null;
-  const pgCluster = (...args) => spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), [args[0], '--dir', path.join(HOME, 'pg'), ...args.slice(1)],
+  // Where the platform keeps its cluster (HOME/pg, or outside when postgres cannot reach HOME).
+  const pgCluster = (...args) => spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), [args[0], '--dir', pgDirOf(HOME, HOME_HASH), ...args.slice(1)],
     { env: ENV, encoding: 'utf8' });
   let r = pgCluster('stop');
   assert.equal(r.status, 0, r.stderr);
@@ -401,6 +404,8 @@ test('teardown.sh leaves nothing running', { timeout: 120000 }, async () => {
     s.on('error', () => resolve(false));
   });
   assert.equal(open, false, `router port ${ROUTER_PORT} still open`);
-  const left = spawnSync('pgrep', ['-f', HOME], { encoding: 'utf8' }).stdout.trim();
-  assert.equal(left, '', `processes of ${HOME} left: ${left}`);
+  for (const dir of [HOME, pgDirOf(HOME, HOME_HASH)]) {
+    const left = spawnSync('pgrep', ['-f', dir], { encoding: 'utf8' }).stdout.trim();
+    assert.equal(left, '', `processes of ${dir} left: ${left}`);
+  }
 });
