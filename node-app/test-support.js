@@ -118,7 +118,8 @@ async function freePortInRange(from = OWN_PORTS[0], to = OWN_PORTS[1]) {
  * Returns { base, proc, output(), stop(signal) → exit code }.
  */
 async function startApp(env, { workers = 1 } = {}) {
-  const port = await freePort();
+  // Our range, not a kernel-picked (ephemeral) port that a connection may take before the app binds it.
+  const port = await freePortInRange();
   const proc = spawn(process.execPath, [path.join(__dirname, 'server.js')], {
     env: { PATH: process.env.PATH, PORT: String(port), CONTROL_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,23 +8,21 @@ const { spawn } = require('node:child_process');
 const http = require('node:http');
 const net = require('node:net');
 const path = require('node:path');
+const { portRange } = require('../../lib/ports');
 const { send } = require('./raw-http');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const HEALTH_POLL_MS = 100;
+const CONTRACT_PORTS = portRange('contract');
 /** Settings of the apps: never inherited from the environment running the suite. */
 const APP_VARIABLES = /^(PORT|CF_INSTANCE_INDEX|APP_NAME|VCAP_.*|DB_.*|DATABASE_URL|RESULTS_.*|TIMINGS_.*|SHUTDOWN_TIMEOUT_MS|APP_FRAMEWORK|WEB_CONCURRENCY|JETTY_.*|NODE_ENV|CONTROL_TOKEN|LOCAL_DEV_NO_CONTROL_TOKEN)$/;
 
-/** A port nothing listens on (the kernel picks it). */
+/**
+ * A port nothing listens on, from the contract range of ports.json: one the kernel picks is an
+ * ephemeral port, which an outgoing connection may take before the app binds it.
+ */
 function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
+  return freePortInRange(...CONTRACT_PORTS);
 }
 
 /** A free port in [min, max] (our range of the shared machine). */
