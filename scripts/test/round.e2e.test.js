@@ -15,14 +15,13 @@
 // Own CFSCALE_HOME (/tmp/cfscale-e2e-*), ports of the range `e2e` in ports.json.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { portRange } = require('../../lib/ports');
-const { pgDirOf } = require('../../local-platform/lib/config');
+const { loadConfig, pgDirOf } = require('../../local-platform/lib/config');
 
 const ROOT = path.resolve(__dirname, '../..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
@@ -42,7 +41,8 @@ const ENV = {
   CFSCALE_ROUTER_TLS_PORT: String(ROUTER_PORT + 3),
   CFSCALE_FRONT_PROXY_PORT_BASE: String(ROUTER_PORT + 4),
 };
-const HOME_HASH = crypto.createHash('sha1').update(HOME).digest('hex').slice(0, 8);
+// The platform's own name for this home (cgroups, the PostgreSQL directory outside it).
+const HOME_HASH = loadConfig(ENV).homeHash;
 const CGROUP = `/sys/fs/cgroup/memory/cfscale-${HOME_HASH}`;
 // Where the scripts keep the local platform's cf login (ops/target.js localCfHome).
 const CF_HOME = path.join(HOME, 'cf-home');
