@@ -4,13 +4,11 @@
 # Usage: scripts/setup.sh [--no-apt] [--with-browser] [--no-tools]
 #   --no-apt        skip Debian packages (for machines where they are known present)
 #   --with-browser  also install Debian's chromium (report tests)
-#   --no-tools      skip the Go tools (cf CLI, chisel): for machines that have a cf CLI on
-#                   PATH (a local round drives the local platform with it)
+#   --no-tools      skip the Go tools (cf CLI, chisel): for machines with a cf CLI on PATH
 #
-# Installs: Debian packages (PostgreSQL server, HAProxy, libpq-dev, jq, shellcheck),
-# the npm dependencies of every Node part and of the root's lint (pg-native compiled against libpq with the
-# Node headers from /usr/include/node), the java-app jar, and the Go tools (chisel
-# server, chisel client, cf CLI) into .tools/bin. Run as root (apt) or with them present.
+# Installs Debian packages (PostgreSQL, HAProxy, libpq-dev, jq, shellcheck), then at once: the npm
+# dependencies of every Node part and the root's lint (pg-native built against libpq and
+# /usr/include/node), the java-app jar, the Go tools (chisel, cf CLI) into .tools/bin.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 
@@ -21,20 +19,14 @@ readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-
 readonly NODE_PARTS=(. node-app loadgen contract local-platform scripts report)
 
 log() { echo "setup: $*" >&2; }
-die() { echo "setup: $*" >&2; exit 1; }
-
-missing_apt() {
-  local p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
-  done
-}
+die() { log "$*"; exit 1; }
 
 install_apt() {
-  local pkgs=("${APT_PACKAGES[@]}")
+  local pkgs=("${APT_PACKAGES[@]}") p todo=()
   [[ "$WITH_BROWSER" == 1 ]] && pkgs+=(chromium)
-  local todo
-  mapfile -t todo < <(missing_apt "${pkgs[@]}")
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || todo+=("$p")
+  done
   [[ ${#todo[@]} -eq 0 ]] && return 0
   [[ "$(id -u)" == 0 ]] || die "missing Debian packages (${todo[*]}); run as root or install them"
   log "apt-get install ${todo[*]}"
@@ -46,25 +38,42 @@ install_apt() {
   fi
 }
 
-install_node_parts() {
-  local part
-  for part in "${NODE_PARTS[@]}"; do
-    [[ -f "$ROOT/$part/package-lock.json" ]] || continue
-    log "npm ci in $part"
-    (cd "$ROOT/$part" && npm_config_nodedir=/usr npm ci --no-audit --no-fund --loglevel=error >/dev/null)
-  done
+# One part's npm ci, skipped when its node_modules was installed from this very lockfile
+# with this Node (the stamp npm ci's output gets last).
+npm_ci() {
+  local dir="$ROOT/$1" want
+  want="$(cat "$dir/package-lock.json" <(node --version) | sha256sum | cut -c1-64)"
+  [[ "$(cat "$dir/node_modules/.cfscale-installed" 2>/dev/null)" == "$want" ]] && return 0
+  log "npm ci in $1"
+  (cd "$dir" && npm_config_nodedir=/usr npm ci --no-audit --no-fund --loglevel=error && echo "$want" >node_modules/.cfscale-installed)
 }
 
 build_java() {
-  [[ -f "$ROOT/java-app/pom.xml" ]] || return 0
+  local jar=("$ROOT"/java-app/target/*.jar)
+  [[ -f "${jar[0]}" && -z "$(find "$ROOT/java-app/pom.xml" "$ROOT/java-app/src/main" -newer "${jar[0]}" -print -quit)" ]] && return 0
   log "mvn package in java-app"
-  (cd "$ROOT/java-app" && mvn -q -B -DskipTests package >/dev/null)
+  (cd "$ROOT/java-app" && mvn -q -B -DskipTests package)
 }
 
 build_go_tools() {
-  [[ -f "$ROOT/tools/go.mod" ]] || return 0
   log "go build tools (chisel, cf CLI)"
-  (cd "$ROOT/tools" && GONOSUMDB=code.cloudfoundry.org/cli/v8 GOFLAGS=-mod=mod ./build.sh "$ROOT/.tools/bin" >/dev/null)
+  (cd "$ROOT/tools" && GONOSUMDB=code.cloudfoundry.org/cli/v8 GOFLAGS=-mod=mod ./build.sh "$ROOT/.tools/bin")
+}
+
+# Every step at once (they wait on disk and network more than on the cores); a step's
+# whole output is shown only when it fails.
+run_all() {
+  local logs pids=() names=() i failed=0; logs="$(mktemp -d)"
+  for i in "$@"; do
+    $i >"$logs/${#pids[@]}" 2>&1 &  # "npm_ci PART": a function and its argument
+    pids+=($!); names+=("$i")
+  done
+  for i in "${!pids[@]}"; do
+    if wait "${pids[$i]}"; then grep -E '^(setup|build): ' "$logs/$i" >&2 || true
+    else failed=1; log "FAILED: ${names[$i]}"; cat "$logs/$i" >&2; fi
+  done
+  rm -rf "$logs"
+  [[ "$failed" == 0 ]] || die "setup failed"
 }
 
 main() {
@@ -81,9 +90,10 @@ main() {
     shift
   done
   [[ "$apt" == 1 ]] && install_apt
-  install_node_parts
-  build_java
-  [[ "$tools" == 1 ]] && build_go_tools
+  local steps=(build_java) part
+  for part in "${NODE_PARTS[@]}"; do [[ -f "$ROOT/$part/package-lock.json" ]] && steps+=("npm_ci $part"); done
+  [[ "$tools" == 1 ]] && steps+=(build_go_tools)
+  run_all "${steps[@]}"
   log "done"
 }
 
