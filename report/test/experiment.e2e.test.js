@@ -4,7 +4,7 @@
 // then scripts/report.sh, and the report opened in headless Chromium.
 // Needs scripts/run-round.sh (another part of cfscale): when it is missing or its --help
 // fails this test FAILS with that message; set CFSCALE_SKIP_E2E=1 to skip it on purpose.
-// Own CFSCALE_HOME (/tmp/cfscale-report-*), every port pinned in 48600-48699; torn down afterwards.
+// Own CFSCALE_HOME (/tmp/cfscale-report-*), every port pinned in range `experiment` of ports.json; torn down afterwards.
 'use strict';
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
@@ -14,6 +14,7 @@ const { after, test } = require('node:test');
 const pg = require('pg');
 const { REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
 const { inspectPage } = require('./helpers/browser.js');
+const { platformPortEnv } = require('../../lib/ports');
 
 const SKIP = process.env.CFSCALE_SKIP_E2E === '1';
 const RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');
@@ -22,12 +23,7 @@ const ENV = {
   ...process.env,
   PLATFORM: 'local',
   CFSCALE_HOME: HOME ?? '',
-  CFSCALE_ROUTER_PORT: '48600',
-  CFSCALE_PG_PORT: '48601',
-  CFSCALE_API_PORT: '48602',
-  CFSCALE_ROUTER_TLS_PORT: '48603',
-  CFSCALE_FRONT_PROXY_PORT_BASE: '48604',
-  CFSCALE_INSTANCE_PORT_BASE: '48610',
+  ...platformPortEnv('experiment'),
   CFSCALE_RESULTS_URL: '',
   RESULTS_DATABASE_URL: '',
 };

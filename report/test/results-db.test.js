@@ -6,27 +6,17 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { connect, REPO_ROOT } = require('../lib/results-db.js');
+const { portRange, randomFreePort } = require('../../lib/ports');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
 let dir;
 let url;
 
-function portFree(port) {
-  return new Promise((resolve) => {
-    const s = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
 before(async () => {
-  let port = 0;
-  for (let i = 0; i < 50 && !port; i++) {
-    const p = 48000 + Math.floor(Math.random() * 1000);
-    if (await portFree(p)) port = p;
-  }
+  const port = await randomFreePort(...portRange('report'));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-tls-'));
   fs.chmodSync(dir, 0o755);
   url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port), '--tls'], { encoding: 'utf8' }).trim();

@@ -1,8 +1,9 @@
 // run-suites.js — every suite of the repository (scripts/test.sh, which first installs what
-// is missing with scripts/setup.sh unless --no-setup), in lanes that run side by side: a lane
-// runs its suites one after another. Most of a suite's time is spent waiting (platforms
-// starting, rounds of a fixed length, the cf CLI polling), so lanes share the cores well; a
-// suite's output is shown whole when it ends, and every suite's time at the end.
+// is missing with scripts/setup.sh unless --no-setup), a few side by side: each of --lanes
+// lanes takes the next suite not yet started, the longest first, so that the last to end
+// ends soon after the others. Most of a suite's time is spent waiting (platforms starting,
+// rounds of a fixed length, the cf CLI polling), so lanes share the cores well; a suite's
+// output is shown whole when it ends, and every suite's time at the end.
 //
 // Suites run against one shared PostgreSQL cluster started here (superuser URL in
 // CFSCALE_TEST_PG_URL, cluster dir in CFSCALE_TEST_PG_DIR; it serves TLS too, its CA in
@@ -23,29 +24,31 @@ const PORTS = require('../../ports.json');
 const RESERVED_FILE = '/proc/sys/net/ipv4/ip_local_reserved_ports';
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 
-// [name, command, lane]: in a lane, in the order they run (cheap and fundamental first); not
-// vendored code. Each lane takes about the same time (about 600 s when the last run split them:
-// e2e alone is 490 s), so the platform suites are spread over them.
+// [name, command, seconds it took in CI on the 2-core machine]: the seconds only order the
+// suites (longest first); not vendored code. Every suite has its own port range (ports.json),
+// so any of them may run beside any other.
 const SUITES = [
-  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 1],
-  ['lint', 'npm run lint && node --test scripts/test/static.lint.test.js', 1],
-  ['node-app', 'cd node-app && npm test', 1],
-  ['java-app', 'cd java-app && mvn -q -B test', 1],
-  ['e2e', 'cd scripts && npm run test:e2e', 1],
-  ['chisel', 'chisel/test.sh', 1],
-  ['bench', 'node --test scripts/test/benchmarks.smoke.js', 1],
-  ['local-platform', 'cd local-platform && npm test', 2],
-  ['report', 'cd report && npm test', 2],
-  ['contract', 'contract/run.sh', 3],
-  ['scripts', 'cd scripts && npm test', 3],
-  ['loadgen', 'cd loadgen && npm test', 3],
-  ['journey', 'cd scripts && npm run test:journey', 3],
+  ['e2e', 'cd scripts && npm run test:e2e', 330],
+  ['local-platform', 'cd local-platform && npm test', 320],
+  ['scripts', 'cd scripts && npm test', 235],
+  ['experiment', 'cd report && npm run test:e2e', 210],
+  ['contract', 'contract/run.sh', 180],
+  ['loadgen', 'cd loadgen && npm test', 155],
+  ['report', 'cd report && npm test', 145],
+  ['journey', 'cd scripts && npm run test:journey', 80],
+  ['bench', 'node --test scripts/test/benchmarks.smoke.js', 55],
+  ['chisel', 'chisel/test.sh', 50],
+  ['node-app', 'cd node-app && npm test', 35],
+  ['java-app', 'cd java-app && mvn -q -B test', 30],
+  ['lint', 'npm run lint && node --test scripts/test/static.lint.test.js', 25],
+  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 2],
 ];
 
 // The parser, the defaults and --help in one (arg-table.js).
 const OPTIONS = [
   ['--no-setup', 'noSetup', 'bool', false, 'do not run scripts/setup.sh first (scripts/test.sh reads it)'],
   ['--only NAME[,NAME...]', 'only', 'str', note('all'), 'run only these suites (see --list)'],
+  ['--lanes N', 'lanes', 'int', 3, 'suites run side by side (each of them starts platforms, PostgreSQL and apps of its own)', [1, 16]],
   ['--list', 'list', 'bool', false, 'print the suites in order and exit'],
   ['--help', 'help', 'bool', '', 'this text'],
 ];
@@ -57,7 +60,7 @@ const log = (msg) => process.stderr.write(`test: ${msg}\n`);
 function usage() {
   const lines = fs.readFileSync(__filename, 'utf8').split('\n');
   const about = lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, ''));
-  return help('Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--list]', '', OPTIONS, { aliases: ALIASES, notes: about.join('\n'), width: 100 });
+  return help('Usage: scripts/test.sh [--no-setup] [--only NAME[,NAME...]] [--lanes N] [--list]', '', OPTIONS, { aliases: ALIASES, notes: about.join('\n'), width: 100 });
 }
 
 function parseArgs(argv) {
@@ -89,14 +92,15 @@ function runSuite(cmd, logFile) {
   });
 }
 
-/** Run the lanes side by side; each suite's output whole on stdout when it ends. */
-async function runLanes(suites, logDir) {
+/** `lanes` at a time, each taking the next suite in the list when its last one ends; each suite's output whole on stdout when it ends. */
+async function runLanes(suites, lanes, logDir) {
   const passed = [];
   const failed = [];
-  const lanes = [...new Set(suites.map(([, , lane]) => lane))];
-  await Promise.all(lanes.map(async (lane) => {
-    for (const [name, cmd] of suites.filter((s) => s[2] === lane)) {
-      log(`=== ${name} (lane ${lane}) started: ${cmd}`);
+  const todo = [...suites];
+  await Promise.all(Array.from({ length: Math.min(lanes, todo.length) }, async (_, lane) => {
+    for (let s = todo.shift(); s !== undefined; s = todo.shift()) {
+      const [name, cmd] = s;
+      log(`=== ${name} (lane ${lane + 1}) started: ${cmd}`);
       const t0 = Date.now();
       const logFile = path.join(logDir, `${name}.log`);
       const ok = await runSuite(cmd, logFile);
@@ -135,7 +139,7 @@ async function main(argv) {
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-suites-'));
   let res;
   try {
-    res = await runLanes(SUITES.filter(([name]) => !opts.only || opts.only.split(',').includes(name)), logDir);
+    res = await runLanes(SUITES.filter(([name]) => !opts.only || opts.only.split(',').includes(name)), opts.lanes, logDir);
   } finally {
     stopPg();
     fs.rmSync(logDir, { recursive: true, force: true });

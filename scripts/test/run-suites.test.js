@@ -19,7 +19,7 @@ test('--list prints the suites in order, one a line', () => {
 test('--help names every flag', () => {
   const r = run(['--help']);
   assert.equal(r.status, 0, r.stderr);
-  for (const flag of ['--no-setup', '--only', '--list', '--help']) assert.match(r.stdout, new RegExp(`^  (-h, |    )${flag}`, 'm'));
+  for (const flag of ['--no-setup', '--only', '--lanes', '--list', '--help']) assert.match(r.stdout, new RegExp(`^  (-h, |    )${flag}`, 'm'));
 });
 
 for (const [args, message] of [[['--no-setup', '--bogus'], 'unknown option: --bogus'], [['--no-setup', '--only', 'nope'], 'unknown suite: nope'],

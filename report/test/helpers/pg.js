@@ -4,34 +4,18 @@
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const pg = require('pg');
 const { REPO_ROOT } = require('../../lib/results-db.js');
+const { portRange, randomFreePort } = require('../../../lib/ports');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
-// report's range of the repository's port table.
-const [FROM, TO] = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'ports.json'), 'utf8')).ranges.report.ports.split('-').map(Number);
 
 function withDb(url, db) {
   const u = new URL(url);
   u.pathname = `/${db}`;
   return u.toString();
-}
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const s = net.createServer().once('error', () => resolve(false)).listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-}
-
-async function freePort() {
-  for (let i = 0; i < 50; i++) {
-    const p = FROM + Math.floor(Math.random() * (TO - FROM + 1));
-    if (await portFree(p)) return p;
-  }
-  throw new Error(`no free port in ${FROM}-${TO}`);
 }
 
 let ownCluster = null;
@@ -40,7 +24,7 @@ async function adminUrl() {
   if (process.env.CFSCALE_TEST_PG_URL) return process.env.CFSCALE_TEST_PG_URL;
   if (!ownCluster) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-pg-'));
-    const port = await freePort();
+    const port = await randomFreePort(...portRange('report'));
     const url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port)], { encoding: 'utf8' }).trim();
     ownCluster = { dir, url };
   }
