@@ -21,17 +21,13 @@
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app, route) (route: appRoute's)
-//   instanceRequestArgs(base, host, guid, index, method, path, { insecure, auth }) → the curl argv of
-//     one request pinned to one instance (insecure: --insecure, tls.js; auth: the control
-//     credential's header read from stdin, `-H @-`, control-token.js authHeaderLine)
-//   printedRequest(argv) → the same as a command line to print, the credential masked
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES } = require('./target');
 const { onPath, sleepSync, captureSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
-const { takesControlToken, setControlToken, MASKED_AUTH } = require('./control-token');
+const { takesControlToken, setControlToken } = require('./control-token');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
@@ -45,10 +41,6 @@ const LOADGEN_LOCAL_CPU = 'none';
 // DEFAULT_CPU removes it: the quota then follows memory again, as run-round's --help says.
 const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
 const DEFAULT_CPU = 'default';
-// Longest time one pinned request to an instance may take (curl --max-time).
-const INSTANCE_REQUEST_MAX_SEC = 60;
-// curl reads header lines from stdin: the control credential stays off the command line.
-const STDIN_HEADERS = '@-';
 
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
@@ -247,27 +239,7 @@ function appHostHeader(p, app, route) {
   return route ? route.url.split('/')[0] : `<${app}-route>`;
 }
 
-/**
- * One request pinned to one instance with X-Cf-App-Instance: GUID:INDEX (Gorouter; the
- * local router honours it too, docs/cf-platform.md §5). The response headers go to stdout
- * (-D -): pinned-request.js reads the router's error from them.
- */
-function instanceRequestArgs(base, host, guid, index, method, urlPath, { insecure = false, auth = false } = {}) {
-  const args = ['curl', '-sS', '--fail-with-body', '--max-time', String(INSTANCE_REQUEST_MAX_SEC), '-D', '-'];
-  if (insecure) args.push('--insecure');
-  args.push('-X', method, '-H', `X-Cf-App-Instance: ${guid}:${index}`);
-  if (host) args.push('-H', `Host: ${host}`);
-  if (auth) args.push('-H', STDIN_HEADERS);
-  args.push(`${base}${urlPath}`);
-  return args;
-}
-
-/** A pinned request's argv to print: the header curl reads from stdin shown in its place, masked. */
-function printedRequest(argv) {
-  return argv.map((a) => (a === STDIN_HEADERS ? MASKED_AUTH : a));
-}
-
 module.exports = {
   localPlatformUp, localServices, setCpuQuota, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
-  instanceStates, appRoute, appBaseUrl, appHostHeader, instanceRequestArgs, printedRequest, LOADGEN_LOCAL_CPU,
+  instanceStates, appRoute, appBaseUrl, appHostHeader, LOADGEN_LOCAL_CPU,
 };

@@ -3,8 +3,8 @@
 // docs/control-credential.md): made fresh at every push, kept where Cloud Controller shows it
 // only to space developers (the app's environment variable CONTROL_TOKEN), read back from
 // there through the cf CLI, and never printed: it goes into cf curl through a file of mode
-// 0600, and into curl on stdin (`-H @-`), never on a command line that `ps` shows; printed
-// commands show it masked.
+// 0600 and into the pinned requests' headers (pinned-request.js), never on a command line
+// that `ps` shows; printed commands show it masked.
 //
 // API:
 //   CONTROL_VAR, takesControlToken(app) → whether a round's app (all but the loadgen)
@@ -14,7 +14,7 @@
 //   readControlToken(p, app, guid) → the token; null under --dry-run for an app not pushed yet;
 //                               an app pushed before it had one (an older cfscale) gets one and
 //                               is restarted, as the fix the error would name
-//   authHeaderLine(token) → the header line for curl's stdin; MASKED_AUTH the same, masked
+//   MASKED_AUTH: the Authorization header line with the credential masked, for printed commands
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -32,7 +32,6 @@ const MASKED_AUTH = `Authorization: Bearer ${MASK}`;
 const takesControlToken = (app) => !NO_CONTROL_APPS.includes(app);
 const newControlToken = () => crypto.randomBytes(TOKEN_BYTES).toString('base64url');
 const envPath = (guid) => `/v3/apps/${guid}/environment_variables`;
-const authHeaderLine = (token) => `Authorization: Bearer ${token}\n`;
 
 function setControlToken(p, guid) {
   const body = (token) => JSON.stringify({ var: { [CONTROL_VAR]: token } });
@@ -71,5 +70,5 @@ function readControlToken(p, app, guid) {
 }
 
 module.exports = {
-  CONTROL_VAR, MASKED_AUTH, takesControlToken, newControlToken, setControlToken, readControlToken, authHeaderLine,
+  CONTROL_VAR, MASKED_AUTH, takesControlToken, newControlToken, setControlToken, readControlToken,
 };

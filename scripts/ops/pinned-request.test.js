@@ -2,14 +2,13 @@
 // pinned-request.test.js — the pinned /timings/clear right after a scale-up: Gorouter
 // answers 400 with X-Cf-Routererror: unknown_route for an instance it does not know yet
 // (docs/cf-platform.md §5); that answer, and only that one, is retried, a bounded number
-// of times. A real HTTP server answers as Gorouter does, the real curl asks.
+// of times. A real HTTP server answers as Gorouter does.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const http = require('node:http');
 
-const { pinnedRequest, responseOf } = require('./pinned-request');
-const { instanceRequestArgs, printedRequest } = require('./apps');
-const { authHeaderLine, newControlToken } = require('./control-token');
+const { pinnedRequest, instanceRequest, printedRequest } = require('./pinned-request');
+const { newControlToken } = require('./control-token');
 
 const GUID = '6e6f6465-1111-4222-8333-444455556666';
 
@@ -17,14 +16,16 @@ const GUID = '6e6f6465-1111-4222-8333-444455556666';
 async function router(answers) {
   let n = 0;
   const auths = [];
+  const pins = [];
   const server = http.createServer((req, res) => {
     auths.push(req.headers.authorization);
+    pins.push([req.method, req.url, req.headers.host, req.headers['x-cf-app-instance']]);
     const a = answers[Math.min(n++, answers.length - 1)];
     res.writeHead(a.status, { 'Content-Type': 'text/plain; charset=utf-8', ...(a.headers || {}) });
     res.end(a.body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${server.address().port}`, requests: () => n, auths: () => auths, close: () => server.close() };
+  return { base: `http://127.0.0.1:${server.address().port}`, requests: () => n, auths: () => auths, pins: () => pins, close: () => server.close() };
 }
 
 // Gorouter's answers (gorouter handlers/lookup.go, errorwriter plaintext).
@@ -42,8 +43,8 @@ async function clear(answers, opts) {
   const r = await router(answers);
   const lines = [];
   try {
-    const args = instanceRequestArgs(r.base, '', GUID, 1, 'POST', '/timings/clear');
-    const res = await pinnedRequest(args, { retryUnknownInstance: true, delayMs: 10, onLine: (l) => lines.push(l), ...opts });
+    const req = instanceRequest(r.base, '', GUID, 1, 'POST', '/timings/clear');
+    const res = await pinnedRequest(req, { retryUnknownInstance: true, delayMs: 10, onLine: (l) => lines.push(l), ...opts });
     return { ...res, lines, requests: r.requests() };
   } finally {
     r.close();
@@ -85,26 +86,31 @@ test('other failures are not retried', async (t) => {
   }
 });
 
-test('the control credential reaches the app on every try, from stdin: never on the command line, masked when printed', async () => {
+test('the control credential reaches the app on every try, in a header; masked when printed', async () => {
   const r = await router([UNKNOWN, UNKNOWN, CLEARED]);
   const token = newControlToken();
   try {
-    const args = instanceRequestArgs(r.base, '', GUID, 1, 'POST', '/timings/clear', { auth: true });
-    const res = await pinnedRequest(args, { input: authHeaderLine(token), retryUnknownInstance: true, delayMs: 10 });
+    const req = instanceRequest(r.base, 'node-app.localhost', GUID, 1, 'POST', '/timings/clear');
+    const res = await pinnedRequest(req, { token, retryUnknownInstance: true, delayMs: 10 });
     assert.equal(res.status, 200);
     assert.deepEqual(r.auths(), Array(3).fill(`Bearer ${token}`));
-    assert.ok(!args.some((a) => a.includes(token)), args.join(' '));
-    assert.deepEqual(printedRequest(args).slice(-3), ['-H', 'Authorization: Bearer ***', `${r.base}/timings/clear`]);
+    assert.deepEqual(r.pins()[0], ['POST', '/timings/clear', 'node-app.localhost', `${GUID}:1`]);
+    const printed = printedRequest(req, { auth: true });
+    assert.ok(!printed.some((a) => a.includes(token)), printed.join(' '));
+    assert.deepEqual(printed.slice(-7), ['-H', `X-Cf-App-Instance: ${GUID}:1`, '-H', 'Host: node-app.localhost',
+      '-H', 'Authorization: Bearer ***', `${r.base}/timings/clear`]);
   } finally {
     r.close();
   }
 });
 
-test('responseOf: the last response\'s status and router error, the rest as body', () => {
-  const out = ['HTTP/1.1 100 Continue\r', '\r', 'HTTP/1.1 400 Bad Request\r', 'X-Cf-Routererror: unknown_route\r',
-    'Content-Type: text/plain\r', '\r', '400 Bad Request: …', 'curl: (22) The requested URL returned error: 400'];
-  assert.deepEqual(responseOf(out), {
-    status: 400, routerError: 'unknown_route', body: ['400 Bad Request: …', 'curl: (22) The requested URL returned error: 400'],
-  });
-  assert.deepEqual(responseOf(['curl: (7) Failed to connect']), { status: 0, routerError: '', body: ['curl: (7) Failed to connect'] });
+test('no answer: status 0, code 1, one line naming the cause', async () => {
+  const r = await router([CLEARED]);
+  const { base } = r;
+  r.close();
+  const lines = [];
+  const res = await pinnedRequest(instanceRequest(base, '', GUID, 0, 'POST', '/timings/flush'), { onLine: (l) => lines.push(l) });
+  assert.deepEqual({ code: res.code, status: res.status, attempts: res.attempts }, { code: 1, status: 0, attempts: 1 });
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], new RegExp(`^POST ${base}/timings/flush: .*ECONNREFUSED`));
 });

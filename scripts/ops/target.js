@@ -71,7 +71,7 @@ function cfInfo() {
 
 /**
  * The document a `cf curl PATH` printed ({ code, stdout } of the run); throws an Error
- * with the bash cf_curl_json's message on failure, a CF API error document or non-JSON.
+ * with one line on failure, a CF API error document or non-JSON.
  */
 function cfJsonOf(apiPath, { code, stdout }) {
   if (code !== 0) throw new Error(`cf curl ${apiPath} failed`);
@@ -90,7 +90,7 @@ function cfJsonOf(apiPath, { code, stdout }) {
   return doc;
 }
 
-/** The message of a CF API error document, as the bash cf_curl_json wrote it. */
+/** The message of a CF API error document: each error's title, code and detail. */
 function apiErrors(doc) {
   return doc.errors.map((e) => `${e.title ?? 'error'} ${e.code ?? ''}: ${e.detail ?? ''}`).join('; ');
 }

@@ -66,7 +66,7 @@ function readHostCpu({ group, app, daemonPid = null, pgDataDir = null, resultsDb
   for (const d of dirs) ns[cgroupPart(d, app)] += Number(readText(path.join(base, d, 'cpuacct.usage')) || 0);
   const procs = processes();
   const postmaster = pgDataDir ? Number((readText(path.join(pgDataDir, 'data', 'postmaster.pid')) || '').split('\n')[0]) : null;
-  // run-round and everything it started (collectors, cf, curl) is the round's control.
+  // run-round and everything it started (collectors, cf) is the round's control.
   const control = new Set([selfPid]);
   for (let grown = true; grown;) {
     grown = false;

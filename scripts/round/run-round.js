@@ -16,6 +16,7 @@
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
 const os = require('node:os');
+const path = require('node:path');
 const { makeCli, parseDurationMs } = require('../ops/cli');
 const { selectPlatform, cfJsonOf } = require('../ops/target');
 const apps = require('../ops/apps');
@@ -31,8 +32,8 @@ const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
 const { requireCfCli } = require('../ops/cf-version');
-const { pinnedRequest } = require('../ops/pinned-request');
-const { readControlToken, authHeaderLine } = require('../ops/control-token');
+const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
+const { readControlToken } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
 const { readRouterCpu, routerCores } = require('./router-usage');
@@ -133,12 +134,11 @@ function prewarmInstances(r) {
 async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
   const { p, o } = r;
   const n = Number(o.instances);
-  const argsOf = (i) => apps.instanceRequestArgs(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure, auth: true });
+  const reqOf = (i) => instanceRequest(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
   if (p.dryRun) {
-    for (let i = 0; i < n; i++) p.printCmd(apps.printedRequest(argsOf(i)));
+    for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));
     return true;
   }
-  const input = authHeaderLine(r.controlToken);
   const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
   const onLine = (i) => (line) => {
     if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
@@ -147,7 +147,7 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, 
   const t0 = Date.now();
   let left = Array.from({ length: n }, (_, i) => i);
   for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
-    const res = await Promise.all(left.map((i) => pinnedRequest(argsOf(i), { input, retryUnknownInstance, onLine: onLine(i) })));
+    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: r.controlToken, retryUnknownInstance, onLine: onLine(i) })));
     if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
     left = left.filter((_, k) => res[k].code !== 0);
     if (left.length === 0) return true;
@@ -199,8 +199,9 @@ async function lostDatabase(r, err) {
 function startCollectors(r) {
   const { p, o } = r;
   const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
-  const stats = ['scripts/collect-stats.sh', ...common, '--guid', r.guid];
-  const logs = ['scripts/collect-logs.sh', ...common];
+  // Node runs their Node files itself: collect-*.sh only wrap them for a user's shell.
+  const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', r.guid];
+  const logs = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), ...common];
   if (p.dryRun) {
     for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });

@@ -15,7 +15,7 @@ const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 const w = localCfWorld({ foundation: true, range: 'cf-world-e2e' });
 const lines = (s) => s.split('\n').filter(Boolean);
 const AUTH = "-H 'Authorization: Bearer ***'";
-const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
+const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
 // A fresh control credential before each push of an app with /timings, masked; created first when absent.
 const setToken = (guid) => `cf curl -X PATCH ${guid.startsWith('<') ? `'/v3/apps/${guid}/environment_variables'` : `/v3/apps/${guid}/environment_variables`} -d '{"var":{"CONTROL_TOKEN":"***"}}'`;
 const createApp = (app) => [`cf create-app ${app}`, setToken(`<${app}-guid>`)];
@@ -120,10 +120,10 @@ test('node-app x2, loadgen x1 with the statistics plugin installed: v3 stays the
 
 test('node-app absent: run-round pushes it (guid and route placeholders under --dry-run); more loadgens than needed stay', async (t) => {
   const pushed = [
-    `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/clear'`,
+    `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/clear'`,
     "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
     'cf logs node-app',
-    `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`,
+    `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`,
     auditEvents('<node-app-guid>'),
   ];
   await check(t, { loadgen: 1 }, [
@@ -138,10 +138,10 @@ test('node-app absent: run-round pushes it (guid and route placeholders under --
         ...createApp('node-app'),
         `cf push node-app -f manifests/node-app.yml --vars-file ${w.vars} --redact-env -i 3`,
         "node loadgen/bin/loadgen.js --url 'https://<node-app-route>' --seed 20 --seed-only",
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/clear'`),
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/clear'`),
         'cf statistics node-app --debug --full',
         'cf logs node-app',
-        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`),
+        ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`),
         auditEvents('<node-app-guid>'),
       ] },
   ], { plugin: true });
