@@ -35,10 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * else scripts/pg-cluster.sh start --tls in a directory of our own.
  */
 class BindingsTableTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+  private static final Path ROOT = TestPorts.ROOT;
   private static final Path TABLE = ROOT.resolve("contract/bindings");
-  private static final Path OWN_DIR = Path.of("/tmp/cfscale-bindings-pg-java");
-  private static final int OWN_PORT = 41445;
+  private static Path ownDir;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static URI cluster;
@@ -51,8 +50,9 @@ class BindingsTableTest {
     String dir = System.getenv("CFSCALE_TEST_PG_DIR");
     tls = dir == null ? null : Path.of(dir, "tls");
     if (url == null || tls == null || !Files.exists(tls.resolve("client.crt"))) {
-      url = run("start", "--dir", OWN_DIR.toString(), "--port", String.valueOf(OWN_PORT), "--tls");
-      tls = OWN_DIR.resolve("tls");
+      ownDir = TestPorts.clusterDir("cfscale-bindings-java-");
+      url = run("start", "--dir", ownDir.toString(), "--port", String.valueOf(TestPorts.freePort()), "--tls");
+      tls = ownDir.resolve("tls");
       ownCluster = true;
     }
     cluster = new URI(url);
@@ -61,7 +61,8 @@ class BindingsTableTest {
   @AfterAll
   static void stopCluster() throws Exception {
     if (ownCluster) {
-      run("stop", "--dir", OWN_DIR.toString());
+      run("stop", "--dir", ownDir.toString());
+      TestPorts.remove(ownDir);
     }
   }
 

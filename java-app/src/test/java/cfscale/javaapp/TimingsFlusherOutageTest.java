@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The timing buffer through a results-database outage (nothing lost): a PostgreSQL cluster of
- * its own (scripts/pg-cluster.sh), stopped (a fast shutdown) and started again. While it is
+ * its own (scripts/pg-cluster.sh, fresh in every run: TestPorts), stopped (a fast shutdown) and started again. While it is
  * down every flush fails as results-unavailable and keeps every record (and those recorded
  * meanwhile); once it is back one flush writes them all, once, and empties the buffer. And a
  * flush whose commit was not answered: {@link LostAckProxy} drops the connection after the
@@ -32,16 +32,18 @@ import org.junit.jupiter.params.provider.CsvSource;
  * And the rounds a flush files rows under: running or just finished for this app, else 409.
  */
 class TimingsFlusherOutageTest {
-  private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-  private static final Path DIR = Path.of("/tmp/cfscale-timings-outage-pg-java");
-  private static final int PORT = 41446;
+  private static final Path ROOT = TestPorts.ROOT;
+  private static Path clusterDir;
+  private static int port;
   private static final String TOKEN = "Zm9vYmFyLWNvbnRyb2wtdG9rZW4tZm9yLXRlc3Rz";
 
   private static String resultsUrl;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster("start", "--port", String.valueOf(PORT));
+    clusterDir = TestPorts.clusterDir("cfscale-timings-outage-java-");
+    port = TestPorts.freePort();
+    cluster("start", "--port", String.valueOf(port));
     resultsUrl = cluster("createdb", "results");
     try (Connection c = connect(); Statement st = c.createStatement()) {
       st.execute(Files.readString(ROOT.resolve("results-schema.sql")));
@@ -51,10 +53,11 @@ class TimingsFlusherOutageTest {
   @AfterAll
   static void stopCluster() throws Exception {
     cluster("stop");
+    TestPorts.remove(clusterDir);
   }
 
   private static String cluster(String cmd, String... args) throws IOException, InterruptedException {
-    List<String> argv = Stream.concat(Stream.of(ROOT.resolve("scripts/pg-cluster.sh").toString(), cmd, "--dir", DIR.toString()),
+    List<String> argv = Stream.concat(Stream.of(ROOT.resolve("scripts/pg-cluster.sh").toString(), cmd, "--dir", clusterDir.toString()),
         Stream.of(args)).toList();
     Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     String out = new String(p.getInputStream().readAllBytes()).trim();
@@ -158,7 +161,7 @@ class TimingsFlusherOutageTest {
       assertThrows(ResultsUnavailableException.class, () -> flusher.flush(round));
       assertEquals(320, buffer.state().count());
     } finally {
-      cluster("start", "--port", String.valueOf(PORT));
+      cluster("start", "--port", String.valueOf(port));
     }
     assertEquals(320, flusher.flush(round));
     assertEquals(0, buffer.state().count());
@@ -170,7 +173,7 @@ class TimingsFlusherOutageTest {
   @Test
   void aFlushCommittedWhoseAnswerWasLostIsNotWrittenAgain() throws Exception {
     long round = insertRound("java-app", "pending", -1, 0);
-    try (LostAckProxy proxy = new LostAckProxy("127.0.0.1", PORT, Pattern.compile("^COMMIT"))) {
+    try (LostAckProxy proxy = new LostAckProxy("127.0.0.1", port, Pattern.compile("^COMMIT"))) {
       URI u = new URI(resultsUrl);
       String viaProxy = "postgres://" + u.getRawUserInfo() + "@127.0.0.1:" + proxy.port() + u.getPath() + "?sslmode=disable";
       Config config = config(viaProxy);
