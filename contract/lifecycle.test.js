@@ -18,7 +18,8 @@ const { send, RawConnection, probeConnect } = require('./lib/raw-http');
 const { checkResponse, show } = require('./lib/check');
 const { report } = require('./lib/runner');
 const { withClient } = require('./lib/app-db');
-const { AppProcess, freePort, freePortInRange, parseEnvList } = require('./lib/app-process');
+const { AppProcess, freePort, parseEnvList } = require('./lib/app-process');
+const { portRange, randomFreePort } = require('../lib/ports');
 const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
 const { controlToken, controlHeaders, isControlPath, insertRound } = require('./lib/control');
 
@@ -30,7 +31,6 @@ const DB_PREFIX = `contract_${VARIANT.replace(/-/g, '_')}`;
 const APP_NAME = `lifecycle-${VARIANT}`;
 const TOKEN = controlToken();
 const OUTAGE_DIR = process.env.CONTRACT_OUTAGE_DIR || `/tmp/cfscale-contract-outage-${process.pid}`;
-const OUTAGE_PORT_RANGE = require('../ports.json').ranges.contract.ports.split('-').map(Number);
 const POOL_TIMEOUT_MS = 1000;
 const DB_DEADLINE_MS = POOL_TIMEOUT_MS + 1000; // contract: within DB_POOL_TIMEOUT_MS + 1 s
 const RECOVERY_MS = 10000;
@@ -379,7 +379,7 @@ function postmasterPid(dir) {
 /** Start the outage cluster on a free port of our range, retrying when the port is taken meanwhile. */
 async function startOutageCluster() {
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freePortInRange(...OUTAGE_PORT_RANGE);
+    const port = await randomFreePort(...portRange('contract'));
     try {
       return { port, superUrl: startCluster(OUTAGE_DIR, port) };
     } catch (e) {

@@ -14,7 +14,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { ALL_VARIANTS, variant, envList, portRange } = require('./lib/variants');
+const { ALL_VARIANTS, variant, envList } = require('./lib/variants');
+const { portRange, randomFreePort } = require('../lib/ports');
 const { healthOk } = require('./lib/app-process');
 const { parse, help, UsageError } = require('../lib/arg-table');
 
@@ -88,7 +89,7 @@ class Run {
   }
 
   async startPg() {
-    const { startCluster, freePortInRange } = pgTools();
+    const { startCluster } = pgTools();
     if (process.env.CFSCALE_TEST_PG_URL && process.env.CFSCALE_TEST_PG_DIR) {
       this.pgUrl = process.env.CFSCALE_TEST_PG_URL;
       return;
@@ -96,7 +97,7 @@ class Run {
     this.ownPg = true;
     // A port free a moment ago may be taken meanwhile (client sockets use this range too): retry.
     for (let tries = 1; ; tries++) {
-      const port = await freePortInRange(...portRange('contract'));
+      const port = await randomFreePort(...portRange('contract'));
       try {
         this.pgUrl = startCluster(path.join(this.work, 'pg'), port);
         log(`PostgreSQL on port ${port} (${path.join(this.work, 'pg')})`);
@@ -108,11 +109,11 @@ class Run {
   }
 
   async startVariant(v) {
-    const { freshDatabase, freePortInRange } = pgTools();
+    const { freshDatabase } = pgTools();
     const name = v.replace(/-/g, '_');
     const appDb = await freshDatabase(this.pgUrl, `contract_${name}_app`);
     const resultsDb = await freshDatabase(this.pgUrl, `contract_${name}_results`, { results: true });
-    const port = await freePortInRange(...portRange('contract'));
+    const port = await randomFreePort(...portRange('contract'));
     const env = { ...process.env };
     for (const k of ['VCAP_SERVICES', 'VCAP_APPLICATION', 'DB_SERVICE_NAME']) delete env[k];
     Object.assign(env, {

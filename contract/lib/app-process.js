@@ -6,9 +6,8 @@
 
 const { spawn } = require('node:child_process');
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
-const { portRange } = require('../../lib/ports');
+const { portRange, randomFreePort } = require('../../lib/ports');
 const { send } = require('./raw-http');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -22,21 +21,7 @@ const APP_VARIABLES = /^(PORT|CF_INSTANCE_INDEX|APP_NAME|VCAP_.*|DB_.*|DATABASE_
  * ephemeral port, which an outgoing connection may take before the app binds it.
  */
 function freePort() {
-  return freePortInRange(...CONTRACT_PORTS);
-}
-
-/** A free port in [min, max] (our range of the shared machine). */
-async function freePortInRange(min, max) {
-  for (let i = 0; i < 200; i += 1) {
-    const port = min + Math.floor(Math.random() * (max - min + 1));
-    const ok = await new Promise((resolve) => {
-      const s = net.createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (ok) return port;
-  }
-  throw new Error(`no free port in ${min}-${max}`);
+  return randomFreePort(...CONTRACT_PORTS);
 }
 
 /** Whether GET url/health answers 200 within 2 s (a plain client: no dependency). */
@@ -105,4 +90,4 @@ class AppProcess {
   }
 }
 
-module.exports = { AppProcess, freePort, freePortInRange, healthOk, parseEnvList, ROOT };
+module.exports = { AppProcess, freePort, healthOk, parseEnvList, ROOT };

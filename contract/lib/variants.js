@@ -21,9 +21,4 @@ function envList(env) {
   return Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ');
 }
 
-/** [first, last] of range `name` in ports.json, the repository's one table of port ranges. */
-function portRange(name) {
-  return require('../../ports.json').ranges[name].ports.split('-').map(Number);
-}
-
-module.exports = { VARIANTS, ALL_VARIANTS, variant, envList, portRange };
+module.exports = { VARIANTS, ALL_VARIANTS, variant, envList };
