@@ -8,7 +8,10 @@
 // INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates.
 // The transaction that loads a batch of a worker's round also adds the batch's counts to
 // its loadgen_runs row (sent, ok, errors, progress_at), so the row tells exactly what
-// reached the database even when the instance dies mid-round.
+// reached the database even when the instance dies mid-round. Batches that queued behind a
+// slow COPY go together in the next one: one transaction then catches up on all of them,
+// where one each would let the queue, and what a kill -9 loses, grow for as long as every
+// COPY takes longer than a batch's age.
 
 const { from: copyFrom } = require('pg-copy-streams');
 const { Spool } = require('./spool');
@@ -19,6 +22,10 @@ const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const COPY_TIMEOUT_MS = 30000;
+// At most this many queued batches in one COPY (at most MAX_QUEUED_BYTES in all anyway).
+const MAX_MERGED_BATCHES = 64;
+const BINARY_HEADER_BYTES = 19;
+const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 const REPLAY_TABLE = 'cfscale_loadgen_replay';
 // The rows a replay inserted, added to their loadgen_runs rows in the same statement.
 const REPLAY_SQL = `WITH ins AS (
@@ -58,6 +65,7 @@ class Sink {
     this.backoffMs = BACKOFF_MIN_MS;
     this.rowsLoaded = 0;
     this.batchesLoaded = 0;
+    this.copies = 0;
     this.batchesSpooled = 0;
     this.batchesRejected = 0;
     this.lastError = null;
@@ -148,19 +156,22 @@ class Sink {
         this.batchesLoaded++;
       }
       while (this.queue.length > 0) {
-        const buf = this.queue[0];
+        const run = this.queuedRun();
+        const { buf, info } = this.merged(run);
         try {
-          await this.db.exclusive((client) => this.load(client, buf));
+          await this.db.exclusive((client) => this.load(client, buf, info));
         } catch (err) {
-          // Outcome unknown: spool it, the replay path tolerates rows already in.
-          if (this.unqueue(buf)) this.toSpool(buf);
+          // Outcome unknown: spool them, the replay path tolerates rows already in.
+          for (const b of run) if (this.unqueue(b)) this.toSpool(b);
           throw err;
         }
-        const info = this.info.get(buf);
         this.rowsLoaded += info !== undefined ? info.rows : this.rowCounter(buf);
-        if (info !== undefined && this.onLoaded !== null) this.onLoaded(info);
-        if (this.unqueue(buf)) this.done(buf);
-        this.batchesLoaded++;
+        for (const b of run) {
+          const bi = this.info.get(b);
+          if (bi !== undefined && this.onLoaded !== null) this.onLoaded(bi);
+          if (this.unqueue(b)) this.done(b);
+          this.batchesLoaded++;
+        }
       }
       this.backoffMs = BACKOFF_MIN_MS;
       this.lastError = null;
@@ -169,9 +180,35 @@ class Sink {
     }
   }
 
+  /** The batches at the head of the queue that load in one COPY: of one round and loadgen (one row's counts), or all without counts. */
+  queuedRun() {
+    const first = this.info.get(this.queue[0]);
+    const run = [this.queue[0]];
+    for (let i = 1; i < this.queue.length && run.length < MAX_MERGED_BATCHES; i++) {
+      const info = this.info.get(this.queue[i]);
+      const same = first === undefined ? info === undefined
+        : info !== undefined && info.roundId === first.roundId && info.loadgenIndex === first.loadgenIndex;
+      if (!same) break;
+      run.push(this.queue[i]);
+    }
+    return run;
+  }
+
+  /** One COPY's bytes and counts for a run of batches (binary: one header and one trailer). */
+  merged(run) {
+    const info = this.info.get(run[0]);
+    if (run.length === 1) return { buf: run[0], info };
+    const buf = this.format === 'text' ? Buffer.concat(run)
+      : Buffer.concat([run[0].subarray(0, run[0].length - 2),
+        ...run.slice(1).map((b) => b.subarray(BINARY_HEADER_BYTES, b.length - 2)), BINARY_TRAILER]);
+    if (info === undefined) return { buf, info };
+    const infos = run.map((b) => this.info.get(b));
+    return { buf, info: { ...info, rows: infos.reduce((a, i) => a + i.rows, 0), ok: infos.reduce((a, i) => a + i.ok, 0) } };
+  }
+
   /** COPY into requests; with a round's counts, in one transaction with its loadgen_runs row. */
-  async load(client, buf) {
-    const info = this.info.get(buf);
+  async load(client, buf, info) {
+    this.copies++;
     if (info === undefined || info.roundId === undefined) {
       await this.copy(client, this.copySql, buf);
       return;

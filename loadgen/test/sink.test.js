@@ -131,3 +131,41 @@ test('sink: a batch the database refuses is set aside, the others still load', a
   const [{ n }] = await query(db, 'SELECT count(*)::int AS n FROM requests WHERE round_id = $1', [id]);
   assert.strictEqual(n, 10);
 });
+
+test('sink: batches queued behind a slow COPY go in the next one together; the row counts every one', async (t) => {
+  const db = await createDatabase(await testCluster());
+  const id = await newRound(db, 'http://x');
+  await query(db, 'INSERT INTO loadgen_runs (round_id, instance_index) VALUES ($1, 0)', [id]);
+  const dir = spoolDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const parser = new ResponseParser();
+  const batches = [];
+  for (let b = 0; b < 5; b++) {
+    const batch = new SampleBatch(10);
+    for (let i = 0; i < 10; i++) {
+      parser.status = i % 5 === 0 ? 500 : 200;
+      const conn = { parser, uuid: Buffer.alloc(16), op: 1, intendedMs: 1000 + i, startedMs: 1000 + i };
+      uuidv7Bytes(conn.uuid, 0);
+      batch.add(conn, i % 5 === 0 ? 4 : 0, 100);
+    }
+    batches.push([batch.encodeBinary(id, 0), { rows: batch.lastRows, ok: batch.lastOk, roundId: Number(id), loadgenIndex: 0 }]);
+  }
+  // The first COPY's transaction waits for the row this client holds.
+  const pg = require('pg');
+  const locker = new pg.Client({ connectionString: db });
+  await locker.connect();
+  t.after(() => locker.end());
+  await locker.query('BEGIN');
+  await locker.query('SELECT 1 FROM loadgen_runs WHERE round_id = $1 FOR UPDATE', [id]);
+  const sink = new Sink({ url: db, spoolDir: dir });
+  for (const [buf, info] of batches) sink.push(buf, null, info);
+  await sleep(300);
+  await locker.query('COMMIT');
+  const f = await sink.flush(10000);
+  await sink.close();
+  assert.deepStrictEqual({ pending: f.spoolPending, copies: sink.copies, batches: sink.batchesLoaded }, { pending: 0, copies: 2, batches: 5 });
+  const [stored] = await query(db, 'SELECT count(*)::int AS n, count(*) FILTER (WHERE error_kind IS NULL)::int AS ok FROM requests WHERE round_id = $1', [id]);
+  const [row] = await query(db, 'SELECT sent::int, ok::int, errors::int FROM loadgen_runs WHERE round_id = $1', [id]);
+  assert.deepStrictEqual(stored, { n: 50, ok: 40 });
+  assert.deepStrictEqual(row, { sent: 50, ok: 40, errors: 10 });
+});
