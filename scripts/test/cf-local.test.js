@@ -290,7 +290,7 @@ test('--platform local under --dry-run: cfl up, cfl login (the cf login to its A
 
 test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {
   const node = await w.guid('node-app');
-  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
+  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
   const insecure = [
     `node loadgen/bin/loadgen.js --url ${URL} --seed 1000 --seed-only --insecure`,
     `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --insecure --url ${URL} --scenario read --seed 1000`,
@@ -317,7 +317,7 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
   await t.test('the sequence under --dry-run', () => {
     const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
     assert.equal(res.code, 0, res.stderr);
-    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -D - -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
+    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
     assert.deepEqual(lines(res.stdout), [
       'cf update-route localhost --hostname node-app -o loadbalancing=least-connection',
       pinned(`${URL}/timings/clear`),
