@@ -33,7 +33,7 @@ const COMMAND = {
     ['--db URL', 'db', 'str', note('CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report\'s service '
       + 'key on results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
     'results database'],
-    ['--run-round PATH', 'runRound', 'str', note('CFSCALE_RUN_ROUND, else scripts/run-round.sh'), 'the round runner'],
+    ['--run-round PATH', 'runRound', 'str', note('CFSCALE_RUN_ROUND, else scripts/round/run-round.js'), 'the round runner'],
   ],
   positionals: 2,
   notes: 'Finished rounds (same label, status done, recorded under the parameters the plan gives\n'
@@ -86,7 +86,7 @@ async function main() {
 
   const help = runRoundFlags(runRoundPath);
   if (!help.ok) {
-    if (!dryRun) die(`${runRoundPath} --help failed (${help.reason}); is run-round.sh installed?`);
+    if (!dryRun) die(`${runRoundPath} --help failed (${help.reason})`);
     log(`${runRoundPath} --help failed (${help.reason}); listing the rounds without checking their flags`);
   }
   const url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });

@@ -15,12 +15,16 @@ const { CONTROL_SETTINGS } = require('./plan.js');
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;
 
+/** The argv that runs FILE: a .js file with this node (no shell between two Node programs), else the file itself. */
+const commandOf = (file) => (file.endsWith('.js') ? [process.execPath, file] : [file]);
+
 /**
- * The flags run-round.sh takes, read from its --help: { ok, flags: Set of "--name" } or
+ * The flags run-round takes, read from its --help: { ok, flags: Set of "--name" } or
  * { ok: false, reason }. A round needs every flag it is given (unsupportedFlags).
  */
 function runRoundFlags(runRound) {
-  const r = spawnSync(runRound, ['--help'], { encoding: 'utf8', timeout: 30_000 });
+  const [cmd, ...pre] = commandOf(runRound);
+  const r = spawnSync(cmd, [...pre, '--help'], { encoding: 'utf8', timeout: 30_000 });
   if (r.error || r.status !== 0) {
     return { ok: false, reason: r.error ? r.error.message : `exit ${r.status}: ${(r.stderr || '').trim().split('\n')[0]}` };
   }
@@ -115,7 +119,7 @@ function makeSettingsApplier({ platform, log, cli = platformCli() }) {
   const state = new Map(); // app → { env: {name: value}, memoryMb }
   const ensurePushed = (app) => {
     if (cf(['app', app, '--guid']).status === 0) return;
-    const p = run(path.join(REPO_ROOT, 'scripts/push.sh'), [app, '--platform', platform], log);
+    const p = run(process.execPath, [path.join(REPO_ROOT, 'scripts/ops/push.js'), app, '--platform', platform], log);
     if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
   };
   const must = (args, what) => {
@@ -158,10 +162,11 @@ function makeSettingsApplier({ platform, log, cli = platformCli() }) {
   };
 }
 
-/** Run run-round.sh for a spec; resolves {code, roundId} (roundId from a round_id=N line). */
+/** Run run-round for a spec; resolves {code, roundId} (roundId from a round_id=N line). */
 function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(runRound, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [cmd, ...pre] = commandOf(runRound);
+    const child = spawn(cmd, [...pre, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let roundId = null;
     const lines = (chunk, stream) => {
       for (const line of chunk.toString().split('\n')) {
@@ -178,6 +183,7 @@ function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
   });
 }
 
-const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');
+// scripts/run-round.sh's Node program, run with this node.
+const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/round/run-round.js');
 
 module.exports = { runRoundFlags, unsupportedFlags, runRoundArgs, makeSettingsApplier, manifestDefaults, runRoundProcess, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };

@@ -64,7 +64,8 @@ async function runExperiment(plan, opts) {
     if (dryRun) {
       tally.planned += 1;
       opts.onPlanned?.(spec);
-      print(`run   ${[path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath, ...args].map(quote).join(' ')}`);
+      const runRound = path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath;
+      print(`run   ${[...(runRound.endsWith('.js') ? ['node'] : []), runRound, ...args].map(quote).join(' ')}`);
       return { ...DRY_METRICS };
     }
     log(`${tag}: running${eta()}`);
