@@ -47,25 +47,28 @@ function printedRequest(req, { auth = false } = {}) {
 
 const lines = (text) => text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l, i, all) => l !== '' || i < all.length - 1);
 
-/** One try: { status, routerError, body } (status 0 and the reason in body when nothing answered). */
+/** One try: { status, routerError, body } (status 0 and the reason in body when no whole answer came). */
 function once(req, token) {
   return new Promise((resolve) => {
+    const noAnswer = (why) => ({ status: 0, routerError: '', body: [`${req.method} ${req.url}: ${why}`] });
+    let timer = null;
+    const settle = (res) => { clearTimeout(timer); resolve(res); };
     const url = new URL(req.url);
     const headers = { ...req.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
     const q = (url.protocol === 'https:' ? https : http).request(url, { method: req.method, headers, rejectUnauthorized: !req.insecure }, (res) => {
       let text = '';
+      let ended = false;
       res.setEncoding('utf8');
       res.on('data', (d) => { text += d; });
       res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode, routerError: String(res.headers['x-cf-routererror'] || ''), body: lines(text) });
+        ended = true;
+        settle({ status: res.statusCode, routerError: String(res.headers['x-cf-routererror'] || ''), body: lines(text) });
       });
+      // The connection gone before the body's end (or the timeout): no whole answer.
+      res.on('close', () => { if (!ended) settle(noAnswer(`the answer (${res.statusCode}) broke off`)); });
     });
-    const timer = setTimeout(() => q.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
-    q.on('error', (err) => {
-      clearTimeout(timer);
-      resolve({ status: 0, routerError: '', body: [`${req.method} ${req.url}: ${err.message}`] });
-    });
+    timer = setTimeout(() => q.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS / 1000} s`)), REQUEST_TIMEOUT_MS);
+    q.on('error', (err) => settle(noAnswer(err.message)));
     q.end();
   });
 }

@@ -114,3 +114,21 @@ test('no answer: status 0, code 1, one line naming the cause', async () => {
   assert.equal(lines.length, 1);
   assert.match(lines[0], new RegExp(`^POST ${base}/timings/flush: .*ECONNREFUSED`));
 });
+
+test('an answer that breaks off before its end: status 0, code 1, one line saying so', async () => {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Length': '100' });
+    res.write('cleared');
+    setTimeout(() => res.socket.destroy(), 50);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const lines = [];
+  try {
+    const res = await pinnedRequest(instanceRequest(base, '', GUID, 0, 'POST', '/timings/clear'), { onLine: (l) => lines.push(l) });
+    assert.deepEqual({ code: res.code, status: res.status }, { code: 1, status: 0 });
+    assert.deepEqual(lines, [`POST ${base}/timings/clear: the answer (200) broke off`]);
+  } finally {
+    server.close();
+  }
+});
