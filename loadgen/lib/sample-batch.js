@@ -231,4 +231,4 @@ function writeInt(out, o, n) {
   return o;
 }
 
-module.exports = { SampleBatch, COPY_COLUMNS, wallUs };
+module.exports = { SampleBatch, COPY_COLUMNS, BINARY_HEADER, wallUs };

@@ -15,7 +15,7 @@
 
 const { from: copyFrom } = require('pg-copy-streams');
 const { Spool } = require('./spool');
-const { COPY_COLUMNS } = require('./sample-batch');
+const { COPY_COLUMNS, BINARY_HEADER } = require('./sample-batch');
 const { ResultsDb } = require('./results-db');
 
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
@@ -24,7 +24,6 @@ const BACKOFF_MAX_MS = 5000;
 const COPY_TIMEOUT_MS = 30000;
 // At most this many queued batches in one COPY (at most MAX_QUEUED_BYTES in all anyway).
 const MAX_MERGED_BATCHES = 64;
-const BINARY_HEADER_BYTES = 19;
 const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 const REPLAY_TABLE = 'cfscale_loadgen_replay';
 // The rows a replay inserted, added to their loadgen_runs rows in the same statement.
@@ -200,7 +199,7 @@ class Sink {
     if (run.length === 1) return { buf: run[0], info };
     const buf = this.format === 'text' ? Buffer.concat(run)
       : Buffer.concat([run[0].subarray(0, run[0].length - 2),
-        ...run.slice(1).map((b) => b.subarray(BINARY_HEADER_BYTES, b.length - 2)), BINARY_TRAILER]);
+        ...run.slice(1).map((b) => b.subarray(BINARY_HEADER.length, b.length - 2)), BINARY_TRAILER]);
     if (info === undefined) return { buf, info };
     const infos = run.map((b) => this.info.get(b));
     return { buf, info: { ...info, rows: infos.reduce((a, i) => a + i.rows, 0), ok: infos.reduce((a, i) => a + i.ok, 0) } };
@@ -347,7 +346,7 @@ function isRejection(err) {
 /** Rows of a binary COPY batch per round id (its second field): walks the tuples by their field lengths. */
 function binaryRowsByRound(buf) {
   const byRound = new Map();
-  let o = 19; // header
+  let o = BINARY_HEADER.length;
   while (o + 2 <= buf.length) {
     const fields = buf.readInt16BE(o);
     o += 2;
