@@ -19,7 +19,6 @@ const { checkResponse, show } = require('./lib/check');
 const { report } = require('./lib/runner');
 const { withClient } = require('./lib/app-db');
 const { AppProcess, freePort, parseEnvList } = require('./lib/app-process');
-const { portRange, randomFreePort } = require('../lib/ports');
 const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
 const { controlToken, controlHeaders, isControlPath, insertRound } = require('./lib/control');
 
@@ -379,7 +378,7 @@ function postmasterPid(dir) {
 /** Start the outage cluster on a free port of our range, retrying when the port is taken meanwhile. */
 async function startOutageCluster() {
   for (let attempt = 1; ; attempt += 1) {
-    const port = await randomFreePort(...portRange('contract'));
+    const port = await freePort();
     try {
       return { port, superUrl: startCluster(OUTAGE_DIR, port) };
     } catch (e) {

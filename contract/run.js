@@ -15,8 +15,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { ALL_VARIANTS, variant, envList } = require('./lib/variants');
-const { portRange, randomFreePort } = require('../lib/ports');
-const { healthOk } = require('./lib/app-process');
+const { healthOk, freePort } = require('./lib/app-process');
 const { parse, help, UsageError } = require('../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -97,7 +96,7 @@ class Run {
     this.ownPg = true;
     // A port free a moment ago may be taken meanwhile (client sockets use this range too): retry.
     for (let tries = 1; ; tries++) {
-      const port = await randomFreePort(...portRange('contract'));
+      const port = await freePort();
       try {
         this.pgUrl = startCluster(path.join(this.work, 'pg'), port);
         log(`PostgreSQL on port ${port} (${path.join(this.work, 'pg')})`);
@@ -113,7 +112,7 @@ class Run {
     const name = v.replace(/-/g, '_');
     const appDb = await freshDatabase(this.pgUrl, `contract_${name}_app`);
     const resultsDb = await freshDatabase(this.pgUrl, `contract_${name}_results`, { results: true });
-    const port = await randomFreePort(...portRange('contract'));
+    const port = await freePort();
     const env = { ...process.env };
     for (const k of ['VCAP_SERVICES', 'VCAP_APPLICATION', 'DB_SERVICE_NAME']) delete env[k];
     Object.assign(env, {
