@@ -15,8 +15,8 @@ const { CONTROL_SETTINGS } = require('./plan.js');
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;
 
-/** The argv that runs FILE: a .js file with this node (no shell between two Node programs), else the file itself. */
-const commandOf = (file) => (file.endsWith('.js') ? [process.execPath, file] : [file]);
+/** The argv that runs FILE: a .js file with node (this one; no shell between two Node programs), else the file itself. */
+const commandOf = (file, node = process.execPath) => (file.endsWith('.js') ? [node, file] : [file]);
 
 /**
  * The flags run-round takes, read from its --help: { ok, flags: Set of "--name" } or
@@ -186,4 +186,4 @@ function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
 // scripts/run-round.sh's Node program, run with this node.
 const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/round/run-round.js');
 
-module.exports = { runRoundFlags, unsupportedFlags, runRoundArgs, makeSettingsApplier, manifestDefaults, runRoundProcess, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };
+module.exports = { runRoundFlags, unsupportedFlags, runRoundArgs, makeSettingsApplier, manifestDefaults, runRoundProcess, commandOf, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { configurations, gridRounds } = require('./order.js');
 const { capacitySearch, scaleUntilSlo } = require('./procedures.js');
 const { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } = require('./results.js');
-const { EXIT_USAGE, runRoundArgs, unsupportedFlags } = require('./round-runner.js');
+const { EXIT_USAGE, commandOf, runRoundArgs, unsupportedFlags } = require('./round-runner.js');
 
 class UsageError extends Error {}
 
@@ -65,7 +65,7 @@ async function runExperiment(plan, opts) {
       tally.planned += 1;
       opts.onPlanned?.(spec);
       const runRound = path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath;
-      print(`run   ${[...(runRound.endsWith('.js') ? ['node'] : []), runRound, ...args].map(quote).join(' ')}`);
+      print(`run   ${[...commandOf(runRound, 'node'), ...args].map(quote).join(' ')}`);
       return { ...DRY_METRICS };
     }
     log(`${tag}: running${eta()}`);
