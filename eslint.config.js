@@ -1,6 +1,6 @@
 // eslint.config.js — the one lint and format configuration for every Node part (run from the
 // repository root: `npm run lint`, `npm run lint:fix`; CI runs it as the lint suite of
-// scripts/test/run-suites.js). Both take the tracked files only (git ls-files): an app a user
+// test/run-suites.js). Both take the tracked files only (git ls-files): an app a user
 // pushed to the local platform, or anything else under .state/, is not the repository's.
 // ESLint's recommended rules catch mistakes; the @stylistic rules keep one look: CommonJS,
 // 2-space indent, single quotes, semicolons.

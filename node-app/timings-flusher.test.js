@@ -13,7 +13,7 @@ const t = require('./test-support');
 const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer');
 const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher');
 const { connectionFromUrl } = require('./bindings');
-const { startLostAckProxy } = require('../scripts/test/lost-ack-proxy');
+const { startLostAckProxy } = require('../scripts/test-support/lost-ack-proxy');
 
 const PG_CLUSTER = path.join(__dirname, '..', 'scripts', 'pg-cluster.sh');
 

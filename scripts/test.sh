@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test.sh — the one test command: installs what is missing (scripts/setup.sh), then runs every suite (scripts/test/run-suites.js; --help).
+# test.sh — the one test command: installs what is missing (scripts/setup.sh), then runs every suite (test/run-suites.js; --help).
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -10,4 +10,4 @@ case " $* " in
   *) "$ROOT/scripts/setup.sh" --with-browser ;;
 esac
 export PATH="$ROOT/.tools/bin:$PATH"
-exec node "$ROOT/scripts/test/run-suites.js" "$@"
+exec node "$ROOT/test/run-suites.js" "$@"

@@ -11,7 +11,7 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const YAML = require('yaml');
-const { createTestDb, freePort } = require('../test/test-db');
+const { createTestDb, freePort } = require('../test-support/test-db');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

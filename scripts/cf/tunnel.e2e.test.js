@@ -9,7 +9,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort } = require('../test/test-db');
+const { freePort } = require('../test-support/test-db');
 const { portRange } = require('../../lib/ports');
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 'use strict';
 // scripts/tunnel.sh without a platform: arguments, --stop with nothing running, and the
 // exact commands --dry-run prints (it runs none: no cf needed). Its cf calls on cf, and what
-// the chisel app may lack: scripts/test/cf-local.test.js.
+// the chisel app may lack: test/cf-local.test.js.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');

@@ -3,7 +3,7 @@
 // output, so they need no Cloud Controller: the cf CLI version a feature needs, where the cf
 // CLI keeps its plugin config and its SSLDisabled, CC's error documents behind `cf curl`,
 // and whether a Node app's node_modules would be uploaded. The same checks run inside the
-// scripts against the local platform in scripts/test/cf-local.test.js.
+// scripts against the local platform in test/cf-local.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');

@@ -7,7 +7,7 @@
 // ingest CLI that fails first (the database refuses it) stops the producer and its status
 // (2) is the result. The pipe runs as run-round starts a collector: in a process group of
 // its own, the signal to its pid only. The collectors themselves against a Cloud Controller
-// (cf logs, cf curl stats, a plugin that ends by itself): scripts/test/cf-local.test.js.
+// (cf logs, cf curl stats, a plugin that ends by itself): test/cf-local.test.js.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,7 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
+const { createTestDb } = require('../test-support/test-db');
 
 const ROOT = path.resolve(__dirname, '../..');
 const COLLECT = path.join(__dirname, 'collect.js');

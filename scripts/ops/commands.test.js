@@ -29,7 +29,7 @@ const COMMANDS = [
   ['scripts/parsers/ingest-stats.js', []],
   ['scripts/parsers/ingest-rtr.js', []],
   ['scripts/parsers/ingest-events.js', []],
-  ['scripts/test/round-overhead.bench.js', []],
+  ['test/round-overhead.bench.js', []],
   ['scripts/parsers/bench-parsers.js', []],
   ['contract/run.sh', []],
   ['contract/readme-tables.js', []],

@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFileSync, spawn } = require('node:child_process');
 const { Client } = require('pg');
-const { freePort } = require('../test/test-db');
+const { freePort } = require('../test-support/test-db');
 const { MEMORY_ROWS } = require('./ingest-cli');
 
 const ROOT = path.resolve(__dirname, '..', '..');

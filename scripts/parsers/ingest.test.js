@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
+const { createTestDb } = require('../test-support/test-db');
 
 const BIN = (name) => path.join(__dirname, `${name}.js`);
 

@@ -1,13 +1,13 @@
 'use strict';
 // create-round-lost-ack.test.js — the round INSERT's acknowledgement is lost after the
-// commit (a real PostgreSQL behind scripts/test/lost-ack-proxy.js): the reconnecting
+// commit (a real PostgreSQL behind scripts/test-support/lost-ack-proxy.js): the reconnecting
 // connection (db.js) runs it again, and there is still one round, the one answered.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
-const { startLostAckProxy } = require('../test/lost-ack-proxy');
+const { createTestDb } = require('../test-support/test-db');
+const { startLostAckProxy } = require('../test-support/lost-ack-proxy');
 const { Connection } = require('../ops/results-db');
 const { createRound } = require('./create-round');
 

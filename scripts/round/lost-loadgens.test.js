@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
+const { createTestDb } = require('../test-support/test-db');
 const { finishRound } = require('./finish-round');
 
 let testDb;

@@ -7,13 +7,13 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
+const { createTestDb } = require('../test-support/test-db');
 const { createRound: insertRound, NotReadyError } = require('./create-round');
 const { finishRound } = require('./finish-round');
 const { waitRound } = require('./wait-round');
 const { showRound } = require('./show-round');
 const { printRounds } = require('./rounds-table');
-const { captureStdout } = require('../test/capture-stdout');
+const { captureStdout } = require('../test-support/capture-stdout');
 
 let testDb;
 let adminUrl;

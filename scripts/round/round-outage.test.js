@@ -8,11 +8,11 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test/test-db');
+const { createTestDb } = require('../test-support/test-db');
 const { BACKOFF_MIN_MS, Connection, isConnectionError } = require('../ops/results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, printReaped } = require('./reap-rounds');
-const { captureStdout } = require('../test/capture-stdout');
+const { captureStdout } = require('../test-support/capture-stdout');
 const { finishRound } = require('./finish-round');
 
 let testDb;

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * A TCP proxy in front of a real PostgreSQL that loses one acknowledgement, as
- * scripts/test/lost-ack-proxy.js does: when the server reports a command whose tag matches,
+ * scripts/test-support/lost-ack-proxy.js does: when the server reports a command whose tag matches,
  * that CommandComplete is held back until the ReadyForQuery that follows (sent after the
  * commit), then both sockets are closed without forwarding either. Fires once. Only the
  * server's messages are parsed, after the one-byte answer to an SSLRequest.

@@ -20,10 +20,10 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
-const { portRange } = require('../../lib/ports');
-const { loadConfig, pgDirOf } = require('../../local-platform/lib/config');
+const { portRange } = require('../lib/ports');
+const { loadConfig, pgDirOf } = require('../local-platform/lib/config');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
 const [ROUTER_PORT] = portRange('e2e');
 // The instances inherit TMPDIR: the loadgen's spool (os.tmpdir()) stays inside this home,

@@ -8,14 +8,14 @@
 // in, creates the services, pushes and runs the round. The target: at most 5 minutes.
 // Package caches (npm, Maven, Go modules) are the machine's, warm after any earlier setup:
 // the figure is a clone's own work, not downloads. Run on demand, under the heavy lock:
-//   node scripts/test/fresh-clone.bench.js
+//   node test/fresh-clone.bench.js
 // Own CFSCALE_HOME and ports 466xx; the clone and its platform are removed afterwards.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { platformPortEnv } = require('../../lib/ports');
+const { platformPortEnv } = require('../lib/ports');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const dir = fs.mkdtempSync('/tmp/cfscale-fresh-clone-');
 fs.chmodSync(dir, 0o755); // PostgreSQL runs as postgres when we are root
 const clone = path.join(dir, 'cfscale');

@@ -4,17 +4,17 @@
 // local platform with everything already up, through the scripts' one path (the real cf
 // CLI against the local Cloud Controller; the target: at most 8 s beyond the
 // round's duration). Run on demand, not in tests:
-//   node scripts/test/round-overhead.bench.js [--rounds 3] [--duration 10]
+//   node test/round-overhead.bench.js [--rounds 3] [--duration 10]
 // Own CFSCALE_HOME (/tmp/cfscale-e2e-bench-*), ports 466xx; tears the platform down.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { makeCli } = require('../ops/cli');
-const { platformPortEnv } = require('../../lib/ports');
+const { makeCli } = require('../scripts/ops/cli');
+const { platformPortEnv } = require('../lib/ports');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const args = makeCli('round-overhead').parse(process.argv.slice(2), {
-  usage: 'Usage: node scripts/test/round-overhead.bench.js [--rounds N] [--duration SEC]',
+  usage: 'Usage: node test/round-overhead.bench.js [--rounds N] [--duration SEC]',
   about: 'How long run-round.sh takes beyond the round itself, on the local platform with everything already up.',
   rows: [
     ['--rounds N', 'rounds', 'int', 3, 'measured rounds (after a first one that brings everything up)', [1]],

@@ -15,9 +15,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
-const { freePortInRange, portRange } = require('../../lib/ports');
+const { freePortInRange, portRange } = require('../lib/ports');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-journey-');
 fs.chmodSync(HOME, 0o711); // PostgreSQL runs as postgres when we are root
 const CFSCALE_HOME = path.join(HOME, 'platform');

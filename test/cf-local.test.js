@@ -35,8 +35,8 @@ const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
-const { createTestDb } = require('./test-db');
-const { portRange, freePortInRange } = require('../../lib/ports');
+const { createTestDb } = require('../scripts/test-support/test-db');
+const { portRange, freePortInRange } = require('../lib/ports');
 
 // java-db comes later: the preflight's missing service until then.
 const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });
@@ -347,10 +347,10 @@ test('the round document on cf: the rounds columns from the CLI and Cloud Contro
   const saved = { ...process.env };
   Object.assign(process.env, { PATH: env.PATH, CF_HOME: w.cfHome, CF_CALL_LOG: env.CF_CALL_LOG, CFSCALE_VARS_FILE: w.vars });
   try {
-    const { makeCli } = require('../ops/cli');
-    const { selectPlatform } = require('../ops/target');
-    const { roundDocument } = require('../round/round-doc');
-    const { nodeLibs } = require('../round/app-versions');
+    const { makeCli } = require('../scripts/ops/cli');
+    const { selectPlatform } = require('../scripts/ops/target');
+    const { roundDocument } = require('../scripts/round/round-doc');
+    const { nodeLibs } = require('../scripts/round/app-versions');
     const gitRev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() || null;
     const OPTIONS = {
       app: 'node-app', instances: '1', loadgens: '1', parallel: '4', rate: '', durationMs: 10000, requests: '', warmupMs: 0,

@@ -24,9 +24,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawn } = require('node:child_process');
-const { freePortInRange, portRange } = require('../../lib/ports');
+const { freePortInRange, portRange } = require('../lib/ports');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const CF = path.join(ROOT, '.tools/bin/cf');
 const CFL = path.join(ROOT, 'scripts/cfl');
 const TINY = path.join(ROOT, 'local-platform/test/fixtures/tiny-app/manifest.yml');

@@ -17,10 +17,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, execFileSync } = require('node:child_process');
-const { parse, help, note } = require('../../lib/arg-table');
+const { parse, help, note } = require('../lib/arg-table');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const PORTS = require('../../ports.json');
+const ROOT = path.resolve(__dirname, '..');
+const PORTS = require('../ports.json');
 const RESERVED_FILE = '/proc/sys/net/ipv4/ip_local_reserved_ports';
 const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 
@@ -32,19 +32,20 @@ const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
 // (LOADGEN_NICE), so that the rounds of the suites beside it do not starve it on two cores.
 const LOADGEN_NICE = -5; // not root: nice says it cannot, and runs it at 0
 const SUITES = [
-  ['e2e', 'cd scripts && npm run test:e2e', 290],
+  ['e2e', 'npm run test:e2e', 290],
   ['local-platform', 'cd local-platform && npm test', 260],
   ['contract', 'contract/run.sh', 250],
   ['experiment', 'cd report && npm run test:e2e', 230],
-  ['scripts', 'cd scripts && npm test', 220],
+  ['system', 'npm run test:system', 150],
+  ['scripts', 'cd scripts && npm test', 80],
   ['report', 'cd report && npm test', 200],
   ['loadgen', 'cd loadgen && npm test', 170, LOADGEN_NICE],
-  ['journey', 'cd scripts && npm run test:journey', 100],
-  ['bench', 'node --test scripts/test/benchmarks.smoke.js', 45],
+  ['journey', 'npm run test:journey', 100],
+  ['bench', 'node --test test/benchmarks.smoke.js', 45],
   ['chisel', 'chisel/test.sh', 40],
   ['node-app', 'cd node-app && npm test', 35],
   ['java-app', 'cd java-app && mvn -q -B test', 30],
-  ['lint', 'npm run lint && node --test scripts/test/static.lint.test.js', 25],
+  ['lint', 'npm run lint && node --test test/static.lint.test.js', 25],
   ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 2],
 ];
 

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '..', '..');
+const ROOT = path.resolve(__dirname, '..');
 const SELF = path.relative(ROOT, __filename);
 const PLATFORM_DOC = 'docs/cf-platform.md';
 // Paths that only exist on the machine the code was written on; joined from parts, so that

@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-usage-'));
 test.after(() => fs.rmSync(HOME, { recursive: true, force: true }));
 

@@ -1,6 +1,6 @@
 'use strict';
 // static.lint.test.js — checks of the tracked source that ESLint does not make, run in the lint
-// suite (scripts/test/run-suites.js):
+// suite (test/run-suites.js):
 // - every test, bench or fixture that gives a local platform a CFSCALE_HOME pins every port of
 //   it (local-platform/lib/config.js PORT_VARIABLES, or ports.js platformPortEnv), so CI runs
 //   beside a user's platform on the default ports; a file whose platform gets its ports from
@@ -13,9 +13,9 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { PORT_VARIABLES } = require('../../local-platform/lib/config');
+const { PORT_VARIABLES } = require('../local-platform/lib/config');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 
 function tracked(...patterns) {
   return execFileSync('git', ['ls-files', '-z', '--', ...patterns, ':(exclude)*/vendor/*'], { cwd: ROOT, encoding: 'utf8' })
@@ -33,9 +33,9 @@ function unpinned(source) {
 }
 
 test('every local platform a test, bench or fixture starts pins every port', () => {
-  const files = tracked('*.test.js', '*.bench.js', 'bench/*.js', '*/bench/*.js', '*/test/*.js', '*/fixtures/*.js', 'scripts/test/*.js');
+  const files = tracked('*.test.js', '*.bench.js', 'bench/*.js', '*/bench/*.js', '*/test/*.js', '*/fixtures/*.js', 'test/*.js');
   assert.ok(files.length > 20, `only ${files.length} files`);
-  const bad = files.filter((f) => f !== 'scripts/test/static.lint.test.js')
+  const bad = files.filter((f) => f !== 'test/static.lint.test.js')
     .map((f) => [f, unpinned(read(f))]).filter(([, left]) => left.length).map(([f, left]) => `${f}: ${left.join(', ')}`);
   assert.deepEqual(bad, []);
 });
@@ -82,7 +82,7 @@ test('scripts/: imports run one way, round → parsers → cf → ops', () => {
 });
 
 test('every generated file matches its source (node contract/readme-tables.js --write)', () => {
-  const { generated } = require('../../contract/readme-tables');
+  const { generated } = require('../contract/readme-tables');
   const stale = generated().filter(([, current, wanted]) => current !== wanted).map(([file]) => path.relative(ROOT, file));
   assert.deepEqual(stale, []);
 });

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { SUITES } = require('./run-suites');
 
-const TEST_SH = path.resolve(__dirname, '..', 'test.sh');
+const TEST_SH = path.resolve(__dirname, '..', 'scripts', 'test.sh');
 const run = (args) => spawnSync(TEST_SH, args, { encoding: 'utf8' });
 
 test('--list prints the suites in order, one a line', () => {

@@ -3,7 +3,7 @@
 // overlapping, each inside the ranges scripts/test.sh reserves.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const PORTS = require('../../ports.json');
+const PORTS = require('../ports.json');
 
 const span = (text) => text.split('-').map(Number);
 

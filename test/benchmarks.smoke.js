@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '..');
 const SMOKE_TIMEOUT_MS = 120_000;
 
 /** [{ line, env, argv }] of the README's "Benchmarks" table: env assignments, the command, no [optional flags]. */
