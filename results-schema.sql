@@ -295,7 +295,7 @@ CREATE TABLE IF NOT EXISTS instance_events (
 );
 CREATE INDEX IF NOT EXISTS instance_events_round_idx ON instance_events (round_id);
 
--- What an adaptive experiment (scripts/run-experiment.sh, report/README.md) concluded, one
+-- What an adaptive experiment (scripts/run-experiment.sh, scripts/experiment/README.md) concluded, one
 -- row per run of a procedure: scale-until-SLO's stop (instances, loadgens, stop rule,
 -- reason) and the capacity search's answer (instances, capacity_rps, soak confirmed). A
 -- resumed run replays its decisions and records them again; the report reads the newest.
@@ -365,7 +365,7 @@ LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
 -- Added by report/ (scripts/report.sh, scripts/run-experiment.sh). Read-only views over
 -- the tables above; every sample filter excludes the round's warm-up. Experiment rounds
 -- carry labels exp:<plan>:<app>:<variant>:i<k>:l<loadgens>:p<parallel>|r<rate>:<kind><n>
--- (report/lib/experiment/order.js), which give the variant and repetition.
+-- (scripts/experiment/order.js), which give the variant and repetition.
 
 -- Mean latency after the warm-up (round_summary has percentiles only).
 CREATE OR REPLACE VIEW report_round_latency AS

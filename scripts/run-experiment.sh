@@ -7,9 +7,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT
 
 main() {
-  [[ -d "$ROOT/report/node_modules" && -d "$ROOT/scripts/node_modules" ]] \
-    || { echo "run-experiment: report/node_modules or scripts/node_modules missing: run scripts/setup.sh" >&2; exit 1; }
-  exec node "$ROOT/report/bin/run-experiment.js" "$@"
+  [[ -d "$ROOT/scripts/node_modules" ]] \
+    || { echo "run-experiment: scripts/node_modules missing: run scripts/setup.sh" >&2; exit 1; }
+  exec node "$ROOT/scripts/experiment/run-experiment.js" "$@"
 }
 
 main "$@"

@@ -35,7 +35,7 @@ const SUITES = [
   ['e2e', 'npm run test:e2e', 290],
   ['local-platform', 'cd local-platform && npm test', 260],
   ['contract', 'contract/run.sh', 250],
-  ['experiment', 'cd report && npm run test:e2e', 230],
+  ['experiment', 'node --test test/experiment.e2e.test.js', 230],
   ['system', 'npm run test:system', 150],
   ['scripts', 'cd scripts && npm test', 80],
   ['report', 'cd report && npm test', 200],

@@ -2,7 +2,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { compare, efficiency, mean, stddev, summarize, tCdf, tQuantile, welch } = require('../lib/inference.js');
+const { compare, efficiency, mean, stddev, summarize, tCdf, tQuantile, welch } = require('../../lib/inference.js');
 
 const close = (actual, expected, tol, what) => assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);
 

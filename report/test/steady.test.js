@@ -5,9 +5,9 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { DEFAULTS, validatePlan } = require('../lib/experiment/plan.js');
-const { roundMismatches, specForLabel } = require('../lib/experiment/spec-match.js');
-const { runRoundArgs } = require('../lib/experiment/round-runner.js');
+const { DEFAULTS, validatePlan } = require('../../scripts/experiment/plan.js');
+const { roundMismatches, specForLabel } = require('../../scripts/experiment/spec-match.js');
+const { runRoundArgs } = require('../../scripts/experiment/round-runner.js');
 const { roundFlags, trusted } = require('../lib/report/validity.js');
 const { significantTrend } = require('../lib/report/steady-flags.js');
 

@@ -12,7 +12,7 @@ const { capacityChart, throughputAtCpuLevels, throughputAtFullCore, throughputVs
 const { keyValues } = require('../lib/report/html.js');
 const { firstFullGc, roundMemory } = require('../lib/report/round-charts.js');
 const { STUDY, studyAvailableCores } = require('../lib/report/study.js');
-const { summarize } = require('../lib/inference.js');
+const { summarize } = require('../../lib/inference.js');
 const { chartSvg } = require('../lib/report/render.js');
 
 /** A group as analysis.js makes it, from per-round values. */

@@ -5,7 +5,7 @@
 // DEFAULTS.validity (trendMax, throttledMax, entitlementMax) and plan.afterChange;
 // report/README.md documents each flag.
 'use strict';
-const { tQuantile } = require('../inference.js');
+const { tQuantile } = require('../../../lib/inference.js');
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (v) => (v === null || v === undefined ? null : Number(v));

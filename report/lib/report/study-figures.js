@@ -3,7 +3,7 @@
 // read off at 100-400 % CPU (Fig. 7.5/7.6), the memory needed (§4.2.2, Fig. 4.3) and §7.3's
 // stops beside the study's (study.js holds its published values).
 'use strict';
-const { compare } = require('../inference.js');
+const { compare } = require('../../../lib/inference.js');
 const { studyAvailableCores, studyScaleStop, studyTable71 } = require('./study.js');
 
 /** Orders rows by the given keys in turn (missing values first). */

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const pg = require('pg');
-const { REPO_ROOT } = require('../../lib/results-db.js');
+const { connect, REPO_ROOT } = require('../../../scripts/ops/results-url.js');
 const { portRange, randomFreePort } = require('../../../lib/ports');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
@@ -49,8 +49,8 @@ async function testDatabase(tag) {
   await a.query(`CREATE DATABASE ${name}`);
   await a.end();
   const url = withDb(admin, name);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  // The report's own connection (results-url.js): numbers read as the report reads them.
+  const client = await connect(url);
   await client.query('SET client_min_messages = warning');
   await client.query(fs.readFileSync(path.join(REPO_ROOT, 'results-schema.sql'), 'utf8'));
   return {

@@ -8,10 +8,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { after, before, test } = require('node:test');
-const { loggedCalls: calls, runScript } = require('./helpers/cli.js');
-const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { loggedCalls: calls, runScript } = require('../report/test/helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('../report/test/helpers/pg.js');
 
-const FAKE = path.join(__dirname, 'helpers/fake-run-round.js');
+const FAKE = path.join(__dirname, 'fake-run-round.js');
 let db;
 let dir;
 
@@ -42,7 +42,7 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   const log = path.join(dir, 'calls.log');
   const cfState = path.join(dir, 'cf-state.json');
   const run = (extra = []) => runScript('run-experiment.sh', [planFile, '--run-round', FAKE, '--db', db.url, ...extra],
-    { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'helpers/fake-cf.js'),
+    { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
       FAKE_CF_STATE: cfState, FAKE_CF_LOG: `${cfState}.log` });
   fs.writeFileSync(planFile, BASE);
   const first = run();

@@ -5,13 +5,19 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { test } = require('node:test');
-const { REPO_ROOT } = require('../lib/results-db.js');
-const { runScript } = require('./helpers/cli.js');
-const { loadPlan, parseDurationMs, PlanError, validatePlan } = require('../lib/experiment/plan.js');
-const { runRoundArgs } = require('../lib/experiment/round-runner.js');
-const { roundSpec, gridRounds } = require('../lib/experiment/order.js');
-const { roundMismatches } = require('../lib/experiment/spec-match.js');
+const { REPO_ROOT } = require('../ops/results-url.js');
+const { loadPlan, parseDurationMs, PlanError, validatePlan } = require('./plan.js');
+const { runRoundArgs } = require('./round-runner.js');
+const { roundSpec, gridRounds } = require('./order.js');
+const { roundMismatches } = require('./spec-match.js');
+
+/** scripts/NAME run as a user runs it: { code, stdout, stderr }. */
+function runScript(name, args) {
+  const r = spawnSync(path.join(REPO_ROOT, 'scripts', name), args, { encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 const ok = { apps: ['node-app', 'java-app'], load: [{ loadgens: 2, parallel: 1 }] };
 

@@ -12,9 +12,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { after, test } = require('node:test');
 const pg = require('pg');
-const { REPO_ROOT, resultsUrl } = require('../lib/results-db.js');
-const { inspectPage } = require('./helpers/browser.js');
-const { platformPortEnv } = require('../../lib/ports');
+const { REPO_ROOT, resultsUrl } = require('../scripts/ops/results-url.js');
+const { inspectPage } = require('../report/test/helpers/browser.js');
+const { platformPortEnv } = require('../lib/ports');
 
 const SKIP = process.env.CFSCALE_SKIP_E2E === '1';
 const RUN_ROUND = path.join(REPO_ROOT, 'scripts/run-round.sh');

@@ -3,7 +3,7 @@
 // plan edited after its rounds ran would otherwise get its old rounds back. So a round is
 // reused on resume, and counted by the report and the adaptive procedures, only when every
 // parameter it recorded equals the plan's spec for its label. One rule, used by the runner
-// (resume, cpuReference) and the report; report/README.md "Resume" states it.
+// (resume, cpuReference) and the report; scripts/experiment/README.md "Resume" states it.
 'use strict';
 const { configurations, parseLabel, roundSpec } = require('./order.js');
 const { capacityOverrides } = require('./procedures.js');

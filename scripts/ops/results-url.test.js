@@ -1,4 +1,4 @@
-// results-db.test.js — the report's results-database URL means what it means to libpq and psql:
+// results-url.test.js — the report's and the experiments' results-database URL means what it means to libpq and psql:
 // sslmode=require encrypts without verifying, verify-ca checks the chain against
 // sslrootcert, disable is plain. Against a TLS cluster of its own (scripts/pg-cluster.sh --tls).
 'use strict';
@@ -8,7 +8,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { connect, REPO_ROOT } = require('../lib/results-db.js');
+const { connect, REPO_ROOT } = require('./results-url.js');
 const { portRange, randomFreePort } = require('../../lib/ports');
 
 const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
@@ -16,7 +16,7 @@ let dir;
 let url;
 
 before(async () => {
-  const port = await randomFreePort(...portRange('report'));
+  const port = await randomFreePort(...portRange('cf'));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-tls-'));
   fs.chmodSync(dir, 0o755);
   url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port), '--tls'], { encoding: 'utf8' }).trim();

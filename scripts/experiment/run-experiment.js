@@ -1,23 +1,23 @@
 #!/usr/bin/env node
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
 // plan (or the study's plans), connect to the results database, hand off to
-// lib/experiment/runner.js, plan after plan, with the time left on every plan's start.
+// runner.js, plan after plan, with the time left on every plan's start.
 'use strict';
 const { parseOrExit, note } = require('../../lib/arg-table.js');
-const { connect, resultsUrl } = require('../lib/results-db.js');
+const { connect, resultsUrl } = require('../ops/results-url.js');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
-const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('../lib/experiment/catalogue.js');
-const { duration } = require('../lib/experiment/estimate.js');
-const { defaultScale, loadPlan, PlanError, SCALES } = require('../lib/experiment/plan.js');
-const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('../lib/experiment/round-runner.js');
-const { runExperiment, UsageError } = require('../lib/experiment/runner.js');
+const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('./catalogue.js');
+const { duration } = require('./estimate.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('./plan.js');
+const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('./round-runner.js');
+const { runExperiment, UsageError } = require('./runner.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
   usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]\n'
     + '       scripts/run-experiment.sh --study [--scale local|cf] [--dry-run] [...]\n'
     + '       scripts/run-experiment.sh --list [--scale local|cf]',
-  about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see report/README.md '
+  about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see scripts/experiment/README.md '
     + 'for every field. Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>.',
   rows: [
     ['--study', 'study', 'bool', false, 'run every shipped plan that regenerates part of the study (the regenerates of '
@@ -37,9 +37,9 @@ const COMMAND = {
   ],
   positionals: 2,
   notes: 'Finished rounds (same label, status done, recorded under the parameters the plan gives\n'
-    + 'now: report/README.md "Resume") are skipped, so running a plan (or the study) again resumes it.\n'
+    + 'now: scripts/experiment/README.md "Resume") are skipped, so running a plan (or the study) again resumes it.\n'
     + 'Estimates: each round\'s warm-up and duration, plus its overhead, restarts and the reruns after\n'
-    + 'a change (report/lib/experiment/estimate.js); adaptive plans count every step as passing.\n'
+    + 'a change (scripts/experiment/estimate.js); adaptive plans count every step as passing.\n'
     + 'Exit: 0 every round done, 1 usage or configuration, 2 some round failed. DEBUG=1 traces.',
   width: 100,
 };

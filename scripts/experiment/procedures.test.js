@@ -3,9 +3,9 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { parseLabel } = require('../lib/experiment/order.js');
-const { validatePlan } = require('../lib/experiment/plan.js');
-const { capacitySearch, climbing, scaleUntilSlo } = require('../lib/experiment/procedures.js');
+const { parseLabel } = require('./order.js');
+const { validatePlan } = require('./plan.js');
+const { capacitySearch, climbing, scaleUntilSlo } = require('./procedures.js');
 
 const cfg = { app: 'node-app', variant: 'default', settings: {} };
 

@@ -9,7 +9,7 @@
 // (what fake-run-round.js records as the app's).
 'use strict';
 const fs = require('node:fs');
-const { manifestDefaults } = require('../../lib/experiment/round-runner.js');
+const { manifestDefaults } = require('../scripts/experiment/round-runner.js');
 
 const [verb, ...args] = process.argv.slice(2);
 const stateFile = process.env.FAKE_CF_STATE;

@@ -4,7 +4,7 @@
 // on the figures, so a resumed run replays them from the database and skips what is done.
 'use strict';
 const { roundSpec } = require('./order.js');
-const { mean } = require('../inference.js');
+const { mean } = require('../../lib/inference.js');
 
 const METRIC_FIELD = { p50: 'p50Ms', p95: 'p95Ms', p99: 'p99Ms', mean: 'meanMs' };
 

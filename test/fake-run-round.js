@@ -14,11 +14,11 @@
 'use strict';
 const fs = require('node:fs');
 const pg = require('pg');
-const { insertRound } = require('./synthetic.js');
+const { insertRound } = require('../report/test/helpers/synthetic.js');
 
 // run-round.sh's own flag table (its parser and --help): the stand-in takes exactly its flags.
-const { COMMAND } = require('../../../scripts/round/run-round-args.js');
-const { help, parse } = require('../../../lib/arg-table.js');
+const { COMMAND } = require('../scripts/round/run-round-args.js');
+const { help, parse } = require('../lib/arg-table.js');
 
 let o;
 try {

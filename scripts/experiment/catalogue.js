@@ -4,7 +4,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT } = require('../results-db.js');
+const { REPO_ROOT } = require('../ops/results-url.js');
 const { loadPlan } = require('./plan.js');
 const { plannedRounds } = require('./runner.js');
 const { configKey, duration, estimateRounds } = require('./estimate.js');

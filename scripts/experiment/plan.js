@@ -1,7 +1,7 @@
 // plan.js — read and validate an experiment plan (YAML or JSON) into one normalised
 // object with every default filled in. Bad plans stop with one line naming the field:
 //   plan pool-size.yml: load[1].parallel must be an integer >= 1, got "x"
-// Defaults live here once; report/README.md documents each field, default and unit.
+// Defaults live here once; scripts/experiment/README.md documents each field, default and unit.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

@@ -9,7 +9,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { REPO_ROOT, localCfEnv } = require('../results-db.js');
+const { REPO_ROOT, localCfEnv } = require('../ops/results-url.js');
 const { CONTROL_SETTINGS } = require('./plan.js');
 
 const EXIT_USAGE = 1;
@@ -84,7 +84,7 @@ function run(cmd, args, log, env = process.env) {
 // The apps' settings, the variables of their one settings spec (contract/settings.json): the
 // applier sets, restores and unsets these and no other variable of the app; not the control
 // credential, which push sets and no plan may (plan.js CONTROL_SETTINGS).
-const SETTING_NAMES = new Set(require('../../../contract/settings.json').settings.map((x) => x.name).filter((n) => !CONTROL_SETTINGS.includes(n)));
+const SETTING_NAMES = new Set(require('../../contract/settings.json').settings.map((x) => x.name).filter((n) => !CONTROL_SETTINGS.includes(n)));
 
 /**
  * What a round that sets nothing runs with: the app's manifest env (settings only) and memory

@@ -1,5 +1,5 @@
 // The experiment runner end to end against a real PostgreSQL, with a stand-in for
-// run-round.sh (helpers/fake-run-round.js): resume skips finished rounds, failed rounds
+// run-round.sh (fake-run-round.js): resume skips finished rounds, failed rounds
 // are retried, adaptive plans replay their decisions, settings are applied on change.
 'use strict';
 const assert = require('node:assert/strict');
@@ -7,14 +7,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { after, before, test } = require('node:test');
-const { loggedCalls: calls, runScript } = require('./helpers/cli.js');
-const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
-const { insertRound } = require('./helpers/synthetic.js');
-const { maxCpuOfApp } = require('../lib/experiment/results.js');
-const { validatePlan } = require('../lib/experiment/plan.js');
+const { loggedCalls: calls, runScript } = require('../report/test/helpers/cli.js');
+const { stopOwnCluster, testDatabase } = require('../report/test/helpers/pg.js');
+const { insertRound } = require('../report/test/helpers/synthetic.js');
+const { maxCpuOfApp } = require('../scripts/experiment/results.js');
+const { validatePlan } = require('../scripts/experiment/plan.js');
 
-const FAKE = path.join(__dirname, 'helpers/fake-run-round.js');
-const FAKE_CF = path.join(__dirname, 'helpers/fake-cf.js');
+const FAKE = path.join(__dirname, 'fake-run-round.js');
+const FAKE_CF = path.join(__dirname, 'fake-cf.js');
 let db;
 let dir;
 

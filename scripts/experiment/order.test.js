@@ -2,8 +2,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { gridRounds, labelFor, parseLabel } = require('../lib/experiment/order.js');
-const { validatePlan } = require('../lib/experiment/plan.js');
+const { gridRounds, labelFor, parseLabel } = require('./order.js');
+const { validatePlan } = require('./plan.js');
 
 const plan = (extra = {}) => validatePlan({
   name: 'ord', apps: ['node-app', 'java-app'], instances: [1, 2],

@@ -4,8 +4,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { validatePlan } = require('../lib/experiment/plan.js');
-const { judgeRounds, matchesSpec, roundMismatches, specForLabel } = require('../lib/experiment/spec-match.js');
+const { validatePlan } = require('./plan.js');
+const { judgeRounds, matchesSpec, roundMismatches, specForLabel } = require('./spec-match.js');
 
 const PLAN = {
   name: 'm', apps: ['node-app'], load: [{ loadgens: 2, parallel: 4 }], duration: '30s', warmup: '5s',

@@ -1,4 +1,4 @@
-// results-db.js — the results database for the report and the experiment runner (resultsUrl says
+// results-url.js — the results database for the report and the experiment runner (resultsUrl says
 // where it is looked for).
 'use strict';
 const { execFileSync } = require('node:child_process');

@@ -3,15 +3,18 @@
 // sweep (§6.2). A plan that stops regenerating one of them fails here.
 'use strict';
 const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { test } = require('node:test');
-const { runScript } = require('./helpers/cli.js');
+
+const RUN_EXPERIMENT = path.join(__dirname, '..', 'run-experiment.sh');
 
 const KEPT = ['Fig. 3.1', 'Fig. 4.3', 'Fig. 6.2', 'Fig. 6.3', 'Fig. 7.1', 'Fig. 7.2', 'Fig. 7.3', 'Fig. 7.4', 'Fig. 7.5',
   'Fig. 7.6', 'Fig. 7.7', 'Table 7.1', '§5.2.3 keep-alive finding', '§6.2 Jetty thread sweep'];
 
 test('run-experiment.sh --list names every figure and table of the study, the keep-alive finding and the Jetty sweep', () => {
-  const r = runScript('run-experiment.sh', ['--list']);
-  assert.equal(r.code, 0, r.stderr);
+  const r = spawnSync(RUN_EXPERIMENT, ['--list'], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
   // Each line: file, "study A, B, C" (or -), (description).
   const named = new Set(r.stdout.trim().split('\n').flatMap((l) => {
     const m = /^\S+\s+study (.+?)\s+\(.*\)$/.exec(l);
