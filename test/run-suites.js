@@ -86,15 +86,31 @@ function reservePorts() {
   }
 }
 
+// The suites running now, each the leader of its own process group.
+const running = new Set();
+
 /** Run one suite at that nice, its output into logFile; resolves whether it passed. */
 function runSuite(cmd, logFile, nice = 0) {
   return new Promise((resolve) => {
     const out = fs.openSync(logFile, 'w');
-    const child = spawn('nice', ['-n', String(nice), 'bash', '-c', `set -euo pipefail; ${cmd}`], { cwd: ROOT, stdio: ['ignore', out, out] });
+    const child = spawn('nice', ['-n', String(nice), 'bash', '-c', `set -euo pipefail; ${cmd}`],
+      { cwd: ROOT, stdio: ['ignore', out, out], detached: true });
     fs.closeSync(out);
-    child.once('error', () => resolve(false));
-    child.once('close', (code) => resolve(code === 0));
+    running.add(child);
+    child.once('error', () => { running.delete(child); resolve(false); });
+    child.once('close', (code) => { running.delete(child); resolve(code === 0); });
   });
+}
+
+/**
+ * SIGTERM to every running suite's process group, so that a runner told to stop (Ctrl-C, a CI
+ * timeout) leaves no suite running on: each suite is a group of its own, which a terminal's
+ * SIGINT does not reach, and a SIGTERM to the runner alone would orphan them.
+ */
+function stopSuites() {
+  for (const child of running) {
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+  }
 }
 
 /** `lanes` at a time, each taking the next suite in the list when its last one ends; each suite's output whole on stdout when it ends. */
@@ -139,7 +155,7 @@ async function main(argv) {
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   log(`PostgreSQL test cluster on port ${pgPort} (${process.env.CFSCALE_TEST_PG_DIR})`);
   const stopPg = () => { try { execFileSync(PG_CLUSTER, ['stop', '--dir', process.env.CFSCALE_TEST_PG_DIR], { stdio: 'inherit' }); } catch { /* stopped */ } };
-  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopPg(); process.exit(1); });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopSuites(); stopPg(); process.exit(1); });
   const t0 = Date.now();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-suites-'));
   let res;
@@ -158,4 +174,4 @@ async function main(argv) {
 
 if (require.main === module) main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 
-module.exports = { SUITES, parseArgs };
+module.exports = { SUITES, parseArgs, runSuite, stopSuites };
