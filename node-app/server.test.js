@@ -266,7 +266,6 @@ test('SIGTERM: the in-flight request finishes, timings are flushed, exit 0', asy
 
 test('database down at start: /health serves, 503 meanwhile, the table is created once it is up', async () => {
   const fs = require('node:fs');
-  const { execFileSync } = require('node:child_process');
   const dir = fs.mkdtempSync('/tmp/cfscale-node-app-late-pg-');
   const port = await t.freePortInRange();
   const password = 'late-start-pw';
@@ -277,13 +276,13 @@ test('database down at start: /health serves, 503 meanwhile, the table is create
     assert.equal((await t.request(app.base, '/health')).body, 'ok\n');
     const down = await t.request(app.base, '/ads');
     assert.deepEqual([down.status, down.body, down.headers['retry-after']], [503, 'database unavailable\n', '1']);
-    execFileSync(t.PG_CLUSTER, ['start', '--dir', dir, '--port', String(port)]);
+    t.pgCluster.start(dir, { port });
     const up = await t.request(app.base, '/ads');
     assert.deepEqual([up.status, up.body, up.headers['x-total-count']], [200, '', '0']);
     assert.equal(app.proc.exitCode, null);
   } finally {
     await app.stop();
-    execFileSync(t.PG_CLUSTER, ['stop', '--dir', dir]);
+    t.pgCluster.stop(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

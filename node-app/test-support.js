@@ -1,10 +1,10 @@
 'use strict';
 // test-support.js — what the integration tests share: a real PostgreSQL cluster (the one of
-// CFSCALE_TEST_PG_URL, else our own via scripts/pg-cluster.sh), databases with unique
+// CFSCALE_TEST_PG_URL, else our own via pg-cluster.js), databases with unique
 // names, the real server.js on a free port, and a plain HTTP client (one connection per
 // request, so cluster workers share the requests).
 
-const { spawn, execFileSync, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
@@ -12,7 +12,7 @@ const path = require('node:path');
 const pg = require('pg');
 
 const ROOT = path.join(__dirname, '..');
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../local-platform/lib/pg-cluster.js');
 const OWN_PG_DIR = '/tmp/cfscale-node-app-pg';
 const OWN_PG_PORT = 41432;
 // node-app's range of the repository's port table.
@@ -25,12 +25,12 @@ const CONTROL = Object.freeze({ Authorization: `Bearer ${CONTROL_TOKEN}` });
 /** The test cluster: { adminUrl, stop() }. Stops only a cluster it started itself. */
 function testCluster() {
   if (process.env.CFSCALE_TEST_PG_URL) return { adminUrl: process.env.CFSCALE_TEST_PG_URL, stop() {} };
-  const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_PG_DIR]).status === 0;
-  const adminUrl = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_PG_DIR, '--port', String(OWN_PG_PORT)], { encoding: 'utf8' }).trim();
+  const wasRunning = pgCluster.isRunning(OWN_PG_DIR);
+  const adminUrl = pgCluster.start(OWN_PG_DIR, { port: OWN_PG_PORT });
   return {
     adminUrl,
     stop() {
-      if (!wasRunning) execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_PG_DIR]);
+      if (!wasRunning) pgCluster.stop(OWN_PG_DIR);
     },
   };
 }
@@ -181,5 +181,5 @@ module.exports = {
   FORM,
   CONTROL,
   CONTROL_TOKEN,
-  PG_CLUSTER,
+  pgCluster,
 };

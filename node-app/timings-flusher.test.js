@@ -8,14 +8,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const t = require('./test-support');
 const { TimingBuffer, ROUTE_LIST_ADS } = require('./timing-buffer');
 const { createTimingsService, FLUSH_BATCH_ROWS } = require('./timings-flusher');
 const { connectionFromUrl } = require('./bindings');
 const { startLostAckProxy } = require('../scripts/test-support/lost-ack-proxy');
 
-const PG_CLUSTER = path.join(__dirname, '..', 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../local-platform/lib/pg-cluster.js');
 
 let cluster;
 let resultsDb;
@@ -119,19 +118,18 @@ test('flush without a results database configured keeps the buffer', async () =>
 });
 
 // A results database that goes away and comes back (nothing lost): a cluster of our own
-// (scripts/pg-cluster.sh), stopped with a fast shutdown and started again.
+// (local-platform/lib/pg-cluster.js), stopped with a fast shutdown and started again.
 test('flushes while the results database is stopped keep every record; the first after it is back writes them all, once', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-node-flush-outage-'));
   const port = await t.freePortInRange();
-  const pgCluster = (...args) => execFileSync(PG_CLUSTER, [args[0], '--dir', dir, ...args.slice(1)], { encoding: 'utf8' }).trim();
-  pgCluster('start', '--port', String(port));
-  const url = pgCluster('createdb', 'results');
+  pgCluster.start(dir, { port });
+  const url = pgCluster.createdb(dir, 'results');
   await t.applyResultsSchema(url);
   const round = await t.insertRound(url, 'flush-test');
   const buffer = filledBuffer(300, 1000);
   const s = service(buffer, connectionFromUrl(url, 'test'));
   try {
-    pgCluster('stop');
+    pgCluster.stop(dir);
     try {
       assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });
       assert.equal(buffer.count, 300);
@@ -139,7 +137,7 @@ test('flushes while the results database is stopped keep every record; the first
       assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });
       assert.equal(buffer.count, 320);
     } finally {
-      pgCluster('start', '--port', String(port));
+      pgCluster.start(dir, { port });
     }
     assert.deepEqual(await s.run('flush', round), { flushed: 320 });
     assert.equal(buffer.count, 0);
@@ -148,7 +146,7 @@ test('flushes while the results database is stopped keep every record; the first
     assert.deepEqual(rows[0], { n: 320, d: 320 });
   } finally {
     await s.end();
-    pgCluster('stop');
+    pgCluster.stop(dir);
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -22,6 +22,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { portRange } = require('../lib/ports');
 const { loadConfig, pgDirOf } = require('../local-platform/lib/config');
+const pgCluster = require('../local-platform/lib/pg-cluster.js');
 
 const ROOT = path.resolve(__dirname, '..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
@@ -336,7 +337,7 @@ test('the steady-state gate: the window starts once a whole window is steady (or
 // Nothing lost, nothing stuck: the platform's PostgreSQL — the
 // results database and the apps' databases alike — stopped for 20 s in mid-round as
 // pg_ctl stop -m fast does (clients get 57P01), then started again, by the same script the
-// platform starts it with (scripts/pg-cluster.sh, CFSCALE_HOME/pg). The apps answer 503
+// platform starts it with (pg-cluster.js, CFSCALE_HOME/pg). The apps answer 503
 // meanwhile: --max-error-rate 1 keeps the verdict on what is checked here.
 const OUTAGE_MS = 20000;
 test('a 20 s stop of the platform PostgreSQL mid-round: run-round ends with its summary; nothing lost, nothing pending', { timeout: ROUND_TIMEOUT_MS }, async (t) => {
@@ -363,13 +364,10 @@ test('a 20 s stop of the platform PostgreSQL mid-round: run-round ends with its 
   await db.end();
   db = null;
   // Where the platform keeps its cluster (HOME/pg, or outside when postgres cannot reach HOME).
-  const pgCluster = (...args) => spawnSync(path.join(ROOT, 'scripts/pg-cluster.sh'), [args[0], '--dir', pgDirOf(HOME, HOME_HASH), ...args.slice(1)],
-    { env: ENV, encoding: 'utf8' });
-  let r = pgCluster('stop');
-  assert.equal(r.status, 0, r.stderr);
+  const pgDir = pgDirOf(HOME, HOME_HASH);
+  pgCluster.stop(pgDir);
   await sleep(OUTAGE_MS);
-  r = pgCluster('start', '--port', ENV.CFSCALE_PG_PORT);
-  assert.equal(r.status, 0, r.stderr);
+  pgCluster.start(pgDir, { port: ENV.CFSCALE_PG_PORT });
   const res = await running;
   assertRoundRan(res);
   const id = roundIdOf(res);

@@ -8,7 +8,7 @@
 // Suites run against one shared PostgreSQL cluster started here (superuser URL in
 // CFSCALE_TEST_PG_URL, cluster dir in CFSCALE_TEST_PG_DIR; it serves TLS too, its CA in
 // CFSCALE_TEST_PG_DIR/tls/ca.crt); each suite creates its own databases in it. Tests that need
-// a database outage start a cluster of their own with scripts/pg-cluster.sh. The fixed port
+// a database outage start a cluster of their own with pg-cluster.js. The fixed port
 // ranges of ports.json are reserved first (not handed out as ephemeral ports). Exit 0 only
 // when every suite passed, 1 when one failed or on a usage error.
 'use strict';
@@ -16,13 +16,13 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { parse, help, note } = require('../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..');
 const PORTS = require('../ports.json');
 const RESERVED_FILE = '/proc/sys/net/ipv4/ip_local_reserved_ports';
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../local-platform/lib/pg-cluster.js');
 
 // [name, command, seconds it took in CI on the 2-core machine, nice]: the seconds only order the
 // suites (longest first); not vendored code. Every suite has its own port range (ports.json),
@@ -151,10 +151,9 @@ async function main(argv) {
   process.env.CFSCALE_PIN_PORTS = '1';
   const pgPort = process.env.CFSCALE_TEST_PG_PORT || '55433';
   process.env.CFSCALE_TEST_PG_DIR = process.env.CFSCALE_TEST_PG_DIR || '/tmp/cfscale-test-pg';
-  process.env.CFSCALE_TEST_PG_URL = execFileSync(PG_CLUSTER, ['start', '--dir', process.env.CFSCALE_TEST_PG_DIR, '--port', pgPort, '--tls'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  process.env.CFSCALE_TEST_PG_URL = pgCluster.start(process.env.CFSCALE_TEST_PG_DIR, { port: pgPort, tls: true });
   log(`PostgreSQL test cluster on port ${pgPort} (${process.env.CFSCALE_TEST_PG_DIR})`);
-  const stopPg = () => { try { execFileSync(PG_CLUSTER, ['stop', '--dir', process.env.CFSCALE_TEST_PG_DIR], { stdio: 'inherit' }); } catch { /* stopped */ } };
+  const stopPg = () => { try { pgCluster.stop(process.env.CFSCALE_TEST_PG_DIR); } catch { /* stopped */ } };
   for (const sig of ['SIGINT', 'SIGTERM']) process.once(sig, () => { stopSuites(); stopPg(); process.exit(1); });
   const t0 = Date.now();
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-suites-'));

@@ -13,15 +13,14 @@
 //
 // tlsCluster(): the cluster of CFSCALE_TEST_PG_URL when CFSCALE_TEST_PG_DIR has a TLS CA and
 // client certificate (scripts/test.sh starts it with --tls), else one of our own:
-// scripts/pg-cluster.sh --tls, which makes both and the client-certificate database (its
+// pg-cluster.js --tls, which makes both and the client-certificate database (its
 // name in tls/client-cert-database).
 
-const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const DIR = __dirname;
-const PG_CLUSTER = path.join(DIR, '..', '..', 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 const OWN_DIR = '/tmp/cfscale-bindings-pg';
 const OWN_PORT = 41444;
 
@@ -60,10 +59,10 @@ function tlsCluster() {
   let tls = process.env.CFSCALE_TEST_PG_DIR && path.join(process.env.CFSCALE_TEST_PG_DIR, 'tls');
   let stop = () => {};
   if (!url || !tls || !fs.existsSync(path.join(tls, 'client-cert-database'))) {
-    const wasRunning = spawnSync(PG_CLUSTER, ['status', '--dir', OWN_DIR]).status === 0;
-    url = execFileSync(PG_CLUSTER, ['start', '--dir', OWN_DIR, '--port', String(OWN_PORT), '--tls'], { encoding: 'utf8' }).trim();
+    const wasRunning = pgCluster.isRunning(OWN_DIR);
+    url = pgCluster.start(OWN_DIR, { port: OWN_PORT, tls: true });
     tls = path.join(OWN_DIR, 'tls');
-    if (!wasRunning) stop = () => execFileSync(PG_CLUSTER, ['stop', '--dir', OWN_DIR]);
+    if (!wasRunning) stop = () => pgCluster.stop(OWN_DIR);
   }
   const u = new URL(url);
   const read = (f) => fs.readFileSync(path.join(tls, f), 'utf8');

@@ -1,15 +1,14 @@
 // pg-admin.js — databases and clusters for the lifecycle tests: fresh databases in a
 // running cluster (superuser URL), the results schema, and a dedicated cluster that a
-// test may stop and start (scripts/pg-cluster.sh) to cause a real outage.
+// test may stop and start (pg-cluster.js) to cause a real outage.
 'use strict';
 
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { withClient } = require('./app-db');
 const { ROOT } = require('./app-process');
 
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 const SCHEMA = path.join(ROOT, 'results-schema.sql');
 
 function urlFor(superUrl, dbName) {
@@ -29,17 +28,13 @@ async function freshDatabase(superUrl, name, { results = false } = {}) {
   return url;
 }
 
-function pgCluster(...args) {
-  return execFileSync(PG_CLUSTER, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-
 /** Start (initialising when needed) the cluster in `dir`; returns its superuser URL. */
 function startCluster(dir, port) {
-  return pgCluster('start', '--dir', dir, '--port', String(port));
+  return pgCluster.start(dir, { port });
 }
 
 function stopCluster(dir) {
-  pgCluster('stop', '--dir', dir);
+  pgCluster.stop(dir);
 }
 
 /** The parts of a postgres URL (for building VCAP_SERVICES credentials). */

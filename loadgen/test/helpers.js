@@ -1,9 +1,9 @@
 'use strict';
 // Test helpers: real HTTP servers on free ports, real PostgreSQL (a database in the
-// shared cluster of scripts/test.sh, or a cluster of our own via pg-cluster.sh on
+// shared cluster of scripts/test.sh, or a cluster of our own via pg-cluster.js on
 // a port in loadgen's range of ports.json), and spawning the real binaries.
 
-const { spawn, execFileSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
@@ -12,7 +12,7 @@ const pg = require('pg');
 
 const ROOT = path.resolve(__dirname, '..');
 const REPO = path.resolve(ROOT, '..');
-const PG_CLUSTER = path.join(REPO, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 const SCHEMA = path.join(REPO, 'results-schema.sql');
 // loadgen's range of the repository's port table.
 const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(REPO, 'ports.json'), 'utf8')).ranges.loadgen.ports.split('-').map(Number);
@@ -80,14 +80,12 @@ async function createDatabase(clusterUrl) {
 async function ownCluster({ maxConnections } = {}) {
   const dir = fs.mkdtempSync('/tmp/cfscale-loadgen-test-pg-');
   const port = await freePortInRange(...OWN_PORTS);
-  const sh = (...args) => execFileSync(PG_CLUSTER, args, { encoding: 'utf8' }).trim();
-  const cap = maxConnections === undefined ? [] : ['--max-connections', String(maxConnections)];
-  const url = sh('start', '--dir', dir, '--port', String(port), ...cap);
+  const url = pgCluster.start(dir, { port, maxConnections });
   return {
     url,
-    stop: () => sh('stop', '--dir', dir),
-    start: () => sh('start', '--dir', dir),
-    destroy: () => { try { sh('stop', '--dir', dir); } catch { /* already stopped */ } fs.rmSync(dir, { recursive: true, force: true }); },
+    stop: () => pgCluster.stop(dir),
+    start: () => pgCluster.start(dir),
+    destroy: () => { try { pgCluster.stop(dir); } catch { /* already stopped */ } fs.rmSync(dir, { recursive: true, force: true }); },
   };
 }
 

@@ -25,8 +25,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES } = require('./target');
-const { onPath, sleepSync, captureSync } = require('./exec');
+const { onPath, sleepSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
+const { pgBindir } = require('../../local-platform/lib/pg-cluster.js');
 const { takesControlToken, setControlToken } = require('./control-token');
 
 const JAVA_DIR = 'java-app';
@@ -45,8 +46,8 @@ const DEFAULT_CPU = 'default';
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
   if (!onPath('haproxy')) return true;
-  // Where scripts/pg-cluster.sh will look for pg_ctl.
-  if (captureSync(['scripts/pg-cluster.sh', 'bindir'], { stderr: 'ignore' }).code !== 0) return true;
+  // Where the local platform's PostgreSQL (pg-cluster.js) will look for pg_ctl.
+  try { pgBindir(); } catch { return true; }
   return ['node-app', 'loadgen', 'local-platform', 'scripts'].some((part) => !fs.existsSync(path.join(part, 'node_modules')));
 }
 

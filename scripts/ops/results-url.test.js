@@ -1,17 +1,16 @@
 // results-url.test.js — the report's and the experiments' results-database URL means what it means to libpq and psql:
 // sslmode=require encrypts without verifying, verify-ca checks the chain against
-// sslrootcert, disable is plain. Against a TLS cluster of its own (scripts/pg-cluster.sh --tls).
+// sslrootcert, disable is plain. Against a TLS cluster of its own (pg-cluster.js --tls).
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { connect, REPO_ROOT } = require('./results-url.js');
+const { connect } = require('./results-url.js');
 const { portRange, randomFreePort } = require('../../lib/ports');
 
-const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 let dir;
 let url;
 
@@ -19,11 +18,11 @@ before(async () => {
   const port = await randomFreePort(...portRange('cf'));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-tls-'));
   fs.chmodSync(dir, 0o755);
-  url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port), '--tls'], { encoding: 'utf8' }).trim();
+  url = pgCluster.start(dir, { port, tls: true });
 });
 
 after(() => {
-  if (dir) execFileSync(PG_CLUSTER, ['stop', '--dir', dir]);
+  if (dir) pgCluster.stop(dir);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

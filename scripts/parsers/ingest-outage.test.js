@@ -1,6 +1,6 @@
 'use strict';
 // ingest-outage.test.js — a collector through a results-database outage (nothing lost, nothing doubled): the
-// real ingest-rtr binary against a PostgreSQL cluster of its own (scripts/pg-cluster.sh on
+// real ingest-rtr binary against a PostgreSQL cluster of its own (pg-cluster.js on
 // a free port), stopped (a fast shutdown: connected clients get 57P01) while lines keep
 // coming, started again. More lines than ingest-cli's MEMORY_ROWS arrive meanwhile, so
 // some are held on disk. Every record read must be written, once, and exit 0.
@@ -10,19 +10,18 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { execFileSync, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { freePort } = require('../test-support/test-db');
 const { MEMORY_ROWS } = require('./ingest-cli');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-outage-pg-'));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-outage-tmp-'));
 let port;
 let url;
 
-const cluster = (cmd, ...args) => execFileSync(PG_CLUSTER, [cmd, '--dir', dir, ...args], { encoding: 'utf8' }).trim();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const RTR = (id) => `   2026-03-01T12:00:05.00+0000 [RTR/0] OUT node-app.localhost - [2026-03-01T12:00:05.123456789Z] "GET /ads/1 HTTP/1.1" 200 0 99 "-" "lg" "127.0.0.1:5000" "127.0.0.1:61000" x_forwarded_for:"-" x_forwarded_proto:"http" vcap_request_id:"${id}" response_time:0.002500 gorouter_time:0.000100 app_id:"g" app_index:"1" instance_id:"i"`;
 const lines = (from, n) => Array.from({ length: n }, (_, i) => RTR(`r-${from + i}`)).join('\n') + '\n';
@@ -39,8 +38,8 @@ async function query(sql) {
 
 test.before(async () => {
   port = await freePort();
-  const admin = cluster('start', '--port', String(port));
-  url = cluster('createdb', 'results');
+  const admin = pgCluster.start(dir, { port });
+  url = pgCluster.createdb(dir, 'results');
   assert.ok(admin);
   const c = new Client({ connectionString: url });
   await c.connect();
@@ -49,7 +48,7 @@ test.before(async () => {
 });
 
 test.after(() => {
-  try { cluster('stop'); } catch { /* already stopped */ }
+  try { pgCluster.stop(dir); } catch { /* already stopped */ }
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(tmp, { recursive: true, force: true });
 });
@@ -69,7 +68,7 @@ test('ingest-rtr through a database stop and start: every record written once, s
     if ((await query('SELECT count(*)::int AS n FROM router_timings'))[0].n === before) break;
     await sleep(100);
   }
-  cluster('stop');
+  pgCluster.stop(dir);
   child.stdin.write(lines(before, during));
   for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr); i++) await sleep(100);
   const spool = /holding rows on disk in (\S+) /.exec(stderr);
@@ -79,7 +78,7 @@ test('ingest-rtr through a database stop and start: every record written once, s
   for (let i = 0; i < 100 && fs.readdirSync(spool[1]).length === 0; i++) await sleep(50);
   assert.ok(fs.readdirSync(spool[1]).length > 0, 'no spool file');
   await sleep(2000); // a few failed flushes, with backoff
-  cluster('start', '--port', String(port));
+  pgCluster.start(dir, { port });
   child.stdin.write(lines(before + during, 10));
   child.stdin.end();
   const code = await closed;

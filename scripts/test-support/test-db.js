@@ -2,11 +2,10 @@
 // test-db.js — a throw-away results database for the scripts' tests (ingest, rounds, tunnel).
 //
 // Under scripts/test.sh: a uniquely named database in the shared cluster
-// (CFSCALE_TEST_PG_URL). Standalone: a cluster of our own (scripts/pg-cluster.sh) on a
+// (CFSCALE_TEST_PG_URL). Standalone: a cluster of our own (pg-cluster.js) on a
 // free port in the CF side's range (`cf` in ports.json), stopped and removed afterwards.
 // Either way results-schema.sql is applied.
 
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -14,7 +13,7 @@ const { randomFreePort } = require('../../lib/ports');
 const { Client } = require('pg');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PG_CLUSTER = path.join(ROOT, 'scripts', 'pg-cluster.sh');
+const pgCluster = require('../../local-platform/lib/pg-cluster.js');
 const SCHEMA = path.join(ROOT, 'results-schema.sql');
 const [PORT_MIN, PORT_MAX] = require('../../lib/ports').portRange('cf');
 
@@ -38,7 +37,7 @@ async function createTestDb(prefix) {
   if (!adminUrl) {
     clusterDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-pg-'));
     const port = await freePort();
-    adminUrl = execFileSync(PG_CLUSTER, ['start', '--dir', clusterDir, '--port', String(port)], { encoding: 'utf8' }).trim();
+    adminUrl = pgCluster.start(clusterDir, { port });
   }
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
@@ -54,7 +53,7 @@ async function createTestDb(prefix) {
     adminUrl,
     async close() {
       if (clusterDir) {
-        execFileSync(PG_CLUSTER, ['stop', '--dir', clusterDir]);
+        pgCluster.stop(clusterDir);
         fs.rmSync(clusterDir, { recursive: true, force: true });
         return;
       }

@@ -1,8 +1,7 @@
 // pg.js (test helper) — a fresh database with results-schema.sql applied. Under
 // scripts/test.sh: a uniquely named database in the shared cluster (CFSCALE_TEST_PG_URL);
-// standalone: our own throw-away cluster (scripts/pg-cluster.sh, a port of range `report` in ports.json).
+// standalone: our own throw-away cluster (pg-cluster.js, a port of range `report` in ports.json).
 'use strict';
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -10,7 +9,7 @@ const pg = require('pg');
 const { connect, REPO_ROOT } = require('../../../scripts/ops/results-url.js');
 const { portRange, randomFreePort } = require('../../../lib/ports');
 
-const PG_CLUSTER = path.join(REPO_ROOT, 'scripts/pg-cluster.sh');
+const pgCluster = require('../../../local-platform/lib/pg-cluster.js');
 
 function withDb(url, db) {
   const u = new URL(url);
@@ -25,7 +24,7 @@ async function adminUrl() {
   if (!ownCluster) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-pg-'));
     const port = await randomFreePort(...portRange('report'));
-    const url = execFileSync(PG_CLUSTER, ['start', '--dir', dir, '--port', String(port)], { encoding: 'utf8' }).trim();
+    const url = pgCluster.start(dir, { port });
     ownCluster = { dir, url };
   }
   return ownCluster.url;
@@ -34,7 +33,7 @@ async function adminUrl() {
 /** Stop the cluster this process started (no-op under scripts/test.sh). */
 function stopOwnCluster() {
   if (!ownCluster) return;
-  execFileSync(PG_CLUSTER, ['stop', '--dir', ownCluster.dir]);
+  pgCluster.stop(ownCluster.dir);
   fs.rmSync(ownCluster.dir, { recursive: true, force: true });
   ownCluster = null;
 }
