@@ -36,9 +36,8 @@ const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinne
 const { readControlToken } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
-const { readRouterCpu, routerCores } = require('./router-usage');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
-const { hostCpuCores, hostCpuLine, readHostCpu } = require('./host-cpu');
+const { startRoundUsage } = require('./round-usage');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 
 const cli = makeCli('run-round');
@@ -306,60 +305,6 @@ function onInterrupt(r) {
   };
 }
 
-/** The front proxies' CPU and connections over the round: into rounds.environment and one line. */
-async function recordFrontUsage(r) {
-  clearTimeout(r.frontTimer);
-  const usage = frontProxies.usageBetween(r.frontBefore, frontProxies.readUsage(r.p));
-  if (!usage) return cli.log('front proxies: usage not readable');
-  cli.log(frontProxies.usageLine(usage));
-  const ok = await r.control.query(
-    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('front_proxy_usage', $2::jsonb) WHERE id = $1",
-    [r.roundId, JSON.stringify(usage)]).then(() => true, () => false);
-  if (!ok) cli.log('front proxies: usage not recorded');
-}
-
-/** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
-/**
- * Where the parts of this machine's CPU are to be found (host-cpu.js), from `cfl status`: the
- * instances' cgroup, the daemon's pid, PostgreSQL's data dir; the results database's name.
- */
-function hostCpuPlaces(r) {
-  const s = r.p.cflQuery('status', { stderr: 'ignore' });
-  if (s.code !== 0) return null;
-  const group = /cgroups:\s+on \((cfscale-[0-9a-f]+)\)/.exec(s.stdout)?.[1];
-  if (!group) return null;
-  return {
-    group, app: r.o.app, daemonPid: Number(/daemon pid (\d+)/.exec(s.stdout)?.[1]) || null,
-    pgDataDir: /^postgres: .*, data in (.+)$/m.exec(s.stdout)?.[1] ?? null,
-    resultsDb: decodeURIComponent(new URL(r.dbUrl).pathname.slice(1)),
-  };
-}
-
-/** The host's CPU over the round by part (host-cpu.js) into rounds.environment.host_cpu, and a line. */
-async function recordHostCpu(r) {
-  clearTimeout(r.hostTimer);
-  const h = r.hostPlaces && hostCpuCores(r.hostBefore, readHostCpu(r.hostPlaces));
-  if (!h) return;
-  cli.log(hostCpuLine(h));
-  const ok = await r.control.query(`UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('host_cpu', $2::jsonb) WHERE id = $1`,
-    [r.roundId, JSON.stringify(h)]).then(() => true, () => false);
-  if (!ok) cli.log('host CPU: not recorded');
-}
-
-async function recordRouterUsage(r) {
-  clearTimeout(r.routerTimer);
-  const after = readRouterCpu(r.p);
-  const cores = routerCores(r.routerBefore, after);
-  if (cores === null) return;
-  const quota = after.quotaCores;
-  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores (quota ${quota === null ? 'none' : `${quota} cores`})`);
-  const ok = await r.control.query(
-    `UPDATE rounds SET environment = COALESCE(environment, '{}')
-       || jsonb_build_object('router_cpu_cores', $2::float8, 'router_cpu_quota_cores', $3::float8) WHERE id = $1`,
-    [r.roundId, cores, quota]).then(() => true, () => false);
-  if (!ok) cli.log('router: usage not recorded');
-}
-
 // ---------------------------------------------------------------- main
 
 /** Platform up and the apps at their counts; returns the round context r. */
@@ -443,14 +388,9 @@ async function main() {
     }
     r.creating = insertRound(r, t);
     const created = await r.creating;
-    // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
+    // The neighbours' usage is measured from the end of the warm-up (the start with the gate).
     const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
-    if (r.frontUrls) r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, fromMs);
-    if (p.name === 'local') {
-      r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
-      r.hostPlaces = hostCpuPlaces(r);
-      if (r.hostPlaces) r.hostTimer = setTimeout(() => { r.hostBefore = readHostCpu(r.hostPlaces); }, fromMs);
-    }
+    r.usage = startRoundUsage(p, { app: o.app, dbUrl: r.dbUrl, withFrontProxies: Boolean(r.frontUrls) }, fromMs);
     if (r.interrupted) return parked();
     cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
@@ -465,9 +405,7 @@ async function main() {
     }
     if (gate) await gate.stop();
     if (r.interrupted) return parked();
-    if (r.frontUrls) await recordFrontUsage(r);
-    await recordRouterUsage(r);
-    await recordHostCpu(r);
+    await r.usage.stop(r.control, r.roundId);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
