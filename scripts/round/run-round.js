@@ -15,6 +15,10 @@
 // collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
+//
+// A round's state is two objects: the plan (prepare), everything decided before the round is
+// created, frozen; and live (startLive), the little that changes while it runs. Each step
+// takes (plan) or (plan, live).
 const os = require('node:os');
 const path = require('node:path');
 const { makeCli, parseDurationMs } = require('../ops/cli');
@@ -58,8 +62,8 @@ const PER_PLATFORM = {
   // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
   // the log collector stops. `cf logs` itself reads log-cache 2 s behind (its walk delay,
   // docs/cf-platform.md §10), then polls every 250 ms.
-  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 },
-  cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
+  local: Object.freeze({ leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 }),
+  cf: Object.freeze({ leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 }),
 };
 
 // The app timings flush answered 503 (the instance's results database connection failed):
@@ -74,14 +78,14 @@ const parked = () => new Promise(() => {});
 // ---------------------------------------------------------------- the steps before the round
 
 /** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
-function setRouteLoadbalancing(r) {
-  const { p, o } = r;
+function setRouteLoadbalancing(plan) {
+  const { p, o } = plan;
   if (!o.loadbalancing) return;
   let host = `<${o.app}-host>`;
   let domain = `<${o.app}-domain>`;
-  if (r.route) {
-    host = r.route.host;
-    domain = r.route.url.split('/')[0];
+  if (plan.route) {
+    host = plan.route.host;
+    domain = plan.route.url.split('/')[0];
     if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
   }
   p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
@@ -91,12 +95,12 @@ function setRouteLoadbalancing(r) {
  * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
  * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
  */
-function seedApp(r) {
-  const { p, o } = r;
+function seedApp(plan) {
+  const { p, o } = plan;
   if (!(Number(o.seedAds) > 0)) return;
-  const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
-  if (r.hostHeader) args.push('--host', r.hostHeader);
-  if (r.insecure) args.push('--insecure');
+  const args = ['node', LOADGEN_CLI, '--url', plan.baseUrl, '--seed', o.seedAds, '--seed-only'];
+  if (plan.hostHeader) args.push('--host', plan.hostHeader);
+  if (plan.insecure) args.push('--insecure');
   if (p.run(args) !== 0) {
     cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
     process.exit(2);
@@ -107,16 +111,16 @@ function seedApp(r) {
  * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
  * reads among the seeded ads, else /health. Before the timings are cleared.
  */
-function prewarmInstances(r) {
-  const { p, o } = r;
+function prewarmInstances(plan) {
+  const { p, o } = plan;
   if (!(Number(o.prewarm) > 0)) return;
   for (let i = 0; i < Number(o.instances); i++) {
     const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
-      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
-    if (r.hostHeader) args.push('--host', r.hostHeader);
-    if (r.insecure) args.push('--insecure');
-    if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
-    else args.push('--url', `${r.baseUrl}/health`);
+      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${plan.guid}:${i}`];
+    if (plan.hostHeader) args.push('--host', plan.hostHeader);
+    if (plan.insecure) args.push('--insecure');
+    if (Number(o.seedAds) > 0) args.push('--url', plan.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
+    else args.push('--url', `${plan.baseUrl}/health`);
     if (p.dryRun) p.printCmd(args);
     else if (runSync(args, { stdout: 'ignore' }) !== 0) cli.die(`prewarming ${o.app} instance ${i} failed`);
   }
@@ -130,10 +134,10 @@ function prewarmInstances(r) {
  * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
  * (pinned-request.js): the clear follows a scale-up.
  */
-async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
-  const { p, o } = r;
+async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
+  const { p, o } = plan;
   const n = Number(o.instances);
-  const reqOf = (i) => instanceRequest(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
+  const reqOf = (i) => instanceRequest(plan.baseUrl, plan.hostHeader, plan.guid, i, method, urlPath, { insecure: plan.insecure });
   if (p.dryRun) {
     for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));
     return true;
@@ -146,7 +150,7 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, 
   const t0 = Date.now();
   let left = Array.from({ length: n }, (_, i) => i);
   for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
-    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: r.controlToken, retryUnknownInstance, onLine: onLine(i) })));
+    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: plan.controlToken, retryUnknownInstance, onLine: onLine(i) })));
     if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
     left = left.filter((_, k) => res[k].code !== 0);
     if (left.length === 0) return true;
@@ -157,17 +161,21 @@ async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, 
 
 // ---------------------------------------------------------------- during and after the round
 
-/** The round inserted once its loadgens are idle: sets r.roundId, r.createdAt (null when interrupted). */
-async function insertRound(r, t) {
-  const doc = roundDocument(r.p, r.o, r);
+/**
+ * The round inserted once its loadgens are idle: sets live.roundId, live.createdAt and starts
+ * the heartbeat; resolves the inserted row (null when interrupted).
+ */
+async function insertRound(plan, live) {
+  const { t } = plan;
+  const doc = roundDocument(plan);
   let created;
   try {
-    for (const reaped of await reapRounds(r.control)) cli.log(`reaped ${reapedLine(reaped)}`);
-    created = await createRound(r.control, doc, {
-      startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
+    for (const reaped of await reapRounds(live.control)) cli.log(`reaped ${reapedLine(reaped)}`);
+    created = await createRound(live.control, doc, {
+      startLeadMs: t.leadMs, waitLoadgens: Number(plan.o.loadgens), readyTimeoutMs: t.readyMs, signal: live.abort.signal,
     });
   } catch (err) {
-    if (r.interrupted) return null;
+    if (live.interrupted) return null;
     if (err instanceof NotReadyError) {
       process.stderr.write(`create-round: ${err.message}\n`);
       process.exit(2);
@@ -175,10 +183,10 @@ async function insertRound(r, t) {
     process.stderr.write(`create-round: results database: ${err.message}\n`);
     return process.exit(1);
   }
-  r.roundId = created.id;
-  r.createdAt = created.created_at;
-  r.control.downMs = 0; // from here on the round's own
-  r.heartbeat = startHeartbeat(r.control, r.roundId);
+  live.roundId = created.id;
+  live.createdAt = created.created_at;
+  live.control.downMs = 0; // from here on the round's own
+  live.heartbeat = startHeartbeat(live.control, live.roundId);
   return created;
 }
 
@@ -186,23 +194,23 @@ async function insertRound(r, t) {
  * The results database stayed away longer than results-db.js outageToleranceMs(): the collectors are
  * stopped (they write what they can), the round is left to be reaped (its heartbeat stops).
  */
-async function lostDatabase(r, err) {
-  cli.log(`results database: ${err.message}: round ${r.roundId} not finished (no heartbeat now: `
+async function lostDatabase(live, err) {
+  cli.log(`results database: ${err.message}: round ${live.roundId} not finished (no heartbeat now: `
     + 'the next run-round or `scripts/rounds.sh --reap` marks it failed)');
-  if (r.heartbeat) r.heartbeat.stop();
-  await stopCollectors(r);
+  if (live.heartbeat) live.heartbeat.stop();
+  await stopCollectors(live);
   process.exit(2);
 }
 
 /** The collectors of stats and router logs in the background (run with --dry-run under --dry-run). */
-function startCollectors(r) {
-  const { p, o } = r;
-  const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
+function startCollectors(plan, live) {
+  const { p, o } = plan;
+  const common = ['--app', o.app, '--round', String(live.roundId), '--platform', p.name];
   // Node runs their Node files itself: collect-*.sh only wrap them for a user's shell.
-  const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', r.guid];
+  const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', plan.guid];
   const logs = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), ...common];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of [[...stats, '--source', plan.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });
       if (code !== 0) process.exit(code);
     }
@@ -210,14 +218,14 @@ function startCollectors(r) {
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
   // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', r.dbUrl, '--source', r.stats.source], [...logs, '--db', r.dbUrl]]) {
-    r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
+  for (const argv of [[...stats, '--db', plan.dbUrl, '--source', plan.stats.source], [...logs, '--db', plan.dbUrl]]) {
+    live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
   }
 }
 
-async function stopCollectors(r) {
-  const list = r.collectors;
-  r.collectors = [];
+async function stopCollectors(live) {
+  const list = live.collectors;
+  live.collectors = [];
   for (const c of list) c.child.kill('SIGTERM');
   for (const c of list) {
     if ((await c.done).code !== 0) cli.log('a collector exited with an error');
@@ -240,10 +248,10 @@ function wholeSecondUtc(iso) {
  * in whole seconds (docs/cf-platform.md §9): so gte the second the round was created in, and
  * the same bound for the exact filter of ingest-events.js.
  */
-function ingestEvents(r) {
-  const { p, o } = r;
-  const since = wholeSecondUtc(r.createdAt);
-  const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
+function ingestEvents(plan, live) {
+  const { p, o } = plan;
+  const since = wholeSecondUtc(live.createdAt);
+  const apiPath = `/v3/audit_events?target_guids=${plan.guid}&types=audit.app.process.crash`
     + `&created_ats[gte]=${since}&per_page=5000`;
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', apiPath]);
@@ -261,7 +269,7 @@ function ingestEvents(r) {
     }
     const log = (msg) => process.stderr.write(`ingest-events: ${msg}\n`);
     try {
-      await storeCrashEvents(json, { db: r.dbUrl, round: r.roundId, app: o.app, platform: p.name, since }, log);
+      await storeCrashEvents(json, { db: plan.dbUrl, round: live.roundId, app: o.app, platform: p.name, since }, log);
     } catch (err) {
       cli.log(`crash events not ingested: ${err.message}`);
     }
@@ -272,27 +280,27 @@ function ingestEvents(r) {
  * `cf logs loadgen --recent`, where a loadgen that exited with samples it could not store
  * said how many (finish-round reads it only when a loadgen died; '' when it cannot be read).
  */
-async function loadgenRecentLog(r) {
-  const res = await runAsync([...r.p.cf, 'logs', 'loadgen', '--recent'], { stdout: 'pipe' }).done;
+async function loadgenRecentLog(p) {
+  const res = await runAsync([...p.cf, 'logs', 'loadgen', '--recent'], { stdout: 'pipe' }).done;
   if (res.code === 0) return res.stdout;
   cli.log('cf logs loadgen --recent failed: loadgens that died are counted from router and app records only');
   return '';
 }
 
 /** SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled, exit 130. */
-function onInterrupt(r) {
+function onInterrupt(live) {
   const handler = () => {
     process.removeListener('SIGINT', handler);
     process.removeListener('SIGTERM', handler);
-    r.interrupted = true;
+    live.interrupted = true;
     if (process.stderr.isTTY) process.stderr.write('\n');
-    cli.log(`interrupted: cancelling round ${r.roundId}`);
-    r.abort.abort();
+    cli.log(`interrupted: cancelling round ${live.roundId}`);
+    live.abort.abort();
     (async () => {
-      if (r.creating) await r.creating.catch(() => {});
-      await stopCollectors(r);
-      if (r.roundId !== '<round>') {
-        await finishRound(r.control, { round: r.roundId, cancel: true, dbOutageMs: r.control.downMs }).catch(() => {});
+      if (live.creating) await live.creating.catch(() => {});
+      await stopCollectors(live);
+      if (live.roundId !== '<round>') {
+        await finishRound(live.control, { round: live.roundId, cancel: true, dbOutageMs: live.control.downMs }).catch(() => {});
       }
       process.exit(130);
     })();
@@ -307,7 +315,28 @@ function onInterrupt(r) {
 
 // ---------------------------------------------------------------- main
 
-/** Platform up and the apps at their counts; returns the round context r. */
+/** A plain value and everything in it frozen: the plan's own data. */
+function frozen(v) {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) frozen(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
+ * Platform up and the apps at their counts; returns the plan: everything decided before the
+ * round is created, frozen (what is recorded with the round is what it ran with).
+ *   p           ops Platform (target.js); not frozen: it keeps look-ups it made (routesVia)
+ *   o           the options (run-round-args.js)
+ *   t           the platform's times (PER_PLATFORM)
+ *   guid        the app's guid (`<APP-guid>` under --dry-run when it is to be pushed)
+ *   dbUrl       the results database's URL ('' under --dry-run)
+ *   maxWaitMs   the longest wait for the loadgens to finish
+ *   route       the app's route resource (null under --dry-run when it is to be pushed)
+ *   stats       { source, intervalSec }: the stats source and the seconds between samples
+ *   controlToken, baseUrl, hostHeader, frontUrls, insecure: below
+ */
 function prepare(o) {
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
@@ -334,17 +363,43 @@ function prepare(o) {
   // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
   // header locally and, for --loadbalancing, host and domain.
   const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
-  return {
-    p, o, t, guid, dbUrl, maxWaitMs, route, stats,
+  return Object.freeze({
+    p, o: frozen(o), t, guid, dbUrl, maxWaitMs, route: frozen(route), stats: frozen(stats),
     // The credential of the app's /timings endpoints, from Cloud Controller (control-token.js).
     controlToken: readControlToken(p, o.app, guid),
     baseUrl: apps.appBaseUrl(p, o.app, guid, route),
     hostHeader: apps.appHostHeader(p, o.app, route),
-    frontUrls: o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null,
+    // The TLS front proxies' URLs of --front-proxies, else null.
+    frontUrls: frozen(o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null),
     // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
     insecure: skipSslValidation(p, o.skipSslValidation),
-    roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
-  };
+  });
+}
+
+/**
+ * What changes while the round runs, all of it, from the results database's connection on
+ * (sealed: the functions here change these fields and add none).
+ */
+function startLive(plan) {
+  return Object.seal({
+    // The results-db.js Connection of every statement from here on (null under --dry-run).
+    control: plan.p.dryRun ? null : new Connection(plan.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log }),
+    // The round's id and created_at once inserted; placeholders until then and under --dry-run.
+    roundId: '<round>',
+    createdAt: '<created-at>',
+    // insertRound's promise: an interrupt while the round is being created waits for it.
+    creating: null,
+    // heartbeat.js's { stop } from the insert until the round is final.
+    heartbeat: null,
+    // round-usage.js's readings (and their timers) from the insert on.
+    usage: null,
+    // The collectors running (exec.js runAsync's); stopCollectors empties the list.
+    collectors: [],
+    // SIGINT/SIGTERM came: the main line parks, onInterrupt's handler ends the round.
+    interrupted: false,
+    // Aborted by the interrupt: stops the wait for the loadgens (to be idle, to finish).
+    abort: new AbortController(),
+  });
 }
 
 // Locally the harness shares the cores with what it measures. From the round's insert on,
@@ -368,69 +423,69 @@ function yieldToTheMeasured(p, nice) {
 async function main() {
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
-  const r = prepare(o);
-  const { p, t } = r;
-  setRouteLoadbalancing(r);
-  seedApp(r);
-  prewarmInstances(r);
-  if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
+  const plan = prepare(o);
+  const { p, t } = plan;
+  setRouteLoadbalancing(plan);
+  seedApp(plan);
+  prewarmInstances(plan);
+  if (!(await eachInstance(plan, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
   yieldToTheMeasured(p, nice);
-  if (!p.dryRun) r.control = new Connection(r.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log });
-  const removeInterrupt = onInterrupt(r);
-  process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
+  const live = startLive(plan);
+  const removeInterrupt = onInterrupt(live);
+  process.on('exit', () => { for (const c of live.collectors) c.child.kill('SIGTERM'); });
   if (!p.dryRun) {
     // A foundation's broker hands out an empty database; an older one lacks the newest views.
     try {
-      if (await ensureResultsSchema((text, params) => r.control.query(text, params))) cli.log(`results database: results-schema.sql applied (version ${SCHEMA_VERSION})`);
+      if (await ensureResultsSchema((text, params) => live.control.query(text, params))) cli.log(`results database: results-schema.sql applied (version ${SCHEMA_VERSION})`);
     } catch (err) {
-      if (!r.interrupted) return lostDatabase(r, err);
+      if (!live.interrupted) return lostDatabase(live, err);
     }
-    r.creating = insertRound(r, t);
-    const created = await r.creating;
+    live.creating = insertRound(plan, live);
+    const created = await live.creating;
+    if (live.interrupted) return parked();
     // The neighbours' usage is measured from the end of the warm-up (the start with the gate).
     const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
-    r.usage = startRoundUsage(p, { app: o.app, dbUrl: r.dbUrl, withFrontProxies: Boolean(r.frontUrls) }, fromMs);
-    if (r.interrupted) return parked();
-    cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
+    live.usage = startRoundUsage(p, { app: o.app, dbUrl: plan.dbUrl, withFrontProxies: Boolean(plan.frontUrls) }, fromMs);
+    cli.log(`round ${live.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
-  startCollectors(r);
+  startCollectors(plan, live);
   if (!p.dryRun) {
     // The steady-state gate sets the measured window while the loadgens run.
-    const gate = o.steadyGate && startSteadyWatch(r.control, { round: r.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
+    const gate = o.steadyGate && startSteadyWatch(live.control, { round: live.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
     try {
-      await waitRound(r.control, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal });
+      await waitRound(live.control, { round: live.roundId, deadlineMs: plan.maxWaitMs, signal: live.abort.signal });
     } catch (err) {
-      if (!r.interrupted) await lostDatabase(r, err);
+      if (!live.interrupted) await lostDatabase(live, err);
     }
     if (gate) await gate.stop();
-    if (r.interrupted) return parked();
-    await r.usage.stop(r.control, r.roundId);
+    if (live.interrupted) return parked();
+    await live.usage.stop(live.control, live.roundId);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
-  if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
+  if (!(await eachInstance(plan, 'POST', `/timings/flush?round=${live.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
     cli.log('some app timings were not flushed');
   }
-  if (r.interrupted) return parked();
-  const events = ingestEvents(r);
+  if (live.interrupted) return parked();
+  const events = ingestEvents(plan, live);
   if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
-  await stopCollectors(r);
+  await stopCollectors(live);
   await events;
-  if (r.interrupted) return parked();
+  if (live.interrupted) return parked();
   removeInterrupt();
   if (p.dryRun) return process.exit(0);
   let res;
   try {
-    res = await finishRound(r.control, {
-      round: r.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(r), dbOutageMs: r.control.downMs,
+    res = await finishRound(live.control, {
+      round: live.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(p), dbOutageMs: live.control.downMs,
     });
   } catch (err) {
-    return lostDatabase(r, err);
+    return lostDatabase(live, err);
   }
-  r.heartbeat.stop();
+  live.heartbeat.stop();
   process.stdout.write(res.text);
-  process.stdout.write(`round_id=${r.roundId}\n`);
+  process.stdout.write(`round_id=${live.roundId}\n`);
   return process.exit(res.code);
 }
 
