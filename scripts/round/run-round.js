@@ -16,16 +16,18 @@
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
 //
-// A round's state is two objects: the plan (prepare), everything decided before the round is
-// created, frozen; and live (startLive), the little that changes while it runs. Each step
-// takes (plan) or (plan, live).
+// A round's state is two objects: the plan (round-plan.js), everything decided before the
+// round is created, frozen; and live (startLive below), the little that changes while it
+// runs. Each step takes (plan) or (plan, live); main reads as the round's sequence. The
+// steps on the app: app-steps.js; the neighbours' usage over the round: round-usage.js.
 const os = require('node:os');
 const path = require('node:path');
-const { makeCli, parseDurationMs } = require('../ops/cli');
-const { selectPlatform, cfJsonOf } = require('../ops/target');
-const apps = require('../ops/apps');
+const { makeCli } = require('../ops/cli');
+const { cfJsonOf } = require('../ops/target');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
+const { preparePlan } = require('./round-plan');
+const { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance } = require('./app-steps');
 const { roundDocument } = require('./round-doc');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
@@ -34,130 +36,14 @@ const { startSteadyWatch } = require('./steady-watch');
 const { Connection, outageToleranceMs } = require('../ops/results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
-const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
-const { requireCfCli } = require('../ops/cf-version');
-const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
-const { readControlToken } = require('../ops/control-token');
-const { skipSslValidation } = require('../ops/tls');
-const frontProxies = require('./front-proxies');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
 const { startRoundUsage } = require('./round-usage');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
+const { sleep } = require('../ops/sleep');
 
 const cli = makeCli('run-round');
-const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
-const PREWARM_PARALLEL = 8;
-const DEFAULT_REQUESTS_MAX_WAIT = '10m';
-// Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
-// the spelling least-connection from 3.187.0 (docs/cf-platform.md §11).
-const LOADBALANCING_CLI = '8.9.1';
-const LOADBALANCING_CC = 'CC API >= 3.183.0 (least-connection: >= 3.187.0; docs/cf-platform.md §11)';
-const PER_PLATFORM = {
-  // leadMs: between inserting the round and its start_at, every loadgen must have woken
-  // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
-  // readyMs: how long to wait for every loadgen to be connected and idle before creating
-  // the round (just pushed or restarted instances need to start; on CF starting a
-  // container and connecting through the tunnel take longer).
-  // marginMs: added to duration + warm-up + timeout for the default --max-wait.
-  // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
-  // the log collector stops. `cf logs` itself reads log-cache 2 s behind (its walk delay,
-  // docs/cf-platform.md §10), then polls every 250 ms.
-  local: Object.freeze({ leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 }),
-  cf: Object.freeze({ leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 }),
-};
-
-// The app timings flush answered 503 (the instance's results database connection failed):
-// asked again after this long, doubling up to the maximum, for results-db.js outageToleranceMs().
-const FLUSH_RETRY_MIN_MS = 1000;
-const FLUSH_RETRY_MAX_MS = 5000;
-
-const { sleep } = require('../ops/sleep');
 // Where the main line stops once an interrupt took over (the handler exits the process).
 const parked = () => new Promise(() => {});
-
-// ---------------------------------------------------------------- the steps before the round
-
-/** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
-function setRouteLoadbalancing(plan) {
-  const { p, o } = plan;
-  if (!o.loadbalancing) return;
-  let host = `<${o.app}-host>`;
-  let domain = `<${o.app}-domain>`;
-  if (plan.route) {
-    host = plan.route.host;
-    domain = plan.route.url.split('/')[0];
-    if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
-  }
-  p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
-}
-
-/**
- * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
- * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
- */
-function seedApp(plan) {
-  const { p, o } = plan;
-  if (!(Number(o.seedAds) > 0)) return;
-  const args = ['node', LOADGEN_CLI, '--url', plan.baseUrl, '--seed', o.seedAds, '--seed-only'];
-  if (plan.hostHeader) args.push('--host', plan.hostHeader);
-  if (plan.insecure) args.push('--insecure');
-  if (p.run(args) !== 0) {
-    cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
-    process.exit(2);
-  }
-}
-
-/**
- * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
- * reads among the seeded ads, else /health. Before the timings are cleared.
- */
-function prewarmInstances(plan) {
-  const { p, o } = plan;
-  if (!(Number(o.prewarm) > 0)) return;
-  for (let i = 0; i < Number(o.instances); i++) {
-    const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
-      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${plan.guid}:${i}`];
-    if (plan.hostHeader) args.push('--host', plan.hostHeader);
-    if (plan.insecure) args.push('--insecure');
-    if (Number(o.seedAds) > 0) args.push('--url', plan.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
-    else args.push('--url', `${plan.baseUrl}/health`);
-    if (p.dryRun) p.printCmd(args);
-    else if (runSync(args, { stdout: 'ignore' }) !== 0) cli.die(`prewarming ${o.app} instance ${i} failed`);
-  }
-}
-
-/**
- * One request per app instance, in parallel (printed in order under --dry-run), each
- * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
- * retryUnavailableForMs: an instance that answers 503 is asked again, with backoff, for
- * this long (the timings flush: the app keeps its buffer until a flush has worked).
- * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
- * (pinned-request.js): the clear follows a scale-up.
- */
-async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
-  const { p, o } = plan;
-  const n = Number(o.instances);
-  const reqOf = (i) => instanceRequest(plan.baseUrl, plan.hostHeader, plan.guid, i, method, urlPath, { insecure: plan.insecure });
-  if (p.dryRun) {
-    for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));
-    return true;
-  }
-  const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
-  const onLine = (i) => (line) => {
-    if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
-    said[i].add(line);
-  };
-  const t0 = Date.now();
-  let left = Array.from({ length: n }, (_, i) => i);
-  for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
-    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: plan.controlToken, retryUnknownInstance, onLine: onLine(i) })));
-    if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
-    left = left.filter((_, k) => res[k].code !== 0);
-    if (left.length === 0) return true;
-    if (Date.now() + delayMs - t0 > retryUnavailableForMs) return false;
-    await sleep(delayMs);
-  }
-}
 
 // ---------------------------------------------------------------- during and after the round
 
@@ -315,67 +201,6 @@ function onInterrupt(live) {
 
 // ---------------------------------------------------------------- main
 
-/** A plain value and everything in it frozen: the plan's own data. */
-function frozen(v) {
-  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
-    for (const x of Object.values(v)) frozen(x);
-    Object.freeze(v);
-  }
-  return v;
-}
-
-/**
- * Platform up and the apps at their counts; returns the plan: everything decided before the
- * round is created, frozen (what is recorded with the round is what it ran with).
- *   p           ops Platform (target.js); not frozen: it keeps look-ups it made (routesVia)
- *   o           the options (run-round-args.js)
- *   t           the platform's times (PER_PLATFORM)
- *   guid        the app's guid (`<APP-guid>` under --dry-run when it is to be pushed)
- *   dbUrl       the results database's URL ('' under --dry-run)
- *   maxWaitMs   the longest wait for the loadgens to finish
- *   route       the app's route resource (null under --dry-run when it is to be pushed)
- *   stats       { source, intervalSec }: the stats source and the seconds between samples
- *   controlToken, baseUrl, hostHeader, frontUrls, insecure: below
- */
-function prepare(o) {
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
-  if (o.frontProxies && p.name !== 'local') cli.usageError('--front-proxies is local only (on CF the foundation has its own)');
-  // Recorded with the round: the summary and the report expect duration ÷ intervalSec
-  // samples per instance (at collect-stats.sh's default poll interval).
-  const statsSource = resolveStatsSource(p, o.statsSource);
-  const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
-  const t = PER_PLATFORM[p.name];
-  if (p.name === 'local') apps.localPlatformUp(p);
-  else p.cfPreflight();
-  if (o.loadbalancing && p.name === 'cf') {
-    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
-  }
-  const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
-    ? o.durationMs + (o.steadyGate ? o.steadyGate.maxWarmupMs : o.warmupMs) + o.timeoutMs + t.marginMs
-    : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
-  // On CF a missing URL must stop the round before anything changes; locally the
-  // results-db service exists once the apps are pushed.
-  let dbUrl = !p.dryRun && p.name === 'cf' ? p.resultsDbUrl() : '';
-  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu, defaultCpu: p.name === 'local' }) || `<${o.app}-guid>`;
-  apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
-  if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
-  // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
-  // header locally and, for --loadbalancing, host and domain.
-  const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
-  return Object.freeze({
-    p, o: frozen(o), t, guid, dbUrl, maxWaitMs, route: frozen(route), stats: frozen(stats),
-    // The credential of the app's /timings endpoints, from Cloud Controller (control-token.js).
-    controlToken: readControlToken(p, o.app, guid),
-    baseUrl: apps.appBaseUrl(p, o.app, guid, route),
-    hostHeader: apps.appHostHeader(p, o.app, route),
-    // The TLS front proxies' URLs of --front-proxies, else null.
-    frontUrls: frozen(o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null),
-    // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
-    insecure: skipSslValidation(p, o.skipSslValidation),
-  });
-}
-
 /**
  * What changes while the round runs, all of it, from the results database's connection on
  * (sealed: the functions here change these fields and add none).
@@ -423,7 +248,7 @@ function yieldToTheMeasured(p, nice) {
 async function main() {
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
-  const plan = prepare(o);
+  const plan = preparePlan(cli, o);
   const { p, t } = plan;
   setRouteLoadbalancing(plan);
   seedApp(plan);
