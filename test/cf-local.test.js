@@ -395,7 +395,7 @@ test('the round document on cf: the rounds columns from the CLI and Cloud Contro
     const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
     for (const c of cases) {
       await t.test(c.name, () => {
-        const doc = roundDocument(p, { ...OPTIONS, ...c.options }, { guid: node, baseUrl: URL, hostHeader: '',
+        const doc = roundDocument({ p, o: { ...OPTIONS, ...c.options }, guid: node, baseUrl: URL, hostHeader: '',
           stats: c.stats ?? { source: 'v3', intervalSec: 15 }, frontUrls: c.frontUrls ?? null });
         assert.deepEqual(doc, c.want);
         assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');

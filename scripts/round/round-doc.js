@@ -4,10 +4,11 @@
 // the parameters with a plan: what is recorded must stay comparable across rounds).
 // Look-ups that fail leave their field out or empty.
 //
-// roundDocument(p, o, { guid, baseUrl, hostHeader, stats, frontUrls }) → the document (p: ops Platform,
-// o: run-round options from run-round-args.js, stats: { source, intervalSec } of
-// ops/stats-source.js: the stats source resolved and the seconds between new samples;
-// frontUrls: the TLS front proxies' URLs of --front-proxies, null without).
+// roundDocument(plan) → the document. plan: run-round.js's, of which it reads p (ops
+// Platform), o (run-round options from run-round-args.js), guid, baseUrl, hostHeader, stats
+// ({ source, intervalSec } of ops/stats-source.js: the stats source resolved and the seconds
+// between new samples) and frontUrls (the TLS front proxies' URLs of --front-proxies, null
+// without).
 const fs = require('node:fs');
 const os = require('node:os');
 const { captureSync } = require('../ops/exec');
@@ -101,7 +102,7 @@ function gateDocument(g) {
   return { window_ms: g.windowMs, cv_max: g.cvMax, trend_max: g.trendMax, max_warmup_ms: g.maxWarmupMs };
 }
 
-function roundDocument(p, o, { guid, baseUrl, hostHeader, stats, frontUrls = null }) {
+function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = null }) {
   const settings = appSettings(p, guid);
   let cliVersion = '';
   let cfApi = '';

@@ -15,13 +15,19 @@
 // collectors hold their rows (ingest-cli.js). The time it was away is recorded with the
 // round (rounds.db_outage_ms). From its insert to its final state the round gets a
 // heartbeat (heartbeat.js); rounds whose control process is gone are reaped first.
+//
+// A round's state is two objects: the plan (round-plan.js), everything decided before the
+// round is created, frozen; and live (startLive below), the little that changes while it
+// runs. Each step takes (plan) or (plan, live); main reads as the round's sequence. The
+// steps on the app: app-steps.js; the neighbours' usage over the round: round-usage.js.
 const os = require('node:os');
 const path = require('node:path');
-const { makeCli, parseDurationMs } = require('../ops/cli');
-const { selectPlatform, cfJsonOf } = require('../ops/target');
-const apps = require('../ops/apps');
+const { makeCli } = require('../ops/cli');
+const { cfJsonOf } = require('../ops/target');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
+const { preparePlan } = require('./round-plan');
+const { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance } = require('./app-steps');
 const { roundDocument } = require('./round-doc');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
@@ -30,145 +36,32 @@ const { startSteadyWatch } = require('./steady-watch');
 const { Connection, outageToleranceMs } = require('../ops/results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
-const { resolveStatsSource, statsIntervalSec } = require('../ops/stats-source');
-const { requireCfCli } = require('../ops/cf-version');
-const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
-const { readControlToken } = require('../ops/control-token');
-const { skipSslValidation } = require('../ops/tls');
-const frontProxies = require('./front-proxies');
-const { readRouterCpu, routerCores } = require('./router-usage');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
-const { hostCpuCores, hostCpuLine, readHostCpu } = require('./host-cpu');
+const { startRoundUsage } = require('./round-usage');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
+const { sleep } = require('../ops/sleep');
 
 const cli = makeCli('run-round');
-const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
-const PREWARM_PARALLEL = 8;
-const DEFAULT_REQUESTS_MAX_WAIT = '10m';
-// Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
-// the spelling least-connection from 3.187.0 (docs/cf-platform.md §11).
-const LOADBALANCING_CLI = '8.9.1';
-const LOADBALANCING_CC = 'CC API >= 3.183.0 (least-connection: >= 3.187.0; docs/cf-platform.md §11)';
-const PER_PLATFORM = {
-  // leadMs: between inserting the round and its start_at, every loadgen must have woken
-  // and prepared; a NOTIFY is instant locally, CF adds network and the polling fallback.
-  // readyMs: how long to wait for every loadgen to be connected and idle before creating
-  // the round (just pushed or restarted instances need to start; on CF starting a
-  // container and connecting through the tunnel take longer).
-  // marginMs: added to duration + warm-up + timeout for the default --max-wait.
-  // drainMs: Gorouter access lines reach `cf logs` with a delay; time for them before
-  // the log collector stops. `cf logs` itself reads log-cache 2 s behind (its walk delay,
-  // docs/cf-platform.md §10), then polls every 250 ms.
-  local: { leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500 },
-  cf: { leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000 },
-};
-
-// The app timings flush answered 503 (the instance's results database connection failed):
-// asked again after this long, doubling up to the maximum, for results-db.js outageToleranceMs().
-const FLUSH_RETRY_MIN_MS = 1000;
-const FLUSH_RETRY_MAX_MS = 5000;
-
-const { sleep } = require('../ops/sleep');
 // Where the main line stops once an interrupt took over (the handler exits the process).
 const parked = () => new Promise(() => {});
 
-// ---------------------------------------------------------------- the steps before the round
-
-/** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
-function setRouteLoadbalancing(r) {
-  const { p, o } = r;
-  if (!o.loadbalancing) return;
-  let host = `<${o.app}-host>`;
-  let domain = `<${o.app}-domain>`;
-  if (r.route) {
-    host = r.route.host;
-    domain = r.route.url.split('/')[0];
-    if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
-  }
-  p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
-}
-
-/**
- * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
- * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
- */
-function seedApp(r) {
-  const { p, o } = r;
-  if (!(Number(o.seedAds) > 0)) return;
-  const args = ['node', LOADGEN_CLI, '--url', r.baseUrl, '--seed', o.seedAds, '--seed-only'];
-  if (r.hostHeader) args.push('--host', r.hostHeader);
-  if (r.insecure) args.push('--insecure');
-  if (p.run(args) !== 0) {
-    cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
-    process.exit(2);
-  }
-}
-
-/**
- * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
- * reads among the seeded ads, else /health. Before the timings are cleared.
- */
-function prewarmInstances(r) {
-  const { p, o } = r;
-  if (!(Number(o.prewarm) > 0)) return;
-  for (let i = 0; i < Number(o.instances); i++) {
-    const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
-      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${r.guid}:${i}`];
-    if (r.hostHeader) args.push('--host', r.hostHeader);
-    if (r.insecure) args.push('--insecure');
-    if (Number(o.seedAds) > 0) args.push('--url', r.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
-    else args.push('--url', `${r.baseUrl}/health`);
-    if (p.dryRun) p.printCmd(args);
-    else if (runSync(args, { stdout: 'ignore' }) !== 0) cli.die(`prewarming ${o.app} instance ${i} failed`);
-  }
-}
-
-/**
- * One request per app instance, in parallel (printed in order under --dry-run), each
- * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
- * retryUnavailableForMs: an instance that answers 503 is asked again, with backoff, for
- * this long (the timings flush: the app keeps its buffer until a flush has worked).
- * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
- * (pinned-request.js): the clear follows a scale-up.
- */
-async function eachInstance(r, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
-  const { p, o } = r;
-  const n = Number(o.instances);
-  const reqOf = (i) => instanceRequest(r.baseUrl, r.hostHeader, r.guid, i, method, urlPath, { insecure: r.insecure });
-  if (p.dryRun) {
-    for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));
-    return true;
-  }
-  const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
-  const onLine = (i) => (line) => {
-    if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
-    said[i].add(line);
-  };
-  const t0 = Date.now();
-  let left = Array.from({ length: n }, (_, i) => i);
-  for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
-    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: r.controlToken, retryUnknownInstance, onLine: onLine(i) })));
-    if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
-    left = left.filter((_, k) => res[k].code !== 0);
-    if (left.length === 0) return true;
-    if (Date.now() + delayMs - t0 > retryUnavailableForMs) return false;
-    await sleep(delayMs);
-  }
-}
-
 // ---------------------------------------------------------------- during and after the round
 
-/** The round inserted once its loadgens are idle: sets r.roundId, r.createdAt (null when interrupted). */
-async function insertRound(r, t) {
-  const doc = roundDocument(r.p, r.o, r);
+/**
+ * The round inserted once its loadgens are idle: sets live.roundId, live.createdAt and starts
+ * the heartbeat; resolves the inserted row (null when interrupted).
+ */
+async function insertRound(plan, live) {
+  const { t } = plan;
+  const doc = roundDocument(plan);
   let created;
   try {
-    for (const reaped of await reapRounds(r.control)) cli.log(`reaped ${reapedLine(reaped)}`);
-    created = await createRound(r.control, doc, {
-      startLeadMs: t.leadMs, waitLoadgens: Number(r.o.loadgens), readyTimeoutMs: t.readyMs, signal: r.abort.signal,
+    for (const reaped of await reapRounds(live.control)) cli.log(`reaped ${reapedLine(reaped)}`);
+    created = await createRound(live.control, doc, {
+      startLeadMs: t.leadMs, waitLoadgens: Number(plan.o.loadgens), readyTimeoutMs: t.readyMs, signal: live.abort.signal,
     });
   } catch (err) {
-    if (r.interrupted) return null;
+    if (live.interrupted) return null;
     if (err instanceof NotReadyError) {
       process.stderr.write(`create-round: ${err.message}\n`);
       process.exit(2);
@@ -176,10 +69,10 @@ async function insertRound(r, t) {
     process.stderr.write(`create-round: results database: ${err.message}\n`);
     return process.exit(1);
   }
-  r.roundId = created.id;
-  r.createdAt = created.created_at;
-  r.control.downMs = 0; // from here on the round's own
-  r.heartbeat = startHeartbeat(r.control, r.roundId);
+  live.roundId = created.id;
+  live.createdAt = created.created_at;
+  live.control.downMs = 0; // from here on the round's own
+  live.heartbeat = startHeartbeat(live.control, live.roundId);
   return created;
 }
 
@@ -187,23 +80,23 @@ async function insertRound(r, t) {
  * The results database stayed away longer than results-db.js outageToleranceMs(): the collectors are
  * stopped (they write what they can), the round is left to be reaped (its heartbeat stops).
  */
-async function lostDatabase(r, err) {
-  cli.log(`results database: ${err.message}: round ${r.roundId} not finished (no heartbeat now: `
+async function lostDatabase(live, err) {
+  cli.log(`results database: ${err.message}: round ${live.roundId} not finished (no heartbeat now: `
     + 'the next run-round or `scripts/rounds.sh --reap` marks it failed)');
-  if (r.heartbeat) r.heartbeat.stop();
-  await stopCollectors(r);
+  if (live.heartbeat) live.heartbeat.stop();
+  await stopCollectors(live);
   process.exit(2);
 }
 
 /** The collectors of stats and router logs in the background (run with --dry-run under --dry-run). */
-function startCollectors(r) {
-  const { p, o } = r;
-  const common = ['--app', o.app, '--round', String(r.roundId), '--platform', p.name];
+function startCollectors(plan, live) {
+  const { p, o } = plan;
+  const common = ['--app', o.app, '--round', String(live.roundId), '--platform', p.name];
   // Node runs their Node files itself: collect-*.sh only wrap them for a user's shell.
-  const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', r.guid];
+  const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', plan.guid];
   const logs = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), ...common];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', r.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of [[...stats, '--source', plan.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
       const code = runSync(argv, { stdout: 'inherit' });
       if (code !== 0) process.exit(code);
     }
@@ -211,14 +104,14 @@ function startCollectors(r) {
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
   // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', r.dbUrl, '--source', r.stats.source], [...logs, '--db', r.dbUrl]]) {
-    r.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
+  for (const argv of [[...stats, '--db', plan.dbUrl, '--source', plan.stats.source], [...logs, '--db', plan.dbUrl]]) {
+    live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
   }
 }
 
-async function stopCollectors(r) {
-  const list = r.collectors;
-  r.collectors = [];
+async function stopCollectors(live) {
+  const list = live.collectors;
+  live.collectors = [];
   for (const c of list) c.child.kill('SIGTERM');
   for (const c of list) {
     if ((await c.done).code !== 0) cli.log('a collector exited with an error');
@@ -241,10 +134,10 @@ function wholeSecondUtc(iso) {
  * in whole seconds (docs/cf-platform.md §9): so gte the second the round was created in, and
  * the same bound for the exact filter of ingest-events.js.
  */
-function ingestEvents(r) {
-  const { p, o } = r;
-  const since = wholeSecondUtc(r.createdAt);
-  const apiPath = `/v3/audit_events?target_guids=${r.guid}&types=audit.app.process.crash`
+function ingestEvents(plan, live) {
+  const { p, o } = plan;
+  const since = wholeSecondUtc(live.createdAt);
+  const apiPath = `/v3/audit_events?target_guids=${plan.guid}&types=audit.app.process.crash`
     + `&created_ats[gte]=${since}&per_page=5000`;
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', apiPath]);
@@ -262,7 +155,7 @@ function ingestEvents(r) {
     }
     const log = (msg) => process.stderr.write(`ingest-events: ${msg}\n`);
     try {
-      await storeCrashEvents(json, { db: r.dbUrl, round: r.roundId, app: o.app, platform: p.name, since }, log);
+      await storeCrashEvents(json, { db: plan.dbUrl, round: live.roundId, app: o.app, platform: p.name, since }, log);
     } catch (err) {
       cli.log(`crash events not ingested: ${err.message}`);
     }
@@ -273,27 +166,27 @@ function ingestEvents(r) {
  * `cf logs loadgen --recent`, where a loadgen that exited with samples it could not store
  * said how many (finish-round reads it only when a loadgen died; '' when it cannot be read).
  */
-async function loadgenRecentLog(r) {
-  const res = await runAsync([...r.p.cf, 'logs', 'loadgen', '--recent'], { stdout: 'pipe' }).done;
+async function loadgenRecentLog(p) {
+  const res = await runAsync([...p.cf, 'logs', 'loadgen', '--recent'], { stdout: 'pipe' }).done;
   if (res.code === 0) return res.stdout;
   cli.log('cf logs loadgen --recent failed: loadgens that died are counted from router and app records only');
   return '';
 }
 
 /** SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled, exit 130. */
-function onInterrupt(r) {
+function onInterrupt(live) {
   const handler = () => {
     process.removeListener('SIGINT', handler);
     process.removeListener('SIGTERM', handler);
-    r.interrupted = true;
+    live.interrupted = true;
     if (process.stderr.isTTY) process.stderr.write('\n');
-    cli.log(`interrupted: cancelling round ${r.roundId}`);
-    r.abort.abort();
+    cli.log(`interrupted: cancelling round ${live.roundId}`);
+    live.abort.abort();
     (async () => {
-      if (r.creating) await r.creating.catch(() => {});
-      await stopCollectors(r);
-      if (r.roundId !== '<round>') {
-        await finishRound(r.control, { round: r.roundId, cancel: true, dbOutageMs: r.control.downMs }).catch(() => {});
+      if (live.creating) await live.creating.catch(() => {});
+      await stopCollectors(live);
+      if (live.roundId !== '<round>') {
+        await finishRound(live.control, { round: live.roundId, cancel: true, dbOutageMs: live.control.downMs }).catch(() => {});
       }
       process.exit(130);
     })();
@@ -306,100 +199,32 @@ function onInterrupt(r) {
   };
 }
 
-/** The front proxies' CPU and connections over the round: into rounds.environment and one line. */
-async function recordFrontUsage(r) {
-  clearTimeout(r.frontTimer);
-  const usage = frontProxies.usageBetween(r.frontBefore, frontProxies.readUsage(r.p));
-  if (!usage) return cli.log('front proxies: usage not readable');
-  cli.log(frontProxies.usageLine(usage));
-  const ok = await r.control.query(
-    "UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('front_proxy_usage', $2::jsonb) WHERE id = $1",
-    [r.roundId, JSON.stringify(usage)]).then(() => true, () => false);
-  if (!ok) cli.log('front proxies: usage not recorded');
-}
-
-/** The local router's CPU over the round (router-usage.js): into rounds.environment and one line. */
-/**
- * Where the parts of this machine's CPU are to be found (host-cpu.js), from `cfl status`: the
- * instances' cgroup, the daemon's pid, PostgreSQL's data dir; the results database's name.
- */
-function hostCpuPlaces(r) {
-  const s = r.p.cflQuery('status', { stderr: 'ignore' });
-  if (s.code !== 0) return null;
-  const group = /cgroups:\s+on \((cfscale-[0-9a-f]+)\)/.exec(s.stdout)?.[1];
-  if (!group) return null;
-  return {
-    group, app: r.o.app, daemonPid: Number(/daemon pid (\d+)/.exec(s.stdout)?.[1]) || null,
-    pgDataDir: /^postgres: .*, data in (.+)$/m.exec(s.stdout)?.[1] ?? null,
-    resultsDb: decodeURIComponent(new URL(r.dbUrl).pathname.slice(1)),
-  };
-}
-
-/** The host's CPU over the round by part (host-cpu.js) into rounds.environment.host_cpu, and a line. */
-async function recordHostCpu(r) {
-  clearTimeout(r.hostTimer);
-  const h = r.hostPlaces && hostCpuCores(r.hostBefore, readHostCpu(r.hostPlaces));
-  if (!h) return;
-  cli.log(hostCpuLine(h));
-  const ok = await r.control.query(`UPDATE rounds SET environment = COALESCE(environment, '{}') || jsonb_build_object('host_cpu', $2::jsonb) WHERE id = $1`,
-    [r.roundId, JSON.stringify(h)]).then(() => true, () => false);
-  if (!ok) cli.log('host CPU: not recorded');
-}
-
-async function recordRouterUsage(r) {
-  clearTimeout(r.routerTimer);
-  const after = readRouterCpu(r.p);
-  const cores = routerCores(r.routerBefore, after);
-  if (cores === null) return;
-  const quota = after.quotaCores;
-  cli.log(`router (HAProxy) over the round: ${cores.toFixed(3)} cores (quota ${quota === null ? 'none' : `${quota} cores`})`);
-  const ok = await r.control.query(
-    `UPDATE rounds SET environment = COALESCE(environment, '{}')
-       || jsonb_build_object('router_cpu_cores', $2::float8, 'router_cpu_quota_cores', $3::float8) WHERE id = $1`,
-    [r.roundId, cores, quota]).then(() => true, () => false);
-  if (!ok) cli.log('router: usage not recorded');
-}
-
 // ---------------------------------------------------------------- main
 
-/** Platform up and the apps at their counts; returns the round context r. */
-function prepare(o) {
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
-  if (o.frontProxies && p.name !== 'local') cli.usageError('--front-proxies is local only (on CF the foundation has its own)');
-  // Recorded with the round: the summary and the report expect duration ÷ intervalSec
-  // samples per instance (at collect-stats.sh's default poll interval).
-  const statsSource = resolveStatsSource(p, o.statsSource);
-  const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
-  const t = PER_PLATFORM[p.name];
-  if (p.name === 'local') apps.localPlatformUp(p);
-  else p.cfPreflight();
-  if (o.loadbalancing && p.name === 'cf') {
-    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
-  }
-  const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
-    ? o.durationMs + (o.steadyGate ? o.steadyGate.maxWarmupMs : o.warmupMs) + o.timeoutMs + t.marginMs
-    : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
-  // On CF a missing URL must stop the round before anything changes; locally the
-  // results-db service exists once the apps are pushed.
-  let dbUrl = !p.dryRun && p.name === 'cf' ? p.resultsDbUrl() : '';
-  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu, defaultCpu: p.name === 'local' }) || `<${o.app}-guid>`;
-  apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
-  if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
-  // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
-  // header locally and, for --loadbalancing, host and domain.
-  const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
-  return {
-    p, o, t, guid, dbUrl, maxWaitMs, route, stats,
-    // The credential of the app's /timings endpoints, from Cloud Controller (control-token.js).
-    controlToken: readControlToken(p, o.app, guid),
-    baseUrl: apps.appBaseUrl(p, o.app, guid, route),
-    hostHeader: apps.appHostHeader(p, o.app, route),
-    frontUrls: o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null,
-    // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
-    insecure: skipSslValidation(p, o.skipSslValidation),
-    roundId: '<round>', createdAt: '<created-at>', collectors: [], interrupted: false, abort: new AbortController(),
-  };
+/**
+ * What changes while the round runs, all of it, from the results database's connection on
+ * (sealed: the functions here change these fields and add none).
+ */
+function startLive(plan) {
+  return Object.seal({
+    // The results-db.js Connection of every statement from here on (null under --dry-run).
+    control: plan.p.dryRun ? null : new Connection(plan.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log }),
+    // The round's id and created_at once inserted; placeholders until then and under --dry-run.
+    roundId: '<round>',
+    createdAt: '<created-at>',
+    // insertRound's promise: an interrupt while the round is being created waits for it.
+    creating: null,
+    // heartbeat.js's { stop } from the insert until the round is final.
+    heartbeat: null,
+    // round-usage.js's readings (and their timers) from the insert on.
+    usage: null,
+    // The collectors running (exec.js runAsync's); stopCollectors empties the list.
+    collectors: [],
+    // SIGINT/SIGTERM came: the main line parks, onInterrupt's handler ends the round.
+    interrupted: false,
+    // Aborted by the interrupt: stops the wait for the loadgens (to be idle, to finish).
+    abort: new AbortController(),
+  });
 }
 
 // Locally the harness shares the cores with what it measures. From the round's insert on,
@@ -423,76 +248,69 @@ function yieldToTheMeasured(p, nice) {
 async function main() {
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
-  const r = prepare(o);
-  const { p, t } = r;
-  setRouteLoadbalancing(r);
-  seedApp(r);
-  prewarmInstances(r);
-  if (!(await eachInstance(r, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
+  const plan = preparePlan(cli, o);
+  const { p, t } = plan;
+  setRouteLoadbalancing(plan);
+  seedApp(plan);
+  prewarmInstances(plan);
+  if (!(await eachInstance(plan, 'POST', '/timings/clear', { retryUnknownInstance: true }))) cli.die('could not clear the app timings');
 
   yieldToTheMeasured(p, nice);
-  if (!p.dryRun) r.control = new Connection(r.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log });
-  const removeInterrupt = onInterrupt(r);
-  process.on('exit', () => { for (const c of r.collectors) c.child.kill('SIGTERM'); });
+  const live = startLive(plan);
+  const removeInterrupt = onInterrupt(live);
+  process.on('exit', () => { for (const c of live.collectors) c.child.kill('SIGTERM'); });
   if (!p.dryRun) {
     // A foundation's broker hands out an empty database; an older one lacks the newest views.
     try {
-      if (await ensureResultsSchema((text, params) => r.control.query(text, params))) cli.log(`results database: results-schema.sql applied (version ${SCHEMA_VERSION})`);
+      if (await ensureResultsSchema((text, params) => live.control.query(text, params))) cli.log(`results database: results-schema.sql applied (version ${SCHEMA_VERSION})`);
     } catch (err) {
-      if (!r.interrupted) return lostDatabase(r, err);
+      if (!live.interrupted) return lostDatabase(live, err);
     }
-    r.creating = insertRound(r, t);
-    const created = await r.creating;
-    // The proxies' CPU is measured from the end of the warm-up (the start with the gate).
+    live.creating = insertRound(plan, live);
+    const created = await live.creating;
+    if (live.interrupted) return parked();
+    // The neighbours' usage is measured from the end of the warm-up (the start with the gate).
     const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
-    if (r.frontUrls) r.frontTimer = setTimeout(() => { r.frontBefore = frontProxies.readUsage(p); }, fromMs);
-    if (p.name === 'local') {
-      r.routerTimer = setTimeout(() => { r.routerBefore = readRouterCpu(p); }, fromMs);
-      r.hostPlaces = hostCpuPlaces(r);
-      if (r.hostPlaces) r.hostTimer = setTimeout(() => { r.hostBefore = readHostCpu(r.hostPlaces); }, fromMs);
-    }
-    if (r.interrupted) return parked();
-    cli.log(`round ${r.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
+    live.usage = startRoundUsage(p, { app: o.app, dbUrl: plan.dbUrl, withFrontProxies: Boolean(plan.frontUrls) }, fromMs);
+    cli.log(`round ${live.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
-  startCollectors(r);
+  startCollectors(plan, live);
   if (!p.dryRun) {
     // The steady-state gate sets the measured window while the loadgens run.
-    const gate = o.steadyGate && startSteadyWatch(r.control, { round: r.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
+    const gate = o.steadyGate && startSteadyWatch(live.control, { round: live.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
     try {
-      await waitRound(r.control, { round: r.roundId, deadlineMs: r.maxWaitMs, signal: r.abort.signal });
+      await waitRound(live.control, { round: live.roundId, deadlineMs: plan.maxWaitMs, signal: live.abort.signal });
     } catch (err) {
-      if (!r.interrupted) await lostDatabase(r, err);
+      if (!live.interrupted) await lostDatabase(live, err);
     }
     if (gate) await gate.stop();
-    if (r.interrupted) return parked();
-    if (r.frontUrls) await recordFrontUsage(r);
-    await recordRouterUsage(r);
-    await recordHostCpu(r);
+    if (live.interrupted) return parked();
+    await live.usage.stop(live.control, live.roundId);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
-  if (!(await eachInstance(r, 'POST', `/timings/flush?round=${r.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
+  if (!(await eachInstance(plan, 'POST', `/timings/flush?round=${live.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
     cli.log('some app timings were not flushed');
   }
-  if (r.interrupted) return parked();
-  const events = ingestEvents(r);
+  if (live.interrupted) return parked();
+  const events = ingestEvents(plan, live);
   if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
-  await stopCollectors(r);
+  await stopCollectors(live);
   await events;
-  if (r.interrupted) return parked();
+  if (live.interrupted) return parked();
   removeInterrupt();
   if (p.dryRun) return process.exit(0);
   let res;
   try {
-    res = await finishRound(r.control, {
-      round: r.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(r), dbOutageMs: r.control.downMs,
+    res = await finishRound(live.control, {
+      round: live.roundId, maxErrorRate: Number(o.maxErrorRate), loadgenLog: () => loadgenRecentLog(p), dbOutageMs: live.control.downMs,
     });
   } catch (err) {
-    return lostDatabase(r, err);
+    return lostDatabase(live, err);
   }
-  r.heartbeat.stop();
+  live.heartbeat.stop();
   process.stdout.write(res.text);
-  process.stdout.write(`round_id=${r.roundId}\n`);
+  process.stdout.write(`round_id=${live.roundId}\n`);
   return process.exit(res.code);
 }
 

@@ -1,0 +1,103 @@
+'use strict';
+// app-steps.js — what run-round.js does to the app itself around the round, each from the
+// plan (round-plan.js): --loadbalancing on its route, seeding its ads, prewarming its
+// instances, and one request to every instance (the timings clear before the round, their
+// flush after it). Under --dry-run each prints what it would run.
+//
+// setRouteLoadbalancing(plan), seedApp(plan), prewarmInstances(plan): see each;
+// eachInstance(plan, method, urlPath, opts) → Promise<boolean>.
+const { runSync } = require('../ops/exec');
+const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
+const { sleep } = require('../ops/sleep');
+
+const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
+const PREWARM_PARALLEL = 8;
+
+// The app timings flush answered 503 (the instance's results database connection failed):
+// asked again after this long, doubling up to the maximum, for results-db.js outageToleranceMs().
+const FLUSH_RETRY_MIN_MS = 1000;
+const FLUSH_RETRY_MAX_MS = 5000;
+
+/** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
+function setRouteLoadbalancing(plan) {
+  const { p, o } = plan;
+  if (!o.loadbalancing) return;
+  let host = `<${o.app}-host>`;
+  let domain = `<${o.app}-domain>`;
+  if (plan.route) {
+    host = plan.route.host;
+    domain = plan.route.url.split('/')[0];
+    if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
+  }
+  p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
+}
+
+/**
+ * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
+ * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
+ */
+function seedApp(plan) {
+  const { p, o } = plan;
+  if (!(Number(o.seedAds) > 0)) return;
+  const args = ['node', LOADGEN_CLI, '--url', plan.baseUrl, '--seed', o.seedAds, '--seed-only'];
+  if (plan.hostHeader) args.push('--host', plan.hostHeader);
+  if (plan.insecure) args.push('--insecure');
+  if (p.run(args) !== 0) {
+    p.cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
+    process.exit(2);
+  }
+}
+
+/**
+ * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
+ * reads among the seeded ads, else /health. Before the timings are cleared.
+ */
+function prewarmInstances(plan) {
+  const { p, o } = plan;
+  if (!(Number(o.prewarm) > 0)) return;
+  for (let i = 0; i < Number(o.instances); i++) {
+    const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
+      '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${plan.guid}:${i}`];
+    if (plan.hostHeader) args.push('--host', plan.hostHeader);
+    if (plan.insecure) args.push('--insecure');
+    if (Number(o.seedAds) > 0) args.push('--url', plan.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
+    else args.push('--url', `${plan.baseUrl}/health`);
+    if (p.dryRun) p.printCmd(args);
+    else if (runSync(args, { stdout: 'ignore' }) !== 0) p.cli.die(`prewarming ${o.app} instance ${i} failed`);
+  }
+}
+
+/**
+ * One request per app instance, in parallel (printed in order under --dry-run), each
+ * output line on stderr prefixed APP/INDEX. Resolves false when any request failed.
+ * retryUnavailableForMs: an instance that answers 503 is asked again, with backoff, for
+ * this long (the timings flush: the app keeps its buffer until a flush has worked).
+ * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
+ * (pinned-request.js): the clear follows a scale-up.
+ */
+async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
+  const { p, o } = plan;
+  const n = Number(o.instances);
+  const reqOf = (i) => instanceRequest(plan.baseUrl, plan.hostHeader, plan.guid, i, method, urlPath, { insecure: plan.insecure });
+  if (p.dryRun) {
+    for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));
+    return true;
+  }
+  const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
+  const onLine = (i) => (line) => {
+    if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
+    said[i].add(line);
+  };
+  const t0 = Date.now();
+  let left = Array.from({ length: n }, (_, i) => i);
+  for (let delayMs = FLUSH_RETRY_MIN_MS; ; delayMs = Math.min(2 * delayMs, FLUSH_RETRY_MAX_MS)) {
+    const res = await Promise.all(left.map((i) => pinnedRequest(reqOf(i), { token: plan.controlToken, retryUnknownInstance, onLine: onLine(i) })));
+    if (res.some((x) => x.code !== 0 && x.status !== 503)) return false;
+    left = left.filter((_, k) => res[k].code !== 0);
+    if (left.length === 0) return true;
+    if (Date.now() + delayMs - t0 > retryUnavailableForMs) return false;
+    await sleep(delayMs);
+  }
+}
+
+module.exports = { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance };
