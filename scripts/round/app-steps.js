@@ -34,7 +34,8 @@ function setRouteLoadbalancing(plan) {
 
 /**
  * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
- * code: seeding inside the start lead made the loadgens start late. Exit 2 when it fails.
+ * code: not inside the start lead, which the loadgens need whole to start on time. Exit 2
+ * when it fails.
  */
 function seedApp(plan) {
   const { p, o } = plan;
