@@ -176,7 +176,7 @@ test('cf invocations are accepted by the real cf CLI', { skip: !fs.existsSync(CF
 test('JS calls are harvested with their literal flags', () => {
   assert.deepEqual(jsInvocations("p.cfRun('update-route', domain, '--hostname', host, '-o', `x`);\nthis.cfQuery('app', app, '--guid', { stderr: 'ignore' });\np.cfRun(...args);"),
     ['cf update-route --hostname -o', 'cf app --guid']);
-  const fromRound = harvest().filter((inv) => inv.where === 'scripts/round/run-round.js').map((inv) => inv.line);
+  const fromRound = harvest().filter((inv) => inv.where === 'scripts/round/app-steps.js').map((inv) => inv.line);
   assert.ok(fromRound.includes('cf update-route --hostname -o'), fromRound.join('\n'));
 });
 
