@@ -32,21 +32,21 @@ const pgCluster = require('../local-platform/lib/pg-cluster.js');
 // (LOADGEN_NICE), so that the rounds of the suites beside it do not starve it on two cores.
 const LOADGEN_NICE = -5; // not root: nice says it cannot, and runs it at 0
 const SUITES = [
-  ['e2e', 'npm run test:e2e', 290],
-  ['local-platform', 'cd local-platform && npm test', 260],
+  ['e2e', 'npm run test:e2e', 350],
+  ['local-platform', 'cd local-platform && npm test', 350],
+  ['system', 'npm run test:system', 320],
   ['contract', 'contract/run.sh', 250],
-  ['experiment', 'node --test test/experiment.e2e.test.js', 230],
-  ['system', 'npm run test:system', 150],
-  ['scripts', 'cd scripts && npm test', 80],
-  ['report', 'cd report && npm test', 200],
-  ['loadgen', 'cd loadgen && npm test', 170, LOADGEN_NICE],
-  ['journey', 'npm run test:journey', 100],
-  ['bench', 'node --test test/benchmarks.smoke.js', 45],
+  ['loadgen', 'cd loadgen && npm test', 220, LOADGEN_NICE],
+  ['experiment', 'node --test test/experiment.e2e.test.js', 210],
+  ['scripts', 'cd scripts && npm test', 160],
+  ['journey', 'npm run test:journey', 105],
+  ['report', 'cd report && npm test', 100],
+  ['bench', 'node --test test/benchmarks.smoke.js', 50],
+  ['node-app', 'cd node-app && npm test', 45],
   ['chisel', 'chisel/test.sh', 40],
-  ['node-app', 'cd node-app && npm test', 35],
-  ['java-app', 'cd java-app && mvn -q -B test', 30],
-  ['lint', 'npm run lint && node --test test/static.lint.test.js', 25],
-  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 2],
+  ['java-app', 'cd java-app && mvn -q -B test', 38],
+  ['lint', 'npm run lint && node --test test/static.lint.test.js', 26],
+  ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 3],
 ];
 
 // The parser, the defaults and --help in one (arg-table.js).
