@@ -5,6 +5,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const pg = require('pg');
+const { connect: openResultsDb } = require('./results-db.js');
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 
@@ -67,15 +68,7 @@ function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   }
 }
 
-// sslmode and sslrootcert mean what they mean to libpq and psql, as in every other part that
-// reads a results-database URL (bindings.js, the copy of scripts/cf/bindings.js): require
-// encrypts without verifying.
-const { connectionFromUrl, pgConfig } = require('../../lib/bindings.js');
-
-async function connect(url) {
-  const client = new pg.Client({ ...pgConfig(connectionFromUrl(url, 'the results database URL')), application_name: 'cfscale-report' });
-  await client.connect();
-  return client;
-}
+/** A client on the results database (results-db.js connect), as application cfscale-report. */
+const connect = (url) => openResultsDb(url, 'report');
 
 module.exports = { resultsUrl, connect, localCfEnv, REPO_ROOT };
