@@ -245,9 +245,8 @@ warmup: 1s
   assert.equal(JSON.parse(fs.readFileSync(state, 'utf8'))['node-app'].env.CONTROL_TOKEN, 'x'.repeat(43));
 });
 
-test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
-  const cliLog = path.join(dir, 'cli-mem.log');
-  const plan = writePlan('memvariants', `apps: [node-app]
+/** Two memory variants of APP, two repetitions each, one after the other. */
+const memoryVariantsPlan = (app) => `apps: [${app}]
 variants:
   - { name: mem128m, memory: 128M }
   - { name: mem1g, memory: 1G }
@@ -256,7 +255,11 @@ order: sequential
 repetitions: 2
 duration: 4s
 warmup: 1s
-`);
+`;
+
+test('variant memory is applied with scale -m -f, after the settings, only when it changes', async () => {
+  const cliLog = path.join(dir, 'cli-mem.log');
+  const plan = writePlan('memvariants', memoryVariantsPlan('node-app'));
   const r = run(plan, [], { FAKE_CF_LOG: cliLog });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(fs.readFileSync(cliLog, 'utf8').trim().split('\n'), ['scale node-app -m 128M -f', 'scale node-app -m 1024M -f']);
@@ -299,16 +302,7 @@ test('a memory change is a change: the first round after `scale -m` is run again
   // The fake cf keeps the memory `scale APP -m NM -f` set; the fake round records it as run-round does.
   const mem = path.join(dir, 'mem-app.memory');
   fs.writeFileSync(mem, '1024');
-  const plan = writePlan('memchange', `apps: [mem-app]
-variants:
-  - { name: mem128m, memory: 128M }
-  - { name: mem1g, memory: 1G }
-load: [{ loadgens: 1, parallel: 1 }]
-order: sequential
-repetitions: 2
-duration: 4s
-warmup: 1s
-`);
+  const plan = writePlan('memchange', memoryVariantsPlan('mem-app'));
   const log = path.join(dir, 'memchange.log');
   const r = run(plan, [], { FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
   assert.equal(r.code, 0, r.stderr);
