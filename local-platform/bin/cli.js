@@ -36,6 +36,9 @@ const VERBS = {
     ['--https', 'https', 'bool', '', 'its HTTPS listener instead (self-signed certificate)'],
   ]],
   home: ["the platform's state directory (CFSCALE_HOME, resolved)", []],
+  cells: ['the CPUs of the system under test and of the harness, JSON {"sut_cpus": "1", "harness_cpus": "0", "app_db": "sut"} (null: no cells)', [
+    ['--join PID', 'join', 'int', '', 'move a process (run-round) and its future children into the harness\'s cell', [1]],
+  ]],
   'router-usage': ['the router\'s CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}', []],
   'front-proxies': ['TLS front proxies before the router: their URLs, one a line', [
     ['-n N', 'count', 'int', note('unchanged'), 'set how many run (0 = off)', [0]],
@@ -213,6 +216,8 @@ function offlineDown(cfg) {
     for (const d of fs.readdirSync(top)) for (const pid of cg.pids(d)) kill(pid, false);
   }
   try { execFileSync(process.execPath, [path.join(__dirname, '..', 'lib', 'pg-cluster.js'), 'stop', '--dir', cfg.pgDir], { stdio: 'ignore' }); } catch { /* not there */ }
+  const { Cells } = require('../lib/cells');
+  new Cells({ root: cfg.cgroupRoot, group: cg.group, split: cfg.cells, log: () => {}, make: false }).removeAll();
   const deadline = Date.now() + 2000;
   let left = cg.removeAll();
   while (left.length && Date.now() < deadline) { execFileSync('sleep', ['0.1']); left = cg.removeAll(); }
@@ -242,6 +247,16 @@ async function main(argv) {
     case 'login':
       if (!(await ping(cfg))) throw new CliError(`the local platform is not running (CFSCALE_HOME=${cfg.home}): scripts/cfl up first`, 2);
       cfLogin(cfg, apiUrl(cfg, runningSettings(cfg)));
+      return 0;
+    case 'cells':
+      // The split this home's platform has, or without one running, the one it would have.
+      if (args.join === undefined && !(await ping(cfg))) {
+        const { formatCpuList } = require('../lib/cells');
+        const c = cfg.cells;
+        process.stdout.write(`${JSON.stringify(c && { sut_cpus: formatCpuList(c.sut), harness_cpus: formatCpuList(c.harness), app_db: cfg.appDbCell })}\n`);
+        return 0;
+      }
+      await call(cfg, verb, args);
       return 0;
     case 'status':
       if (!(await ping(cfg))) { process.stdout.write(`the local platform is not running (CFSCALE_HOME=${cfg.home})\n`); return 0; }

@@ -14,6 +14,7 @@ const { CcApi } = require('../lib/cc-api/server');
 const VERBS = {
   'front-proxies': ['frontProxies', true],
   'router-usage': ['routerUsage', false],
+  cells: ['cellsVerb', false],
   status: ['status', false],
   up: ['status', false],
 };

@@ -6,6 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const { splitCpus, onlineCpus } = require('./cells');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -44,6 +45,14 @@ const DEFAULTS = {
   // Instance ports run from CFSCALE_INSTANCE_PORT_BASE, one per instance the quota allows.
   CFSCALE_QUOTA_MEMORY_MB: [Math.floor(os.totalmem() / (1024 * 1024)), 'number'],
   CFSCALE_QUOTA_INSTANCES: [64 * os.availableParallelism(), 'number'],
+  // The cells (cells.js): the CPUs of the system under test, a list like 1 or 2-3 ('' = the
+  // upper half of the online CPUs, 'off' = none); the harness gets the rest. The apps that are
+  // the harness (comma-separated names) run in its cell, every other app in the SUT's; an app
+  // database's backends go where the apps bound to it run: 'sut', or 'harness' to keep every
+  // database beside the results database.
+  CFSCALE_SUT_CPUS: ['', 'string'],
+  CFSCALE_HARNESS_APPS: ['loadgen,chisel', 'string'],
+  CFSCALE_APP_DB_CELL: ['sut', 'string'],
 };
 
 // A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
@@ -141,6 +150,8 @@ function loadConfig(env = process.env) {
     frontProxyCpu: readValue(env, 'CFSCALE_FRONT_PROXY_CPU'),
     quotaMemoryMb: readValue(env, 'CFSCALE_QUOTA_MEMORY_MB'),
     quotaInstances: readValue(env, 'CFSCALE_QUOTA_INSTANCES'),
+    harnessApps: readValue(env, 'CFSCALE_HARNESS_APPS').split(',').map((s) => s.trim()).filter(Boolean),
+    appDbCell: readValue(env, 'CFSCALE_APP_DB_CELL'),
     repoRoot: REPO_ROOT,
     // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
@@ -160,6 +171,8 @@ function loadConfig(env = process.env) {
   if (cfg.instancePortBase + cfg.quotaInstances > 65536) {
     throw new Error(`CFSCALE_INSTANCE_PORT_BASE ${cfg.instancePortBase} + CFSCALE_QUOTA_INSTANCES ${cfg.quotaInstances} ports pass 65535`);
   }
+  if (!['sut', 'harness'].includes(cfg.appDbCell)) throw new Error(`CFSCALE_APP_DB_CELL must be sut or harness, got "${cfg.appDbCell}"`);
+  cfg.cells = splitCpus(readValue(env, 'CFSCALE_SUT_CPUS'), onlineCpus());
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');
   cfg.pidFile = path.join(home, 'daemon.pid');

@@ -36,7 +36,7 @@ function backoffMs(crashCount) {
 }
 
 class Cell {
-  // hooks: {appOf(name), services(), staged(name), cpuCores(app), cpuShares(app), onChange(inst)}
+  // hooks: {appOf(name), services(), staged(name), cpuCores(app), cpuShares(app), cellEnter(app), onChange(inst)}
   constructor({ cfg, cgroups, logs, events, hooks }) {
     this.cfg = cfg;
     this.cgroups = cgroups;
@@ -122,7 +122,7 @@ class Cell {
       return this.crashed(inst, `APP/PROC/WEB: ${e.message}`, false);
     }
     inst.oomKillsAtStart = cg ? cg.oomKillsAtStart : 0;
-    const enter = this.cgroups.enterScript(inst.cgName);
+    const enter = [this.cgroups.enterScript(inst.cgName), this.hooks.cellEnter?.(app)].filter(Boolean).join(' && ');
     const script = `${enter ? `${enter} || exit 125; ` : ''}cfl_cmd=$CFSCALE_START_COMMAND; unset CFSCALE_START_COMMAND; exec bash -c "$cfl_cmd"`;
     const env = { ...instanceEnv(app, inst, this.hooks.services()), CFSCALE_START_COMMAND: spec.command };
     this.logs.write(app.name, `CELL/${inst.index}`, 'OUT', `Starting app instance (index ${inst.index}) with guid ${inst.guid}`);

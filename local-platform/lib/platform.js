@@ -11,6 +11,8 @@ const { execFile } = require('node:child_process');
 const { loadState, saveState } = require('./state');
 const { AppLogs } = require('./app-log');
 const { Cgroups, cfCpuShares } = require('./cgroups');
+const { Cells } = require('./cells');
+const { postmasterPid, placeBackends } = require('./db-backends');
 const { Events, RESULTS_SERVICE } = require('./events');
 const { Cell } = require('./instances');
 const { Router, readPid, killAndWait } = require('./haproxy');
@@ -58,6 +60,10 @@ class Platform {
     this.state = this.loadStateOrSetAside();
     this.logs = new AppLogs(cfg.logDir);
     this.cgroups = new Cgroups(cfg.cgroupRoot, cfg.homeHash, this.log, cfg.cpuPeriodUs);
+    // The daemon, and so PostgreSQL and the router it starts, in the harness's cell.
+    this.cells = new Cells({ root: cfg.cgroupRoot, group: this.cgroups.group, split: cfg.cells, log: this.log });
+    this.cells.join('harness', process.pid);
+    this.placedBackends = new Map();
     this.events = new Events({ log: this.log, file: path.join(cfg.home, 'events.jsonl'), resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
@@ -67,6 +73,7 @@ class Platform {
         staged: (n) => this.staged.get(n) || {},
         cpuCores: (a) => this.cpuCores(a),
         cpuShares: (a) => this.cpuShares(a),
+        cellEnter: (a) => this.cells.enterScript(this.cellOf(a)),
         onChange: () => { this.writePids(); return this.routes.sync(); },
       },
     });
@@ -237,6 +244,27 @@ class Platform {
     for (const inst of this.cell.all()) {
       try { sample(inst, this.cgroups, this.diskBytes.get(inst.app) || 0); } catch { /* process just went */ }
     }
+    if (this.cfg.appDbCell === 'sut') placeBackends(this.cells, postmasterPid(this.cfg.pgDir), this.sutDatabases(), this.placedBackends);
+  }
+
+  /** The cell an app's instances run in: the harness's for CFSCALE_HARNESS_APPS, else the SUT's. */
+  cellOf(app) { return this.cfg.harnessApps.includes(app.name) ? 'harness' : 'sut'; }
+
+  /** The databases of the services bound only to apps of the SUT's cell (the apps' own databases). */
+  sutDatabases() {
+    const out = new Set();
+    for (const [name, svc] of Object.entries(this.state.services)) {
+      const bound = Object.values(this.state.apps).filter((a) => a.services.includes(name));
+      if (bound.length && bound.every((a) => this.cellOf(a) === 'sut')) out.add(svc.credentials?.name ?? name);
+    }
+    return out;
+  }
+
+  /** `cfl cells [--join PID]`: the split as JSON {sut_cpus, harness_cpus, app_db} (null: none); --join moves PID to the harness's cell. */
+  cellsVerb({ join }) {
+    if (join !== undefined && !this.cells.join('harness', join)) throw new UsageError(`cannot move pid ${join} into the harness's cell${this.cells.available ? '' : ' (no cells)'}`);
+    const d = this.cells.describe();
+    return JSON.stringify(d && { ...d, app_db: this.cfg.appDbCell });
   }
 
   // ---------------------------------------------------------------- verbs
@@ -460,6 +488,13 @@ class Platform {
     return this.cfg.cpuMode === 'quota' ? `quota, period ${this.cgroups.periodUs} µs` : this.cfg.cpuMode;
   }
 
+  cellsText() {
+    const d = this.cells.describe();
+    if (!d) return 'OFF: the system under test shares every CPU with the harness';
+    return `system under test on CPU ${d.sut_cpus} (apps; ${this.cfg.appDbCell === 'sut' ? 'their databases' : 'not their databases'}), `
+      + `harness on CPU ${d.harness_cpus} (${this.cfg.harnessApps.join(', ')}, router, PostgreSQL, daemon, run-round)`;
+  }
+
   status() {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
@@ -468,18 +503,20 @@ class Platform {
       `postgres: 127.0.0.1:${this.cfg.pgPort}, data in ${this.cfg.pgDir}`,
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,
       `cgroups:  ${this.cgroups.available ? `on (cfscale-${this.cfg.homeHash}), CPU mode ${this.cpuModeText()}` : 'OFF: instances unconstrained'}`,
+      `cells:    ${this.cellsText()}`,
       `services: ${Object.keys(this.state.services).join(', ') || '(none)'}`,
       `quota:    org ${this.quota.name}: ${this.quota.memoryMb} MB, ${this.quota.instances} instances (in use: ${this.quotaUse()})`,
       ...[...this.held].map(([name, why]) => `held:     ${name}: ${why}`),
       '',
     ];
-    const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes']];
+    const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes', 'cell']];
     for (const a of Object.values(this.state.apps)) {
       const insts = this.cell.list(a.name);
-      if (!insts.length) rows.push([a.name, '-', a.state.toLowerCase(), '-', '-', '-', '-']);
+      const cell = this.cells.available ? this.cellOf(a) : '-';
+      if (!insts.length) rows.push([a.name, '-', a.state.toLowerCase(), '-', '-', '-', '-', cell]);
       for (const i of insts) {
         const q = this.cpuCores(a);
-        rows.push([a.name, i.index, i.state.toLowerCase(), i.port, i.pid || '-', q === null ? 'none' : q.toFixed(3), i.crashCount]);
+        rows.push([a.name, i.index, i.state.toLowerCase(), i.port, i.pid || '-', q === null ? 'none' : q.toFixed(3), i.crashCount, cell]);
       }
     }
     return lines.join('\n') + tables.table(rows);
@@ -521,6 +558,7 @@ class Platform {
     if (this.sink) this.sink.close();
     if (this.pg) await this.pg.stop().catch((e) => this.log(`postgres stop: ${e.message}`));
     const left = this.cgroups ? this.cgroups.removeAll() : [];
+    if (this.cells) this.cells.removeAll();
     try { fs.unlinkSync(path.join(this.cfg.home, 'instances.pids')); } catch { /* gone */ }
     if (this.logs) this.logs.closeAll();
     if (left.length) this.log(`cgroups left behind: ${left.join(', ')}`);

@@ -24,12 +24,20 @@ const PARTS = [...SUT, ...HARNESS, 'pg_shared', 'other_instances', 'other'];
 const readText = (f) => { try { return fs.readFileSync(f, 'utf8'); } catch { return null; } };
 
 /**
- * Busy ticks of all CPUs: /proc/stat's user, nice, system, irq and softirq (not idle or iowait;
- * not steal, the hypervisor's; guest time is already in user and nice).
+ * Busy ticks of all CPUs and of each: /proc/stat's user, nice, system, irq and softirq (not idle
+ * or iowait; not steal, the hypervisor's; guest time is already in user and nice).
+ * { all, perCpu: { N: ticks } }.
  */
-function busyTicks() {
-  const [user, nice, system, , , irq, softirq] = (readText('/proc/stat') || '').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return user + nice + system + (irq || 0) + (softirq || 0);
+function busyTicks(text = readText('/proc/stat') || '') {
+  const out = { all: 0, perCpu: {} };
+  for (const line of text.split('\n')) {
+    const m = /^cpu(\d*)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const [user, nice, system, , , irq, softirq] = m[2].trim().split(/\s+/).map(Number);
+    const busy = user + nice + system + (irq || 0) + (softirq || 0);
+    if (m[1] === '') out.all = busy; else out.perCpu[m[1]] = busy;
+  }
+  return out;
 }
 
 /** { pid: { ppid, ticks, cmd, cgroup } } of every process (its cpuacct cgroup path). */
@@ -86,17 +94,29 @@ function readHostCpu({ group, app, daemonPid = null, pgDataDir = null, resultsDb
     ns[part] += (p.ticks * 1e9) / TICKS_PER_S;
     if (part === 'control') byPid.set(pid, (p.ticks * 1e9) / TICKS_PER_S);
   }
-  return { atNs: process.hrtime.bigint(), busyTicks: busyTicks(), ns, byPid };
+  const ticks = busyTicks();
+  return { atNs: process.hrtime.bigint(), busyTicks: ticks.all, perCpu: ticks.perCpu, ns, byPid };
 }
 
 const round2 = (x) => Math.round(x * 1000) / 1000;
 
 /**
- * Mean cores per part between two snapshots, the sums of the system under test and of the
- * harness, the machine's busy cores and what of them no part holds:
- * { span_s, busy_cores, sut_cores, harness_cores, rest_cores, parts }.
+ * How busy each cell's CPUs were between two snapshots (cells: `cfl cells`' { sut_cpus,
+ * harness_cpus } as lists of CPU numbers): { sut_cpus, harness_cpus, sut_busy, harness_busy },
+ * each busy a fraction of the cell's CPUs (0-1); null without cells.
  */
-function hostCpuCores(a, b) {
+function cellsBusy(a, b, spanS, cells) {
+  if (!cells || !a.perCpu || !b.perCpu) return null;
+  const busy = (cpus) => cpus.reduce((t, c) => t + Math.max(0, (b.perCpu[c] ?? 0) - (a.perCpu[c] ?? 0)), 0) / TICKS_PER_S / spanS / cpus.length;
+  return { sut_cpus: cells.sut_cpus, harness_cpus: cells.harness_cpus, sut_busy: round2(busy(cells.sut)), harness_busy: round2(busy(cells.harness)) };
+}
+
+/**
+ * Mean cores per part between two snapshots, the sums of the system under test and of the
+ * harness, the machine's busy cores and what of them no part holds, and with cells how busy
+ * each cell's CPUs were: { span_s, busy_cores, sut_cores, harness_cores, rest_cores, parts, cells }.
+ */
+function hostCpuCores(a, b, cells = null) {
   if (!a || !b) return null;
   const spanS = Number(b.atNs - a.atNs) / 1e9;
   if (!(spanS > 0)) return null;
@@ -106,7 +126,7 @@ function hostCpuCores(a, b) {
   // The busy time no part holds: the kernel's (interrupts, the network stack's softirqs), and
   // processes that ended between the snapshots.
   const rest = round2(Math.max(0, busy - sum(PARTS)));
-  return { span_s: round2(spanS), busy_cores: busy, sut_cores: sum(SUT), harness_cores: sum(HARNESS), rest_cores: rest, parts };
+  return { span_s: round2(spanS), busy_cores: busy, sut_cores: sum(SUT), harness_cores: sum(HARNESS), rest_cores: rest, parts, cells: cellsBusy(a, b, spanS, cells) };
 }
 
 /** One summary line: where the host's CPU went. */
@@ -117,7 +137,9 @@ function hostCpuLine(h) {
   return `host CPU over the round: ${f(h.busy_cores)} cores busy; system under test ${f(h.sut_cores)} (app ${f(p.app)}, `
     + `its database ${f(p.app_db)}), harness ${f(h.harness_cores)} (loadgens ${f(p.loadgens)}, results database ${f(p.results_db)}, `
     + `router ${f(p.router)}, platform daemon ${f(p.daemon)}, run-round and collectors ${f(p.control)}), PostgreSQL's own `
-    + `${f(p.pg_shared)}, other processes ${f(p.other + p.other_instances)}, the kernel and ended processes ${f(h.rest_cores ?? 0)}`;
+    + `${f(p.pg_shared)}, other processes ${f(p.other + p.other_instances)}, the kernel and ended processes ${f(h.rest_cores ?? 0)}`
+    + (h.cells ? `; cells: the system under test's CPU ${h.cells.sut_cpus} ${Math.round(100 * h.cells.sut_busy)} % busy, `
+      + `the harness's CPU ${h.cells.harness_cpus} ${Math.round(100 * h.cells.harness_busy)} % busy` : '; no cells: the harness shared the CPUs of the system under test');
 }
 
-module.exports = { readHostCpu, hostCpuCores, hostCpuLine, cgroupPart, SUT, HARNESS, PARTS };
+module.exports = { readHostCpu, hostCpuCores, hostCpuLine, cgroupPart, busyTicks, SUT, HARNESS, PARTS };

@@ -245,11 +245,20 @@ function yieldToTheMeasured(p, nice) {
   try { os.setPriority(nice); } catch (e) { cli.log(`could not lower run-round's priority: ${e.message}`); }
 }
 
+// Locally the harness has CPUs of its own (`cfl cells`, docs/cf-platform.md §23): run-round,
+// and the collectors and cf calls it starts, run there, never beside the app's instances.
+function joinHarnessCell(p) {
+  if (p.name !== 'local' || p.dryRun) return;
+  const r = p.cflQuery('cells', '--join', String(process.pid), { stderr: 'pipe' });
+  if (r.code !== 0) cli.log(`run-round stays outside the harness's cell: ${(r.stderr || '').trim()}`);
+}
+
 async function main() {
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
   const plan = preparePlan(cli, o);
   const { p, t } = plan;
+  joinHarnessCell(p);
   setRouteLoadbalancing(plan);
   seedApp(plan);
   prewarmInstances(plan);

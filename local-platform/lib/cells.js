@@ -1,0 +1,111 @@
+// cells.js — the two cells of this machine, as cpuset cgroups (v1): the system under test (the
+// app instances, and the backends of their databases) on CPUs of its own, the harness (loadgens,
+// router, results database, this daemon, run-round and its collectors) on the rest. On CF these
+// are different VMs: the app on a Diego cell, the loadgens, Gorouter and the results database
+// elsewhere (docs/cf-platform.md §23). Sharing two cores, every figure would measure the host.
+//
+// Groups: cpuset/cfscale-<hash of CFSCALE_HOME>/{sut,harness}. A process joins a cell by
+// writing its pid to the cell's cgroup.procs; its children inherit it.
+'use strict';
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { parseCpuList, formatCpuList } = require('../../lib/cpu-list');
+
+const CELLS = ['sut', 'harness'];
+
+const readText = (file) => { try { return fs.readFileSync(file, 'utf8').trim(); } catch { return null; } };
+
+/** The CPUs this machine has online. */
+function onlineCpus(sysRoot = '/sys/devices/system/cpu') {
+  const text = readText(path.join(sysRoot, 'online'));
+  return text ? parseCpuList(text) : [...Array(os.availableParallelism()).keys()];
+}
+
+/**
+ * The split: { sut: [cpu], harness: [cpu] }, or null (no cells). spec: CFSCALE_SUT_CPUS — a CPU
+ * list, "off", or "" for the default: the upper half of the online CPUs (rounded down, at
+ * least one), the rest to the harness; a machine with one CPU has no cells.
+ */
+function splitCpus(spec, online) {
+  if (spec === 'off') return null;
+  if (spec === '' || spec === undefined) {
+    if (online.length < 2) return null;
+    const n = Math.floor(online.length / 2);
+    return { sut: online.slice(online.length - n), harness: online.slice(0, online.length - n) };
+  }
+  const sut = parseCpuList(spec);
+  const missing = sut.filter((c) => !online.includes(c));
+  if (missing.length) throw new Error(`CFSCALE_SUT_CPUS ${spec}: CPU ${missing.join(', ')} not online (online: ${formatCpuList(online)})`);
+  const harness = online.filter((c) => !sut.includes(c));
+  if (!sut.length || !harness.length) throw new Error(`CFSCALE_SUT_CPUS ${spec} must leave at least one of the CPUs ${formatCpuList(online)} to the harness`);
+  return { sut, harness };
+}
+
+class Cells {
+  /** split: splitCpus(...) or null; root: the cgroup root; group: cfscale-<hash>; make: false only to remove them. */
+  constructor({ root, group, split, log, make = true }) {
+    this.split = split;
+    this.log = log;
+    this.top = path.join(root, 'cpuset', group);
+    this.available = split && make ? this.make(root) : false;
+  }
+
+  dir(cell) { return path.join(this.top, cell); }
+
+  make(root) {
+    try {
+      const parent = path.join(root, 'cpuset');
+      const mems = readText(path.join(parent, 'cpuset.mems'));
+      // A child's CPUs and memory nodes must lie inside its parent's, set before any task joins.
+      fs.mkdirSync(this.top, { recursive: true });
+      fs.writeFileSync(path.join(this.top, 'cpuset.cpus'), readText(path.join(parent, 'cpuset.cpus')));
+      fs.writeFileSync(path.join(this.top, 'cpuset.mems'), mems);
+      for (const cell of CELLS) {
+        fs.mkdirSync(this.dir(cell), { recursive: true });
+        fs.writeFileSync(path.join(this.dir(cell), 'cpuset.cpus'), formatCpuList(this.split[cell]));
+        fs.writeFileSync(path.join(this.dir(cell), 'cpuset.mems'), mems);
+      }
+      return true;
+    } catch (e) {
+      this.log(`cpuset cgroups not writable under ${root} (${e.code || e.message}): no cells, the system under test shares every CPU with the harness`);
+      return false;
+    }
+  }
+
+  /** Move a process (all its threads) into a cell; false when it is gone or there are no cells. */
+  join(cell, pid) {
+    if (!this.available) return false;
+    try { fs.writeFileSync(path.join(this.dir(cell), 'cgroup.procs'), String(pid)); return true; } catch { return false; }
+  }
+
+  /** Shell words that move the wrapper shell ($$) into a cell before it execs ('' without cells). */
+  enterScript(cell) {
+    return this.available ? `echo $$ > '${path.join(this.dir(cell), 'cgroup.procs')}'` : '';
+  }
+
+  /** The pids in a cell. */
+  pids(cell) {
+    return (readText(path.join(this.dir(cell), 'cgroup.procs')) || '').split('\n').filter(Boolean).map(Number);
+  }
+
+  /** What `cfl cells` and `cfl status` show: { sut_cpus, harness_cpus } as CPU lists, or null. */
+  describe() {
+    if (!this.available) return null;
+    return { sut_cpus: formatCpuList(this.split.sut), harness_cpus: formatCpuList(this.split.harness) };
+  }
+
+  /** Every process back to the parent cpuset, then the groups gone (teardown). */
+  removeAll() {
+    if (!this.split) return;
+    const parent = path.dirname(this.top);
+    for (const cell of CELLS) {
+      for (const pid of this.pids(cell)) { try { fs.writeFileSync(path.join(parent, 'cgroup.procs'), String(pid)); } catch { /* gone */ } }
+      try { fs.rmdirSync(this.dir(cell)); } catch { /* absent or busy */ }
+    }
+    try { fs.rmdirSync(this.top); } catch { /* absent or busy */ }
+  }
+}
+
+module.exports = { Cells, CELLS, splitCpus, parseCpuList, formatCpuList, onlineCpus };
