@@ -37,12 +37,12 @@ async function randomFreePort(from, to, attempts = 50) {
 }
 
 /**
- * The local platform's port settings in range `name`: router, PostgreSQL, API, the router's
- * HTTPS, up to 6 TLS front proxies, then instances. Every one is pinned (scripts/test.sh
- * refuses a platform that would take a default: CFSCALE_PIN_PORTS).
+ * The local platform's port settings in range `name` (from its first port + offset): router,
+ * PostgreSQL, API, the router's HTTPS, up to 6 TLS front proxies, then instances. Every one is
+ * pinned (scripts/test.sh refuses a platform that would take a default: CFSCALE_PIN_PORTS).
  */
-function platformPortEnv(name) {
-  const [first] = portRange(name);
+function platformPortEnv(name, offset = 0) {
+  const first = portRange(name)[0] + offset;
   return { CFSCALE_ROUTER_PORT: String(first), CFSCALE_PG_PORT: String(first + 1), CFSCALE_API_PORT: String(first + 2),
     CFSCALE_ROUTER_TLS_PORT: String(first + 3), CFSCALE_FRONT_PROXY_PORT_BASE: String(first + 4), CFSCALE_INSTANCE_PORT_BASE: String(first + 10) };
 }

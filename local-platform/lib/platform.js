@@ -262,7 +262,8 @@ class Platform {
 
   /** `cfl cells [--join PID]`: the split as JSON {sut_cpus, harness_cpus, app_db} (null: none); --join moves PID to the harness's cell. */
   cellsVerb({ join }) {
-    if (join !== undefined && !this.cells.join('harness', join)) throw new UsageError(`cannot move pid ${join} into the harness's cell${this.cells.available ? '' : ' (no cells)'}`);
+    // Without cells there is nothing to join: the answer (null) says so.
+    if (join !== undefined && this.cells.available && !this.cells.join('harness', join)) throw new UsageError(`cannot move pid ${join} into the harness's cell`);
     const d = this.cells.describe();
     return JSON.stringify(d && { ...d, app_db: this.cfg.appDbCell });
   }

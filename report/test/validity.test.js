@@ -25,3 +25,28 @@ test('a results-database outage during the round is a warning: db-outage', () =>
   assert.ok(!codes(round({ db_outage_ms: null })).includes('db-outage'));
   assert.ok(!codes(round({ db_outage_ms: '0' })).includes('db-outage'));
 });
+
+const env = (e) => round({ platform: 'local', environment: { host_cpus: 2, ...e } });
+const cells = (harnessBusy) => ({ busy_cores: 1.2, cells: { sut_cpus: '1', harness_cpus: '0', sut_busy: 0.5, harness_busy: harnessBusy } });
+
+test('the harness\'s CPUs saturated flag the round: harness-busy (bad); a local round without cells is warned', () => {
+  const busy = roundFlags(env({ host_cpu: cells(0.93) })).find((f) => f.code === 'harness-busy');
+  assert.deepEqual(busy, { code: 'harness-busy', severity: 'bad', text: "the harness's CPUs (0) 93.0 % busy: the load and its timing were the harness's" });
+  assert.ok(!codes(env({ host_cpu: cells(0.89) })).includes('harness-busy'));
+  assert.equal(roundFlags(env({ host_cpu: { busy_cores: 1.9 } })).find((f) => f.code === 'no-cells')?.severity, 'warn');
+  assert.ok(!codes(env({ host_cpu: cells(0.5) })).includes('no-cells'));
+});
+
+test('a router at the CPUs it could use flags the round: router-saturated', () => {
+  assert.ok(codes(env({ host_cpu: cells(0.5), router_cpu_cores: 0.95 })).includes('router-saturated'), 'one harness CPU');
+  assert.ok(!codes(env({ host_cpu: cells(0.5), router_cpu_cores: 0.5 })).includes('router-saturated'));
+  assert.ok(!codes(env({ router_cpu_cores: 0.95 })).includes('router-saturated'), 'no cells: the host\'s 2 cores');
+});
+
+test('a front proxy that carried under half an even share flags the round: proxy-underserved', () => {
+  const usage = (a, b) => [{ url: 'https://127.0.0.1:8443', requests: a }, { url: 'https://127.0.0.1:8444', requests: b }];
+  const f = roundFlags(env({ front_proxy_usage: usage(900, 100) })).find((x) => x.code === 'proxy-underserved');
+  assert.equal(f.severity, 'bad');
+  assert.match(f.text, /1 of 2 front proxies .* \(https:\/\/127\.0\.0\.1:8444: 100 requests\)/);
+  assert.ok(!codes(env({ front_proxy_usage: usage(550, 450) })).includes('proxy-underserved'));
+});

@@ -11,6 +11,7 @@ const { duration } = require('./estimate.js');
 const { defaultScale, loadPlan, PlanError, SCALES } = require('./plan.js');
 const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('./round-runner.js');
 const { runExperiment, UsageError } = require('./runner.js');
+const { cellProblems, localCells } = require('./cell-fit.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
@@ -66,6 +67,15 @@ async function selected(o) {
   return entries;
 }
 
+/** Locally, a plan whose quotas add up to more than the SUT's cell is refused, dry run or not (cell-fit.js). */
+function refuseOversized(entries) {
+  if (!entries.some((e) => e.plan.platform === 'local')) return;
+  const cells = localCells();
+  if (!cells) return;
+  const problems = entries.filter((e) => e.plan.platform === 'local').flatMap((e) => cellProblems(e.plan, e.specs, cells.sutCount));
+  if (problems.length) die(problems.join('\n'));
+}
+
 async function main() {
   const o = parseOrExit('run-experiment', process.argv.slice(2), COMMAND);
   if (o.list) {
@@ -76,6 +86,7 @@ async function main() {
     return 0;
   }
   const entries = await selected(o).catch(planError);
+  refuseOversized(entries);
   const runRoundPath = o.runRound || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = o.dryRun;

@@ -3,6 +3,7 @@
 'use strict';
 const { DEFAULTS } = require('../../../scripts/experiment/plan.js');
 const { steadyFlags } = require('./steady-flags.js');
+const { parseCpuList } = require('../../../lib/cpu-list.js');
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
@@ -12,6 +13,15 @@ const MIN_SAMPLES = 20;
 const MIN_COVERAGE = 0.8;
 /** A loadgen whose cgroup was throttled in more of its CFS periods than this was starved. */
 const MAX_THROTTLED_FRACTION = 0.05;
+/**
+ * The harness's CPUs this busy (a fraction of them) over the measured window: the load it sent and
+ * the times it took are its own, not the app's (local cells, docs/cf-platform.md §23).
+ */
+const HARNESS_BUSY_MAX = 0.9;
+/** The router this busy (a fraction of the CPUs it could use) was the bottleneck, not the app. */
+const ROUTER_BUSY_MAX = 0.9;
+/** A front proxy that carried less than this share of an even split of the requests: the load was not spread. */
+const PROXY_SHARE_MIN = 0.5;
 
 /**
  * Flags of one report_round_overview row (with data.js's report_round_steady columns):
@@ -52,6 +62,7 @@ function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterC
   }
   if (r.loadgens_not_done > 0) add('loadgen-unfinished', 'bad', `${r.loadgens_not_done} loadgen run(s) not done`);
   if (r.loadgen_runs === 0) add('no-loadgen-runs', 'warn', 'no loadgen health recorded');
+  harnessFlags(r, add);
   const shared = sharedHosts(r);
   if (r.platform === 'cf' && shared.length) {
     add('loadgen-on-app-cell', 'warn', `a loadgen ran on the cell of an app instance (${shared.join(', ')}): they shared its CPU (study §5.3.2)`);
@@ -69,6 +80,32 @@ function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterC
 }
 
 /**
+ * What the harness did to a round: its CPUs saturated, the router saturated, a front proxy left
+ * idle by the loadgens (study §5.2.3's proxies each take their share, or the cap is not theirs).
+ */
+function harnessFlags(r, add) {
+  const env = r.environment ?? {};
+  const cells = env.host_cpu?.cells;
+  if (cells && cells.harness_busy >= HARNESS_BUSY_MAX) {
+    add('harness-busy', 'bad', `the harness's CPUs (${cells.harness_cpus}) ${pct(cells.harness_busy)} busy: the load and its timing were the harness's`);
+  }
+  if (r.platform === 'local' && env.host_cpu && !cells) {
+    add('no-cells', 'warn', 'no cells: the harness shared the CPUs of the system under test, so the figures measure this host as well');
+  }
+  const routerCpus = cells ? parseCpuList(cells.harness_cpus).length : Number(env.host_cpus) || null;
+  if (env.router_cpu_cores != null && routerCpus && env.router_cpu_cores >= ROUTER_BUSY_MAX * routerCpus) {
+    add('router-saturated', 'bad', `the router used ${Number(env.router_cpu_cores).toFixed(2)} of the ${routerCpus} CPU(s) it could use: it set the pace`);
+  }
+  const proxies = Array.isArray(env.front_proxy_usage) ? env.front_proxy_usage.filter((u) => Number.isFinite(u.requests)) : [];
+  const total = proxies.reduce((t, u) => t + u.requests, 0);
+  const idle = proxies.filter((u) => total > 0 && u.requests < PROXY_SHARE_MIN * (total / proxies.length));
+  if (idle.length) {
+    add('proxy-underserved', 'bad', `${idle.length} of ${proxies.length} front proxies carried under ${pct(PROXY_SHARE_MIN)} of an even share `
+      + `(${idle.map((u) => `${u.url}: ${u.requests} requests`).join(', ')}): fewer loadgens than proxies?`);
+  }
+}
+
+/**
  * The cells both a loadgen and an app instance of the round ran on. Locally every process
  * runs on this machine, so only CF rounds are flagged.
  */
@@ -82,4 +119,4 @@ function trusted(flags) {
   return !flags.some((x) => x.severity === 'bad');
 }
 
-module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION };
+module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION, HARNESS_BUSY_MAX, ROUTER_BUSY_MAX, PROXY_SHARE_MIN };
