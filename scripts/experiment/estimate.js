@@ -43,13 +43,15 @@ function estimateRounds(specs, appState = new Map()) {
     const key = configKey(spec);
     const before = appState.get(spec.app);
     let s = roundSeconds(spec);
+    let restarted = false;
     if (before !== undefined && before !== key) {
       const [k0, set0, mem0] = JSON.parse(before);
       const [k1, set1, mem1] = JSON.parse(key);
-      if (JSON.stringify(set0) !== JSON.stringify(set1) || mem0 !== mem1) s += RESTART_S;
+      if (JSON.stringify(set0) !== JSON.stringify(set1) || mem0 !== mem1) { s += RESTART_S; restarted = true; }
       else if (k0 !== k1) s += SCALE_S;
       if (spec.afterChange !== 'keep') { reruns += 1; s += roundSeconds(spec); }
     }
+    if (spec.restart === 'round' && !restarted) s += RESTART_S;
     appState.set(spec.app, key);
     seconds += s;
   }

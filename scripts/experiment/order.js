@@ -65,6 +65,7 @@ function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     warmupMs: plan.warmupMs, // null: run-round's steady-state gate (plan `warmup: steady`)
     steady: plan.steady ?? null,
     afterChange: plan.afterChange ?? 'rerun',
+    restart: plan.restart ?? 'change',
     prewarm: plan.prewarm ?? 0,
     loadbalancing: plan.loadbalancing ?? null,
     timeoutMs: plan.timeoutMs,
@@ -98,13 +99,24 @@ function shuffle(xs, rand) {
   return a;
 }
 
+/**
+ * A load step with its loadgens multiplied as the plan's `loadgensPer` says: by the instance
+ * count (the same load per instance at every k) or by the front proxies (one loadgen per proxy
+ * and more: loadgen i goes to proxy i mod n, so fewer loadgens leave proxies idle).
+ */
+function scaledStep(plan, cfg, instances, step) {
+  const per = plan.loadgensPer ?? 'round';
+  const factor = per === 'instance' ? instances : per === 'proxy' ? Math.max(1, cfg.frontProxies) : 1;
+  return factor === 1 ? step : { ...step, loadgens: step.loadgens * factor };
+}
+
 /** Every round of a grid plan, in run order. */
 function gridRounds(plan) {
   const cfgs = configurations(plan);
   const points = [];
   for (const k of plan.instances) for (const step of plan.load) points.push({ k, step });
   const out = [];
-  const add = (cfg, p, rep) => out.push(roundSpec(plan, cfg, p.k, p.step, `rep${rep}`));
+  const add = (cfg, p, rep) => out.push(roundSpec(plan, cfg, p.k, scaledStep(plan, cfg, p.k, p.step), `rep${rep}`));
   if (plan.order === 'sequential') {
     for (const cfg of cfgs) for (const p of points) for (let r = 1; r <= plan.repetitions; r++) add(cfg, p, r);
     return out;
@@ -123,4 +135,4 @@ function gridRounds(plan) {
   return out;
 }
 
-module.exports = { configurations, loadKey, stepKey, labelFor, parseLabel, roundSpec, gridRounds };
+module.exports = { configurations, loadKey, stepKey, labelFor, parseLabel, roundSpec, gridRounds, scaledStep };

@@ -76,3 +76,33 @@ test('labels round-trip through parseLabel', () => {
   assert.equal(parseLabel('smoke test'), null);
   assert.equal(parseLabel(null), null);
 });
+
+test('loadgensPer instance: k instances get k times the loadgens, in the spec and its label', () => {
+  const rs = gridRounds(plan({ apps: ['node-app'], loadgensPer: 'instance', instances: [1, 3], load: [{ loadgens: 2, parallel: 8 }] }));
+  assert.deepEqual(rs.map((r) => [r.instances, r.loadgens]), [[1, 2], [3, 6], [1, 2], [3, 6]]);
+  assert.match(rs[1].label, /:i3:l6:p8:rep1$/);
+});
+
+test('loadgensPer proxy: as many loadgens as front proxies (at least the step\'s), none without proxies', () => {
+  const rs = gridRounds(plan({
+    apps: ['node-app'], instances: [1], loadgensPer: 'proxy', load: [{ loadgens: 1, parallel: 4 }], repetitions: 1,
+    variants: [{ name: 'p0' }, { name: 'p1', frontProxies: 1 }, { name: 'p4', frontProxies: 4 }],
+  }));
+  assert.deepEqual(rs.map((r) => [r.variant, r.loadgens]), [['p0', 1], ['p1', 1], ['p4', 4]]);
+});
+
+test('random order: randomised complete blocks, each repetition runs every configuration and point once', () => {
+  const rs = gridRounds(plan({ order: 'random', repetitions: 3, seed: 7 }));
+  for (let rep = 1; rep <= 3; rep++) {
+    const block = rs.filter((r) => r.label.endsWith(`rep${rep}`)).map((r) => `${r.app}:${r.instances}:${r.loadgens}`);
+    assert.equal(block.length, 8);
+    assert.equal(new Set(block).size, 8, `repetition ${rep} is a complete block`);
+  }
+  assert.deepEqual(gridRounds(plan({ order: 'random', repetitions: 3, seed: 7 })).map((r) => r.label), rs.map((r) => r.label), 'the seed fixes the order');
+});
+
+test('restart: round reaches every round spec (the runner restarts the app before each)', () => {
+  assert.ok(gridRounds(plan({ restart: 'round' })).every((r) => r.restart === 'round'));
+  assert.ok(gridRounds(plan()).every((r) => r.restart === 'change'));
+  assert.throws(() => plan({ restart: 'always' }), /restart must be one of change, round/);
+});

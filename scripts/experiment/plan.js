@@ -45,12 +45,18 @@ const DEFAULTS = Object.freeze({
   // The first round after a change of instances, settings, routing or quota is run again
   // (rerun) and left out, or kept (keep).
   afterChange: 'rerun',
+  restart: 'change',
+  loadgensPer: 'round',
   // The loadgens keep connections alive (run-round's default) and send to the router, not
   // through TLS front proxies (local only: run-round --front-proxies N, study §5.2.3).
   keepalive: true,
   frontProxies: 0,
 });
 const AFTER_CHANGE = ['rerun', 'keep'];
+// change: restart the app only when a round's settings or memory change; round: before every round too (each round a fresh process: a JVM's warm-up is the gate's, never the round before's)
+const RESTART = ['change', 'round'];
+// A load step's loadgens per round (as written), per app instance, or per front proxy (order.js scaledStep).
+const LOADGENS_PER = ['round', 'instance', 'proxy'];
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 const SETTING_RE = /^[A-Z][A-Z0-9_]*$/;
@@ -179,7 +185,7 @@ function validatePlan(raw, source = 'plan') {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(where, 'must be a mapping of fields');
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
-    'keepalive', 'frontProxies', 'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
+    'keepalive', 'frontProxies', 'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'restart', 'loadgensPer', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
     'order', 'seed', 'slo', 'scale', 'capacity', 'validity', 'local', 'notes'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
@@ -285,6 +291,8 @@ function validatePlan(raw, source = 'plan') {
     warmupMs: warmupOf(c, raw),
     steady,
     afterChange: c.oneOf(raw, 'afterChange', AFTER_CHANGE, DEFAULTS.afterChange),
+    restart: c.oneOf(raw, 'restart', RESTART, DEFAULTS.restart),
+    loadgensPer: c.oneOf(raw, 'loadgensPer', LOADGENS_PER, DEFAULTS.loadgensPer),
     prewarm: c.int(raw, 'prewarm', 0, 0),
     loadbalancing: c.oneOf(raw, 'loadbalancing', LOADBALANCING, null),
     timeoutMs: c.dur(raw, 'timeout', DEFAULTS.timeoutMs),
@@ -423,4 +431,4 @@ function loadPlan(file, scale = null) {
   return validatePlanAt(raw, path.basename(file), scale ?? defaultScale(raw?.platform ?? DEFAULTS.platform));
 }
 
-module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, CONTROL_SETTINGS };
+module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS };

@@ -140,11 +140,12 @@ function makeSettingsApplier({ platform, log, cli = platformCli() }) {
     }
     return state.get(app);
   };
-  return (app, settings, memoryMb = null) => {
+  // restart: restart the app even when nothing changed (plan `restart: round`: every round a fresh process).
+  return (app, settings, memoryMb = null, { restart: always = false } = {}) => {
     const base = manifestDefaults(app, platform);
     const want = { ...base.env, ...settings };
     const have = current(app);
-    let restart = false;
+    let restart = always;
     for (const k of new Set([...Object.keys(want), ...Object.keys(have.env)])) {
       if (want[k] === have.env[k]) continue;
       if (want[k] === undefined) must(['unset-env', app, k], `unset-env ${app} ${k}`);

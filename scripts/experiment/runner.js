@@ -81,7 +81,7 @@ async function runExperiment(plan, opts) {
 
   async function execute(spec, args, tag) {
     const t0 = Date.now();
-    opts.applySettings(spec.app, spec.settings, spec.memoryMb);
+    opts.applySettings(spec.app, spec.settings, spec.memoryMb, { restart: spec.restart === 'round' });
     const res = await opts.execRound(spec, args);
     if (res.code === EXIT_USAGE) throw new UsageError(`run-round.sh rejected the round ${spec.label} (exit 1); fix the plan or the platform`);
     const row = res.roundId ? { id: res.roundId } : await roundByLabel(client, spec.label);
