@@ -32,7 +32,8 @@ const COMMAND = {
     + 'on a platform per configuration, runs interleaved: how often the rounds\' throughput CV stays within --goal, '
     + 'with cells and without.',
   rows: [
-    ['--configs C,..', 'configs', 'str', 'off,sut,harness', `configurations, each a platform of its own: ${Object.keys(CONFIGS).join(', ')}`],
+    ['--configs C,..', 'configs', 'str', 'off,sut,harness', `configurations, each a platform of its own: ${Object.keys(CONFIGS).join(', ')}; `
+      + 'C@US: that one with CFSCALE_CPU_PERIOD_US=US (sut@20000)'],
     ['--runs N', 'runs', 'int', 3, 'runs of the procedure per configuration', [1]],
     ['--rounds R', 'rounds', 'int', 4, 'counted rounds per run (a CV needs two)', [2]],
     ['--app A', 'app', 'str', 'node-app', 'the app'],
@@ -57,7 +58,8 @@ function parseArgs(argv) {
   const o = parseOrExit('cells', argv, COMMAND);
   o.extra ||= [];
   o.configs = o.configs.split(',');
-  const bad = o.configs.filter((c) => !CONFIGS[c]);
+  const bad = o.configs.filter((c) => { const [name, us] = c.split('@'); return !CONFIGS[name] || (us !== undefined && !/^\d+$/.test(us)); });
+  if (o.configs.length > 3) { process.stderr.write(`cells: at most 3 configurations (the ports of ports.json's range cells)\n`); process.exit(1); }
   if (bad.length) { process.stderr.write(`cells: --configs: ${bad.join(', ')} not one of ${Object.keys(CONFIGS).join(', ')}\n`); process.exit(1); }
   return o;
 }
@@ -103,10 +105,11 @@ function main() {
   const o = parseArgs(process.argv.slice(2));
   if (o.smoke) process.exit(smokeCheck('cells', `${o.runs} run(s) of the steady-state procedure per configuration (${o.configs.join(', ')})`));
   const platforms = o.configs.map((config, i) => {
-    const home = fs.mkdtempSync(`/tmp/cfscale-bench-cells-${config}-`);
+    const [name, periodUs = o.periodUs] = config.split('@');
+    const home = fs.mkdtempSync(`/tmp/cfscale-bench-cells-${name}-`);
     fs.mkdirSync(path.join(home, 'tmp'));
     return { config, home, env: { ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
-      ...platformPortEnv('cells', i * PORTS_PER_PLATFORM), ...CONFIGS[config], ...(o.periodUs ? { CFSCALE_CPU_PERIOD_US: o.periodUs } : {}) } };
+      ...platformPortEnv('cells', i * PORTS_PER_PLATFORM), ...CONFIGS[name], ...(periodUs ? { CFSCALE_CPU_PERIOD_US: periodUs } : {}) } };
   });
   const runs = [];
   try {

@@ -14,6 +14,7 @@ const os = require('node:os');
 const { captureSync } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
 const { CONTROL_VAR } = require('../ops/control-token');
+const { localCells } = require('./local-cells');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
 function tryCurl(p, apiPath, { quiet = false } = {}) {
@@ -69,6 +70,15 @@ function localCpuPeriodUs(p) {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * What the system under test could use: sut_cpus, a count (the SUT's cell, else the host's), and
+ * with cells the platform's split as it names it (cells: {sut_cpus, harness_cpus, app_db}).
+ */
+function sutCpus(p, hostCpus) {
+  const c = localCells(p);
+  return c ? { sut_cpus: c.sut.length, cells: { sut_cpus: c.sut_cpus, harness_cpus: c.harness_cpus, app_db: c.app_db } } : { sut_cpus: hostCpus };
+}
+
 /** The app's container memory (MB, `cf scale -m`: v3 process memory_in_mb), or null. */
 function appMemoryMb(p, guid) {
   const proc = tryCurl(p, `/v3/apps/${guid}/processes/web`, { quiet: true });
@@ -87,6 +97,7 @@ function environment(p, o, cfApi, stats, guid) {
       host_cpu_model: model, host_cpus: cpus, host_memory_bytes: os.totalmem(), host_kernel: os.release(),
       app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
       app_cpu_period_us: localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
+      ...sutCpus(p, cpus),
     });
   }
   if (cfApi) env.cf_api = cfApi;

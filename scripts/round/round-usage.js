@@ -12,7 +12,7 @@
 //   prints the lines and records the figures (conn: a results-db.js Connection); a figure
 //   that cannot be recorded is said so, one that cannot be read is left out.
 const frontProxies = require('./front-proxies');
-const { parseCpuList } = require('../../lib/cpu-list');
+const { localCells } = require('./local-cells');
 const { readRouterCpu, routerCores } = require('./router-usage');
 const { hostCpuCores, hostCpuLine, readHostCpu } = require('./host-cpu');
 
@@ -32,18 +32,10 @@ function hostCpuPlaces(p, app, dbUrl) {
   const group = /cgroups:\s+on \((cfscale-[0-9a-f]+)\)/.exec(s.stdout)?.[1];
   if (!group) return null;
   return {
-    group, app, cells: cellsOf(p), daemonPid: Number(/daemon pid (\d+)/.exec(s.stdout)?.[1]) || null,
+    group, app, cells: localCells(p), daemonPid: Number(/daemon pid (\d+)/.exec(s.stdout)?.[1]) || null,
     pgDataDir: /^postgres: .*, data in (.+)$/m.exec(s.stdout)?.[1] ?? null,
     resultsDb: decodeURIComponent(new URL(dbUrl).pathname.slice(1)),
   };
-}
-
-/** The platform's cells (`cfl cells`) as { sut_cpus, harness_cpus (texts), sut, harness (CPU numbers) }, or null. */
-function cellsOf(p) {
-  const r = p.cflQuery('cells', { stderr: 'ignore' });
-  let c = null;
-  try { c = r.code === 0 ? JSON.parse(r.stdout) : null; } catch { /* an older platform */ }
-  return c && { ...c, sut: parseCpuList(c.sut_cpus), harness: parseCpuList(c.harness_cpus) };
 }
 
 /** The front proxies' CPU and connections over the round: into rounds.environment and one line. */

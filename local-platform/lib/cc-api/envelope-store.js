@@ -23,6 +23,17 @@ function splitSource(source) {
   return i > 0 ? [source.slice(0, i), source.slice(i + 1)] : [source, ''];
 }
 
+/** The index of the first entry of `list` (ascending ts) with ts >= t; list.length when none. */
+function firstAtOrAfter(list, t) {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid].ts < t) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
 class EnvelopeStore {
   constructor(maxPerSource = MAX_PER_SOURCE) {
     this.maxPerSource = maxPerSource;
@@ -66,9 +77,13 @@ class EnvelopeStore {
     const types = q.getAll('envelope_types').filter((t) => t !== 'ANY');
     // Only LOG envelopes are kept: a read for other types alone finds nothing.
     if (types.length && !types.includes('LOG')) return [];
-    const inWindow = (this.sources.get(sourceId) || []).filter((e) => e.ts >= start && e.ts < end);
+    // The list is in strictly increasing ts: the window is found by bisection, not a scan
+    // (the CLI polls several times a second while a round fills the list).
+    const list = this.sources.get(sourceId) || [];
+    const from = firstAtOrAfter(list, start);
+    const to = firstAtOrAfter(list, end);
     const n = limit || DEFAULT_LIMIT;
-    const picked = q.get('descending') === 'true' ? inWindow.slice(-n).reverse() : inWindow.slice(0, n);
+    const picked = q.get('descending') === 'true' ? list.slice(Math.max(from, to - n), to).reverse() : list.slice(from, Math.min(to, from + n));
     return picked.map((e) => envelope(sourceId, e));
   }
 

@@ -1,0 +1,15 @@
+'use strict';
+// local-cells.js — the local platform's cells (`cfl cells`, docs/cf-platform.md §23): which CPUs
+// the system under test had and which the harness had. The round records them (round-doc.js) and
+// reads how busy each was (round-usage.js).
+const { parseCpuList } = require('../../lib/cpu-list');
+
+/** { sut_cpus, harness_cpus, app_db (as the platform names them), sut, harness (CPU numbers) }, or null without cells. */
+function localCells(p) {
+  const r = p.cflQuery('cells', { stderr: 'ignore' });
+  let c = null;
+  try { c = r.code === 0 ? JSON.parse(r.stdout) : null; } catch { /* an older platform */ }
+  return c && { ...c, sut: parseCpuList(c.sut_cpus), harness: parseCpuList(c.harness_cpus) };
+}
+
+module.exports = { localCells };
