@@ -50,3 +50,12 @@ test('a front proxy that carried under half an even share flags the round: proxy
   assert.match(f.text, /1 of 2 front proxies .* \(https:\/\/127\.0\.0\.1:8444: 100 requests\)/);
   assert.ok(!codes(env({ front_proxy_usage: usage(550, 450) })).includes('proxy-underserved'));
 });
+
+test('other work on the SUT\'s CPUs beyond the app and its database flags the round: sut-shared', () => {
+  const hc = (sutBusy, appDb = 0.09) => ({ busy_cores: 1, parts: { app: 0.2, app_db: appDb }, cells: { sut_cpus: '1', harness_cpus: '0', sut_busy: sutBusy, harness_busy: 0.4 } });
+  assert.ok(!codes(env({ host_cpu: hc(0.30) })).includes('sut-shared'), 'the kernel\'s share of the app\'s own work');
+  const f = roundFlags(env({ host_cpu: hc(0.45) })).find((x) => x.code === 'sut-shared');
+  assert.equal(f.severity, 'bad');
+  assert.match(f.text, /other processes used 16\.0 % of the SUT's CPUs \(1\)/);
+  assert.ok(codes(env({ host_cpu: hc(0.30), cells: { app_db: 'harness' } })).includes('sut-shared'), 'a database in the harness\'s cell is not the SUT\'s own');
+});

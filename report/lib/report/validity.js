@@ -18,6 +18,12 @@ const MAX_THROTTLED_FRACTION = 0.05;
  * the times it took are its own, not the app's (local cells, docs/cf-platform.md §23).
  */
 const HARNESS_BUSY_MAX = 0.9;
+/**
+ * Other work on the SUT's CPUs, beyond the app's instances and its database's backends, above this
+ * fraction of them: the cell is a set of CPUs, not a reservation, and a neighbour (another
+ * process of the machine) took some of it.
+ */
+const SUT_OTHER_MAX = 0.05;
 /** The router this busy (a fraction of the CPUs it could use) was the bottleneck, not the app. */
 const ROUTER_BUSY_MAX = 0.9;
 /** A front proxy that carried less than this share of an even split of the requests: the load was not spread. */
@@ -89,6 +95,10 @@ function harnessFlags(r, add) {
   if (cells && cells.harness_busy >= HARNESS_BUSY_MAX) {
     add('harness-busy', 'bad', `the harness's CPUs (${cells.harness_cpus}) ${pct(cells.harness_busy)} busy: the load and its timing were the harness's`);
   }
+  const other = sutOther(env);
+  if (other !== null && other > SUT_OTHER_MAX) {
+    add('sut-shared', 'bad', `other processes used ${pct(other)} of the SUT's CPUs (${cells.sut_cpus}) beside the app and its database`);
+  }
   if (r.platform === 'local' && env.host_cpu && !cells) {
     add('no-cells', 'warn', 'no cells: the harness shared the CPUs of the system under test, so the figures measure this host as well');
   }
@@ -106,6 +116,18 @@ function harnessFlags(r, add) {
 }
 
 /**
+ * The share of the SUT's CPUs that neither the app's instances nor (when they run there) its
+ * database's backends used over the window, or null without cells.
+ */
+function sutOther(env) {
+  const h = env.host_cpu;
+  if (!h?.cells || !h.parts) return null;
+  const n = parseCpuList(h.cells.sut_cpus).length;
+  const own = h.parts.app + (env.cells?.app_db === 'harness' ? 0 : h.parts.app_db);
+  return Math.max(0, h.cells.sut_busy - own / n);
+}
+
+/**
  * The cells both a loadgen and an app instance of the round ran on. Locally every process
  * runs on this machine, so only CF rounds are flagged.
  */
@@ -119,4 +141,4 @@ function trusted(flags) {
   return !flags.some((x) => x.severity === 'bad');
 }
 
-module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION, HARNESS_BUSY_MAX, ROUTER_BUSY_MAX, PROXY_SHARE_MIN };
+module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION, HARNESS_BUSY_MAX, ROUTER_BUSY_MAX, PROXY_SHARE_MIN, SUT_OTHER_MAX };
