@@ -38,6 +38,8 @@ const VERBS = {
   home: ["the platform's state directory (CFSCALE_HOME, resolved)", []],
   cells: ['the CPUs of the system under test and of the harness, JSON {"sut_cpus": "1", "harness_cpus": "0", "app_db": "sut"} (null: no cells)', [
     ['--join PID', 'join', 'int', '', 'move a process (run-round) and its future children into the harness\'s cell', [1]],
+    ['--shield SECONDS', 'shield', 'int', '', 'for SECONDS move every process of the root cpuset onto the harness\'s CPUs, '
+      + 'as cset shield does (run-round: while a round measures); 0 lowers it', [0, 86400]],
   ]],
   'router-usage': ['the router\'s CPU since it started (its cgroup), JSON {"cpu_ns": N, "cpu_quota_cores": Q|null}', []],
   'front-proxies': ['TLS front proxies before the router: their URLs, one a line', [
@@ -250,7 +252,7 @@ async function main(argv) {
       return 0;
     case 'cells':
       // The split this home's platform has, or without one running, the one it would have.
-      if (args.join === undefined && !(await ping(cfg))) {
+      if (args.join === undefined && args.shield === undefined && !(await ping(cfg))) {
         const { formatCpuList } = require('../lib/cells');
         const c = cfg.cells;
         process.stdout.write(`${JSON.stringify(c && { sut_cpus: formatCpuList(c.sut), harness_cpus: formatCpuList(c.harness), app_db: cfg.appDbCell })}\n`);

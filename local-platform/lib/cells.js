@@ -4,8 +4,15 @@
 // are different VMs: the app on a Diego cell, the loadgens, Gorouter and the results database
 // elsewhere (docs/cf-platform.md §23). Sharing two cores, every figure would measure the host.
 //
-// Groups: cpuset/cfscale-<hash of CFSCALE_HOME>/{sut,harness}. A process joins a cell by
+// Groups: cpuset/cfscale-<hash of CFSCALE_HOME>/{sut,harness,shield}. A process joins a cell by
 // writing its pid to the cell's cgroup.procs; its children inherit it.
+//
+// The shield: a cell is a set of CPUs, not a reservation, and the machine's other processes
+// (the root cpuset's) still run on the SUT's CPUs. While a round measures, run-round raises the
+// shield (`cfl cells --shield SECONDS`): every process of the root cpuset moves to the shield
+// group, on the harness's CPUs, and back when it is lowered, as `cset shield` does for a
+// benchmark. It lowers itself after SECONDS, so a run-round that dies never leaves it up.
+// Processes of other cgroups (another platform's cells) are left where they are.
 'use strict';
 
 const fs = require('node:fs');
@@ -14,6 +21,7 @@ const path = require('node:path');
 const { parseCpuList, formatCpuList } = require('../../lib/cpu-list');
 
 const CELLS = ['sut', 'harness'];
+const GROUPS = [...CELLS, 'shield'];
 
 const readText = (file) => { try { return fs.readFileSync(file, 'utf8').trim(); } catch { return null; } };
 
@@ -48,7 +56,8 @@ class Cells {
   constructor({ root, group, split, log, make = true }) {
     this.split = split;
     this.log = log;
-    this.top = path.join(root, 'cpuset', group);
+    this.root = path.join(root, 'cpuset');
+    this.top = path.join(this.root, group);
     this.available = split && make ? this.make(root) : false;
   }
 
@@ -62,9 +71,9 @@ class Cells {
       fs.mkdirSync(this.top, { recursive: true });
       fs.writeFileSync(path.join(this.top, 'cpuset.cpus'), readText(path.join(parent, 'cpuset.cpus')));
       fs.writeFileSync(path.join(this.top, 'cpuset.mems'), mems);
-      for (const cell of CELLS) {
+      for (const cell of GROUPS) {
         fs.mkdirSync(this.dir(cell), { recursive: true });
-        fs.writeFileSync(path.join(this.dir(cell), 'cpuset.cpus'), formatCpuList(this.split[cell]));
+        fs.writeFileSync(path.join(this.dir(cell), 'cpuset.cpus'), formatCpuList(this.split[cell === 'shield' ? 'harness' : cell]));
         fs.writeFileSync(path.join(this.dir(cell), 'cpuset.mems'), mems);
       }
       return true;
@@ -90,6 +99,30 @@ class Cells {
     return (readText(path.join(this.dir(cell), 'cgroup.procs')) || '').split('\n').filter(Boolean).map(Number);
   }
 
+  /**
+   * Raise the shield: the root cpuset's processes onto the harness's CPUs; returns how many moved.
+   * Called again while up, it takes what started there since (kernel threads bound to a CPU stay).
+   */
+  raiseShield() {
+    if (!this.available) return 0;
+    let moved = 0;
+    for (const pid of this.rootPids()) if (this.join('shield', pid)) moved++;
+    return moved;
+  }
+
+  /** Lower the shield: its processes back to the root cpuset; returns how many. */
+  lowerShield() {
+    let moved = 0;
+    for (const pid of this.pids('shield')) {
+      try { fs.writeFileSync(path.join(this.root, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
+    }
+    return moved;
+  }
+
+  rootPids() {
+    return (readText(path.join(this.root, 'cgroup.procs')) || '').split('\n').filter(Boolean).map(Number);
+  }
+
   /** What `cfl cells` and `cfl status` show: { sut_cpus, harness_cpus } as CPU lists, or null. */
   describe() {
     if (!this.available) return null;
@@ -99,8 +132,8 @@ class Cells {
   /** Every process back to the parent cpuset, then the groups gone (teardown). */
   removeAll() {
     if (!this.split) return;
-    const parent = path.dirname(this.top);
-    for (const cell of CELLS) {
+    const parent = this.root;
+    for (const cell of GROUPS) {
       for (const pid of this.pids(cell)) { try { fs.writeFileSync(path.join(parent, 'cgroup.procs'), String(pid)); } catch { /* gone */ } }
       try { fs.rmdirSync(this.dir(cell)); } catch { /* absent or busy */ }
     }
@@ -108,4 +141,4 @@ class Cells {
   }
 }
 
-module.exports = { Cells, CELLS, splitCpus, parseCpuList, formatCpuList, onlineCpus };
+module.exports = { Cells, CELLS, GROUPS, splitCpus, parseCpuList, formatCpuList, onlineCpus };

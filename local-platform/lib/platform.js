@@ -39,6 +39,8 @@ class Platform {
     this.diskBytes = new Map();
     // Started apps the boot could not run (app name → why), shown by `cfl status`.
     this.held = new Map();
+    // While the shield is up (cells.js): when it lowers itself, in ms since the epoch.
+    this.shieldUntil = null;
     this.quota = orgQuota(cfg);
   }
 
@@ -244,6 +246,7 @@ class Platform {
     for (const inst of this.cell.all()) {
       try { sample(inst, this.cgroups, this.diskBytes.get(inst.app) || 0); } catch { /* process just went */ }
     }
+    if (this.shieldUntil) this.keepShield();
     if (this.cfg.appDbCell === 'sut') placeBackends(this.cells, postmasterPid(this.cfg.pgDir), this.sutDatabases(), this.placedBackends);
   }
 
@@ -260,12 +263,33 @@ class Platform {
     return out;
   }
 
-  /** `cfl cells [--join PID]`: the split as JSON {sut_cpus, harness_cpus, app_db} (null: none); --join moves PID to the harness's cell. */
-  cellsVerb({ join }) {
+  /** While the shield is up, what started in the root cpuset since joins it; lowered once its time is up. */
+  keepShield() {
+    if (Date.now() < this.shieldUntil) { this.cells.raiseShield(); return; }
+    this.shieldUntil = null;
+    this.log(`shield lowered (its time was up): ${this.cells.lowerShield()} processes back on every CPU`);
+  }
+
+  /**
+   * `cfl cells [--join PID] [--shield SECONDS]`: the split as JSON {sut_cpus, harness_cpus, app_db,
+   * shield} (null: none); --join moves PID to the harness's cell; --shield raises the shield for
+   * SECONDS (cells.js), 0 lowers it.
+   */
+  cellsVerb({ join, shield }) {
+    if (shield !== undefined && this.cells.available) {
+      if (shield > 0) {
+        const moved = this.cells.raiseShield();
+        if (!this.shieldUntil) this.log(`shield raised for ${shield} s: ${moved} processes onto CPU ${this.cells.describe().harness_cpus}`);
+        this.shieldUntil = Date.now() + shield * 1000;
+      } else if (this.shieldUntil) {
+        this.shieldUntil = null;
+        this.log(`shield lowered: ${this.cells.lowerShield()} processes back on every CPU`);
+      }
+    }
     // Without cells there is nothing to join: the answer (null) says so.
     if (join !== undefined && this.cells.available && !this.cells.join('harness', join)) throw new UsageError(`cannot move pid ${join} into the harness's cell`);
     const d = this.cells.describe();
-    return JSON.stringify(d && { ...d, app_db: this.cfg.appDbCell });
+    return JSON.stringify(d && { ...d, app_db: this.cfg.appDbCell, shield: Boolean(this.shieldUntil) });
   }
 
   // ---------------------------------------------------------------- verbs

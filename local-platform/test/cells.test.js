@@ -81,3 +81,18 @@ test('a process in a real cell runs only on its CPUs', { skip: !cpusetWritable |
   cells.removeAll();
   assert.ok(!fs.existsSync(`/sys/fs/cgroup/cpuset/cfscale-test-${process.pid}`), 'the groups are gone');
 });
+
+test('the shield moves the root cpuset\'s processes onto the harness\'s CPUs and back', { skip: !cpusetWritable || os.availableParallelism() < 2 ? 'no writable cpuset cgroups or one CPU' : false }, async (t) => {
+  const cells = new Cells({ root: '/sys/fs/cgroup', group: `cfscale-test-shield-${process.pid}`, split: splitCpus('', [0, 1]), log: () => {} });
+  const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+  t.after(() => { child.kill('SIGKILL'); cells.removeAll(); });
+  await new Promise((r) => child.on('spawn', r));
+  const allowed = () => (/Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8')) || [])[1];
+  assert.strictEqual(allowed(), '0-1');
+  assert.ok(cells.raiseShield() >= 1);
+  assert.strictEqual(allowed(), '0', 'off the SUT\'s CPU while the shield is up');
+  assert.ok(cells.pids('shield').includes(child.pid));
+  assert.ok(cells.lowerShield() >= 1);
+  assert.strictEqual(allowed(), '0-1', 'back on every CPU');
+  assert.deepStrictEqual(cells.pids('shield'), []);
+});

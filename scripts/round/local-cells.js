@@ -12,4 +12,12 @@ function localCells(p) {
   return c && { ...c, sut: parseCpuList(c.sut_cpus), harness: parseCpuList(c.harness_cpus) };
 }
 
-module.exports = { localCells };
+/**
+ * Raise the shield for `seconds` (the machine's other processes off the SUT's CPUs while the round
+ * measures; it lowers itself after them), or lower it (0). False when it could not be asked.
+ */
+function shield(p, seconds) {
+  return p.cflQuery('cells', '--shield', String(Math.ceil(seconds)), { stderr: 'ignore' }).code === 0;
+}
+
+module.exports = { localCells, shield };

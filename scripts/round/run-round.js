@@ -38,6 +38,7 @@ const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
 const { startRoundUsage } = require('./round-usage');
+const { shield } = require('./local-cells');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 const { sleep } = require('../ops/sleep');
 
@@ -174,7 +175,7 @@ async function loadgenRecentLog(p) {
 }
 
 /** SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled, exit 130. */
-function onInterrupt(live) {
+function onInterrupt(live, p) {
   const handler = () => {
     process.removeListener('SIGINT', handler);
     process.removeListener('SIGTERM', handler);
@@ -185,6 +186,7 @@ function onInterrupt(live) {
     (async () => {
       if (live.creating) await live.creating.catch(() => {});
       await stopCollectors(live);
+      if (p.name === 'local' && !p.dryRun) shield(p, 0);
       if (live.roundId !== '<round>') {
         await finishRound(live.control, { round: live.roundId, cancel: true, dbOutageMs: live.control.downMs }).catch(() => {});
       }
@@ -247,6 +249,9 @@ function yieldToTheMeasured(p, nice) {
 
 // Locally the harness has CPUs of its own (`cfl cells`, docs/cf-platform.md §23): run-round,
 // and the collectors and cf calls it starts, run there, never beside the app's instances.
+// The shield outlasts the round's longest wait by this much, then lowers itself.
+const SHIELD_MARGIN_S = 30;
+
 function joinHarnessCell(p) {
   if (p.name !== 'local' || p.dryRun) return;
   const r = p.cflQuery('cells', '--join', String(process.pid), { stderr: 'pipe' });
@@ -266,7 +271,7 @@ async function main() {
 
   yieldToTheMeasured(p, nice);
   const live = startLive(plan);
-  const removeInterrupt = onInterrupt(live);
+  const removeInterrupt = onInterrupt(live, p);
   process.on('exit', () => { for (const c of live.collectors) c.child.kill('SIGTERM'); });
   if (!p.dryRun) {
     // A foundation's broker hands out an empty database; an older one lacks the newest views.
@@ -281,6 +286,7 @@ async function main() {
     // The neighbours' usage is measured from the end of the warm-up (the start with the gate).
     const fromMs = Math.max(0, new Date(created.start_at).getTime() + o.warmupMs - Date.now());
     live.usage = startRoundUsage(p, { app: o.app, dbUrl: plan.dbUrl, withFrontProxies: Boolean(plan.frontUrls) }, fromMs);
+    if (p.name === 'local') shield(p, plan.maxWaitMs / 1000 + SHIELD_MARGIN_S);
     cli.log(`round ${live.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
   startCollectors(plan, live);
@@ -295,6 +301,7 @@ async function main() {
     if (gate) await gate.stop();
     if (live.interrupted) return parked();
     await live.usage.stop(live.control, live.roundId);
+    if (p.name === 'local') shield(p, 0);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
