@@ -218,7 +218,7 @@ function appState(p, guid) {
  * cpu, a quota an earlier call left is taken back to the default, so no round inherits
  * another's. An app without the CONTROL_TOKEN it takes (a plain `cf push`) gets one and is
  * restarted to start with it. Waits until all are RUNNING; returns the guid. The usual case
- * (already right) costs three look-ups, four with defaultCpu.
+ * (already right) costs two look-ups, one more for an app with a token, one more with defaultCpu.
  */
 function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = false } = {}) {
   let want = Number(n);
