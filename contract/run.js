@@ -5,7 +5,8 @@
 // ports.json; every run has its own dirs, so two runs at once do not collide). Per variant: an
 // app and a results database, the app on a free port with CF_INSTANCE_INDEX=3 and a small
 // TIMINGS_CAPACITY, contract.test.js against it; then identity.js (each node variant and java
-// must answer byte-identically); then lifecycle.test.js and settings.test.js per variant (they
+// must answer byte-identically); then, per variant, no-token.test.js (started without
+// CONTROL_TOKEN, as a plain `cf push` starts it), lifecycle.test.js and settings.test.js (they
 // start their own app processes and, for the outage, their own cluster). Everything started
 // is stopped on exit. Exit 0 when every part passed, 2 when one failed, 1 on usage or setup
 // errors.
@@ -225,9 +226,13 @@ async function runAll(run, opts) {
     log(`FAIL ${v}: its log contains the database password or the control token`);
     failed.push('logs');
   }
+  const processEnv = (v) => ({ CONTRACT_VARIANT: v, CONTRACT_APP_CMD: variant(v).cmd.join(' '), CONTRACT_APP_ENV: envList(contractEnv(v)), CONTRACT_PG_URL: run.pgUrl });
+  for (const v of variants) {
+    if (!(await run.runTests(v, 'no-token.test.js', processEnv(v)))) failed.push(`${v}: no token`);
+  }
   if (!opts.noLifecycle) {
     for (const v of variants) {
-      const env = { CONTRACT_VARIANT: v, CONTRACT_APP_CMD: variant(v).cmd.join(' '), CONTRACT_APP_ENV: envList(contractEnv(v)), CONTRACT_PG_URL: run.pgUrl };
+      const env = processEnv(v);
       if (!(await run.runTests(v, 'lifecycle.test.js', { ...env, CONTRACT_OUTAGE_DIR: path.join(run.work, 'outage-pg') }))) failed.push(`${v}: lifecycle`);
       if (!(await run.runTests(v, 'settings.test.js', env))) failed.push(`${v}: settings`);
     }

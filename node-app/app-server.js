@@ -73,7 +73,7 @@ function startWorker(config) {
     connectTimeoutMs: config.dbPoolTimeoutMs,
   });
   const timings = cluster.isWorker ? clusterTimingsService(localTimings) : localTimings;
-  const control = controlAuth(config.controlToken);
+  const control = controlAuth(config.controlToken, { open: config.controlOpen });
   // By the names of router.js's route table.
   const handlers = {
     health: healthHandler(),

@@ -78,17 +78,13 @@ function appName(env) {
 }
 
 /**
- * The control credential (CONTROL_TOKEN), or null when LOCAL_DEV_NO_CONTROL_TOKEN=true lets the
- * app start without one. Its value is never part of a message.
+ * The control credential (CONTROL_TOKEN), or null when unset: the app still starts (a plain
+ * `cf push` sets none), its control endpoints closed unless controlOpen. Its value is never
+ * part of a message.
  */
 function controlToken(env) {
-  const localDev = boolean(env, 'LOCAL_DEV_NO_CONTROL_TOKEN');
   const token = raw(env, 'CONTROL_TOKEN');
-  if (token === undefined) {
-    if (localDev) return null;
-    throw new ConfigError('CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; '
-      + 'LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)');
-  }
+  if (token === undefined) return null;
   if (!CONTROL_TOKEN_RE.test(token)) {
     throw new ConfigError('CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = '
       + `(got ${token.length} characters)`);
@@ -142,6 +138,7 @@ function loadConfig(env = process.env) {
   } catch (err) {
     throw err instanceof bindings.BindingError ? new ConfigError(err.message) : err;
   }
+  const token = controlToken(env);
   return Object.freeze({
     port: integer(env, 'PORT'),
     instanceIndex: integer(env, 'CF_INSTANCE_INDEX'),
@@ -162,11 +159,19 @@ function loadConfig(env = process.env) {
     // study §6.3: pg-native (libpq) is the study's driver; js is node-postgres' own.
     dbDriver: choice(env, 'DB_DRIVER'),
     webConcurrency: integer(env, 'WEB_CONCURRENCY'),
-    controlToken: controlToken(env),
+    controlToken: token,
+    // LOCAL_DEV_NO_CONTROL_TOKEN=true and no token: the control endpoints open to anyone.
+    controlOpen: boolean(env, 'LOCAL_DEV_NO_CONTROL_TOKEN') && token === null,
   });
 }
 
 const { describeConnection } = bindings;
+
+/** The control credential as the settings line shows it: masked, or what its absence means. */
+function describeControl(c) {
+  if (c.controlToken !== null) return '***';
+  return c.controlOpen ? 'none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)' : 'none (control endpoints closed)';
+}
 
 /** The one log line of effective settings. */
 function describeConfig(c) {
@@ -189,7 +194,7 @@ function describeConfig(c) {
     `httpMaxHeaderBytes=${c.httpMaxHeaderBytes}`,
     `httpHeaderTimeoutMs=${c.httpHeaderTimeoutMs}`,
     `httpIdleTimeoutMs=${c.httpIdleTimeoutMs}`,
-    `controlToken=${c.controlToken === null ? 'none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)' : '***'}`,
+    `controlToken=${describeControl(c)}`,
   ].join(' ');
 }
 

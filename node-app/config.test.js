@@ -44,6 +44,7 @@ test('defaults with DATABASE_URL only', () => {
       dbDriver: 'native',
       webConcurrency: 1,
       controlToken: TOKEN,
+      controlOpen: false,
     },
   );
   assert.equal(describeConnection(c.db), 'postgres://app:***@db.example:5432/app?sslmode=disable');
@@ -206,21 +207,24 @@ test('VCAP_SERVICES errors name the variable', async (t) => {
   }
 });
 
-test('CONTROL_TOKEN: required unless LOCAL_DEV_NO_CONTROL_TOKEN=true; every allowed character and both length edges taken; never in the settings line', () => {
-  const required = 'CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; '
-    + 'LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)';
-  assert.throws(() => loadConfig({ DATABASE_URL: URL }), { message: required });
-  assert.throws(() => loadConfig({ DATABASE_URL: URL, CONTROL_TOKEN: '' }), { message: required });
-  assert.throws(() => loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'false' }), { message: required });
-  assert.equal(loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }).controlToken, null);
-  assert.equal(loadConfig({ ...base, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }).controlToken, TOKEN);
+test('CONTROL_TOKEN: unset, the app starts closed unless LOCAL_DEV_NO_CONTROL_TOKEN=true; every allowed character and both length edges taken; never in the settings line', () => {
+  for (const env of [{}, { CONTROL_TOKEN: '' }, { LOCAL_DEV_NO_CONTROL_TOKEN: 'false' }]) {
+    const c = loadConfig({ DATABASE_URL: URL, ...env });
+    assert.deepEqual([c.controlToken, c.controlOpen], [null, false], JSON.stringify(env));
+    assert.match(describeConfig(c), / controlToken=none \(control endpoints closed\)$/);
+  }
+  const open = loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' });
+  assert.deepEqual([open.controlToken, open.controlOpen], [null, true]);
+  const guarded = loadConfig({ ...base, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' });
+  assert.deepEqual([guarded.controlToken, guarded.controlOpen], [TOKEN, false], 'a token given still guards them');
+  assert.throws(() => loadConfig({ ...base, LOCAL_DEV_NO_CONTROL_TOKEN: 'yes' }), { message: 'LOCAL_DEV_NO_CONTROL_TOKEN must be true or false, got "yes"' });
   for (const token of ['a'.repeat(32), 'Z'.repeat(256), 'AZaz09-._~+/=AZaz09-._~+/=AZaz09==']) {
     assert.equal(loadConfig({ ...base, CONTROL_TOKEN: token }).controlToken, token);
   }
   const line = describeConfig(loadConfig(base));
   assert.match(line, / controlToken=\*\*\*( |$)/);
   assert.ok(!line.includes(TOKEN));
-  assert.match(describeConfig(loadConfig({ DATABASE_URL: URL, LOCAL_DEV_NO_CONTROL_TOKEN: 'true' })), / controlToken=none \(LOCAL_DEV_NO_CONTROL_TOKEN/);
+  assert.match(describeConfig(open), / controlToken=none \(LOCAL_DEV_NO_CONTROL_TOKEN/);
 });
 
 test('node-app/settings.json is the settings spec contract/settings.json (the copy CF pushes)', () => {

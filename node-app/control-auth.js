@@ -5,11 +5,16 @@
 // handler does not run. The routes are public on CF: anyone could switch recording off, clear
 // or misfile a round's measurements. The credential is compared as SHA-256 digests with
 // timingSafeEqual, so the time taken tells nothing about the token, not even its length.
+// Without a token (a plain `cf push`) the endpoints answer 401 to every request, so the app
+// still serves its public routes; only LOCAL_DEV_NO_CONTROL_TOKEN opens them.
 
 const { createHash, timingSafeEqual } = require('node:crypto');
 const { sendReason } = require('./reply');
 
 const REASON = 'control credential missing or wrong';
+const CLOSED_REASON = 'control endpoints closed: CONTROL_TOKEN not set';
+// The line logged at start while the endpoints are closed: the settings spec's, shared with java-app.
+const CLOSED_LINE = require('./settings.json').settings.find((s) => s.name === 'CONTROL_TOKEN').unsetLine;
 const CHALLENGE = Object.freeze({ 'WWW-Authenticate': 'Bearer' });
 const SCHEME = 'bearer ';
 const HEADER = 'authorization';
@@ -30,11 +35,12 @@ function authorization(req) {
 }
 
 /**
- * A wrapper that closes a handler to requests without the credential `token`; with token
- * null (LOCAL_DEV_NO_CONTROL_TOKEN) handlers stay open.
+ * A wrapper that closes a handler to requests without the credential `token`. With token
+ * null: handlers stay open when `open` (LOCAL_DEV_NO_CONTROL_TOKEN), else every request gets 401.
  */
-function controlAuth(token) {
-  if (token === null) return (handler) => handler;
+function controlAuth(token, { open = false } = {}) {
+  if (token === null && open) return (handler) => handler;
+  if (token === null) return () => function closed(req, res, ctx) { return sendReason(res, ctx, 401, CLOSED_REASON, CHALLENGE); };
   const want = digest(token);
   function allowed(req) {
     const v = authorization(req);
@@ -47,4 +53,4 @@ function controlAuth(token) {
   };
 }
 
-module.exports = { controlAuth };
+module.exports = { controlAuth, CLOSED_LINE };

@@ -145,16 +145,34 @@ for (const framework of ['raw', 'express']) {
   });
 }
 
-test('CONTROL_TOKEN missing stops the app with one line; LOCAL_DEV_NO_CONTROL_TOKEN=true opens the control endpoints', async () => {
-  const { spawnSync } = require('node:child_process');
-  const path = require('node:path');
-  const r = spawnSync(process.execPath, [path.join(__dirname, 'server.js')], { env: { PATH: process.env.PATH, ...appEnv({ PORT: '0' }) }, encoding: 'utf8' });
-  assert.equal(r.status, 1);
-  assert.match(r.stderr, /^node-app: CONTROL_TOKEN is required: [^\n]*\n$/);
+for (const framework of ['raw', 'express']) {
+  test(`${framework}: without CONTROL_TOKEN the app serves its public routes, its control endpoints answer 401 to everyone, one line says so`, async () => {
+    const { CLOSED_LINE } = require('./control-auth');
+    const app = await t.startApp(appEnv({ APP_FRAMEWORK: framework, CONTROL_TOKEN: '' }));
+    try {
+      assert.equal((await t.request(app.base, '/health')).body, 'ok\n');
+      assert.equal((await t.request(app.base, '/ads?limit=1')).status, 200);
+      for (const headers of [{}, t.CONTROL, { Authorization: 'Bearer ' }, { Authorization: 'Bearer x' }]) {
+        for (const [method, path] of [['GET', '/timings'], ['POST', '/timings/recording?enabled=off'], ['POST', '/timings/clear'], ['POST', '/timings/flush?round=1']]) {
+          const r = await t.request(app.base, path, { method, headers });
+          assert.deepEqual([r.status, r.body, r.headers['www-authenticate']], [401, 'control endpoints closed: CONTROL_TOKEN not set\n', 'Bearer'],
+            `${method} ${path} with ${JSON.stringify(headers)}`);
+        }
+      }
+      assert.equal(app.output().split('\n').filter((l) => l === `node-app: ${CLOSED_LINE}`).length, 1, app.output());
+      assert.match(app.output(), /controlToken=none \(control endpoints closed\)/);
+    } finally {
+      assert.equal(await app.stop(), 0);
+    }
+  });
+}
+
+test('LOCAL_DEV_NO_CONTROL_TOKEN=true opens the control endpoints without a token, and no closed line', async () => {
   const app = await t.startApp(appEnv({ CONTROL_TOKEN: '', LOCAL_DEV_NO_CONTROL_TOKEN: 'true' }));
   try {
     assert.equal((await t.request(app.base, '/timings')).status, 200);
     assert.match(app.output(), /controlToken=none \(LOCAL_DEV_NO_CONTROL_TOKEN/);
+    assert.doesNotMatch(app.output(), /CONTROL_TOKEN not set/);
   } finally {
     await app.stop();
   }

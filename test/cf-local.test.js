@@ -526,7 +526,7 @@ test('whole short rounds: the verdict, a crash, connections terminated, reaping,
   const loadgen = await idleLoadgen();
   try {
     await t.test('a finished round with an instance crashed: summary, the crash in instance_events, round_id=N last, the verdict the exit code', async () => {
-      // node-app as an older cfscale pushed it, without a control credential: the round gives it one.
+      // node-app as a plain cf push leaves it, without a control credential: the round gives it one.
       await w.cf('unset-env', 'node-app', 'CONTROL_TOKEN');
       const run = startRound('finished');
       const round = await roundOf('finished');
@@ -541,7 +541,7 @@ test('whole short rounds: the verdict, a crash, connections terminated, reaping,
       assert.match(res.stdout, new RegExp(`^round ${round.id}: node-app on local, 1 instance`));
       assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
       assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
-      assert.match(res.stderr, /^run-round: node-app has no CONTROL_TOKEN \(pushed before the apps had a control credential\): giving it one, then cf restart node-app$/m);
+      assert.match(res.stderr, /^run-round: node-app has no CONTROL_TOKEN \(a plain cf push sets none; its control endpoints answer 401\): giving it one, then restarting it$/m);
       assert.doesNotMatch(res.stderr, /not ingested/);
       assert.deepEqual((await db.query('SELECT instance_index, kind, detail FROM instance_events WHERE round_id = $1', [round.id])).rows,
         [{ instance_index: 0, kind: 'crash', detail: 'CRASHED: APP/PROC/WEB: Exited with status 3' }]);

@@ -114,7 +114,7 @@ test('cf marketplace lists postgres/local; cf create-service makes node-db and r
   assert.match(services, /results-db +postgres +local/);
 });
 
-// node-app refuses to start without CONTROL_TOKEN: created empty and given one first, as scripts/push.sh does.
+// node-app created empty and given a CONTROL_TOKEN before its push, as scripts/push.sh does: the push keeps it.
 test('cf create-app node-app, cf set-env CONTROL_TOKEN, cf push node-app -f manifests/node-app.yml --vars-file vars-local.yml, cf scale -i 2: 2 RUNNING in the v3 stats', async () => {
   await cfOk('create-app', 'node-app');
   await cfOk('set-env', 'node-app', 'CONTROL_TOKEN', 'cf-cli-test-control-token-0123456789');

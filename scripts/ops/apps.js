@@ -16,25 +16,32 @@
 //   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota)
 //   setCpuQuota(p, guid, cpu)      local: the process annotation the local Cloud Controller
 //                                  reads as the instances' CPU quota (cores, none, or default)
-//   waitRunning(p, guid, n)        until the process has n instances, all RUNNING (dies at the timeout)
-//   ensureApp(p, app, n, { cpu, atLeast, defaultCpu }) → guid ('' under --dry-run when just pushed)
+//   appAction(p, guid, action)     the v3 start or restart: returns at once, waitRunning waits
+//   waitRunning(p, app, guid, n, sinceMs?)  until the process has n instances, all RUNNING; dies
+//                                  at the timeout, or at once when a crash since sinceMs (default:
+//                                  now) repeats, with the instance's last error line (instance-crashes.js)
+//   ensureApp(p, app, n, { cpu, atLeast, defaultCpu }) → guid ('' under --dry-run when just pushed);
+//                                  an existing app without the CONTROL_TOKEN it takes gets one and a restart
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
 //   appHostHeader(p, app, route) (route: appRoute's)
 const fs = require('node:fs');
 const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
-const { SERVICES } = require('./target');
-const { onPath, sleepSync } = require('./exec');
+const { SERVICES, cfJsonOf } = require('./target');
+const { onPath, sleepSync, captureSync } = require('./exec');
 const { requireNodeModules } = require('./node-modules');
 const { pgBindir } = require('../../local-platform/lib/pg-cluster.js');
-const { takesControlToken, setControlToken } = require('./control-token');
+const { takesControlToken, setControlToken, giveMissingControlToken } = require('./control-token');
+const { findRepeatedCrash, crashReport } = require('./instance-crashes');
 
 const JAVA_DIR = 'java-app';
 const JAVA_JAR = `${JAVA_DIR}/target/java-app.jar`;
 // Longest wait for instances to be RUNNING after a scale (cf pushes wait by themselves).
 const RUNNING_TIMEOUT_SEC = Number(process.env.CFSCALE_RUNNING_TIMEOUT_SEC || 180);
 const RUNNING_POLL_MS = 500;
+// How often the wait looks for repeated crashes (audit events) while no instance shows CRASHED.
+const CRASH_POLL_MS = 2000;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
 const LOADGEN_LOCAL_CPU = 'none';
@@ -101,8 +108,9 @@ function buildJavaIfStale(p) {
 
 /**
  * A fresh control credential for an app whose /timings take one (control-token.js), set before
- * `cf push` starts it: the app refuses to start without one. An app not there yet is created
- * empty first (`cf create-app`), so the push finds the variable.
+ * `cf push` starts it: without one its control endpoints stay closed. An app not there yet is
+ * created empty first (`cf create-app`), so the push finds the variable; one there without a
+ * token (a plain `cf push`) is said to get one.
  */
 function setFreshControlToken(p, app) {
   if (!takesControlToken(app)) return;
@@ -110,6 +118,8 @@ function setFreshControlToken(p, app) {
   if (!guid) {
     p.cfRun('create-app', app);
     guid = guidOrPlaceholder(p, app);
+  } else if (giveMissingControlToken(p, app, guid, 'pushing it')) {
+    return;
   }
   setControlToken(p, guid);
 }
@@ -144,9 +154,28 @@ function instanceStates(p, guid, opts) {
   return [...doc.resources].sort((a, b) => a.index - b.index).map((r) => r.state);
 }
 
-function waitRunning(p, guid, want) {
+/**
+ * The v3 app action start or restart (stop, then start): unlike `cf start` and `cf restart`,
+ * which poll until an instance runs and fail on a crash with a message of their own, it returns
+ * at once, so that waitRunning waits, and stops at a repeated crash.
+ */
+function appAction(p, guid, action) {
+  const argv = [...p.cf, 'curl', '-X', 'POST', `/v3/apps/${guid}/actions/${action}`];
+  if (p.dryRun) {
+    p.printCmd(argv);
+    return;
+  }
+  try {
+    cfJsonOf(argv[argv.length - 1], captureSync(argv, { stderr: 'pipe' }));
+  } catch (err) {
+    p.cli.die(err.message);
+  }
+}
+
+function waitRunning(p, app, guid, want, sinceMs = Date.now()) {
   if (p.dryRun) return;
   const deadline = Date.now() + RUNNING_TIMEOUT_SEC * 1000;
+  let crashCheckAt = 0;
   for (;;) {
     // A failed look-up right after a push or scale is retried until the deadline.
     let states;
@@ -157,6 +186,15 @@ function waitRunning(p, guid, want) {
     }
     const running = states.filter((s) => s === 'RUNNING').length;
     if (states.length === Number(want) && running === Number(want)) return;
+    if (states.includes('CRASHED') || Date.now() >= crashCheckAt) {
+      crashCheckAt = Date.now() + CRASH_POLL_MS;
+      const crash = findRepeatedCrash(p, guid, sinceMs);
+      if (crash) {
+        const lines = crashReport(p, app, crash);
+        for (const line of lines.slice(0, -1)) p.cli.log(line);
+        p.cli.die(lines[lines.length - 1]);
+      }
+    }
     if (Date.now() >= deadline) {
       p.cli.die(`instances not running after ${RUNNING_TIMEOUT_SEC}s: ${running} of ${want} RUNNING (${states.map((s) => `${s} `).join('')})`);
     }
@@ -178,12 +216,14 @@ function appState(p, guid) {
  * Push when absent, else start/scale. Exactly n instances, and the cpu quota (local)
  * applied every time; atLeast: scale up only when fewer run. defaultCpu (local): without a
  * cpu, a quota an earlier call left is taken back to the default, so no round inherits
- * another's. Waits until all are RUNNING; returns the guid. The usual case (already right)
- * costs two look-ups, three with defaultCpu.
+ * another's. An app without the CONTROL_TOKEN it takes (a plain `cf push`) gets one and is
+ * restarted to start with it. Waits until all are RUNNING; returns the guid. The usual case
+ * (already right) costs two look-ups, one more for an app with a token, one more with defaultCpu.
  */
 function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = false } = {}) {
   let want = Number(n);
   let guid = p.appGuid(app);
+  const sinceMs = Date.now();
   if (!guid) {
     if (p.name === 'local') localServices(p);
     pushApp(p, app, want);
@@ -192,18 +232,20 @@ function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = false } 
     guid = p.appGuid(app);
     if (!guid) p.cli.die(`${app}: pushed, but cf app ${app} --guid finds nothing`);
   } else {
+    const restart = giveMissingControlToken(p, app, guid, 'restarting it');
     const states = instanceStates(p, guid);
     const have = states.length;
     if (atLeast && have >= want) want = have;
     const reset = !cpu && defaultCpu && cpuAnnotation(p, guid) !== '';
     if (have !== want || (cpu && !atLeast) || reset) {
       scaleApp(p, app, want, cpu || (reset ? DEFAULT_CPU : ''), guid);
-    } else if (states.filter((s) => s === 'RUNNING').length === want) {
+    } else if (!restart && states.filter((s) => s === 'RUNNING').length === want) {
       return guid;
     }
-    if (appState(p, guid) !== 'STARTED') p.cfRun('start', app);
+    if (restart) appAction(p, guid, 'restart');
+    else if (appState(p, guid) !== 'STARTED') appAction(p, guid, 'start');
   }
-  waitRunning(p, guid, want);
+  waitRunning(p, app, guid, want, sinceMs);
   return guid;
 }
 
@@ -241,6 +283,6 @@ function appHostHeader(p, app, route) {
 }
 
 module.exports = {
-  localPlatformUp, localServices, setCpuQuota, buildJavaIfStale, pushApp, scaleApp, waitRunning, ensureApp,
+  localPlatformUp, localServices, setCpuQuota, buildJavaIfStale, pushApp, scaleApp, appAction, waitRunning, ensureApp,
   instanceStates, appRoute, appBaseUrl, appHostHeader, LOADGEN_LOCAL_CPU,
 };

@@ -11,9 +11,13 @@
 //   newControlToken() → 43 base64url characters (32 random bytes)
 //   setControlToken(p, guid)    a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
 //                               environment_variables); under --dry-run the command, masked
-//   readControlToken(p, app, guid) → the token; null under --dry-run for an app not pushed yet;
-//                               an app pushed before it had one (an older cfscale) gets one and
-//                               is restarted, as the fix the error would name
+//   hasControlToken(p, guid) → whether the app has a CONTROL_TOKEN (false under --dry-run for
+//                               an app not pushed yet)
+//   giveMissingControlToken(p, app, guid, then) → true when an app that takes one had none and
+//                               was given one, said in one line ending in `then` (what makes the
+//                               app start with it: the caller's restart or push); a plain
+//                               `cf push` leaves the app without one, its control endpoints closed
+//   readControlToken(p, app, guid) → the token; null under --dry-run when not there (yet)
 //   MASKED_AUTH: the Authorization header line with the credential masked, for printed commands
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -55,20 +59,26 @@ function setControlToken(p, guid) {
   }
 }
 
+function hasControlToken(p, guid) {
+  if (p.dryRun && guid.startsWith('<')) return false;
+  return Boolean(p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR]);
+}
+
+function giveMissingControlToken(p, app, guid, then) {
+  if (!takesControlToken(app) || hasControlToken(p, guid)) return false;
+  p.cli.log(`${app} has no ${CONTROL_VAR} (a plain cf push sets none; its control endpoints answer 401): giving it one, then ${then}`);
+  setControlToken(p, guid);
+  return true;
+}
+
 function readControlToken(p, app, guid) {
   if (p.dryRun && guid.startsWith('<')) return null;
-  const read = () => p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
-  let token = read();
-  if (!token) {
-    p.cli.log(`${app} has no ${CONTROL_VAR} (pushed before the apps had a control credential): giving it one, then cf restart ${app}`);
-    setControlToken(p, guid);
-    p.cfRun('restart', app);
-    token = p.dryRun ? null : read();
-    if (!token && !p.dryRun) p.cli.die(`${app}: ${CONTROL_VAR} still missing after it was set (cf curl ${envPath(guid)})`);
-  }
-  return token;
+  const token = p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
+  if (!token && !p.dryRun) p.cli.die(`${app} has no ${CONTROL_VAR} (cf curl ${envPath(guid)}): scripts/push.sh ${app} gives it one`);
+  return token || null;
 }
 
 module.exports = {
-  CONTROL_VAR, MASKED_AUTH, takesControlToken, newControlToken, setControlToken, readControlToken,
+  CONTROL_VAR, MASKED_AUTH, takesControlToken, newControlToken, setControlToken, hasControlToken, giveMissingControlToken,
+  readControlToken,
 };

@@ -4,7 +4,8 @@
 // its CPU quota), then wait until that many are RUNNING. COMMAND is its help and its flags.
 const { makeCli, knownApps, ROWS } = require('./cli');
 const { selectPlatform } = require('./target');
-const { localPlatformUp, scaleApp, waitRunning } = require('./apps');
+const { localPlatformUp, scaleApp, appAction, waitRunning } = require('./apps');
+const { giveMissingControlToken } = require('./control-token');
 const { note } = require('../../lib/arg-table');
 
 const cli = makeCli('scale');
@@ -26,7 +27,11 @@ const COMMAND = {
   notes: [
     'Runs `cf scale APP -i N` (locally after `scripts/cfl up` and the cf login of push.sh; a',
     '--cpu quota first, as the process annotation cfscale.local/cpu-quota: `cf curl -X PATCH',
-    '/v3/processes/GUID`), then waits until the v3 process stats show N instances RUNNING.',
+    '/v3/processes/GUID`), then waits until the v3 process stats show N instances RUNNING; an',
+    'instance whose crash repeats ends the wait at once with its last error line (cf logs APP',
+    '--recent). node-app or java-app without a CONTROL_TOKEN (a plain cf push) gets one first and',
+    'is restarted (`cf curl -X PATCH /v3/apps/GUID/environment_variables -d @FILE`, then',
+    '`cf curl -X POST /v3/apps/GUID/actions/restart`; docs/control-credential.md).',
     'Exit: 0 ok, 1 usage/configuration error.',
   ].join('\n'),
 };
@@ -46,8 +51,11 @@ function main() {
   else localPlatformUp(p);
   const guid = p.appGuid(o.app);
   if (!guid) cli.die(`${o.app} is not pushed: run scripts/push.sh ${o.app}`);
+  const sinceMs = Date.now();
+  const restart = giveMissingControlToken(p, o.app, guid, 'restarting it');
   scaleApp(p, o.app, o.instances, o.cpu, guid);
-  waitRunning(p, guid, o.instances);
+  if (restart) appAction(p, guid, 'restart');
+  waitRunning(p, o.app, guid, o.instances, sinceMs);
 }
 
 main();

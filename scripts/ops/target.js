@@ -33,6 +33,8 @@
 //     cfPreflight()           cf CLI, login, target, space, services, vars file; dies naming
 //                             the command that fixes the missing piece
 //   cfJsonOf(path, { code, stdout }) → the document of a finished `cf curl PATH` (throws the message)
+//   wholeSecondUtc(time) → an ISO time or ms floored to the whole second, as CC's list filters
+//                             (created_ats[gte]) take it; a placeholder (--dry-run) as it is
 //   localCfHome() → the local platform's CF_HOME (beside `scripts/cfl home`)
 //   SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT
 const fs = require('node:fs');
@@ -88,6 +90,16 @@ function cfJsonOf(apiPath, { code, stdout }) {
     throw new Error(`cf curl ${apiPath}: not JSON: ${stdout.replace(/\n+$/, '').slice(0, 200)}`);
   }
   return doc;
+}
+
+/**
+ * A time (ISO text or ms) floored to the whole second, as CC's list filters take it: only
+ * YYYY-MM-DDThh:mm:ssZ, anything else is a 400 (docs/cf-platform.md §9). A placeholder
+ * (--dry-run) stays as it is.
+ */
+function wholeSecondUtc(time) {
+  const ms = typeof time === 'number' ? time : Date.parse(time);
+  return Number.isNaN(ms) ? time : `${new Date(ms - (ms % 1000)).toISOString().slice(0, 19)}Z`;
 }
 
 /** The message of a CF API error document: each error's title, code and detail. */
@@ -235,4 +247,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };
+module.exports = { selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };

@@ -23,7 +23,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { makeCli } = require('../ops/cli');
-const { cfJsonOf } = require('../ops/target');
+const { cfJsonOf, wholeSecondUtc } = require('../ops/target');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
 const { preparePlan } = require('./round-plan');
@@ -117,16 +117,6 @@ async function stopCollectors(live) {
   for (const c of list) {
     if ((await c.done).code !== 0) cli.log('a collector exited with an error');
   }
-}
-
-/**
- * An ISO time floored to the whole second, as CC's list filters take it: only
- * YYYY-MM-DDThh:mm:ssZ, anything else is a 400 (docs/cf-platform.md §9). A placeholder
- * (--dry-run) stays as it is.
- */
-function wholeSecondUtc(iso) {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : `${new Date(ms - (ms % 1000)).toISOString().slice(0, 19)}Z`;
 }
 
 /**

@@ -67,7 +67,7 @@ final class AppServer {
     connector.setIdleTimeout(config.httpIdleTimeoutMs());
     connector.setPort(config.port());
     server.addConnector(connector);
-    server.setHandler(new GracefulHandler(new Router(config.instanceIndex(), timings, store, flusher, new ControlAuth(config.controlToken()))));
+    server.setHandler(new GracefulHandler(new Router(config.instanceIndex(), timings, store, flusher, new ControlAuth(config.controlToken(), config.controlOpen()))));
     server.setErrorHandler(new PlainErrorHandler(config.instanceIndex()));
     server.setStopAtShutdown(false);
     server.setStopTimeout(config.shutdownTimeoutMs() / 2);

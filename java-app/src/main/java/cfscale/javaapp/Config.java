@@ -29,14 +29,16 @@ import java.util.regex.Pattern;
  * @param httpIdleTimeoutMs  HTTP_IDLE_TIMEOUT_MS, idle keep-alive connections closed after (default 95000)
  * @param jettyThreadsMin    JETTY_THREADS_MIN, Jetty thread pool minimum (default 8)
  * @param jettyThreadsMax    JETTY_THREADS_MAX, Jetty thread pool maximum (default 200; study: 10-400)
- * @param controlToken       CONTROL_TOKEN, the credential of the /timings endpoints (required), or null
- *                           when LOCAL_DEV_NO_CONTROL_TOKEN=true lets the app start without one
+ * @param controlToken       CONTROL_TOKEN, the credential of the /timings endpoints, or null when unset
+ *                           (the app still starts: a plain {@code cf push} sets none)
+ * @param controlOpen        LOCAL_DEV_NO_CONTROL_TOKEN=true and no token: the control endpoints open to
+ *                           anyone; without a token and without it they answer 401 to every request
  */
 record Config(int port, int instanceIndex, String appName, DatabaseBinding database,
     DatabaseBinding resultsDatabase, int dbPoolSize, int dbPoolTimeoutMs, int dbStatementTimeoutMs,
     boolean timingsEnabled, int timingsCapacity, boolean timingsFlushOnExit, int shutdownTimeoutMs,
     int httpMaxHeaderBytes, int httpHeaderTimeoutMs, int httpIdleTimeoutMs,
-    int jettyThreadsMin, int jettyThreadsMax, String controlToken) {
+    int jettyThreadsMin, int jettyThreadsMax, String controlToken, boolean controlOpen) {
 
   static final String DEFAULT_APP_NAME = "java-app";
   static final String DEFAULT_RESULTS_SERVICE_NAME = "results-db";
@@ -101,21 +103,17 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
       results = resultsUrl == null ? null : DatabaseBinding.fromUrl("RESULTS_DATABASE_URL", resultsUrl);
     }
     String controlToken = controlToken(e);
+    boolean controlOpen = e.bool("LOCAL_DEV_NO_CONTROL_TOKEN", false) && controlToken == null;
     return new Config(port, instanceIndex, appName, database, results, dbPoolSize, dbPoolTimeoutMs,
         dbStatementTimeoutMs, timingsEnabled, timingsCapacity, timingsFlushOnExit, shutdownTimeoutMs,
-        httpMaxHeaderBytes, httpHeaderTimeoutMs, httpIdleTimeoutMs, threadsMin, threadsMax, controlToken);
+        httpMaxHeaderBytes, httpHeaderTimeoutMs, httpIdleTimeoutMs, threadsMin, threadsMax, controlToken, controlOpen);
   }
 
-  /** CONTROL_TOKEN, or null when LOCAL_DEV_NO_CONTROL_TOKEN=true; its value is never part of a message. */
+  /** CONTROL_TOKEN, or null when unset; its value is never part of a message. */
   private static String controlToken(Env e) throws ConfigException {
-    boolean localDev = e.bool("LOCAL_DEV_NO_CONTROL_TOKEN", false);
     String token = e.get("CONTROL_TOKEN");
     if (token == null) {
-      if (localDev) {
-        return null;
-      }
-      throw new ConfigException("CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; "
-          + "LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)");
+      return null;
     }
     if (!CONTROL_TOKEN.matcher(token).matches()) {
       throw new ConfigException("CONTROL_TOKEN must be 32 to 256 characters, each a letter, a digit or one of - . _ ~ + / = "
@@ -156,7 +154,15 @@ record Config(int port, int instanceIndex, String appName, DatabaseBinding datab
         + " TIMINGS_FLUSH_ON_EXIT=" + timingsFlushOnExit + " SHUTDOWN_TIMEOUT_MS=" + shutdownTimeoutMs
         + " HTTP_MAX_HEADER_BYTES=" + httpMaxHeaderBytes + " HTTP_HEADER_TIMEOUT_MS=" + httpHeaderTimeoutMs
         + " HTTP_IDLE_TIMEOUT_MS=" + httpIdleTimeoutMs
-        + " CONTROL_TOKEN=" + (controlToken == null ? "none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)" : "***");
+        + " CONTROL_TOKEN=" + describeControl();
+  }
+
+  /** The control credential as the settings line shows it: masked, or what its absence means. */
+  private String describeControl() {
+    if (controlToken != null) {
+      return "***";
+    }
+    return controlOpen ? "none (LOCAL_DEV_NO_CONTROL_TOKEN: /timings open to anyone)" : "none (control endpoints closed)";
   }
 
   /** The settings line: a record's own toString would show the control token. */

@@ -13,24 +13,39 @@ import org.eclipse.jetty.http.HttpFields;
  * run. The routes are public on CF: anyone could switch recording off, clear or misfile a
  * round's measurements. The credential is compared as SHA-256 digests with
  * {@link MessageDigest#isEqual}, so the time taken tells nothing about the token, not even its
- * length.
+ * length. Without a token (a plain {@code cf push}) the endpoints answer 401 to every request, so
+ * the app still serves its public routes; only LOCAL_DEV_NO_CONTROL_TOKEN opens them.
  */
 final class ControlAuth {
   static final String REASON = "control credential missing or wrong";
+  static final String CLOSED_REASON = "control endpoints closed: CONTROL_TOKEN not set";
+  /**
+   * The line logged at start while the endpoints are closed: the settings spec's unsetLine of
+   * CONTROL_TOKEN (contract/settings.json, shared with node-app; ControlAuthTest compares them).
+   */
+  static final String CLOSED_LINE = "CONTROL_TOKEN not set: GET /timings and POST /timings/flush, /timings/clear, "
+      + "/timings/recording answer 401 to every request; set one and restart the app (scripts/push.sh, scale.sh and "
+      + "run-round.sh do both; by hand: docs/control-credential.md)";
   private static final String SCHEME = "bearer ";
   private static final String HEADER = "Authorization";
 
-  /** The token's digest; null when LOCAL_DEV_NO_CONTROL_TOKEN leaves the endpoints open. */
+  /** The token's digest; null without a token. */
   private final byte[] want;
+  /** Without a token: LOCAL_DEV_NO_CONTROL_TOKEN leaves the endpoints open. */
+  private final boolean open;
 
-  ControlAuth(String token) {
+  ControlAuth(String token, boolean open) {
     this.want = token == null ? null : digest(token);
+    this.open = open;
   }
 
-  /** The endpoint closed to requests without the credential (open without a token). */
+  /** The endpoint closed to requests without the credential; without a token open or closed to all. */
   Endpoint guard(Endpoint endpoint) {
-    if (want == null) {
+    if (want == null && open) {
       return endpoint;
+    }
+    if (want == null) {
+      return exchange -> Reply.error(401, CLOSED_REASON, "WWW-Authenticate", "Bearer");
     }
     return exchange -> allowed(exchange.request.getHeaders()) ? endpoint.handle(exchange)
         : Reply.error(401, REASON, "WWW-Authenticate", "Bearer");

@@ -6,7 +6,8 @@ import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 
 /**
- * java-app entry point: read the settings, start the server, stop gracefully on SIGTERM.
+ * java-app entry point: read the settings, log them (and, without a CONTROL_TOKEN, that the
+ * control endpoints are closed), start the server, stop gracefully on SIGTERM.
  * A bad setting exits 1 with one line naming the variable; SIGTERM exits 0 after the graceful
  * stop (CF sends SIGKILL 10 s after SIGTERM: docs/cf-platform.md §4). With the argument
  * {@code --check-settings} it validates and logs the settings, exits 0 (or 1), and serves nothing.
@@ -26,6 +27,9 @@ public final class Main {
     }
     Logger log = LoggerFactory.getLogger("java-app");
     log.info("settings {}", config.describe());
+    if (config.controlToken() == null && !config.controlOpen()) {
+      log.warn(ControlAuth.CLOSED_LINE);
+    }
     if (args.length > 0 && args[0].equals("--check-settings")) {
       System.exit(0);
     }

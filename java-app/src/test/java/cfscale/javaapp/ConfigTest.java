@@ -64,7 +64,7 @@ class ConfigTest {
         "RESULTS_DATABASE_URL", "postgresql://r@results:5432/results"));
     assertEquals(new Config(9000, 3, "x", c.database(),
         new DatabaseBinding("RESULTS_DATABASE_URL", "jdbc:postgresql://results:5432/results?sslmode=disable", "r", "", "disable"),
-        90, 250, 100, false, 5, true, 100, 16_384, 10_000, 95_000, 10, 10, TOKEN), c);
+        90, 250, 100, false, 5, true, 100, 16_384, 10_000, 95_000, 10, 10, TOKEN, false), c);
   }
 
   /**
@@ -88,8 +88,8 @@ class ConfigTest {
         boolean unset = switch (s.get("name").asText()) {
           case "TIMINGS_ENABLED" -> defaults.timingsEnabled();
           case "TIMINGS_FLUSH_ON_EXIT" -> defaults.timingsFlushOnExit();
-          // unset, an app without CONTROL_TOKEN does not start
-          case "LOCAL_DEV_NO_CONTROL_TOKEN" -> startsWithoutToken(env());
+          // unset, an app without CONTROL_TOKEN keeps its control endpoints closed
+          case "LOCAL_DEV_NO_CONTROL_TOKEN" -> openWithoutToken(env());
           default -> !s.get("default").asBoolean();
         };
         if (unset != s.get("default").asBoolean()) {
@@ -133,27 +133,26 @@ class ConfigTest {
     assertEquals(List.of(), problems);
   }
 
-  private static boolean startsWithoutToken(Map<String, String> env) {
+  private static boolean openWithoutToken(Map<String, String> env) throws ConfigException {
     env.remove("CONTROL_TOKEN");
-    try {
-      Config.fromEnv(env);
-      return true;
-    } catch (ConfigException e) {
-      return false;
-    }
+    return Config.fromEnv(env).controlOpen();
   }
 
   @Test
-  void controlTokenIsRequiredUnlessLocalDevSaysSo() throws Exception {
-    String required = "CONTROL_TOKEN is required: the credential of the /timings endpoints (scripts/push.sh sets one; "
-        + "LOCAL_DEV_NO_CONTROL_TOKEN=true opens them for local development)";
+  void withoutControlTokenTheAppStartsClosedUnlessLocalDevOpensIt() throws Exception {
     Map<String, String> none = env();
     none.remove("CONTROL_TOKEN");
-    assertEquals(required, assertThrows(ConfigException.class, () -> Config.fromEnv(none)).getMessage());
-    assertEquals(required, assertThrows(ConfigException.class, () -> Config.fromEnv(env("CONTROL_TOKEN", ""))).getMessage());
+    Map<String, String> localDevOff = env("CONTROL_TOKEN", "", "LOCAL_DEV_NO_CONTROL_TOKEN", "false");
+    for (Map<String, String> unset : List.of(none, env("CONTROL_TOKEN", ""), localDevOff)) {
+      Config c = Config.fromEnv(unset);
+      assertNull(c.controlToken());
+      assertFalse(c.controlOpen());
+    }
     none.put("LOCAL_DEV_NO_CONTROL_TOKEN", "true");
     assertNull(Config.fromEnv(none).controlToken());
+    assertTrue(Config.fromEnv(none).controlOpen());
     assertEquals(TOKEN, Config.fromEnv(env("LOCAL_DEV_NO_CONTROL_TOKEN", "true")).controlToken());
+    assertFalse(Config.fromEnv(env("LOCAL_DEV_NO_CONTROL_TOKEN", "true")).controlOpen(), "a token given still guards them");
     for (String token : new String[] {"a".repeat(32), "Z".repeat(256), "AZaz09-._~+/=AZaz09-._~+/=AZaz09=="}) {
       assertEquals(token, Config.fromEnv(env("CONTROL_TOKEN", token)).controlToken());
     }
@@ -174,6 +173,9 @@ class ConfigTest {
     Map<String, String> open = env("LOCAL_DEV_NO_CONTROL_TOKEN", "true");
     open.remove("CONTROL_TOKEN");
     assertTrue(Config.fromEnv(open).describe().contains(" CONTROL_TOKEN=none (LOCAL_DEV_NO_CONTROL_TOKEN"));
+    Map<String, String> closed = env();
+    closed.remove("CONTROL_TOKEN");
+    assertTrue(Config.fromEnv(closed).describe().endsWith(" CONTROL_TOKEN=none (control endpoints closed)"));
   }
 
   private static Map<String, String> with(Map<String, String> others, String name, long value) {
