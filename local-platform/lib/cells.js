@@ -2,7 +2,7 @@
 // app instances, and the backends of their databases) on CPUs of its own, the harness (loadgens,
 // router, results database, this daemon, run-round and its collectors) on the rest. On CF these
 // are different VMs: the app on a Diego cell, the loadgens, Gorouter and the results database
-// elsewhere (docs/cf-platform.md §23). Sharing two cores, every figure would measure the host.
+// elsewhere (docs/cf-platform.md §24). Sharing two cores, every figure would measure the host.
 //
 // Groups: cpuset/cfscale-<hash of CFSCALE_HOME>/{sut,harness,shield}. A process joins a cell by
 // writing its pid to the cell's cgroup.procs; its children inherit it.

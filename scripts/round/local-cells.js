@@ -1,5 +1,5 @@
 'use strict';
-// local-cells.js — the local platform's cells (`cfl cells`, docs/cf-platform.md §23): which CPUs
+// local-cells.js — the local platform's cells (`cfl cells`, docs/cf-platform.md §24): which CPUs
 // the system under test had and which the harness had. The round records them (round-doc.js) and
 // reads how busy each was (round-usage.js).
 const { parseCpuList } = require('../../lib/cpu-list');

@@ -237,7 +237,7 @@ function yieldToTheMeasured(p, nice) {
   try { os.setPriority(nice); } catch (e) { cli.log(`could not lower run-round's priority: ${e.message}`); }
 }
 
-// Locally the harness has CPUs of its own (`cfl cells`, docs/cf-platform.md §23): run-round,
+// Locally the harness has CPUs of its own (`cfl cells`, docs/cf-platform.md §24): run-round,
 // and the collectors and cf calls it starts, run there, never beside the app's instances.
 // The shield outlasts the round's longest wait by this much, then lowers itself.
 const SHIELD_MARGIN_S = 30;

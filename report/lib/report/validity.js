@@ -15,7 +15,7 @@ const MIN_COVERAGE = 0.8;
 const MAX_THROTTLED_FRACTION = 0.05;
 /**
  * The harness's CPUs this busy (a fraction of them) over the measured window: the load it sent and
- * the times it took are its own, not the app's (local cells, docs/cf-platform.md §23).
+ * the times it took are its own, not the app's (local cells, docs/cf-platform.md §24).
  */
 const HARNESS_BUSY_MAX = 0.9;
 /**
