@@ -16,12 +16,12 @@ const { summarize } = require('../../lib/inference.js');
 const { chartSvg } = require('../lib/report/render.js');
 
 /** A group as analysis.js makes it, from per-round values. */
-function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2 }) {
+function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2, sutCpus = null }) {
   const vals = { throughput_rps: rps, cpu_used_pct: cpu, cpu_peak_pct: peak ?? cpu, cpu_available_pct: quota ?? [],
     cpu_entitled_pct: entitled ?? [], mean_ms: [meanMs], p95_ms: [meanMs * 2], p99_ms: [meanMs * 3] };
   const stats = Object.fromEntries(Object.entries(vals).map(([m, v]) => [m, summarize(v)]));
   return { experiment: 'x', app, variant: 'default', series: app, app_instances: k, loadgens, parallel, model: 'closed', kind: 'rep',
-    load: loadgens * parallel, platform, host_cpus: hostCpus, values: vals, stats, slo_met: null };
+    load: loadgens * parallel, platform, host_cpus: hostCpus, sut_cpus: sutCpus, values: vals, stats, slo_met: null };
 }
 
 test('Table 7.1: the peak of the load step with the highest peak, against the quota and the study notion', () => {
@@ -36,9 +36,13 @@ test('Table 7.1: the peak of the load step with the highest peak, against the qu
   assert.equal(j2.cpu_available_pct, 160);
   assert.equal(j2.available_basis, 'quota');
   assert.equal(j2.utilisation, 305 / 160);
-  // Locally the host's cores stand for the cell's: 2 cores × 2 Java instances.
-  assert.equal(j2.study_available_pct, 400);
-  assert.equal(j2.study_utilisation, 305 / 400);
+  // Locally the host's cores stand for the cell's: 2 cores × 2 Java instances, but never more
+  // than the system under test had (sut_cpus not recorded: the host's 2 cores).
+  assert.equal(j2.study_wanted_pct, 400);
+  assert.equal(j2.study_available_pct, 200);
+  assert.equal(j2.study_capped, true);
+  assert.match(j2.study_basis, /capped at the 2 CPU\(s\) of the system under test/);
+  assert.equal(j2.study_utilisation, 305 / 200);
   assert.deepEqual(j2.published, { runtime: 'java', instances: 2, maxCpuPct: 361, availablePct: 800, utilisationPct: 45 });
   // Node.js: one core per instance, whatever the host has.
   assert.equal(n3.study_available_pct, 300);
@@ -52,7 +56,21 @@ test('Table 7.1: the peak of the load step with the highest peak, against the qu
   assert.equal(j1.study_assumed, true);
   assert.match(j1.study_basis, /^assumed 4 cores per cell \(study §7\.2\)$/);
   assert.equal(j1.study_utilisation, 229 / 400);
-  assert.deepEqual(studyAvailableCores('node-app', 5, null), { cores: 5, basis: '1 core per Node.js instance', assumed: false });
+  assert.deepEqual(studyAvailableCores('node-app', 5, null), { cores: 5, wanted: 5, capped: false, basis: '1 core per Node.js instance', assumed: false });
+});
+
+test('Table 7.1: the available CPU is capped at the CPUs of the system under test (environment.sut_cpus)', () => {
+  const [j3, n3] = cpuTable([
+    group({ k: 3, rps: [50], cpu: [90], peak: [95], hostCpus: 2, sutCpus: 1 }),
+    group({ app: 'node-app', k: 3, rps: [50], cpu: [90], peak: [99], hostCpus: 8, sutCpus: 1 }),
+  ]);
+  // A Java instance's cell is the system under test's one CPU: 3 × 1 wanted, 1 there.
+  assert.deepEqual([j3.study_wanted_pct, j3.study_available_pct, j3.study_capped], [300, 100, true]);
+  assert.equal(j3.study_utilisation, 95 / 100);
+  assert.deepEqual([n3.study_wanted_pct, n3.study_available_pct, n3.study_capped], [300, 100, true]);
+  // CF: no cap known, the study's 4 cores a cell assumed.
+  assert.equal(studyAvailableCores('java-app', 2, null, null).cores, 8);
+  assert.equal(studyAvailableCores('java-app', 2, null, 4).cores, 4);
 });
 
 test('Fig. 7.5/7.6: throughput at 100-400 % CPU, interpolated between load steps, never extrapolated', () => {

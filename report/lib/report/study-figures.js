@@ -25,7 +25,9 @@ function cmp(a, b, keys) {
  * - quota: the sum of the instance CPU quotas (local cgroups); on CF, where no quota is
  *   known, the CPU the instances are entitled to (v3 stats' cpu_entitlement) when the stats
  *   carry it;
- * - study: the cell's cores per Java instance, one core per Node.js instance (study.js).
+ * - study: the cell's cores per Java instance, one core per Node.js instance (study.js),
+ *   never more than the CPUs of the system under test (environment.sut_cpus; locally, when
+ *   not recorded, the host's cores): a 2-core host cannot have made 600 % available.
  * The study's own row (study Table 7.1) is put beside ours.
  */
 function cpuTable(groups) {
@@ -41,7 +43,8 @@ function cpuTable(groups) {
     const peak = g.stats.cpu_peak_pct.n ? g.stats.cpu_peak_pct : g.stats.cpu_used_pct;
     const quota = g.stats.cpu_available_pct.n ? { pct: g.stats.cpu_available_pct.mean, basis: 'quota' }
       : g.stats.cpu_entitled_pct.n ? { pct: g.stats.cpu_entitled_pct.mean, basis: 'entitlement' } : { pct: null, basis: null };
-    const st = studyAvailableCores(g.app, g.app_instances, g.platform === 'cf' ? null : g.host_cpus);
+    const sut = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
+    const st = studyAvailableCores(g.app, g.app_instances, g.platform === 'cf' ? null : sut, sut);
     const studyPct = st ? 100 * st.cores : null;
     return {
       experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances,
@@ -49,6 +52,7 @@ function cpuTable(groups) {
       cpu_available_pct: quota.pct, available_basis: quota.basis,
       utilisation: quota.pct ? peak.mean / quota.pct : null,
       study_available_pct: studyPct, study_basis: st?.basis ?? null, study_assumed: st?.assumed ?? false,
+      study_wanted_pct: st ? 100 * st.wanted : null, study_capped: st?.capped ?? false,
       study_utilisation: studyPct ? peak.mean / studyPct : null,
       published: studyTable71(g.app, g.app_instances),
     };
