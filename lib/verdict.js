@@ -62,7 +62,7 @@ const RULES = Object.freeze({ MIN_ROUNDS, MAX_CI_HALFWIDTH, EQUIVALENCE_MARGIN, 
 
 const pct = (x) => `${(100 * x).toFixed(Math.abs(x) < 0.1 ? 1 : 0)} %`;
 const signed = (x) => `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}`;
-const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
+const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2)).replace(/^-/, '−');
 
 /** A side: {label, values} → n, mean and its 95 % CI half-width as a fraction of the mean. */
 function side({ label, values }) {
@@ -95,6 +95,11 @@ function notMeasurable(reason) {
   return result(NOT_MEASURABLE, reason, []);
 }
 
+/** Nothing to judge (no trusted rounds, no comparable step): inconclusive, on 0 rounds. */
+function noData(reason) {
+  return { ...result(INCONCLUSIVE, reason, []), n_min: 0 };
+}
+
 /** The relative difference B/A − 1 with its CI (Fieller), as {value, lo, hi, confidence}. */
 function relativeDifference(a, b, confidence) {
   const r = ratioOfMeans(a, b, confidence);
@@ -122,7 +127,7 @@ function bound(sides, est, { direction, threshold, name, voidable = false }) {
   const reasons = gateReasons(sides);
   if (voidable && est.value > VOID_ABOVE) reasons.push(`${name} ${num(est.value)} > ${VOID_ABOVE}: a bad baseline voids the reading`);
   if (reasons.length) return result(INCONCLUSIVE, reasons.join('; '), sides, est);
-  const ci = `${name} ${num(est.value)} (95 % CI ${num(est.lo)}–${num(est.hi)})`;
+  const ci = `${name} ${num(est.value)} (95 % CI ${num(est.lo)} to ${num(est.hi)})`;
   const atLeast = direction === 'at least';
   const claimSide = atLeast ? est.lo : est.hi;
   const other = atLeast ? est.hi : est.lo;
@@ -151,7 +156,8 @@ function ratioVersus(a, b, { scale = 1, ...opts }) {
  */
 function combine(points) {
   const measured = points.filter((p) => p.verdict !== NOT_MEASURABLE);
-  const say = (ps) => ps.map((p) => `${p.label}: ${p.reason}`).join('; ');
+  // The first few points' reasons; the rest counted (the caller lists every point's figure).
+  const say = (ps) => ps.slice(0, 3).map((p) => `${p.label}: ${p.reason}`).join('; ') + (ps.length > 3 ? `; and ${ps.length - 3} more` : '');
   const unmeasured = points.length > measured.length ? ` (not measurable here: ${say(points.filter((p) => p.verdict === NOT_MEASURABLE))})` : '';
   const sides = measured.flatMap((p) => p.sides);
   if (!measured.length) return result(NOT_MEASURABLE, say(points), []);
@@ -183,5 +189,5 @@ function sameOrDifferent(a, b) {
 module.exports = {
   REPRODUCED, CONTRADICTED, INCONCLUSIVE, NOT_MEASURABLE, VERDICTS, RULES,
   MIN_ROUNDS, MAX_CI_HALFWIDTH, EQUIVALENCE_MARGIN, EQUIVALENCE_CONFIDENCE, BOUND_CONFIDENCE, VOID_ABOVE,
-  side, gateReasons, equivalent, bound, meanVersus, ratioVersus, combine, notMeasurable, relativeDifference, sameOrDifferent,
+  side, gateReasons, equivalent, bound, meanVersus, ratioVersus, combine, notMeasurable, noData, relativeDifference, sameOrDifferent,
 };
