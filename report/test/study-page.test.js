@@ -1,8 +1,9 @@
 // study-page.test.js — `scripts/report.sh --study` on a stored sample of real rounds of the
 // study (helpers/study-fixture.js: every round of a real run, one request in 200): the page
 // names its commit, machine and wall time, has the claims table with a verdict per claim, and
-// a section with its SVG, the study's value, ours and the rounds behind it for every figure
-// and table of the study.
+// a section with its SVG (or one sentence why none), the study's value, ours and the rounds
+// behind it for every figure and table of the study; every SVG keeps the chart rules
+// (helpers/svg-rules.js), no untrusted round drawn.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -14,6 +15,7 @@ const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
 const { loadFixture } = require('./helpers/study-fixture.js');
 const { FIGURES } = require('../lib/report/study-figures-page.js');
 const { CLAIMS, NOT_MEASURABLE, NOT_REPRODUCED, REPRODUCED } = require('../lib/report/study-claims.js');
+const { chartProblems } = require('./helpers/svg-rules.js');
 
 let db;
 let dir;
@@ -48,16 +50,29 @@ test('report.sh --study writes every section of the results page from real round
     assert.ok(row, `no claims row for "${c.finding}"`);
     assert.match(row, new RegExp(`\\| \\*\\*(${[REPRODUCED, NOT_REPRODUCED, NOT_MEASURABLE].join('|')})\\*\\*: \\S`), row);
   }
-  // Every figure and table: its heading, its chart (a real SVG), the study's value, ours, the rounds.
+  // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
+  // The trusted rounds: the groups' "rounds" column (GROUP_HEAD) in the rounds behind each figure.
+  const trusted = new Set(page.split('\n').filter((l) => l.startsWith('| ') && l.split(' | ').length === 11)
+    .flatMap((l) => l.split(' | ')[4].split(' ')).filter((x) => /^\d+$/.test(x)).map(Number));
+  assert.ok(trusted.size > 50, `${trusted.size} trusted rounds`);
+  let charts = 0;
   for (const fig of FIGURES) {
     const section = page.split(`## ${fig.id}: `)[1]?.split('\n## ')[0];
     assert.ok(section, `no section for ${fig.id}`);
     const svg = /!\[[^\]]*\]\(([^)]+\.svg)\)/.exec(section)?.[1];
-    assert.ok(svg, `${fig.id}: no chart`);
-    assert.match(fs.readFileSync(path.join(out, svg), 'utf8'), /^<svg[\s\S]*<\/svg>\s*$/, `${fig.id}: ${svg} is no SVG`);
+    if (svg) {
+      const text = fs.readFileSync(path.join(out, svg), 'utf8');
+      assert.match(text, /^<svg[\s\S]*<\/svg>\s*$/, `${fig.id}: ${svg} is no SVG`);
+      assert.deepEqual(chartProblems(text, { trusted }), [], `${fig.id}: ${svg}`);
+      charts++;
+    } else {
+      assert.match(section, /^No chart: [^\n]+\.$/m, `${fig.id}: neither a chart nor why`);
+    }
     assert.match(section, /^\*\*Study:\*\* \S/m, fig.id);
     assert.match(section, /^\*\*Here:\*\* \S/m, fig.id);
     assert.match(section, /<summary>The rounds behind it<\/summary>[\s\S]*\| \d+ \|/, `${fig.id}: no rounds`);
   }
+  assert.ok(charts >= FIGURES.length - 2, `${charts} charts of ${FIGURES.length}`);
+  assert.match(page, /## Fig\. 4\.3: Memory needed \(our procedure, not the study's\)/);
   assert.ok(fs.existsSync(path.join(out, 'csv', 'claims.csv')));
 });

@@ -86,6 +86,12 @@ test('Fig. 7.5/7.6: throughput at 100-400 % CPU, interpolated between load steps
     // java-app: one point at 120 %: no level inside its range.
     ['node-app', 3, 100, 200], ['node-app', 3, 200, 350], ['node-app', 3, 300, 500],
   ]);
+  // Each step's 95 % interval read off the same way: 105 ± 63.53 and 305 ± 63.53 (t(0.975, 1) · 5), halfway.
+  const [half] = cpuLevels([group({ app: 'node-app', k: 1, loadgens: 4, rps: [100, 110], cpu: [50, 50] }),
+    group({ app: 'node-app', k: 1, loadgens: 8, rps: [300, 310], cpu: [150, 150] })]);
+  assert.equal(half.throughput_rps, 205);
+  assert.ok(Math.abs(half.ci_low - (205 - 12.7062047 * 5)) < 1e-4 && Math.abs(half.ci_high - (205 + 12.7062047 * 5)) < 1e-4, JSON.stringify(half));
+  assert.equal(rows.length && cpuLevels(gs)[0].ci_low, null, 'one round a step: no interval');
   const spec = throughputAtCpuLevels({ cpuLevels: cpuLevels(gs) });
   assert.deepEqual(spec.data.values.map((v) => v.throughput), [200, 350, 500]);
   assert.deepEqual(spec.layer[0].encoding.x.axis.values, [100, 200, 300, 400]);
@@ -99,7 +105,9 @@ test('Fig. 7.1 keeps the load steps that meet the plan SLO (mean <= 10 ms) at <=
     loadgen_cpu_max: 0.1, eloop_p99_max_us: 1000, late_fraction: 0, instance_restarts: 0, loadgen_runs: 1, loadgens_not_done: 0,
     rep: 'rep1', label: `exp:cpu-100:node-app:default:i1:l${loadgens}:p1:rep1`, environment: {}, platform: 'local',
   });
-  const data = { overview: [row(1, 1, 4000, 0.3), row(2, 2, 9000, 0.7), row(3, 4, 12_000, 0.9), row(4, 8, 8000, 1.2)], split: [] };
+  // Two rounds a step: a mean is drawn only with its 95 % CI.
+  const data = { overview: [row(1, 1, 4000, 0.3), row(2, 2, 9000, 0.7), row(3, 4, 12_000, 0.9), row(4, 8, 8000, 1.2)]
+    .flatMap((r) => [r, { ...r, round_id: r.round_id + 10, rep: 'rep2' }]), split: [] };
   const a = analyse(data, { slo: { metric: 'mean', thresholdMs: 10, maxErrorRate: 0.01 } });
   assert.deepEqual(a.groups.map((g) => [g.loadgens, g.slo_met]), [[1, true], [2, true], [4, false], [8, true]]);
   const spec = throughputAtFullCore(a);

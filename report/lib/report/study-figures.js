@@ -74,7 +74,8 @@ function cpuLevels(groups) {
     if (g.kind !== 'rep' || !g.stats.cpu_used_pct.n || !g.stats.throughput_rps.n) continue;
     const key = JSON.stringify([g.experiment, g.series, g.app_instances]);
     if (!lines.has(key)) lines.set(key, { g, pts: [] });
-    lines.get(key).pts.push({ cpu: g.stats.cpu_used_pct.mean, rps: g.stats.throughput_rps.mean });
+    const t = g.stats.throughput_rps;
+    lines.get(key).pts.push({ cpu: g.stats.cpu_used_pct.mean, rps: t.mean, lo: t.ciLow, hi: t.ciHigh });
   }
   const out = [];
   for (const { g, pts } of lines.values()) {
@@ -83,9 +84,9 @@ function cpuLevels(groups) {
       for (let i = 0; i < pts.length; i++) {
         const a = pts[i];
         const b = pts[i + 1];
-        if (a.cpu === level) { out.push(levelRow(g, level, a.rps)); break; }
+        if (a.cpu === level) { out.push(levelRow(g, level, a, a, 0)); break; }
         if (b && a.cpu < level && level <= b.cpu) {
-          out.push(levelRow(g, level, a.rps + ((b.rps - a.rps) * (level - a.cpu)) / (b.cpu - a.cpu)));
+          out.push(levelRow(g, level, a, b, (level - a.cpu) / (b.cpu - a.cpu)));
           break;
         }
       }
@@ -94,8 +95,16 @@ function cpuLevels(groups) {
   return out.sort((x, y) => cmp(x, y, ['experiment', 'series', 'instances', 'cpu_pct']));
 }
 
-function levelRow(g, level, rps) {
-  return { experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances, cpu_pct: level, throughput_rps: rps };
+/**
+ * A level read off between steps a and b at fraction w: the throughput, and the interval
+ * between the two steps' 95 % interval ends read off the same way (wider than the
+ * interval of the interpolated mean, so on the safe side; null without both intervals).
+ */
+function levelRow(g, level, a, b, w) {
+  const at = (x, y) => x + (y - x) * w;
+  const ci = [a.lo, a.hi, b.lo, b.hi].every(Number.isFinite);
+  return { experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances, cpu_pct: level,
+    throughput_rps: at(a.rps, b.rps), ci_low: ci ? at(a.lo, b.lo) : null, ci_high: ci ? at(a.hi, b.hi) : null };
 }
 
 /** Scale-until-SLO stops (experiment_outcomes) with the study's stop beside them (study §7.3). */

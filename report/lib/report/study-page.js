@@ -9,7 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { analyse } = require('./analysis.js');
-const { AXIS_CONFIG } = require('./charts.js');
+const { CHART_CONFIG, MIN_ROUNDS_DRAWN } = require('./chart-kit.js');
 const { loadReportData } = require('./data.js');
 const { chartSvg } = require('./render.js');
 const { claimRows, HOST_BOUND_SHARE, LINEAR_MIN, NO_DIFFERENCE_MAX } = require('./study-claims.js');
@@ -109,6 +109,15 @@ function claimsSection(claims) {
   ];
 }
 
+/** One sentence on why a figure has no chart (charts draw a mean only with its CI). */
+function noChart(fig, a) {
+  if (!a.rounds.some((r) => r.trusted)) return `No chart: plan \`${fig.plan}\` has no trusted rounds.`;
+  if (!a.groups.some((g) => g.kind === 'rep' && g.round_ids.length >= MIN_ROUNDS_DRAWN)) {
+    return `No chart: no point of plan \`${fig.plan}\` has ${MIN_ROUNDS_DRAWN} trusted rounds, and a mean is drawn only with its 95 % CI.`;
+  }
+  return `No chart: ${fig.empty ?? `these rounds hold nothing this figure draws with a 95 % CI (${MIN_ROUNDS_DRAWN} trusted rounds a point)`}.`;
+}
+
 async function figureSection(fig, x, outDir, files) {
   const lines = [`## ${fig.id}: ${fig.title}`, ''];
   if (!x || !x.analysis.groups.length) return [...lines, `No rounds of plan \`${fig.plan}\` yet: run \`scripts/run-experiment.sh --study\`.`, ''];
@@ -116,11 +125,11 @@ async function figureSection(fig, x, outDir, files) {
   const spec = fig.chart(a);
   if (spec) {
     const name = `${slug(fig.id)}.svg`;
-    fs.writeFileSync(path.join(outDir, name), await chartSvg({ ...spec, config: { ...AXIS_CONFIG, ...spec.config } }));
+    fs.writeFileSync(path.join(outDir, name), await chartSvg({ ...spec, config: { ...CHART_CONFIG, ...spec.config } }));
     files.push(name);
     lines.push(`![${fig.id}: ${fig.title}](${name})`, '');
   } else {
-    lines.push('(nothing to draw from these rounds)', '');
+    lines.push(noChart(fig, a), '');
   }
   const rows = groupRows(a);
   const csvName = `csv/${slug(fig.id)}.csv`;
