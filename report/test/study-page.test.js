@@ -1,9 +1,9 @@
 // study-page.test.js — `scripts/report.sh --study` on a stored sample of real rounds of the
 // study (helpers/study-fixture.js: every round of a real run, one request in 200): the page
-// names its commit, machine and wall time, has the claims table with a verdict per claim, and
-// a section with its SVG (or one sentence why none), the study's value, ours and the rounds
-// behind it for every figure and table of the study; every SVG keeps the chart rules
-// (helpers/svg-rules.js), no untrusted round drawn.
+// names its commit, machine and wall time, has the claims table with a verdict per claim and
+// every constant of its rules, csv/claims.csv, and for every figure and table of the study a
+// section with its SVG (or one sentence why none), the study's value, ours and the rounds
+// behind it; every SVG keeps the chart rules (helpers/svg-rules.js), no untrusted round drawn.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -14,8 +14,10 @@ const { runScript } = require('./helpers/cli.js');
 const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
 const { loadFixture } = require('./helpers/study-fixture.js');
 const { FIGURES } = require('../lib/report/study-figures-page.js');
-const { CLAIMS, NOT_MEASURABLE, NOT_REPRODUCED, REPRODUCED } = require('../lib/report/study-claims.js');
+const { CLAIMS, CLAIM_RULES } = require('../lib/report/study-claims.js');
+const { RULES, VERDICTS } = require('../../lib/verdict.js');
 const { chartProblems } = require('./helpers/svg-rules.js');
+const { readCsv } = require('./helpers/csv.js');
 
 let db;
 let dir;
@@ -43,13 +45,21 @@ test('report.sh --study writes every section of the results page from real round
     assert.match(page, new RegExp(`^\\| ${head} \\| \\S`, 'm'), head);
   }
   assert.match(page, /^\| machine \| 2 cores \(.+\), [\d.]+ GiB, Linux \S+ \|$/m);
-  // The claims: one row each, with a verdict and its reason.
+  // The claims: one row each, with a verdict of the four, its reason, n_min and the widest CI.
   const claims = page.split('## Claims')[1].split('\n## ')[0];
+  assert.match(claims, /^\| finding \| study \| test: groups compared \| ours \| verdict \| n_min \| widest 95 % CI \|$/m);
   for (const c of CLAIMS) {
     const row = claims.split('\n').find((l) => l.startsWith(`| ${c.finding} (`));
     assert.ok(row, `no claims row for "${c.finding}"`);
-    assert.match(row, new RegExp(`\\| \\*\\*(${[REPRODUCED, NOT_REPRODUCED, NOT_MEASURABLE].join('|')})\\*\\*: \\S`), row);
+    assert.match(row, new RegExp(`\\| \\*\\*(${VERDICTS.join('|')})\\*\\*: \\S.* \\| (\\d+|–) \\| (±[\\d.]+ %|–) \\|$`), row);
+    assert.equal(row.includes('our own experiment, not the study\'s finding'), c.own, row);
   }
+  // Every constant the verdicts use, with its value, under the claims.
+  for (const [name, value] of Object.entries({ ...RULES, ...CLAIM_RULES })) assert.match(claims, new RegExp(`^\\| ${name} = ${value} \\| \\S`, 'm'), name);
+  const claimsCsv = readCsv(path.join(out, 'csv', 'claims.csv'));
+  assert.deepEqual(Object.keys(claimsCsv[0]), ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason']);
+  assert.equal(claimsCsv.length, CLAIMS.length);
+  for (const c of claimsCsv) assert.ok(VERDICTS.includes(c.verdict), c.verdict);
   // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
   // The trusted rounds: the groups' "rounds" column (GROUP_HEAD) in the rounds behind each figure.
   const trusted = new Set(page.split('\n').filter((l) => l.startsWith('| ') && l.split(' | ').length === 11)
@@ -74,5 +84,4 @@ test('report.sh --study writes every section of the results page from real round
   }
   assert.ok(charts >= FIGURES.length - 2, `${charts} charts of ${FIGURES.length}`);
   assert.match(page, /## Fig\. 4\.3: Memory needed \(our procedure, not the study's\)/);
-  assert.ok(fs.existsSync(path.join(out, 'csv', 'claims.csv')));
 });

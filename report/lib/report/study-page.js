@@ -12,7 +12,8 @@ const { analyse } = require('./analysis.js');
 const { CHART_CONFIG, MIN_ROUNDS_DRAWN } = require('./chart-kit.js');
 const { loadReportData } = require('./data.js');
 const { chartSvg } = require('./render.js');
-const { claimRows, HOST_BOUND_SHARE, LINEAR_MIN, NO_DIFFERENCE_MAX } = require('./study-claims.js');
+const { RULES, VERDICTS } = require('../../../lib/verdict.js');
+const { claimRows, CLAIM_RULES } = require('./study-claims.js');
 const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
 
 /** The analysis of every study plan, by plan name: { name: {plan, data, analysis} }. */
@@ -96,15 +97,43 @@ function header(f, meta) {
   ];
 }
 
+const OWN = ' — *our own experiment, not the study\'s finding*';
+// What each constant of the verdicts means (lib/verdict.js, study-claims.js): printed, every one.
+const RULE_TEXT = {
+  MIN_ROUNDS: 'a side with fewer trusted rounds decides nothing: inconclusive (the round is the unit of replication, never the request)',
+  MAX_CI_HALFWIDTH: 'a side whose 95 % CI half-width is above this share of its mean decides nothing: inconclusive',
+  EQUIVALENCE_MARGIN: '*no deciding difference*: reproduced only when the CI of B/A − 1 lies inside ± this, contradicted when it lies entirely outside, else inconclusive (TOST)',
+  EQUIVALENCE_CONFIDENCE: 'the CI of that equivalence test (two one-sided tests at 5 %); the CI of a ratio of means is Fieller\'s, with the Welch–Satterthwaite df',
+  BOUND_CONFIDENCE: '*at least / at most X* (A faster, an efficiency, a share): reproduced when this CI\'s bound on the claim\'s side clears X, contradicted when the opposite bound is on the wrong side, else inconclusive; never the point estimate',
+  VOID_ABOVE: 'an efficiency or a share of a quota above this voids the reading (a bad baseline): inconclusive, not a pass',
+  LINEAR_MIN: '*about 100 %* and *near-linear*: at least this share of the CPU available, of k·X(1)',
+  PART_MAX: '*only part of the CPU*: at most this share of it',
+  HOST_BOUND_SHARE: 'without CPUs of its own for the system under test, a host at least this busy has no core to spare: a reading that needs one is *not measurable here*',
+  KEEPALIVE_GAIN_MIN: 'keep-alive lifts the cap: with / without at least this factor',
+  NODE_MEMORY_MAX_MIB: 'Node.js needs at most this many MiB per instance (window mean)',
+  JAVA_MEMORY_FACTOR_MIN: 'Java needs at least this many times Node.js\'s memory per instance',
+  FASTER_MIN: '*A is faster / serves more*: the ratio A / B at least this',
+};
+const RULE_VALUES = { ...RULES, ...CLAIM_RULES };
+
 function claimsSection(claims) {
+  const rows = claims.map((c) => [`${c.finding} (${c.cite})${c.own ? OWN : ''}`, c.study, `${c.test}: ${c.compares}`, c.ours,
+    `**${c.verdict}**: ${c.reason}`, c.n_min ?? '–', c.ci_halfwidth_pct === null ? '–' : `±${c.ci_halfwidth_pct} %`]);
   return [
     '## Claims',
     '',
-    mdTable(['finding', 'study', 'ours (95 % CI)', 'verdict'], claims.map((c) => [`${c.finding} (${c.cite})`, c.study, c.ours, `**${c.verdict}**: ${c.reason}`])),
+    mdTable(['finding', 'study', 'test: groups compared', 'ours', 'verdict', 'n_min', 'widest 95 % CI'], rows),
     '',
-    `Rules: *near-linear* and *about 100 %* mean at least ${pct(LINEAR_MIN)}; *no deciding difference* means every difference between`
-      + ` variants at one load is within the noise (Welch, 95 %) or under ${pct(NO_DIFFERENCE_MAX)}; a host whose cores were ${pct(HOST_BOUND_SHARE)}`
-      + ' busy or more cannot show what an instance would use with more, so such a claim is *not measurable here*.',
+    `Verdicts: ${VERDICTS.map((v) => `*${v}*`).join(', ')}. *n_min*: trusted rounds on the smaller side behind the verdict;`
+      + ' *widest 95 % CI*: the largest half-width behind it, in % of its mean (– : a side with fewer than 2 rounds has none).'
+      + ` Rows marked${OWN} test what the study did not measure.`,
+    '',
+    'Rules: every constant the verdicts use (`lib/verdict.js`, `report/lib/report/study-claims.js`).',
+    '',
+    mdTable(['constant', 'rule'], Object.entries(RULE_VALUES).map(([k, v]) => [`${k} = ${v}`, RULE_TEXT[k]])),
+    '',
+    'A figure\'s sentence that calls a difference *significant* means Welch\'s p < 0.05 **and** non-overlapping 95 % CIs'
+      + ' (`lib/inference.js` compare); neither that nor *within the noise* is a verdict.',
     '',
   ];
 }
@@ -143,14 +172,15 @@ async function figureSection(fig, x, outDir, files) {
   return lines;
 }
 
+const CLAIMS_CSV_HEAD = ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason'];
+
 /** Write DIR/README.md, the SVGs and CSVs; returns the files written (relative to DIR). */
 async function writeStudyPage(outDir, analyses, meta) {
   fs.mkdirSync(path.join(outDir, 'csv'), { recursive: true });
   const files = [];
   const byName = Object.fromEntries(Object.entries(analyses).map(([k, v]) => [k, v.analysis]));
   const claims = claimRows(byName);
-  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([['finding', 'cite', 'study', 'ours', 'verdict', 'reason'],
-    ...claims.map((c) => [c.finding, c.cite, c.study, c.ours, c.verdict, c.reason])]));
+  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([CLAIMS_CSV_HEAD, ...claims.map((c) => CLAIMS_CSV_HEAD.map((k) => c[k]))]));
   files.push('csv/claims.csv');
   const lines = [...header(runFacts(analyses), meta), ...claimsSection(claims)];
   for (const fig of FIGURES) lines.push(...await figureSection(fig, analyses[fig.plan], outDir, files));
@@ -159,4 +189,4 @@ async function writeStudyPage(outDir, analyses, meta) {
   return { files, claims };
 }
 
-module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0 };
+module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0, RULE_TEXT, RULE_VALUES, CLAIMS_CSV_HEAD };
