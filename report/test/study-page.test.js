@@ -1,9 +1,11 @@
 // study-page.test.js — `scripts/report.sh --study` on a stored sample of real rounds of the
 // study (helpers/study-fixture.js: every round of a real run, one request in 200): the page
 // names its commit, machine and wall time, has the claims table with a verdict per claim and
-// every constant of its rules, csv/claims.csv, and for every figure and table of the study a
-// section with its SVG (or one sentence why none), the study's value, ours and the rounds
-// behind it; every SVG keeps the chart rules (helpers/svg-rules.js), no untrusted round drawn.
+// every constant of its rules, csv/claims.csv and csv/rounds.csv (as many rows as the page
+// counts rounds), the method checklist and the round-position effect, and for every figure
+// and table of the study a section with its SVG (or one sentence why none), the study's
+// value, ours and the rounds behind it; every SVG keeps the chart rules
+// (helpers/svg-rules.js), no untrusted round drawn.
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -60,11 +62,23 @@ test('report.sh --study writes every section of the results page from real round
   assert.deepEqual(Object.keys(claimsCsv[0]), ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason']);
   assert.equal(claimsCsv.length, CLAIMS.length);
   for (const c of claimsCsv) assert.ok(VERDICTS.includes(c.verdict), c.verdict);
+  // csv/rounds.csv: a row per round, as many as the header counts.
+  const rounds = readCsv(path.join(out, 'csv', 'rounds.csv'));
+  assert.equal(Number(/^\| rounds \| (\d+) /m.exec(page)[1]), rounds.length);
+  assert.ok(rounds.length > 50 && rounds.length <= counts.rounds, `${rounds.length} of ${counts.rounds}`);
+  for (const k of ['plan', 'app', 'variant', 'instances', 'load', 'trusted', 'flags', 'throughput_rps', 'p50_ms', 'p99_ms', 'mean_ms', 'cpu_used_pct', 'mem_mib']) {
+    assert.ok(k in rounds[0], k);
+  }
+  assert.ok(rounds.some((r) => r.trusted === 'false' && /bad: /.test(r.flags)), 'untrusted rounds with their flags');
+  // The method checklist (Papadopoulos et al.) and the round-position effect.
+  const checklist = page.split('## Method checklist')[1].split('\n## ')[0];
+  for (const p of ['P1 repeated experiments', 'P2 workload', 'P3 experimental setup', 'P4 open access artifact', 'P5 probabilistic', 'P6 statistical tests', 'P7 measurement units', 'P8 cost']) {
+    assert.match(checklist, new RegExp(`^\\| ${p}[^|]* \\| \\S`, 'm'), p);
+  }
+  assert.match(checklist, /^\| P1 repeated experiments \| trusted rounds per point: min \d+, median 2, max 2 over \d+ points; 0 reach 5 \| not met \|$/m);
+  assert.match(page.split('## Round position')[1], /^\| pool-size \| \d+ \| [+−][\d.]+ % \| [+−][\d.]+ % to [+−][\d.]+ % \| /m);
   // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
-  // The trusted rounds: the groups' "rounds" column (GROUP_HEAD) in the rounds behind each figure.
-  const trusted = new Set(page.split('\n').filter((l) => l.startsWith('| ') && l.split(' | ').length === 11)
-    .flatMap((l) => l.split(' | ')[4].split(' ')).filter((x) => /^\d+$/.test(x)).map(Number));
-  assert.ok(trusted.size > 50, `${trusted.size} trusted rounds`);
+  const trusted = new Set(rounds.filter((r) => r.trusted === 'true').map((r) => Number(r.round)));
   let charts = 0;
   for (const fig of FIGURES) {
     const section = page.split(`## ${fig.id}: `)[1]?.split('\n## ')[0];

@@ -15,6 +15,7 @@ const { chartSvg } = require('./render.js');
 const { RULES, VERDICTS } = require('../../../lib/verdict.js');
 const { claimRows, CLAIM_RULES } = require('./study-claims.js');
 const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
+const { mdTable, positionSection, principlesSection, roundsCsvRows, studyRounds } = require('./study-method.js');
 
 /** The analysis of every study plan, by plan name: { name: {plan, data, analysis} }. */
 async function studyAnalyses(client, plans) {
@@ -33,8 +34,6 @@ function cpuMode(plan) {
   return 'the default quota, memory GB × 1 core per instance (CF\'s shares follow memory)';
 }
 
-const cell = (x) => String(x ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const mdTable = (head, rows) => [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 const slug = (id) => id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '');
 const csv = (rows) => rows.map((r) => r.map((v) => (/[",\n]/.test(String(v ?? '')) ? `"${String(v).replace(/"/g, '""')}"` : String(v ?? ''))).join(',')).join('\n') + '\n';
 
@@ -53,7 +52,7 @@ const GROUP_HEAD = ['app / variant', 'instances', 'in flight', 'n', 'rounds', 'l
 
 /** Facts of the run: commits, machine, versions, wall time, the harness's share. */
 function runFacts(analyses) {
-  const rounds = Object.values(analyses).flatMap((x) => x.analysis.rounds);
+  const rounds = studyRounds(analyses).map((x) => x.r);
   const revs = [...new Set(rounds.map((r) => r.git_rev).filter(Boolean))];
   const env = rounds.find((r) => r.environment?.host_cpus)?.environment ?? {};
   const times = rounds.map((r) => [new Date(r.created_at).getTime(), new Date(r.finished_at ?? r.created_at).getTime()]);
@@ -89,7 +88,7 @@ function header(f, meta) {
       ['machine', `${e.host_cpus ?? '?'} cores (${e.host_cpu_model ?? '?'}), ${e.host_memory_bytes ? `${(e.host_memory_bytes / 2 ** 30).toFixed(1)} GiB` : '? GiB'}, Linux ${e.host_kernel ?? '?'}`],
       ['versions', Object.entries(f.versions).map(([k, v]) => `${k} ${v}`).join('; ')],
       ['wall time', `${hm(f.wallS)} from the first round's start (${f.first}) to the last one's end`],
-      ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags)`],
+      ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags; every one in [csv/rounds.csv](csv/rounds.csv))`],
       ['the harness\'s share', f.harnessMedian === null ? 'not recorded'
         : `median ${pct(f.harnessMedian)} of the CPU that the system under test and the harness used together (${f.harnessN} rounds: loadgens, results database, router, platform daemon, run-round and collectors against app instances and app databases; on CF none of the harness runs on the app's cell)`],
     ]),
@@ -182,7 +181,10 @@ async function writeStudyPage(outDir, analyses, meta) {
   const claims = claimRows(byName);
   fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([CLAIMS_CSV_HEAD, ...claims.map((c) => CLAIMS_CSV_HEAD.map((k) => c[k]))]));
   files.push('csv/claims.csv');
-  const lines = [...header(runFacts(analyses), meta), ...claimsSection(claims)];
+  fs.writeFileSync(path.join(outDir, 'csv', 'rounds.csv'), csv(roundsCsvRows(analyses)));
+  files.push('csv/rounds.csv');
+  const facts = runFacts(analyses);
+  const lines = [...header(facts, meta), ...claimsSection(claims), ...principlesSection(analyses, facts, claims), ...positionSection(analyses)];
   for (const fig of FIGURES) lines.push(...await figureSection(fig, analyses[fig.plan], outDir, files));
   fs.writeFileSync(path.join(outDir, 'README.md'), `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
   files.push('README.md');
