@@ -74,6 +74,11 @@ test('a system under test of 1 CPU cannot show the JVM on a multi-core cell, nor
   // ×1: 0.97 of its one core; ×2, ×3 would need 2 and 3 CPUs.
   assert.equal(node.verdict, V.REPRODUCED, node.reason);
   assert.match(node.reason, /not measurable here: ×2 of 1 core per Node\.js instance: the study's 2 core\(s\) for 2 instance\(s\); the system under test had 1/);
+  // Three 1-core quotas on that 1 CPU: the share is of the 1 CPU there was, not of 3.
+  const quota = plan(around(500).map((rps) => row('horizontal-efficiency', { app: 'node-app', k: 3, rps, cpuCores: 0.97, quota: 3, env: sut })));
+  const q = claim({ 'horizontal-efficiency': quota }, 'Node.js uses about 100 %');
+  assert.equal(q.verdict, V.REPRODUCED, q.reason);
+  assert.match(q.ours, /^×3 of its quota: 97 %/);
 });
 
 test('every claim names its kind, threshold and groups; missing plans are inconclusive on 0 rounds', () => {

@@ -61,12 +61,15 @@ test('Table 7.1: the peak of the load step with the highest peak, against the qu
 
 test('Table 7.1: the available CPU is capped at the CPUs of the system under test (environment.sut_cpus)', () => {
   const [j3, n3] = cpuTable([
-    group({ k: 3, rps: [50], cpu: [90], peak: [95], hostCpus: 2, sutCpus: 1 }),
+    group({ k: 3, rps: [50], cpu: [90], peak: [95], quota: [300], hostCpus: 2, sutCpus: 1 }),
     group({ app: 'node-app', k: 3, rps: [50], cpu: [90], peak: [99], hostCpus: 8, sutCpus: 1 }),
   ]);
   // A Java instance's cell is the system under test's one CPU: 3 × 1 wanted, 1 there.
   assert.deepEqual([j3.study_wanted_pct, j3.study_available_pct, j3.study_capped], [300, 100, true]);
   assert.equal(j3.study_utilisation, 95 / 100);
+  // Three 1-core quotas on 1 CPU: 100 % was there to use, not 300 %.
+  assert.deepEqual([j3.cpu_available_pct, j3.utilisation], [100, 95 / 100]);
+  assert.match(j3.available_basis, /^quota, capped at the 1 CPU\(s\) of the system under test$/);
   assert.deepEqual([n3.study_wanted_pct, n3.study_available_pct, n3.study_capped], [300, 100, true]);
   // CF: no cap known, the study's 4 cores a cell assumed.
   assert.equal(studyAvailableCores('java-app', 2, null, null).cores, 8);

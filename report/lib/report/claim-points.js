@@ -39,11 +39,18 @@ function hostLoad(a, app) {
 /** A point: where in the plan, the verdict on it, and how its figure is printed. */
 const point = (label, unit, verdict) => ({ label, unit, ...verdict });
 
-/** Per k at the top load: the window-mean CPU as a share of the instances' quota. */
+/**
+ * Per k at the top load: the window-mean CPU as a share of the instances' quota, summed —
+ * never more than the CPUs of the system under test (sut_cpus; locally, not recorded, the host's).
+ */
 function quotaShares(a, app, opts) {
   if (!a) return [];
-  return topLoadByK(a, app).map((g) => point(`×${g.app_instances} of its quota`, 'share',
-    V.meanVersus({ label: `${short(app)} ×${g.app_instances}`, values: perRound(a, g, METRICS.cpu_utilisation) }, { ...opts, voidable: true })));
+  return topLoadByK(a, app).map((g) => {
+    const cap = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
+    const share = (r) => (r.cpu_used_cores === null || !(r.cpu_available_cores > 0) ? null : r.cpu_used_cores / Math.min(r.cpu_available_cores, cap > 0 ? cap : Infinity));
+    return point(`×${g.app_instances} of its quota`, 'share',
+      V.meanVersus({ label: `${short(app)} ×${g.app_instances}`, values: perRound(a, g, share) }, { ...opts, voidable: true }));
+  });
 }
 
 /**

@@ -41,9 +41,11 @@ function cpuTable(groups) {
   }
   return [...best.values()].map((g) => {
     const peak = g.stats.cpu_peak_pct.n ? g.stats.cpu_peak_pct : g.stats.cpu_used_pct;
-    const quota = g.stats.cpu_available_pct.n ? { pct: g.stats.cpu_available_pct.mean, basis: 'quota' }
-      : g.stats.cpu_entitled_pct.n ? { pct: g.stats.cpu_entitled_pct.mean, basis: 'entitlement' } : { pct: null, basis: null };
     const sut = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
+    const given = g.stats.cpu_available_pct.n ? { pct: g.stats.cpu_available_pct.mean, basis: 'quota' }
+      : g.stats.cpu_entitled_pct.n ? { pct: g.stats.cpu_entitled_pct.mean, basis: 'entitlement' } : { pct: null, basis: null };
+    // Quotas summed over instances may promise more than the system under test had.
+    const quota = given.pct !== null && sut > 0 && given.pct > 100 * sut ? { pct: 100 * sut, basis: `${given.basis}, capped at the ${sut} CPU(s) of the system under test` } : given;
     const st = studyAvailableCores(g.app, g.app_instances, g.platform === 'cf' ? null : sut, sut);
     const studyPct = st ? 100 * st.cores : null;
     return {
