@@ -20,8 +20,8 @@
 // - TOST (Schuirmann 1987): two one-sided tests at α = 0.05 = the 90 % CI inside the margin.
 //
 // The rules, as implemented (every constant below is printed under the claims table):
-// 1. Any side with n < MIN_ROUNDS, or a 95 % CI half-width above MAX_CI_HALFWIDTH of its
-//    mean, is inconclusive: such data cannot tell 10 % apart.
+// 1. Any side with n < MIN_ROUNDS, or a SIDE_CONFIDENCE (95 %) CI half-width above
+//    MAX_CI_HALFWIDTH of its mean, is inconclusive: such data cannot tell 10 % apart.
 // 2. "No deciding difference" (equivalent): the relative difference B/A − 1 with its
 //    EQUIVALENCE_CONFIDENCE (90 %) CI — Fieller's interval of the ratio of means, Welch df
 //    (lib/inference.js ratioOfMeans). Reproduced when the CI lies inside ±EQUIVALENCE_MARGIN,
@@ -45,7 +45,9 @@ const VERDICTS = Object.freeze([REPRODUCED, CONTRADICTED, INCONCLUSIVE, NOT_MEAS
 
 /** Rounds a side needs before any verdict. */
 const MIN_ROUNDS = 5;
-/** The widest 95 % CI half-width a side may have, as a fraction of its mean. */
+/** The CI of a side's own mean that MAX_CI_HALFWIDTH bounds (rule 1). */
+const SIDE_CONFIDENCE = 0.95;
+/** The widest CI half-width a side may have, as a fraction of its mean. */
 const MAX_CI_HALFWIDTH = 0.10;
 /** "No deciding difference": the relative difference's CI within ± this. */
 const EQUIVALENCE_MARGIN = 0.10;
@@ -55,10 +57,8 @@ const EQUIVALENCE_CONFIDENCE = 0.90;
 const BOUND_CONFIDENCE = 0.95;
 /** An efficiency or a share of a quota above this is a bad baseline, not a pass. */
 const VOID_ABOVE = 1.1;
-/** The CI of a side's own mean (rule 1). */
-const SIDE_CONFIDENCE = 0.95;
 
-const RULES = Object.freeze({ MIN_ROUNDS, MAX_CI_HALFWIDTH, EQUIVALENCE_MARGIN, EQUIVALENCE_CONFIDENCE, BOUND_CONFIDENCE, VOID_ABOVE });
+const RULES = Object.freeze({ MIN_ROUNDS, MAX_CI_HALFWIDTH, SIDE_CONFIDENCE, EQUIVALENCE_MARGIN, EQUIVALENCE_CONFIDENCE, BOUND_CONFIDENCE, VOID_ABOVE });
 
 const pct = (x) => `${(100 * x).toFixed(Math.abs(x) < 0.1 ? 1 : 0)} %`;
 const signed = (x) => `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}`;
@@ -75,7 +75,7 @@ function gateReasons(sides) {
   const out = [];
   for (const s of sides) {
     if (s.n < MIN_ROUNDS) out.push(`${s.label}: n = ${s.n} < ${MIN_ROUNDS} rounds`);
-    else if (!(s.halfWidthRel <= MAX_CI_HALFWIDTH)) out.push(`${s.label}: 95 % CI ±${pct(s.halfWidthRel)} of its mean > ±${pct(MAX_CI_HALFWIDTH)}`);
+    else if (!(s.halfWidthRel <= MAX_CI_HALFWIDTH)) out.push(`${s.label}: ${pct(SIDE_CONFIDENCE)} CI ±${pct(s.halfWidthRel)} of its mean > ±${pct(MAX_CI_HALFWIDTH)}`);
   }
   return out;
 }
@@ -188,6 +188,6 @@ function sameOrDifferent(a, b) {
 
 module.exports = {
   REPRODUCED, CONTRADICTED, INCONCLUSIVE, NOT_MEASURABLE, VERDICTS, RULES,
-  MIN_ROUNDS, MAX_CI_HALFWIDTH, EQUIVALENCE_MARGIN, EQUIVALENCE_CONFIDENCE, BOUND_CONFIDENCE, VOID_ABOVE,
+  MIN_ROUNDS, MAX_CI_HALFWIDTH, SIDE_CONFIDENCE, EQUIVALENCE_MARGIN, EQUIVALENCE_CONFIDENCE, BOUND_CONFIDENCE, VOID_ABOVE,
   side, gateReasons, equivalent, bound, meanVersus, ratioVersus, combine, notMeasurable, noData, relativeDifference, sameOrDifferent,
 };

@@ -100,7 +100,8 @@ const OWN = ' — *our own experiment, not the study\'s finding*';
 // What each constant of the verdicts means (lib/verdict.js, study-claims.js): printed, every one.
 const RULE_TEXT = {
   MIN_ROUNDS: 'a side with fewer trusted rounds decides nothing: inconclusive (the round is the unit of replication, never the request)',
-  MAX_CI_HALFWIDTH: 'a side whose 95 % CI half-width is above this share of its mean decides nothing: inconclusive',
+  MAX_CI_HALFWIDTH: 'a side whose CI half-width is above this share of its mean decides nothing: inconclusive',
+  SIDE_CONFIDENCE: 'the CI of a side\'s own mean (Student t over its rounds) that rule takes',
   EQUIVALENCE_MARGIN: '*no deciding difference*: reproduced only when the CI of B/A − 1 lies inside ± this, contradicted when it lies entirely outside, else inconclusive (TOST)',
   EQUIVALENCE_CONFIDENCE: 'the CI of that equivalence test (two one-sided tests at 5 %); the CI of a ratio of means is Fieller\'s, with the Welch–Satterthwaite df',
   BOUND_CONFIDENCE: '*at least / at most X* (A faster, an efficiency, a share): reproduced when this CI\'s bound on the claim\'s side clears X, contradicted when the opposite bound is on the wrong side, else inconclusive; never the point estimate',
