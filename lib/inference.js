@@ -1,6 +1,7 @@
 // inference.js — the statistics of the report: mean, sample standard deviation, Student t
-// quantiles, 95 % confidence intervals from repetitions, Welch's t-test and the scaling
-// efficiency X(k) / (k · X(1)). Pure functions, no dependencies, tested on known answers.
+// quantiles, 95 % confidence intervals from repetitions, Welch's t-test, the interval of a
+// ratio of two means (Fieller) and the scaling efficiency X(k) / (k · X(1)). Pure
+// functions, no dependencies, tested on known answers.
 'use strict';
 
 /** Confidence level of every interval in the report. */
@@ -159,4 +160,32 @@ function efficiency(xk, x1, k, confidence = CONFIDENCE) {
   return { k, value, ciLow: value - half, ciHigh: value + half, n: Math.min(sk.n, s1.n) };
 }
 
-module.exports = { mean, stddev, logGamma, incompleteBeta, tCdf, tQuantile, summarize, welch, compare, efficiency, CONFIDENCE };
+/**
+ * The ratio of two independent means, mean(b) / mean(a), with its two-sided confidence
+ * interval by Fieller's theorem: the R with (b̄ − R·ā)² ≤ t² (se_b² + R² se_a²). Unlike the
+ * delta method it stays honest when ā is noisy: the interval is asymmetric and, when ā is
+ * not clearly away from 0 (ā² ≤ t² se_a²), unbounded (−∞, ∞). t has the Welch–Satterthwaite
+ * df of b − R·a at the estimate R. Fewer than two values a side: no interval (NaN).
+ */
+function ratioOfMeans(a, b, confidence = CONFIDENCE) {
+  const sa = summarize(a, confidence);
+  const sb = summarize(b, confidence);
+  const ratio = sb.mean / sa.mean;
+  const none = { ratio, ciLow: NaN, ciHigh: NaN, df: NaN };
+  if (sa.n < 2 || sb.n < 2 || !Number.isFinite(ratio)) return none;
+  const va = sa.se ** 2;
+  const vb = sb.se ** 2;
+  const v = vb + ratio ** 2 * va;
+  if (v === 0) return { ratio, ciLow: ratio, ciHigh: ratio, df: Infinity };
+  const df = v ** 2 / (vb ** 2 / (sb.n - 1) + (ratio ** 4 * va ** 2) / (sa.n - 1));
+  const t = tQuantile(1 - (1 - confidence) / 2, df);
+  const denom = sa.mean ** 2 - t * t * va;
+  if (denom <= 0) return { ratio, ciLow: -Infinity, ciHigh: Infinity, df };
+  const root = t * Math.sqrt(sa.mean ** 2 * vb + sb.mean ** 2 * va - t * t * va * vb);
+  const ends = [(sa.mean * sb.mean - root) / denom, (sa.mean * sb.mean + root) / denom];
+  return { ratio, ciLow: Math.min(...ends), ciHigh: Math.max(...ends), df };
+}
+
+module.exports = {
+  mean, stddev, logGamma, incompleteBeta, tCdf, tQuantile, summarize, welch, compare, efficiency, ratioOfMeans, CONFIDENCE,
+};

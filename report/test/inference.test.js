@@ -2,7 +2,7 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { compare, efficiency, mean, stddev, summarize, tCdf, tQuantile, welch } = require('../../lib/inference.js');
+const { compare, efficiency, mean, ratioOfMeans, stddev, summarize, tCdf, tQuantile, welch } = require('../../lib/inference.js');
 
 const close = (actual, expected, tol, what) => assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} vs ${expected}`);
 
@@ -76,4 +76,42 @@ test('scaling efficiency X(k) / (k · X(1)) with a delta-method interval', () =>
   // rel se = sqrt((5.7735/200)^2 + (1.1547/100)^2) = 0.031091; half = 4.302653 * 0.031091 * 1.0
   close(f.ciHigh - f.value, 4.302653 * Math.sqrt((10 / Math.sqrt(3) / 200) ** 2 + (2 / Math.sqrt(3) / 100) ** 2), 1e-6, 'half width');
   assert.equal(f.n, 3);
+});
+
+test("Fieller's interval of a ratio of means matches the hand computation", () => {
+  // a = 1..5 (mean 3, se² 0.5), b = 2, 4, …, 10 (mean 6, se² 2): R = 2, Welch df of b − 2a =
+  // 4² / (2²/4 + (4 · 0.5)²/4) = 8, t(0.975, 8) = 2.306004; the roots of
+  // (9 − t²·0.5) R² − 36 R + (36 − t²·2) = 0 (plain arithmetic, Python).
+  const r = ratioOfMeans([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]);
+  close(r.ratio, 2, 1e-12, 'ratio');
+  close(r.df, 8, 1e-9, 'df');
+  close(r.ciLow, 0.8242424347, 1e-6, 'low');
+  close(r.ciHigh, 4.8529411147, 1e-6, 'high');
+  // 90 %: t(0.95, 8) = 1.859548.
+  const r90 = ratioOfMeans([1, 2, 3, 4, 5], [2, 4, 6, 8, 10], 0.9);
+  close(r90.ciLow, 1.0166473645, 1e-6, 'low 90');
+  close(r90.ciHigh, 3.9345009287, 1e-6, 'high 90');
+  // A denominator without variance: b̄/ā ± t(0.975, 2) · se_b / ā, symmetric.
+  const flat = ratioOfMeans([10, 10, 10], [19, 20, 21]);
+  close(flat.ciLow, 1.7515862288, 1e-6, 'flat low');
+  close(flat.ciHigh, 2.2484137712, 1e-6, 'flat high');
+});
+
+test('ratioOfMeans: the bounds solve Fieller\'s equation; no interval from one value; unbounded near 0', () => {
+  const a = [100, 102, 98, 101, 99];
+  const b = [110, 115, 105, 112, 108, 110];
+  const r = ratioOfMeans(a, b);
+  const sa = summarize(a);
+  const sb = summarize(b);
+  const t = tQuantile(0.975, r.df);
+  for (const R of [r.ciLow, r.ciHigh]) {
+    close((sb.mean - R * sa.mean) ** 2, t * t * (sb.se ** 2 + R * R * sa.se ** 2), 1e-6, `Fieller at ${R}`);
+  }
+  assert.ok(r.ciLow < r.ratio && r.ratio < r.ciHigh);
+  assert.ok(Number.isNaN(ratioOfMeans([100], [110, 111]).ciLow), 'one value');
+  const wild = ratioOfMeans([1, -1, 2, -1.5], [10, 11, 12]);
+  assert.equal(wild.ciLow, -Infinity);
+  assert.equal(wild.ciHigh, Infinity);
+  const same = ratioOfMeans([5, 5], [10, 10]);
+  assert.deepEqual([same.ciLow, same.ciHigh], [2, 2], 'no variance, no width');
 });

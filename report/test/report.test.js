@@ -9,6 +9,7 @@ const { after, before, test } = require('node:test');
 const { runScript } = require('./helpers/cli.js');
 const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
 const { insertExperiment, insertRound } = require('./helpers/synthetic.js');
+const { readCsv } = require('./helpers/csv.js');
 
 let db;
 let dir;
@@ -24,24 +25,6 @@ after(async () => {
   stopOwnCluster();
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-/** A small CSV reader for our own files (quotes, doubled quotes, commas in quotes). */
-function readCsv(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const rows = [];
-  let row = [];
-  let cell = '';
-  let q = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (q) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') q = false; else cell += c;
-    } else if (c === '"') q = true;
-    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; } else cell += c;
-  }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]])));
-}
 
 const close = (a, b, tol, what) => assert.ok(Math.abs(Number(a) - b) <= tol, `${what}: ${a} vs ${b}`);
 

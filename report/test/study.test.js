@@ -16,12 +16,12 @@ const { summarize } = require('../../lib/inference.js');
 const { chartSvg } = require('../lib/report/render.js');
 
 /** A group as analysis.js makes it, from per-round values. */
-function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2 }) {
+function group({ app = 'java-app', k = 1, loadgens = 4, parallel = 1, rps, cpu, peak, quota = null, entitled = null, meanMs = 5, platform = 'local', hostCpus = 2, sutCpus = null }) {
   const vals = { throughput_rps: rps, cpu_used_pct: cpu, cpu_peak_pct: peak ?? cpu, cpu_available_pct: quota ?? [],
     cpu_entitled_pct: entitled ?? [], mean_ms: [meanMs], p95_ms: [meanMs * 2], p99_ms: [meanMs * 3] };
   const stats = Object.fromEntries(Object.entries(vals).map(([m, v]) => [m, summarize(v)]));
   return { experiment: 'x', app, variant: 'default', series: app, app_instances: k, loadgens, parallel, model: 'closed', kind: 'rep',
-    load: loadgens * parallel, platform, host_cpus: hostCpus, values: vals, stats, slo_met: null };
+    load: loadgens * parallel, platform, host_cpus: hostCpus, sut_cpus: sutCpus, values: vals, stats, slo_met: null };
 }
 
 test('Table 7.1: the peak of the load step with the highest peak, against the quota and the study notion', () => {
@@ -36,9 +36,13 @@ test('Table 7.1: the peak of the load step with the highest peak, against the qu
   assert.equal(j2.cpu_available_pct, 160);
   assert.equal(j2.available_basis, 'quota');
   assert.equal(j2.utilisation, 305 / 160);
-  // Locally the host's cores stand for the cell's: 2 cores × 2 Java instances.
-  assert.equal(j2.study_available_pct, 400);
-  assert.equal(j2.study_utilisation, 305 / 400);
+  // Locally the host's cores stand for the cell's: 2 cores × 2 Java instances, but never more
+  // than the system under test had (sut_cpus not recorded: the host's 2 cores).
+  assert.equal(j2.study_wanted_pct, 400);
+  assert.equal(j2.study_available_pct, 200);
+  assert.equal(j2.study_capped, true);
+  assert.match(j2.study_basis, /capped at the 2 CPU\(s\) of the system under test/);
+  assert.equal(j2.study_utilisation, 305 / 200);
   assert.deepEqual(j2.published, { runtime: 'java', instances: 2, maxCpuPct: 361, availablePct: 800, utilisationPct: 45 });
   // Node.js: one core per instance, whatever the host has.
   assert.equal(n3.study_available_pct, 300);
@@ -52,7 +56,24 @@ test('Table 7.1: the peak of the load step with the highest peak, against the qu
   assert.equal(j1.study_assumed, true);
   assert.match(j1.study_basis, /^assumed 4 cores per cell \(study §7\.2\)$/);
   assert.equal(j1.study_utilisation, 229 / 400);
-  assert.deepEqual(studyAvailableCores('node-app', 5, null), { cores: 5, basis: '1 core per Node.js instance', assumed: false });
+  assert.deepEqual(studyAvailableCores('node-app', 5, null), { cores: 5, wanted: 5, capped: false, basis: '1 core per Node.js instance', assumed: false });
+});
+
+test('Table 7.1: the available CPU is capped at the CPUs of the system under test (environment.sut_cpus)', () => {
+  const [j3, n3] = cpuTable([
+    group({ k: 3, rps: [50], cpu: [90], peak: [95], quota: [300], hostCpus: 2, sutCpus: 1 }),
+    group({ app: 'node-app', k: 3, rps: [50], cpu: [90], peak: [99], hostCpus: 8, sutCpus: 1 }),
+  ]);
+  // A Java instance's cell is the system under test's one CPU: 3 × 1 wanted, 1 there.
+  assert.deepEqual([j3.study_wanted_pct, j3.study_available_pct, j3.study_capped], [300, 100, true]);
+  assert.equal(j3.study_utilisation, 95 / 100);
+  // Three 1-core quotas on 1 CPU: 100 % was there to use, not 300 %.
+  assert.deepEqual([j3.cpu_available_pct, j3.utilisation], [100, 95 / 100]);
+  assert.match(j3.available_basis, /^quota, capped at the 1 CPU\(s\) of the system under test$/);
+  assert.deepEqual([n3.study_wanted_pct, n3.study_available_pct, n3.study_capped], [300, 100, true]);
+  // CF: no cap known, the study's 4 cores a cell assumed.
+  assert.equal(studyAvailableCores('java-app', 2, null, null).cores, 8);
+  assert.equal(studyAvailableCores('java-app', 2, null, 4).cores, 4);
 });
 
 test('Fig. 7.5/7.6: throughput at 100-400 % CPU, interpolated between load steps, never extrapolated', () => {
@@ -68,6 +89,12 @@ test('Fig. 7.5/7.6: throughput at 100-400 % CPU, interpolated between load steps
     // java-app: one point at 120 %: no level inside its range.
     ['node-app', 3, 100, 200], ['node-app', 3, 200, 350], ['node-app', 3, 300, 500],
   ]);
+  // Each step's 95 % interval read off the same way: 105 ± 63.53 and 305 ± 63.53 (t(0.975, 1) · 5), halfway.
+  const [half] = cpuLevels([group({ app: 'node-app', k: 1, loadgens: 4, rps: [100, 110], cpu: [50, 50] }),
+    group({ app: 'node-app', k: 1, loadgens: 8, rps: [300, 310], cpu: [150, 150] })]);
+  assert.equal(half.throughput_rps, 205);
+  assert.ok(Math.abs(half.ci_low - (205 - 12.7062047 * 5)) < 1e-4 && Math.abs(half.ci_high - (205 + 12.7062047 * 5)) < 1e-4, JSON.stringify(half));
+  assert.equal(rows.length && cpuLevels(gs)[0].ci_low, null, 'one round a step: no interval');
   const spec = throughputAtCpuLevels({ cpuLevels: cpuLevels(gs) });
   assert.deepEqual(spec.data.values.map((v) => v.throughput), [200, 350, 500]);
   assert.deepEqual(spec.layer[0].encoding.x.axis.values, [100, 200, 300, 400]);
@@ -81,7 +108,9 @@ test('Fig. 7.1 keeps the load steps that meet the plan SLO (mean <= 10 ms) at <=
     loadgen_cpu_max: 0.1, eloop_p99_max_us: 1000, late_fraction: 0, instance_restarts: 0, loadgen_runs: 1, loadgens_not_done: 0,
     rep: 'rep1', label: `exp:cpu-100:node-app:default:i1:l${loadgens}:p1:rep1`, environment: {}, platform: 'local',
   });
-  const data = { overview: [row(1, 1, 4000, 0.3), row(2, 2, 9000, 0.7), row(3, 4, 12_000, 0.9), row(4, 8, 8000, 1.2)], split: [] };
+  // Two rounds a step: a mean is drawn only with its 95 % CI.
+  const data = { overview: [row(1, 1, 4000, 0.3), row(2, 2, 9000, 0.7), row(3, 4, 12_000, 0.9), row(4, 8, 8000, 1.2)]
+    .flatMap((r) => [r, { ...r, round_id: r.round_id + 10, rep: 'rep2' }]), split: [] };
   const a = analyse(data, { slo: { metric: 'mean', thresholdMs: 10, maxErrorRate: 0.01 } });
   assert.deepEqual(a.groups.map((g) => [g.loadgens, g.slo_met]), [[1, true], [2, true], [4, false], [8, true]]);
   const spec = throughputAtFullCore(a);

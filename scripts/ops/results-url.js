@@ -1,72 +1,13 @@
-// results-url.js — the results database for the report and the experiment runner (resultsUrl says
-// where it is looked for).
+// results-url.js — the results database for the report and the experiment runner: where it
+// is (lib/results-db-url.js resultsUrl) and a client on it as the report reads it.
 'use strict';
-const { execFileSync } = require('node:child_process');
-const fs = require('node:fs');
-const path = require('node:path');
 const pg = require('pg');
 const { connect: openResultsDb } = require('./results-db.js');
-
-const REPO_ROOT = path.resolve(__dirname, '../..');
+const { REPO_ROOT, localCfEnv, resultsUrl } = require('../../lib/results-db-url.js');
 
 // Numeric columns (bigint, numeric) as JS numbers: counts and microseconds fit in 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
-
-const CFL = path.join(REPO_ROOT, 'scripts/cfl');
-// The report's own service key on the local results-db (the scripts keep theirs).
-const RESULTS_KEY = 'cfscale-report';
-
-function run(cmd, args, env = process.env) {
-  return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000, env }).trim();
-}
-
-/**
- * The environment in which `cf` talks to the local platform: the report's own CF_HOME beside
- * the platform's state (`scripts/cfl home`), logged in by `scripts/cfl login` as the scripts
- * are (once; the CLI refreshes its token itself). Throws when it cannot.
- */
-function localCfEnv() {
-  const env = { ...process.env, CF_HOME: path.join(run(CFL, ['home']), 'report-cf-home'),
-    PATH: `${process.env.PATH}:${path.join(REPO_ROOT, '.tools/bin')}` };
-  fs.mkdirSync(env.CF_HOME, { recursive: true });
-  run(CFL, ['login'], env);
-  return env;
-}
-
-/** The credentials' uri of the report's service key on the local results-db (made when missing). */
-function localResultsUrl({ ensureLocal }) {
-  if (ensureLocal) run(CFL, ['up']);
-  const env = localCfEnv();
-  const cf = (...args) => run('cf', args, env);
-  if (ensureLocal) cf('create-service', 'postgres', 'local', 'results-db');
-  const keyGuid = () => { try { return cf('service-key', 'results-db', RESULTS_KEY, '--guid'); } catch { return ''; } };
-  let guid = keyGuid();
-  if (!/^[0-9a-f-]{36}$/.test(guid)) {
-    cf('create-service-key', 'results-db', RESULTS_KEY);
-    guid = keyGuid();
-  }
-  return JSON.parse(cf('curl', `/v3/service_credential_bindings/${guid}/details`)).credentials?.uri;
-}
-
-/**
- * Resolve the results database URL: --db, else CFSCALE_RESULTS_URL, else
- * RESULTS_DATABASE_URL (what run-round.sh reads on cf), else on local the credentials of the
- * report's service key on results-db, through the cf CLI; with `ensureLocal` the local
- * platform is started and the service created first (both idempotent). null when none is known.
- */
-function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
-  if (db) return db;
-  if (process.env.CFSCALE_RESULTS_URL) return process.env.CFSCALE_RESULTS_URL;
-  if (process.env.RESULTS_DATABASE_URL) return process.env.RESULTS_DATABASE_URL;
-  if (platform !== 'local') return null;
-  try {
-    const out = localResultsUrl({ ensureLocal });
-    return /^postgres(ql)?:\/\//.test(out || '') ? out : null;
-  } catch {
-    return null;
-  }
-}
 
 /** A client on the results database (results-db.js connect), as application cfscale-report. */
 const connect = (url) => openResultsDb(url, 'report');

@@ -87,7 +87,7 @@ function groupOf(all, splitByRound, slo) {
     experiment: r0.experiment, app: r0.app, variant: r0.variant, series: `${r0.app}${r0.variant === 'default' ? '' : ` ${r0.variant}`}`,
     app_instances: r0.app_instances, loadgens: r0.loadgens, model: r0.model, parallel: r0.parallel,
     rate: r0.rate, scenario: r0.scenario, kind: r0.repKind, load: offeredLoad(r0),
-    platform: r0.platform, host_cpus: Number(r0.environment?.host_cpus) || null,
+    platform: r0.platform, host_cpus: Number(r0.environment?.host_cpus) || null, sut_cpus: Number(r0.environment?.sut_cpus) || null,
     keepalive: r0.keepalive ?? true, front_proxies: r0.front_proxies ?? 0,
     round_ids: rs.map((r) => r.round_id), excluded_ids: all.filter((r) => !r.trusted).map((r) => r.round_id),
     values: {}, stats: {},

@@ -76,7 +76,7 @@ function instancePoints(a, field, values) {
 
 /** One line per instance, faint outside the measured window. */
 function instanceLine(field, title) {
-  return { mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field, type: 'quantitative', title },
+  return { name: 'sample', mark: { type: 'line', strokeWidth: 1 }, encoding: { x, y: { field, type: 'quantitative', title },
     color: { field: 'instance', type: 'nominal', title: 'instance' },
     detail: { field: 'measured', type: 'nominal' }, // one line inside the window, one outside
     opacity: { condition: { test: 'datum.measured', value: 1 }, value: 0.35 } } };
@@ -133,7 +133,7 @@ function roundMemory(a) {
     subtitle(a, `MiB per stats sample; ring: the peak before the first full GC (first drop below ${100 * GC_DROP} %), the memory needed; faint: outside the measured window`),
     [...v, ...gc.map((g) => ({ ...g, gc: true }))], [
       { ...instanceLine('mib', 'MiB'), transform: [{ filter: '!datum.gc' }] },
-      { mark: { type: 'point', size: 60, color: 'black' }, transform: [{ filter: 'datum.gc' }], encoding: { x, y: { field: 'mib', type: 'quantitative' } } },
+      { name: 'sample_peak', mark: { type: 'point', size: 60, color: 'black' }, transform: [{ filter: 'datum.gc' }], encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'MiB' } } },
     ]);
 }
 

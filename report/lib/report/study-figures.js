@@ -25,7 +25,9 @@ function cmp(a, b, keys) {
  * - quota: the sum of the instance CPU quotas (local cgroups); on CF, where no quota is
  *   known, the CPU the instances are entitled to (v3 stats' cpu_entitlement) when the stats
  *   carry it;
- * - study: the cell's cores per Java instance, one core per Node.js instance (study.js).
+ * - study: the cell's cores per Java instance, one core per Node.js instance (study.js),
+ *   never more than the CPUs of the system under test (environment.sut_cpus; locally, when
+ *   not recorded, the host's cores): a 2-core host cannot have made 600 % available.
  * The study's own row (study Table 7.1) is put beside ours.
  */
 function cpuTable(groups) {
@@ -39,9 +41,12 @@ function cpuTable(groups) {
   }
   return [...best.values()].map((g) => {
     const peak = g.stats.cpu_peak_pct.n ? g.stats.cpu_peak_pct : g.stats.cpu_used_pct;
-    const quota = g.stats.cpu_available_pct.n ? { pct: g.stats.cpu_available_pct.mean, basis: 'quota' }
+    const sut = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
+    const given = g.stats.cpu_available_pct.n ? { pct: g.stats.cpu_available_pct.mean, basis: 'quota' }
       : g.stats.cpu_entitled_pct.n ? { pct: g.stats.cpu_entitled_pct.mean, basis: 'entitlement' } : { pct: null, basis: null };
-    const st = studyAvailableCores(g.app, g.app_instances, g.platform === 'cf' ? null : g.host_cpus);
+    // Quotas summed over instances may promise more than the system under test had.
+    const quota = given.pct !== null && sut > 0 && given.pct > 100 * sut ? { pct: 100 * sut, basis: `${given.basis}, capped at the ${sut} CPU(s) of the system under test` } : given;
+    const st = studyAvailableCores(g.app, g.app_instances, g.platform === 'cf' ? null : sut, sut);
     const studyPct = st ? 100 * st.cores : null;
     return {
       experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances,
@@ -49,6 +54,7 @@ function cpuTable(groups) {
       cpu_available_pct: quota.pct, available_basis: quota.basis,
       utilisation: quota.pct ? peak.mean / quota.pct : null,
       study_available_pct: studyPct, study_basis: st?.basis ?? null, study_assumed: st?.assumed ?? false,
+      study_wanted_pct: st ? 100 * st.wanted : null, study_capped: st?.capped ?? false,
       study_utilisation: studyPct ? peak.mean / studyPct : null,
       published: studyTable71(g.app, g.app_instances),
     };
@@ -70,7 +76,8 @@ function cpuLevels(groups) {
     if (g.kind !== 'rep' || !g.stats.cpu_used_pct.n || !g.stats.throughput_rps.n) continue;
     const key = JSON.stringify([g.experiment, g.series, g.app_instances]);
     if (!lines.has(key)) lines.set(key, { g, pts: [] });
-    lines.get(key).pts.push({ cpu: g.stats.cpu_used_pct.mean, rps: g.stats.throughput_rps.mean });
+    const t = g.stats.throughput_rps;
+    lines.get(key).pts.push({ cpu: g.stats.cpu_used_pct.mean, rps: t.mean, lo: t.ciLow, hi: t.ciHigh });
   }
   const out = [];
   for (const { g, pts } of lines.values()) {
@@ -79,9 +86,9 @@ function cpuLevels(groups) {
       for (let i = 0; i < pts.length; i++) {
         const a = pts[i];
         const b = pts[i + 1];
-        if (a.cpu === level) { out.push(levelRow(g, level, a.rps)); break; }
+        if (a.cpu === level) { out.push(levelRow(g, level, a, a, 0)); break; }
         if (b && a.cpu < level && level <= b.cpu) {
-          out.push(levelRow(g, level, a.rps + ((b.rps - a.rps) * (level - a.cpu)) / (b.cpu - a.cpu)));
+          out.push(levelRow(g, level, a, b, (level - a.cpu) / (b.cpu - a.cpu)));
           break;
         }
       }
@@ -90,8 +97,16 @@ function cpuLevels(groups) {
   return out.sort((x, y) => cmp(x, y, ['experiment', 'series', 'instances', 'cpu_pct']));
 }
 
-function levelRow(g, level, rps) {
-  return { experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances, cpu_pct: level, throughput_rps: rps };
+/**
+ * A level read off between steps a and b at fraction w: the throughput, and the interval
+ * between the two steps' 95 % interval ends read off the same way (wider than the
+ * interval of the interpolated mean, so on the safe side; null without both intervals).
+ */
+function levelRow(g, level, a, b, w) {
+  const at = (x, y) => x + (y - x) * w;
+  const ci = [a.lo, a.hi, b.lo, b.hi].every(Number.isFinite);
+  return { experiment: g.experiment, series: g.series, app: g.app, variant: g.variant, instances: g.app_instances, cpu_pct: level,
+    throughput_rps: at(a.rps, b.rps), ci_low: ci ? at(a.lo, b.lo) : null, ci_high: ci ? at(a.hi, b.hi) : null };
 }
 
 /** Scale-until-SLO stops (experiment_outcomes) with the study's stop beside them (study §7.3). */

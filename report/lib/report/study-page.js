@@ -9,11 +9,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { analyse } = require('./analysis.js');
-const { AXIS_CONFIG } = require('./charts.js');
+const { CHART_CONFIG, MIN_ROUNDS_DRAWN } = require('./chart-kit.js');
 const { loadReportData } = require('./data.js');
 const { chartSvg } = require('./render.js');
-const { claimRows, HOST_BOUND_SHARE, LINEAR_MIN, NO_DIFFERENCE_MAX } = require('./study-claims.js');
+const { RULES, VERDICTS } = require('../../../lib/verdict.js');
+const { claimRows, CLAIM_RULES } = require('./study-claims.js');
 const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
+const { mdTable, positionSection, principlesSection, roundsCsvRows, studyRounds } = require('./study-method.js');
 
 /** The analysis of every study plan, by plan name: { name: {plan, data, analysis} }. */
 async function studyAnalyses(client, plans) {
@@ -32,8 +34,6 @@ function cpuMode(plan) {
   return 'the default quota, memory GB × 1 core per instance (CF\'s shares follow memory)';
 }
 
-const cell = (x) => String(x ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const mdTable = (head, rows) => [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 const slug = (id) => id.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/-$/, '');
 const csv = (rows) => rows.map((r) => r.map((v) => (/[",\n]/.test(String(v ?? '')) ? `"${String(v).replace(/"/g, '""')}"` : String(v ?? ''))).join(',')).join('\n') + '\n';
 
@@ -52,7 +52,7 @@ const GROUP_HEAD = ['app / variant', 'instances', 'in flight', 'n', 'rounds', 'l
 
 /** Facts of the run: commits, machine, versions, wall time, the harness's share. */
 function runFacts(analyses) {
-  const rounds = Object.values(analyses).flatMap((x) => x.analysis.rounds);
+  const rounds = studyRounds(analyses).map((x) => x.r);
   const revs = [...new Set(rounds.map((r) => r.git_rev).filter(Boolean))];
   const env = rounds.find((r) => r.environment?.host_cpus)?.environment ?? {};
   const times = rounds.map((r) => [new Date(r.created_at).getTime(), new Date(r.finished_at ?? r.created_at).getTime()]);
@@ -88,7 +88,7 @@ function header(f, meta) {
       ['machine', `${e.host_cpus ?? '?'} cores (${e.host_cpu_model ?? '?'}), ${e.host_memory_bytes ? `${(e.host_memory_bytes / 2 ** 30).toFixed(1)} GiB` : '? GiB'}, Linux ${e.host_kernel ?? '?'}`],
       ['versions', Object.entries(f.versions).map(([k, v]) => `${k} ${v}`).join('; ')],
       ['wall time', `${hm(f.wallS)} from the first round's start (${f.first}) to the last one's end`],
-      ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags)`],
+      ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags; every one in [csv/rounds.csv](csv/rounds.csv))`],
       ['the harness\'s share', f.harnessMedian === null ? 'not recorded'
         : `median ${pct(f.harnessMedian)} of the CPU that the system under test and the harness used together (${f.harnessN} rounds: loadgens, results database, router, platform daemon, run-round and collectors against app instances and app databases; on CF none of the harness runs on the app's cell)`],
     ]),
@@ -96,17 +96,55 @@ function header(f, meta) {
   ];
 }
 
+const OWN = ' — *our own experiment, not the study\'s finding*';
+// What each constant of the verdicts means (lib/verdict.js, study-claims.js): printed, every one.
+const RULE_TEXT = {
+  MIN_ROUNDS: 'a side with fewer trusted rounds decides nothing: inconclusive (the round is the unit of replication, never the request)',
+  MAX_CI_HALFWIDTH: 'a side whose CI half-width is above this share of its mean decides nothing: inconclusive',
+  SIDE_CONFIDENCE: 'the CI of a side\'s own mean (Student t over its rounds) that rule takes',
+  EQUIVALENCE_MARGIN: '*no deciding difference*: reproduced only when the CI of B/A − 1 lies inside ± this, contradicted when it lies entirely outside, else inconclusive (TOST)',
+  EQUIVALENCE_CONFIDENCE: 'the CI of that equivalence test (two one-sided tests at 5 %); the CI of a ratio of means is Fieller\'s, with the Welch–Satterthwaite df',
+  BOUND_CONFIDENCE: '*at least / at most X* (A faster, an efficiency, a share): reproduced when this CI\'s bound on the claim\'s side clears X, contradicted when the opposite bound is on the wrong side, else inconclusive; never the point estimate',
+  VOID_ABOVE: 'an efficiency or a share of a quota above this voids the reading (a bad baseline): inconclusive, not a pass',
+  LINEAR_MIN: '*about 100 %* and *near-linear*: at least this share of the CPU available, of k·X(1)',
+  PART_MAX: '*only part of the CPU*: at most this share of it',
+  HOST_BOUND_SHARE: 'without CPUs of its own for the system under test, a host at least this busy has no core to spare: a reading that needs one is *not measurable here*',
+  KEEPALIVE_GAIN_MIN: 'keep-alive lifts the cap: with / without at least this factor',
+  NODE_MEMORY_MAX_MIB: 'Node.js needs at most this many MiB per instance (window mean)',
+  JAVA_MEMORY_FACTOR_MIN: 'Java needs at least this many times Node.js\'s memory per instance',
+  FASTER_MIN: '*A is faster / serves more*: the ratio A / B at least this',
+};
+const RULE_VALUES = { ...RULES, ...CLAIM_RULES };
+
 function claimsSection(claims) {
+  const rows = claims.map((c) => [`${c.finding} (${c.cite})${c.own ? OWN : ''}`, c.study, `${c.test}: ${c.compares}`, c.ours,
+    `**${c.verdict}**: ${c.reason}`, c.n_min ?? '–', c.ci_halfwidth_pct === null ? '–' : `±${c.ci_halfwidth_pct} %`]);
   return [
     '## Claims',
     '',
-    mdTable(['finding', 'study', 'ours (95 % CI)', 'verdict'], claims.map((c) => [`${c.finding} (${c.cite})`, c.study, c.ours, `**${c.verdict}**: ${c.reason}`])),
+    mdTable(['finding', 'study', 'test: groups compared', 'ours', 'verdict', 'n_min', 'widest 95 % CI'], rows),
     '',
-    `Rules: *near-linear* and *about 100 %* mean at least ${pct(LINEAR_MIN)}; *no deciding difference* means every difference between`
-      + ` variants at one load is within the noise (Welch, 95 %) or under ${pct(NO_DIFFERENCE_MAX)}; a host whose cores were ${pct(HOST_BOUND_SHARE)}`
-      + ' busy or more cannot show what an instance would use with more, so such a claim is *not measurable here*.',
+    `Verdicts: ${VERDICTS.map((v) => `*${v}*`).join(', ')}. *n_min*: trusted rounds on the smaller side behind the verdict;`
+      + ' *widest 95 % CI*: the largest half-width behind it, in % of its mean (– : a side with fewer than 2 rounds has none).'
+      + ` Rows marked${OWN} test what the study did not measure.`,
+    '',
+    'Rules: every constant the verdicts use (`lib/verdict.js`, `report/lib/report/study-claims.js`).',
+    '',
+    mdTable(['constant', 'rule'], Object.entries(RULE_VALUES).map(([k, v]) => [`${k} = ${v}`, RULE_TEXT[k]])),
+    '',
+    'A figure\'s sentence that calls a difference *significant* means Welch\'s p < 0.05 **and** non-overlapping 95 % CIs'
+      + ' (`lib/inference.js` compare); neither that nor *within the noise* is a verdict.',
     '',
   ];
+}
+
+/** One sentence on why a figure has no chart (charts draw a mean only with its CI). */
+function noChart(fig, a) {
+  if (!a.rounds.some((r) => r.trusted)) return `No chart: plan \`${fig.plan}\` has no trusted rounds.`;
+  if (!a.groups.some((g) => g.kind === 'rep' && g.round_ids.length >= MIN_ROUNDS_DRAWN)) {
+    return `No chart: no point of plan \`${fig.plan}\` has ${MIN_ROUNDS_DRAWN} trusted rounds, and a mean is drawn only with its 95 % CI.`;
+  }
+  return `No chart: ${fig.empty ?? `these rounds hold nothing this figure draws with a 95 % CI (${MIN_ROUNDS_DRAWN} trusted rounds a point)`}.`;
 }
 
 async function figureSection(fig, x, outDir, files) {
@@ -116,11 +154,11 @@ async function figureSection(fig, x, outDir, files) {
   const spec = fig.chart(a);
   if (spec) {
     const name = `${slug(fig.id)}.svg`;
-    fs.writeFileSync(path.join(outDir, name), await chartSvg({ ...spec, config: { ...AXIS_CONFIG, ...spec.config } }));
+    fs.writeFileSync(path.join(outDir, name), await chartSvg({ ...spec, config: { ...CHART_CONFIG, ...spec.config } }));
     files.push(name);
     lines.push(`![${fig.id}: ${fig.title}](${name})`, '');
   } else {
-    lines.push('(nothing to draw from these rounds)', '');
+    lines.push(noChart(fig, a), '');
   }
   const rows = groupRows(a);
   const csvName = `csv/${slug(fig.id)}.csv`;
@@ -134,20 +172,24 @@ async function figureSection(fig, x, outDir, files) {
   return lines;
 }
 
+const CLAIMS_CSV_HEAD = ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason'];
+
 /** Write DIR/README.md, the SVGs and CSVs; returns the files written (relative to DIR). */
 async function writeStudyPage(outDir, analyses, meta) {
   fs.mkdirSync(path.join(outDir, 'csv'), { recursive: true });
   const files = [];
   const byName = Object.fromEntries(Object.entries(analyses).map(([k, v]) => [k, v.analysis]));
   const claims = claimRows(byName);
-  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([['finding', 'cite', 'study', 'ours', 'verdict', 'reason'],
-    ...claims.map((c) => [c.finding, c.cite, c.study, c.ours, c.verdict, c.reason])]));
+  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([CLAIMS_CSV_HEAD, ...claims.map((c) => CLAIMS_CSV_HEAD.map((k) => c[k]))]));
   files.push('csv/claims.csv');
-  const lines = [...header(runFacts(analyses), meta), ...claimsSection(claims)];
+  fs.writeFileSync(path.join(outDir, 'csv', 'rounds.csv'), csv(roundsCsvRows(analyses)));
+  files.push('csv/rounds.csv');
+  const facts = runFacts(analyses);
+  const lines = [...header(facts, meta), ...claimsSection(claims), ...principlesSection(analyses, facts, claims), ...positionSection(analyses)];
   for (const fig of FIGURES) lines.push(...await figureSection(fig, analyses[fig.plan], outDir, files));
   fs.writeFileSync(path.join(outDir, 'README.md'), `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
   files.push('README.md');
   return { files, claims };
 }
 
-module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0 };
+module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0, RULE_TEXT, RULE_VALUES, CLAIMS_CSV_HEAD };

@@ -57,15 +57,22 @@ function studyScaleStop(app) {
 
 /**
  * The study's available CPU (cores) of k instances of an app: the cell's cores for Java,
- * one core for Node.js (study §7.3.2 Table 7.1). cellCores: the host's cores locally
- * (environment.host_cpus); null (CF: not observable) = the study's 4, and `assumed` says so.
+ * one core for Node.js (study §7.3.2 Table 7.1), never more than the system under test had.
+ * cellCores: the cores a Java instance's cell has — locally the system under test's
+ * (environment.sut_cpus, else the host's); null (CF: not observable) = the study's 4, and
+ * `assumed` says so. capCores: the CPUs of the system under test (null: not known, no cap).
+ * `wanted` is the study's figure before the cap; `capped` says the cap bit.
  */
-function studyAvailableCores(app, k, cellCores) {
+function studyAvailableCores(app, k, cellCores, capCores = null) {
   const rt = runtimeOf(app);
-  if (rt === 'node') return { cores: k, basis: '1 core per Node.js instance', assumed: false };
-  if (rt !== 'java') return null;
-  if (cellCores > 0) return { cores: k * cellCores, basis: `${cellCores} host cores per Java instance`, assumed: false };
-  return { cores: k * STUDY.cellCores.value, basis: `assumed ${STUDY.cellCores.value} cores per cell (${STUDY.cellCores.cite})`, assumed: true };
+  let base;
+  if (rt === 'node') base = { cores: k, basis: '1 core per Node.js instance', assumed: false };
+  else if (rt !== 'java') return null;
+  else if (cellCores > 0) base = { cores: k * cellCores, basis: `${cellCores} cores per Java instance`, assumed: false };
+  else base = { cores: k * STUDY.cellCores.value, basis: `assumed ${STUDY.cellCores.value} cores per cell (${STUDY.cellCores.cite})`, assumed: true };
+  if (!(capCores > 0) || base.cores <= capCores) return { ...base, wanted: base.cores, capped: false };
+  return { cores: capCores, wanted: base.cores, capped: true, assumed: base.assumed,
+    basis: `${base.basis}, capped at the ${capCores} CPU(s) of the system under test` };
 }
 
 module.exports = { runtimeOf, studyTable71, studyScaleStop, studyAvailableCores, STUDY };
