@@ -62,7 +62,10 @@ function quotaShares(a, app, opts) {
 function studyShares(a, app, opts, hostBoundShare) {
   if (!a) return [];
   const host = hostLoad(a, app);
-  return topLoadByK(a, app).map((g) => {
+  // The study's reading is of instances with no quota (a cell's shares): rounds held to a quota
+  // read as quotaShares, not here.
+  const unquoted = (g) => !perRound(a, g, (r) => (r.cpu_available_cores > 0 ? r.cpu_available_cores : null)).length;
+  return topLoadByK(a, app).filter(unquoted).map((g) => {
     const k = g.app_instances;
     const cap = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
     const st = studyAvailableCores(app, k, g.platform === 'cf' ? null : cap, cap);

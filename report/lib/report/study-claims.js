@@ -89,24 +89,22 @@ function nativeDriver(an) {
 
 const memPerInstance = (r) => (METRICS.mem_mb(r) === null ? null : METRICS.mem_mb(r) / r.app_instances);
 
+// Decided on cpu-100's rounds: both apps, one instance each at the same quota and load, 5 rounds
+// each in randomised blocks (memory-needed's sizes are a figure, 2 rounds each).
 function memoryNeeded(an) {
   const points = [];
-  for (const plan of ['memory-needed', 'throughput-vs-cpu']) {
-    const a = an[plan];
-    if (!a) continue;
-    for (const g of P.reps(a).filter((x) => x.app === 'node-app')) {
-      points.push(P.point(`node ${g.variant === 'default' ? '' : `${g.variant} `}×${g.app_instances} @${g.load} (${plan})`, 'MiB',
-        V.meanVersus(side(a, g, 'node-app MiB per instance', memPerInstance), { direction: 'at most', threshold: NODE_MEMORY_MAX_MIB })));
-    }
+  const a = an['cpu-100'];
+  for (const g of (a ? P.reps(a) : []).filter((x) => x.app === 'node-app')) {
+    points.push(P.point(`node ×${g.app_instances} @${g.load}`, 'MiB',
+      V.meanVersus(side(a, g, 'node-app MiB per instance', memPerInstance), { direction: 'at most', threshold: NODE_MEMORY_MAX_MIB })));
   }
-  const a = an['throughput-vs-cpu'];
   for (const gs of (a ? P.groupBy(P.reps(a), (g) => `${g.app_instances}|${g.load}`) : new Map()).values()) {
     const [j, n] = ['java-app', 'node-app'].map((app) => gs.find((g) => g.app === app));
     if (!j || !n) continue;
     points.push(P.point(`java / node ×${j.app_instances} @${j.load}`, 'ratio', V.ratioVersus(side(a, n, 'node', memPerInstance),
       side(a, j, 'java', memPerInstance), { direction: 'at least', threshold: JAVA_MEMORY_FACTOR_MIN, name: 'Java / Node.js memory per instance' })));
   }
-  return judged(points, noRounds('memory-needed', 'throughput-vs-cpu'));
+  return judged(points, noRounds('cpu-100'));
 }
 
 function perCore(an) {
