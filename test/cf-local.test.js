@@ -138,8 +138,9 @@ test('cf preflight names each missing piece with the command that fixes it; noth
 test('default platform: cf when `cf target` succeeds on a foundation, else local', async (t) => {
   // The world's CLI is logged in through the foundation stand-in; this CF_HOME to the local API itself.
   const localApiHome = dirOf('local-api-cf-home');
-  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
-    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8' });
+  // The password at cf's prompt (stdin), never on a command line.
+  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-o', 'local', '-s', 'local'],
+    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8', input: 'admin\n' });
   assert.equal(login.status, 0, login.stdout);
   const cases = [
     { name: 'cf targeted at a foundation', env: {}, want: /^cf delete node-app -f$/m },

@@ -31,7 +31,8 @@ const VERBS = {
   status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
   'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
   login: ['log the cf CLI in to the running platform as its admin, org and space local, in $CFSCALE_HOME/cf-home '
-    + '(or CF_HOME when it lies inside CFSCALE_HOME; never one outside); nothing when it already is', []],
+    + '(or CF_HOME when it lies inside CFSCALE_HOME; never one outside); nothing when it already is. The password goes '
+    + 'to `cf auth` in CF_PASSWORD, never on its command line', []],
   'router-url': ['the router (HAProxy), for requests to the apps', [
     ['--https', 'https', 'bool', '', 'its HTTPS listener instead (self-signed certificate)'],
   ]],
@@ -46,7 +47,7 @@ const VERBS = {
 
 const USAGE = `${help('Usage: cfl VERB [flags]', `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
 with the real cf CLI: scripts/cfl login, which runs
-cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local --skip-ssl-validation
+cf api $(scripts/cfl api-url) --skip-ssl-validation && CF_USERNAME=admin CF_PASSWORD=admin cf auth && cf target -o local -s local
 in the platform's own CF_HOME; then CF_HOME=$(scripts/cfl home)/cf-home cf ... (your own cf login stays as it is)`,
 Object.entries(VERBS).map(([verb, [about]]) => [verb, verb, 'bool', '', about]))}
 ${Object.entries(VERBS).filter(([, [, rows]]) => rows.length).map(([verb, [, rows]]) => help(`cfl ${verb}:`, '', rows).replace(/^.*\n\n/, `cfl ${verb}\n`)).join('\n')}
@@ -80,10 +81,14 @@ function normalise(args) {
 
 // ---------------------------------------------------------------- cf login
 // The one way in for the scripts and the report: the user, org and space are the platform's
-// own (lib/cc-api/uaa.js, presenters.js), so no caller keeps a copy of them.
-function cfLoginArgs(api) {
-  return ['login', '-a', api, '-u', USER.name, '-p', USER.password, '-o', ORG.name, '-s', SPACE.name, '--skip-ssl-validation'];
+// own (lib/cc-api/uaa.js, presenters.js), so no caller keeps a copy of them. `cf login -p`
+// would show the password to every user (ps): `cf auth` reads it from CF_PASSWORD instead.
+const LOGIN_ENV = { CF_USERNAME: USER.name, CF_PASSWORD: USER.password };
+function cfLoginSteps(api) {
+  return [['api', api, '--skip-ssl-validation'], ['auth'], ['target', '-o', ORG.name, '-s', SPACE.name]];
 }
+const loginLine = (api) => cfLoginSteps(api).map((args) => `${args[0] === 'auth' ? `CF_USERNAME=${USER.name} CF_PASSWORD=*** ` : ''}cf ${args.join(' ')}`)
+  .join(' && ');
 
 /** The API's URL: the running daemon's port (d: its settings, or null), else the configured one. */
 function apiUrl(cfg, d) {
@@ -122,16 +127,17 @@ function cfLogin(cfg, api) {
   fs.mkdirSync(cfHome, { recursive: true });
   const dir = findOnPath('cf');
   const cf = dir ? path.join(dir, 'cf') : path.join(cfg.repoRoot, '.tools', 'bin', 'cf');
-  const args = cfLoginArgs(api);
-  process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\ncfl: (in CF_HOME=${cfHome})\n`);
-  // cf's own lines (its prompt-free login, and the warning that a local API is plain http)
-  // are shown only when the login fails.
-  try {
-    execFileSync(cf, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, CF_HOME: cfHome } });
-  } catch (e) {
-    const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
-    const said = `${e.stdout || ''}${e.stderr || ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
-    throw new CliError(`cf login to ${api} failed (${why})${said ? `: ${said}` : ''}`, 2);
+  process.stderr.write(`cfl: ${loginLine(api)}\ncfl: (in CF_HOME=${cfHome})\n`);
+  // cf's own lines (the warning that a local API is plain http, say) are shown only when a
+  // step fails.
+  for (const args of cfLoginSteps(api)) {
+    try {
+      execFileSync(cf, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, ...LOGIN_ENV, CF_HOME: cfHome } });
+    } catch (e) {
+      const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
+      const said = `${e.stdout || ''}${e.stderr || ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+      throw new CliError(`cf login to ${api} failed: cf ${args[0]} (${why})${said ? `: ${said}` : ''}`, 2);
+    }
   }
 }
 

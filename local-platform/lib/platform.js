@@ -463,7 +463,7 @@ class Platform {
   status() {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
-      `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
+      `api:      ${this.apiUrl} (scripts/cfl login; or cf login -a ${this.apiUrl} -u admin -o local -s local, password admin)`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} ${this.routerHttpsUrl} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort}, data in ${this.cfg.pgDir}`,
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,

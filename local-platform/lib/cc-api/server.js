@@ -1,6 +1,6 @@
 // server.js — Cloud Controller's v3 API and a UAA token endpoint on 127.0.0.1:
 // CFSCALE_API_PORT, served by the daemon next to the `cfl` socket so that the real cf CLI
-// is the client (`cf login -a http://127.0.0.1:PORT -u admin -p admin`). Plain HTTP on
+// is the client (`cf login -a http://127.0.0.1:PORT -u admin`, password admin). Plain HTTP on
 // loopback; the CLI accepts it. Reads the body, checks the bearer token, dispatches
 // (router.js) and renders CC's error document for every failure.
 'use strict';
