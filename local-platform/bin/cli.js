@@ -12,6 +12,7 @@ const { loadConfig } = require('../lib/config');
 const { parse, help, note, UsageError } = require('../../lib/arg-table');
 const { findOnPath } = require('../../lib/process-checks');
 const { USER } = require('../lib/cc-api/uaa');
+const { purgeList, unsafeHome, removePurged } = require('../lib/purge');
 const { ORG, SPACE } = require('../lib/cc-api/presenters');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
@@ -28,6 +29,10 @@ class CliError extends Error {
 const VERBS = {
   up: ['start the platform (its daemon on first need)', []],
   down: ['stop every instance, the router and PostgreSQL', []],
+  purge: ['list what the platform keeps (CFSCALE_HOME, its PostgreSQL data outside it, its cgroups); with --yes stop '
+    + 'the platform, then remove them all (its apps, services and results with them)', [
+    ['--yes', 'yes', 'bool', '', 'remove what is listed (without it nothing is removed, exit 1)'],
+  ]],
   status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
   'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
   login: ['log the cf CLI in to the running platform as its admin, org and space local, in $CFSCALE_HOME/cf-home '
@@ -227,6 +232,48 @@ function offlineDown(cfg) {
   if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
 }
 
+/** The platform stopped: through its daemon, or by hand when there is none (or it hangs). */
+async function down(cfg) {
+  if (!(await ping(cfg))) {
+    offlineDown(cfg);
+    return;
+  }
+  let r;
+  try {
+    r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
+  } catch (e) {
+    // A daemon that does not finish: kill it and clean up after it.
+    process.stderr.write(`cfl: ${e.message}; killing it\n`);
+    try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
+    offlineDown(cfg);
+    r = { code: 0 };
+  }
+  for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
+  if (r.code !== 0) throw new CliError(r.err, r.code);
+}
+
+/**
+ * `cfl purge [--yes]`: what the platform keeps, one a line on stdout; with --yes it is stopped
+ * and all of it removed. Nothing is removed before the whole list has been shown.
+ */
+async function purge(cfg, { yes }) {
+  const list = purgeList(cfg);
+  if (!list.length) {
+    process.stdout.write(`nothing to purge for CFSCALE_HOME=${cfg.home}\n`);
+    return 0;
+  }
+  const unsafe = unsafeHome(cfg);
+  if (unsafe) throw new CliError(`purge: ${unsafe}: not removing it (set CFSCALE_HOME to the platform's own directory)`);
+  process.stdout.write(`${yes ? 'removing' : 'cfl purge --yes removes'} (after stopping the platform):\n`
+    + `${list.map((i) => `  ${i.path}  ${i.what}`).join('\n')}\n`);
+  if (!yes) throw new CliError('nothing removed: cfl purge --yes to remove it');
+  await down(cfg);
+  const left = removePurged(purgeList(cfg));
+  if (left.length) throw new CliError(`could not remove: ${left.join(', ')}`, 2);
+  process.stdout.write('OK\n');
+  return 0;
+}
+
 async function main(argv) {
   if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
   const { verb, args } = parseArgs(argv);
@@ -254,24 +301,10 @@ async function main(argv) {
       await call(cfg, verb, args);
       return 0;
     case 'down':
-      if (await ping(cfg)) {
-        let r;
-        try {
-          r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
-        } catch (e) {
-          // A daemon that does not finish: kill it and clean up after it.
-          process.stderr.write(`cfl: ${e.message}; killing it\n`);
-          try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
-          offlineDown(cfg);
-          r = { code: 0 };
-        }
-        for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
-        if (r.code !== 0) throw new CliError(r.err, r.code);
-      } else {
-        offlineDown(cfg);
-      }
+      await down(cfg);
       process.stdout.write('OK\n');
       return 0;
+    case 'purge': return purge(cfg, args);
     default: await call(cfg, verb, args); return 0;
   }
 }
