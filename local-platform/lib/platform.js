@@ -25,6 +25,7 @@ const { sample } = require('./instance-usage');
 const tables = require('./tables');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 const { orgQuota, quotaErrors } = require('./quota');
+const { appId } = require('./app-id');
 
 class UsageError extends Error {}
 
@@ -213,7 +214,7 @@ class Platform {
   appByGuid(guid) { return Object.values(this.state.apps).find((a) => a.guid === guid) || null; }
 
   async stageApp(app) {
-    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', app.name)));
+    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', appId(app.name))));
     execFile('du', ['-sb', app.path], (err, out) => {
       if (!err) this.diskBytes.set(app.name, Number(String(out).split('\t')[0]) || 0);
     });
