@@ -80,7 +80,7 @@ test('tunnel.sh local: up, proven by psql, refuses a second one, --stop ends it'
 
   const second = sh(TUNNEL, ['--platform', 'local', '--local-port', String(await freePort())]);
   assert.equal(second.code, 1);
-  assert.match(second.err, /a tunnel is already running \(postgres:\/\/[^:]+:\*\*\*\*@/);
+  assert.match(second.err, /a tunnel is already running \(postgres:\/\/[^:]+:\*\*\*@/);
 
   const pids = ['client', 'server'].map((n) => Number(fs.readFileSync(path.join(env.CFSCALE_TUNNEL_DIR, `${n}.pid`), 'utf8')));
   const stop = sh(TUNNEL, ['--stop']);
