@@ -99,13 +99,14 @@ func TestEndToEnd(t *testing.T) {
 
 	client := filepath.Join(bin, "chisel")
 	pg := fmt.Sprintf("127.0.0.1:%d", pgPort)
-	good := []string{"--auth", user + ":" + password, "--fingerprint", fp}
-	e.expectTunnel(client, "right auth and fingerprint", pg, good...)
-	e.expectRefused(client, "no credentials", pg, "--fingerprint", fp)
-	e.expectRefused(client, "wrong password", pg, "--auth", user+":wrong", "--fingerprint", fp)
-	e.expectRefused(client, "wrong fingerprint", pg, "--auth", user+":"+password, "--fingerprint", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
-	e.expectRefused(client, "another port outside the ACL (it serves PostgreSQL)", fmt.Sprintf("127.0.0.1:%d", otherPort), good...)
-	e.expectRefused(client, "the same database under another name (anchored ACL)", fmt.Sprintf("localhost:%d", pgPort), good...)
+	// The client's credentials in its environment (AUTH), never in argv, as scripts/cf/tunnel.js runs it.
+	auth := user + ":" + password
+	e.expectTunnel(client, "right auth and fingerprint", pg, auth, "--fingerprint", fp)
+	e.expectRefused(client, "no credentials", pg, "", "--fingerprint", fp)
+	e.expectRefused(client, "wrong password", pg, user+":wrong", "--fingerprint", fp)
+	e.expectRefused(client, "wrong fingerprint", pg, auth, "--fingerprint", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+	e.expectRefused(client, "another port outside the ACL (it serves PostgreSQL)", fmt.Sprintf("127.0.0.1:%d", otherPort), auth, "--fingerprint", fp)
+	e.expectRefused(client, "the same database under another name (anchored ACL)", fmt.Sprintf("localhost:%d", pgPort), auth, "--fingerprint", fp)
 }
 
 // portRange is range name of ../ports.json, the repository's one table of port ranges.
@@ -197,10 +198,10 @@ func (e *e2e) waitHTTP(url, logFile string) {
 	}
 }
 
-// psqlOK: SELECT 1 through 127.0.0.1:port answers 1.
+// psqlOK: SELECT 1 through 127.0.0.1:port answers 1 (the password in PGPASSWORD, not in argv).
 func (e *e2e) psqlOK(port int) bool {
-	c := exec.Command("psql", fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/postgres", e.pgPass, port), "-Atqc", "SELECT 1")
-	c.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=2")
+	c := exec.Command("psql", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres", port), "-Atqc", "SELECT 1")
+	c.Env = append(os.Environ(), "PGCONNECT_TIMEOUT=2", "PGPASSWORD="+e.pgPass)
 	out, err := c.Output()
 	return err == nil && strings.TrimSpace(string(out)) == "1"
 }
@@ -232,18 +233,21 @@ func (e *e2e) forward(from, to int) {
 	}()
 }
 
-// client starts the chisel client for localPort:remote; it is stopped when the case ends.
-func (e *e2e) client(bin, name, remote string, flags ...string) (int, func(), string) {
+// client starts the chisel client for localPort:remote with auth ("user:pass", "" for none)
+// in its environment, AUTH; it is stopped when the case ends.
+func (e *e2e) client(bin, name, remote, auth string, flags ...string) (int, func(), string) {
 	local := e.freePort()
 	logFile := filepath.Join(e.work, "client-"+strings.ReplaceAll(name, " ", "-")+".log")
 	args := append([]string{"client", "--max-retry-count", "2"}, flags...)
 	args = append(args, fmt.Sprintf("http://127.0.0.1:%d", e.serverPort), fmt.Sprintf("%d:%s", local, remote))
-	c := e.background(logFile, exec.Command(bin, args...))
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "AUTH="+auth)
+	c := e.background(logFile, cmd)
 	return local, func() { _ = c.Process.Kill() }, logFile
 }
 
-func (e *e2e) expectTunnel(bin, name, remote string, flags ...string) {
-	local, stop, logFile := e.client(bin, name, remote, flags...)
+func (e *e2e) expectTunnel(bin, name, remote, auth string, flags ...string) {
+	local, stop, logFile := e.client(bin, name, remote, auth, flags...)
 	defer stop()
 	if !e.eventually(connectWait, func() bool { return e.psqlOK(local) }) {
 		tail, _ := os.ReadFile(logFile)
@@ -252,8 +256,8 @@ func (e *e2e) expectTunnel(bin, name, remote string, flags ...string) {
 	e.t.Logf("ok: %s: psql SELECT 1 through the tunnel", name)
 }
 
-func (e *e2e) expectRefused(bin, name, remote string, flags ...string) {
-	local, stop, _ := e.client(bin, name, remote, flags...)
+func (e *e2e) expectRefused(bin, name, remote, auth string, flags ...string) {
+	local, stop, _ := e.client(bin, name, remote, auth, flags...)
 	defer stop()
 	if e.eventually(refuseWait, func() bool { return e.psqlOK(local) }) {
 		e.t.Fatalf("%s: psql went through the tunnel, it must be refused", name)

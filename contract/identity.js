@@ -2,8 +2,9 @@
 // identity.js — the cross-app check: for the same database state and the same requests,
 // two apps must answer byte-identically (status, the headers the contract defines, body).
 //
-// Usage: CONTRACT_CONTROL_TOKEN=TOKEN node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B
-//   DB_URL_*: superuser URL of each app's database; both are reset to the same fixture
+// Usage: CONTRACT_CONTROL_TOKEN=TOKEN CONTRACT_DB_URL_A=URL CONTRACT_DB_URL_B=URL node contract/identity.js URL_A URL_B
+//   CONTRACT_DB_URL_*: superuser URL of each app's database, in the environment (a URL with
+//   its password is never an argument: ps shows those to every user); both are reset to the same fixture
 //   rows (fixed ids and created_at), then every table case and a few reads of the fixture
 //   are sent to A and then B with the same bytes. Exit 0 when identical, 2 with a diff
 //   per request otherwise, 1 on usage errors. Both apps must run with the same
@@ -55,11 +56,12 @@ function decodeBody(line) {
 }
 
 async function main(argv) {
-  if (argv.length !== 4) {
-    console.error('identity: usage: node contract/identity.js URL_A DB_URL_A URL_B DB_URL_B');
+  const { CONTRACT_DB_URL_A: dbA, CONTRACT_DB_URL_B: dbB } = process.env;
+  if (argv.length !== 2 || !dbA || !dbB) {
+    console.error('identity: usage: CONTRACT_DB_URL_A=URL CONTRACT_DB_URL_B=URL node contract/identity.js URL_A URL_B');
     return 1;
   }
-  const [urlA, dbA, urlB, dbB] = argv;
+  const [urlA, urlB] = argv;
   const ads = fixtureAds(25);
   await arrangeAds(dbA, ads);
   await arrangeAds(dbB, ads);

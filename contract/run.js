@@ -216,8 +216,10 @@ async function runAll(run, opts) {
   for (const v of ['node-raw', 'node-express', 'node-cluster']) {
     const app = run.apps.get(v);
     if (!app || !java) continue;
-    const r = spawnSync(process.execPath, ['contract/identity.js', app.url, app.appDb, java.url, java.appDb],
-      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, CONTRACT_CONTROL_TOKEN: run.controlToken } });
+    const r = spawnSync(process.execPath, ['contract/identity.js', app.url, java.url], {
+      cwd: ROOT, stdio: 'inherit',
+      env: { ...process.env, CONTRACT_CONTROL_TOKEN: run.controlToken, CONTRACT_DB_URL_A: app.appDb, CONTRACT_DB_URL_B: java.appDb },
+    });
     if (r.status === 0) log(`PASS identity ${v} = java`);
     else failed.push(`identity ${v}/java`);
   }

@@ -5,7 +5,10 @@
 // `node contract/readme-tables.js --write`.
 //
 // A row: [flag, key, type, default, help, range]
-//   flag     '--name', optionally with the value's name: '--app APP' (else one from the type)
+//   flag     '--name', optionally with the value's name: '--app APP' (else one from the type);
+//            or an environment variable, 'NAME VALUE' in capitals ('RESULTS_DATABASE_URL URL'):
+//            read from the environment, never from argv, for values a command line must not
+//            carry (`ps` shows every process's arguments: a password, a token)
 //   key      the property of the result
 //   type     str | int | count (100, 10k) | num | dur (500ms, 10s, 2m, 1h; bare = seconds,
 //            the value in ms) | bool (a switch) | list (repeatable, collects strings)
@@ -13,9 +16,11 @@
 //            undefined: no value ([default: -]); '': nothing shown; REQUIRED: must be given;
 //            note('text'): shown, no value (the command decides, e.g. a default that depends)
 //   range    int/count/num: [min, max] (either may be undefined); str: the allowed values
-// parse(argv, rows, { aliases, positionals, rest }) → the values by key, positional
-// arguments in `_`; a bad command line throws UsageError with one line naming the flag.
-// help(usageLine, about, rows, { aliases, notes, width }) → the --help text.
+// parse(argv, rows, { aliases, positionals, rest, env }) → the values by key, positional
+// arguments in `_`; a bad command line throws UsageError with one line naming the flag (or
+// the variable). env: where the variable rows are read (default process.env).
+// help(usageLine, about, rows, { aliases, notes, width }) → the --help text, the variable
+// rows under "Environment:".
 // parseOrExit(name, argv, command) → the values; --help prints the help (exit 0), a bad command
 // line one line `NAME: message (see --help)` (exit 1). command: { usage, about, rows, aliases,
 // positionals, rest, notes, width }; -h/--help are added when the rows lack them.
@@ -44,6 +49,8 @@ function parseCount(text) {
 }
 
 const flagName = (row) => row[0].split(' ')[0];
+/** Whether a row is an environment variable (NAME in capitals) rather than a flag. */
+const isEnvRow = (row) => /^[A-Z][A-Z0-9_]*$/.test(flagName(row));
 
 /** What a value of this row must be, for the message that rejects one. */
 function describe(type, range) {
@@ -84,10 +91,11 @@ function convert(row, text, typed = flagName(row)) {
  * everything after "--" (without it "--" is an unknown option). A row whose key is `help`
  * short-cuts the checks: { help: true }.
  */
-function parse(argv, rows, { aliases = {}, positionals = 0, rest = null } = {}) {
+function parse(argv, rows, { aliases = {}, positionals = 0, rest = null, env = process.env } = {}) {
   const out = { _: [] };
   for (const row of rows) if (row[2] === 'list') out[row[1]] = [];
   const given = new Set();
+  const flags = rows.filter((r) => !isEnvRow(r));
   for (let i = 0; i < argv.length; i++) {
     let typed = argv[i];
     let inline;
@@ -95,7 +103,7 @@ function parse(argv, rows, { aliases = {}, positionals = 0, rest = null } = {}) 
     const eq = typed.indexOf('=');
     if (typed.startsWith('--') && eq > 0) { inline = typed.slice(eq + 1); typed = typed.slice(0, eq); }
     const name = aliases[typed] || typed;
-    const row = rows.find((r) => flagName(r) === name);
+    const row = flags.find((r) => flagName(r) === name);
     if (!row) {
       if (typed.startsWith('-') || out._.length >= positionals) {
         throw new UsageError(typed.startsWith('-') ? `unknown option: ${typed}` : `unexpected argument: ${typed}`);
@@ -112,10 +120,16 @@ function parse(argv, rows, { aliases = {}, positionals = 0, rest = null } = {}) 
     else out[key] = convert(row, value, typed);
   }
   if (out.help) return { help: true, _: out._ };
+  for (const row of rows.filter(isEnvRow)) {
+    const text = env[flagName(row)];
+    if (text === undefined || text === '') continue;
+    given.add(row[1]);
+    out[row[1]] = convert(row, text);
+  }
   for (const row of rows) {
     const [, key, type, def] = row;
     if (given.has(key) || type === 'list') continue;
-    if (def === REQUIRED) throw new UsageError(`${flagName(row)} is required`);
+    if (def === REQUIRED) throw new UsageError(`${flagName(row)} is ${isEnvRow(row) ? 'not set' : 'required'}`);
     if (def !== undefined && def !== '' && !(def && def[NOTE])) out[key] = type === 'bool' ? def : convert(row, def);
   }
   return out;
@@ -156,16 +170,20 @@ function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infini
     const metavar = flag.slice(name.length + 1) || (type === 'str' && range ? range.join('|') : METAVAR[type]);
     const alias = Object.keys(aliases).find((a) => aliases[a] === name);
     const shown = defaultText(def);
-    return [`  ${alias ? `${alias}, ` : hasAlias ? '    ' : ''}${name}${type === 'bool' ? '' : ` ${metavar}`}`,
-      `${text}${shown !== '' ? ` [default: ${shown}]` : ''}`];
+    const left = isEnvRow(row) ? `  ${name}=${metavar}`
+      : `  ${alias ? `${alias}, ` : hasAlias ? '    ' : ''}${name}${type === 'bool' ? '' : ` ${metavar}`}`;
+    return [left, `${text}${shown !== '' ? ` [default: ${shown}]` : ''}`];
   });
   const indent = Math.max(...cols.map((c) => c[0].length)) + 2;
   const lines = cols.map(([left, right]) => {
     const [first, ...more] = wrap(right, Math.max(20, width - indent));
     return [left.padEnd(indent) + first, ...more.map((l) => ' '.repeat(indent) + l)].join('\n');
   });
+  const flagLines = lines.filter((_, i) => !isEnvRow(rows[i]));
+  const envLines = lines.filter((_, i) => isEnvRow(rows[i]));
   const intro = about.split('\n').map((line) => wrap(line, width).join('\n')).join('\n');
-  return `${usageLine}\n\n${intro ? `${intro}\n\n` : ''}${lines.join('\n')}\n${notes ? `\n${notes}\n` : ''}`;
+  return `${usageLine}\n\n${intro ? `${intro}\n\n` : ''}${flagLines.join('\n')}\n`
+    + `${envLines.length ? `\nEnvironment:\n${envLines.join('\n')}\n` : ''}${notes ? `\n${notes}\n` : ''}`;
 }
 
 const HELP_ROW = ['--help', 'help', 'bool', '', 'this help'];
@@ -185,4 +203,6 @@ function parseOrExit(name, argv, command) {
   return process.exit(0);
 }
 
-module.exports = { parse, parseOrExit, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount };
+module.exports = {
+  parse, parseOrExit, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount, isEnvRow,
+};

@@ -45,7 +45,7 @@ function localResultsUrl({ ensureLocal }) {
 }
 
 /**
- * Resolve the results database URL: --db, else CFSCALE_RESULTS_URL, else
+ * Resolve the results database URL: db (a command's CFSCALE_RESULTS_URL row), else CFSCALE_RESULTS_URL, else
  * RESULTS_DATABASE_URL, else on local the credentials of the report's service key on
  * results-db, through the cf CLI; with `ensureLocal` the local platform is started and the
  * service created first (both idempotent). null when none is known.

@@ -131,7 +131,11 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
     }
     const api = w.api;
     // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
-    await cf('login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local');
+    // The password in CF_PASSWORD (cf auth), never on a command line.
+    await cf('api', api);
+    const auth = await run(CF, ['auth'], { ...platformEnv, CF_HOME: w.cfHome, CF_USERNAME: 'admin', CF_PASSWORD: 'admin' });
+    assert.equal(auth.code, 0, `cf auth:\n${auth.out}`);
+    await cf('target', '-o', 'local', '-s', 'local');
     await Promise.all(services.map((s) => cf('create-service', 'postgres', 'local', s)));
   });
 

@@ -138,8 +138,9 @@ test('cf preflight names each missing piece with the command that fixes it; noth
 test('default platform: cf when `cf target` succeeds on a foundation, else local', async (t) => {
   // The world's CLI is logged in through the foundation stand-in; this CF_HOME to the local API itself.
   const localApiHome = dirOf('local-api-cf-home');
-  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local'],
-    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8' });
+  // The password at cf's prompt (stdin), never on a command line.
+  const login = spawnSync(path.join(ROOT, '.tools/bin/cf'), ['login', '-a', w.localApi, '-u', 'admin', '-o', 'local', '-s', 'local'],
+    { env: { ...w.env(), CF_HOME: localApiHome }, encoding: 'utf8', input: 'admin\n' });
   assert.equal(login.status, 0, login.stdout);
   const cases = [
     { name: 'cf targeted at a foundation', env: {}, want: /^cf delete node-app -f$/m },
@@ -434,8 +435,10 @@ test('the collectors on the real cf: SIGTERM ends them with their rows stored an
     .catch((err) => ({ code: -1, stderr: err.message }));
   const db = testDb.url;
   const rows = (table, round) => query(db, `SELECT count(*)::int AS n FROM ${table} WHERE round_id = $1`, [round]);
+  // The URL holds a password: the collectors take it from the environment, never from argv.
+  const withDb = { ...w.env(), RESULTS_DATABASE_URL: db };
   await t.test('collect-stats --source v3: SIGTERM in the sleep between polls', async () => {
-    const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '21', '--db', db, '--source', 'v3', '--interval', '60'], w.env());
+    const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '21', '--source', 'v3', '--interval', '60'], withDb);
     await until('the first poll\'s row', async () => (await rows('instance_stats', 21))[0].n === 1);
     const kids = descendants(c.child.pid);
     c.child.kill('SIGTERM');
@@ -450,7 +453,7 @@ test('the collectors on the real cf: SIGTERM ends them with their rows stored an
     fs.mkdirSync(path.dirname(PLUGINS()), { recursive: true });
     fs.writeFileSync(PLUGINS(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
     try {
-      const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '22', '--db', db, '--source', 'plugin', '--interval', '60'], w.env());
+      const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '22', '--source', 'plugin', '--interval', '60'], withDb);
       await until('the v3 row', async () => (await rows('instance_stats', 22))[0].n === 1);
       c.child.kill('SIGTERM');
       const res = await c.done;
@@ -461,7 +464,7 @@ test('the collectors on the real cf: SIGTERM ends them with their rows stored an
     }
   });
   await t.test('collect-logs: the router\'s lines of requests made meanwhile, in router_timings', async () => {
-    const c = start('collect-logs.sh', ['--app', 'node-app', '--round', '23', '--db', db], w.env());
+    const c = start('collect-logs.sh', ['--app', 'node-app', '--round', '23'], withDb);
     const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
     const n = 20;
     // cf logs follows from now: requests until the first one shows, then n more.
@@ -518,7 +521,16 @@ test('whole short rounds: the verdict, a crash, connections terminated, reaping,
   };
   const roundOf = (label) => until(`round ${label}`, async () => (await db.query('SELECT * FROM rounds WHERE label = $1', [label])).rows[0], 60000);
   const loadgenDone = (id) => db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [id]);
-  const collectorsOf = (id) => spawnSync('pgrep', ['-f', '--', `--round ${id} --platform local --db ${url}`], { encoding: 'utf8' }).stdout.trim();
+  // run-round's collectors of round ID: their arguments name the round, their environment this database.
+  const collectorsOf = (id) => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      return new RegExp(`collect-(stats|logs)\\.js .*--round ${id} --platform local`).test(argv) && env.includes(`RESULTS_DATABASE_URL=${url}`);
+    } catch {
+      return false; // gone meanwhile
+    }
+  }).join(' ');
   const staleRound = async (label, beat) => (await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model,
       parallel, duration_ms, start_at, heartbeat_at, label)
     VALUES ('local', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '${beat}', $1)

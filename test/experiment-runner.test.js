@@ -37,7 +37,7 @@ function writePlan(name, text) {
 // The apps' settings go to the stand-in cf (helpers/fake-cf.js): its calls in FAKE_CF_LOG.
 function run(plan, extraArgs = [], env = {}) {
   const state = path.join(dir, `${path.basename(plan)}.cf-state.json`);
-  return runScript('run-experiment.sh', [plan, '--run-round', FAKE, '--db', db.url, ...extraArgs],
+  return runScript('run-experiment.sh', [plan, '--run-round', FAKE, ...extraArgs],
     { CFSCALE_RESULTS_URL: db.url, CFSCALE_PLATFORM_CLI: FAKE_CF, FAKE_CF_STATE: state, FAKE_CF_LOG: `${state}.log`, ...env });
 }
 
@@ -193,7 +193,7 @@ repetitions: 2
   assert.match(r1.stderr, /finished: 7 ran, 0 skipped \(done before\), 0 failed, 3 step\(s\) run again after a change/);
   // The report leaves the first ones out (superseded by the re-run of their step).
   const out = path.join(dir, 'change-report');
-  const rep = runScript('report.sh', ['--experiment', 'change', '--plan', plan, '--out', out, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  const rep = runScript('report.sh', ['--experiment', 'change', '--plan', plan, '--out', out], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(rep.code, 0, rep.stderr);
   const rounds = fs.readFileSync(path.join(out, 'csv', 'rounds.csv'), 'utf8');
   assert.equal((rounds.match(/first round after a change \(instances: [12] → [12]\): left out, the step ran again as round \d+/g) || []).length, 3);
@@ -271,12 +271,14 @@ test('usage and configuration errors exit 1 with one line', () => {
     [[], 1, /^run-experiment: exactly one PLAN file is required/],
     [[writePlan('bad', 'apps: [node-app]\nload: [{ loadgens: 0, parallel: 1 }]\n')], 1, /^run-experiment: plan bad\.yml: load\[0\]\.loadgens must be an integer >= 1, got 0\n$/],
     [[writePlan('ok', GRID), '--platform', 'aws'], 1, /--platform must be local or cf/],
-    [[writePlan('ok2', GRID), '--run-round', '/nonexistent/run-round.sh', '--db', 'postgres://x@127.0.0.1:1/x'], 1, /run-round.sh --help failed/],
-    [[writePlan('ok3', GRID), '--run-round', FAKE, '--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
+    [[writePlan('ok2', GRID), '--run-round', '/nonexistent/run-round.sh'], 1, /run-round.sh --help failed/, 'postgres://x@127.0.0.1:1/x'],
+    [[writePlan('ok3', GRID), '--run-round', FAKE], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
     [[writePlan('ok4', GRID), '--bogus'], 1, /unknown option: --bogus/],
+    // The URL holds a password: never a flag, so no command line carries it.
+    [[writePlan('ok5', GRID), '--db', 'postgres://x@127.0.0.1:1/x'], 1, /unknown option: --db/],
   ];
-  for (const [args, code, re] of cases) {
-    const r = runScript('run-experiment.sh', args, { CFSCALE_RESULTS_URL: '' });
+  for (const [args, code, re, url = ''] of cases) {
+    const r = runScript('run-experiment.sh', args, { CFSCALE_RESULTS_URL: url });
     assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
   }

@@ -84,7 +84,10 @@ test('the journey: services, push, tunnel, a round through it, the report throug
   await ok('scripts/cfl', ['up']);
   const api = (await ok('scripts/cfl', ['api-url'])).stdout.trim();
   // The user's own login: a dev foundation with a self-signed certificate.
-  await ok('cf', ['login', '-a', api, '-u', 'admin', '-p', 'admin', '-o', 'local', '-s', 'local', '--skip-ssl-validation']);
+  // The password in CF_PASSWORD (cf auth), never on a command line.
+  await ok('cf', ['api', api, '--skip-ssl-validation']);
+  await ok('cf', ['auth'], { CF_USERNAME: 'admin', CF_PASSWORD: 'admin' });
+  await ok('cf', ['target', '-o', 'local', '-s', 'local']);
   const secret = () => require('node:crypto').randomBytes(12).toString('hex');
   fs.writeFileSync(VARS, fs.readFileSync(path.join(ROOT, 'manifests/vars-example.yml'), 'utf8')
     .replace(/^domain: .*$/m, 'domain: localhost').replace(/CHANGE-ME/g, 'journey')

@@ -23,6 +23,7 @@ const { Client } = require('pg');
 const { portRange } = require('../lib/ports');
 const { loadConfig, pgDirOf } = require('../local-platform/lib/config');
 const pgCluster = require('../local-platform/lib/pg-cluster.js');
+const { startArgvScan, credentialArgs, secretArgs } = require('./argv-scan');
 
 const ROOT = path.resolve(__dirname, '..');
 const HOME = fs.mkdtempSync('/tmp/cfscale-e2e-');
@@ -112,11 +113,17 @@ test.after(async () => {
   fs.rmSync(HOME, { recursive: true, force: true });
 });
 
+// Every process's arguments while the first round runs on a fresh platform (its start, the
+// login, the services, the pushes, the round): argv-scan.js.
+let argvSeen = null;
+
 // The v3 stats (auto and named), polled with cf curl on the local platform as on CF.
 for (const [app, n, statsSource] of [['node-app', 2, 'auto'], ['java-app', 3, 'v3']]) {
   test(`a short round against ${app} x${n} through the cf CLI: every table gets rows, the summary is printed`, { timeout: ROUND_TIMEOUT_MS }, async () => {
+    const scan = app === 'node-app' ? startArgvScan({ homeEnv: `CFSCALE_HOME=${HOME}` }) : null;
     const res = await runScript('run-round.sh', ['--app', app, '--instances', String(n), '--loadgens', '2',
       '--parallel', '4', '--duration', '4s', '--warmup', '0s', '--seed-ads', '50', '--stats-source', statsSource, '--label', `e2e-${app}`]);
+    if (scan) argvSeen = scan.stop();
     assertRoundRan(res);
     const id = roundIdOf(res);
     assert.match(res.stdout, new RegExp(`^round ${id}: ${app} on local, ${n} instance`, 'm'));
@@ -152,6 +159,22 @@ for (const [app, n, statsSource] of [['node-app', 2, 'auto'], ['java-app', 3, 'v
     assert.deepEqual(rows, [...Array(n).keys()].map((i) => ({ instance_index: i, source: 'v3' })));
   });
 }
+
+// ps shows every process's arguments to every user: no password, token or credential-bearing
+// URL may be in them; they travel in the environment, a 0600 file or stdin.
+test('regression: no process carried a credential in its arguments during a round from a fresh platform', () => {
+  assert.ok(argvSeen, 'the first round ran with the scan');
+  assert.ok([...argvSeen.ours].some((l) => /collect-stats\.js .*--round \d+/.test(l)), 'the scan saw the collectors');
+  assert.ok([...argvSeen.ours].some((l) => /ingest-rtr\.js --round \d+/.test(l)), 'the scan saw the ingest CLIs');
+  assert.deepEqual(credentialArgs(argvSeen.ours), []);
+  const bindings = JSON.parse(cf(['curl', '/v3/service_credential_bindings'])).resources;
+  const passwords = bindings.map((b) => JSON.parse(cf(['curl', `/v3/service_credential_bindings/${b.guid}/details`])).credentials.password);
+  const token = JSON.parse(cf(['curl', `/v3/apps/${cf(['app', 'node-app', '--guid'])}/environment_variables`])).var.CONTROL_TOKEN;
+  const superuser = fs.readFileSync(path.join(pgDirOf(HOME, HOME_HASH), 'password'), 'utf8').trim();
+  const secrets = [...passwords, token, superuser];
+  assert.ok(secrets.length >= 3 && secrets.every((x) => typeof x === 'string' && x.length >= 16), 'the secrets to look for');
+  assert.deepEqual(secretArgs(argvSeen.all, secrets), []);
+});
 
 test('rounds.sh lists the rounds and shows one', { timeout: 60000 }, async () => {
   let res = await runScript('rounds.sh', ['--last', '5']);

@@ -41,7 +41,7 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   const planFile = path.join(dir, 'edited.yml');
   const log = path.join(dir, 'calls.log');
   const cfState = path.join(dir, 'cf-state.json');
-  const run = (extra = []) => runScript('run-experiment.sh', [planFile, '--run-round', FAKE, '--db', db.url, ...extra],
+  const run = (extra = []) => runScript('run-experiment.sh', [planFile, '--run-round', FAKE, ...extra],
     { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
       FAKE_CF_STATE: cfState, FAKE_CF_LOG: `${cfState}.log` });
   fs.writeFileSync(planFile, BASE);
@@ -84,7 +84,7 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   assert.equal(rows.length, 8);
   const newest = rows.slice(-2).map((r) => r.id);
   const out = path.join(dir, 'report');
-  const rep = runScript('report.sh', ['--experiment', 'edited', '--plan', planFile, '--out', out, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  const rep = runScript('report.sh', ['--experiment', 'edited', '--plan', planFile, '--out', out], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(rep.code, 0, rep.stderr);
   assert.match(rep.stderr, /report: 2 round\(s\)/);
   assert.match(rep.stderr, /checked against plan edited: 6 stale round\(s\) ignored/);
@@ -97,7 +97,7 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   // Under the first version of the plan, only its two rounds count again.
   const v1 = path.join(dir, 'v1.yml');
   fs.writeFileSync(v1, BASE);
-  const old = runScript('report.sh', ['--experiment', 'edited', '--plan', v1, '--out', path.join(dir, 'report-v1'), '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  const old = runScript('report.sh', ['--experiment', 'edited', '--plan', v1, '--out', path.join(dir, 'report-v1')], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(old.code, 0, old.stderr);
   assert.match(old.stderr, /report: 2 round\(s\).*\n.*6 stale round\(s\) ignored/);
 });
@@ -113,7 +113,7 @@ test('report: --plan errors and a plan whose every round is stale exit 1 with on
     [['--experiment', 'edited', '--plan', allStale], /^report: no rounds match --experiment edited \(checked against plan edited: 8 stale round\(s\) ignored.*duration_ms: round 4000, plan 9000\)\n$/],
   ];
   for (const [args, re] of cases) {
-    const r = runScript('report.sh', [...args, '--db', db.url, '--out', path.join(dir, 'never')], { CFSCALE_RESULTS_URL: '' });
+    const r = runScript('report.sh', [...args, '--out', path.join(dir, 'never')], { CFSCALE_RESULTS_URL: db.url });
     assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
   }

@@ -99,3 +99,31 @@ test('parseOrExit: --help on stdout, exit 0; a bad flag one line NAME: MESSAGE (
   assert.strictEqual(bad.stderr, 'x: --n must be a positive integer, got "0" (see --help)\n');
   assert.strictEqual(run(['--n', '2']).stdout, 'ran\n');
 });
+
+// A value a command line must not carry (a URL with its password) comes from the environment:
+// its row names the variable, argv cannot set it, and --help lists it under "Environment:".
+const ENV_ROWS = [
+  ['--round ID', 'round', 'int', REQUIRED, 'the round', [1]],
+  ['RESULTS_DATABASE_URL URL', 'db', 'str', REQUIRED, 'results database'],
+  ['CFSCALE_WAIT_MS MS', 'waitMs', 'int', 5, 'wait', [0]],
+];
+
+test('an environment row is read from env, never from argv; typed and checked like a flag', () => {
+  const env = { RESULTS_DATABASE_URL: 'postgres://u:p@h/d', CFSCALE_WAIT_MS: '7' };
+  assert.deepStrictEqual(parse(['--round', '1'], ENV_ROWS, { env }), { _: [], round: 1, db: 'postgres://u:p@h/d', waitMs: 7 });
+  assert.strictEqual(parse(['--round', '1'], ENV_ROWS, { env: { RESULTS_DATABASE_URL: 'x', CFSCALE_WAIT_MS: '' } }).waitMs, 5);
+  assert.throws(() => parse(['--round', '1', '--db', 'postgres://u:p@h/d'], ENV_ROWS, { env }), (e) => e.message === 'unknown option: --db');
+  assert.throws(() => parse(['--round', '1', 'RESULTS_DATABASE_URL'], ENV_ROWS, { env }), /unexpected argument: RESULTS_DATABASE_URL/);
+  assert.throws(() => parse(['--round', '1'], ENV_ROWS, { env: {} }), (e) => e.message === 'RESULTS_DATABASE_URL is not set');
+  assert.throws(() => parse(['--round', '1'], ENV_ROWS, { env: { ...env, CFSCALE_WAIT_MS: 'soon' } }),
+    (e) => e.message === 'CFSCALE_WAIT_MS must be a non-negative integer, got "soon"');
+});
+
+test('help: the environment rows after the flags, as NAME=VALUE with their defaults', () => {
+  const text = help('Usage: x --round ID', '', ENV_ROWS, { notes: 'Exit: 0 ok.' });
+  assert.strictEqual(text, ['Usage: x --round ID', '',
+    '  --round ID                the round [default: (required)]', '',
+    'Environment:',
+    '  RESULTS_DATABASE_URL=URL  results database [default: (required)]',
+    '  CFSCALE_WAIT_MS=MS        wait [default: 5]', '', 'Exit: 0 ok.', ''].join('\n'));
+});

@@ -12,6 +12,7 @@ const { loadConfig } = require('../lib/config');
 const { parse, help, note, UsageError } = require('../../lib/arg-table');
 const { findOnPath } = require('../../lib/process-checks');
 const { USER } = require('../lib/cc-api/uaa');
+const { purgeList, unsafeHome, removePurged } = require('../lib/purge');
 const { ORG, SPACE } = require('../lib/cc-api/presenters');
 
 const DAEMON_START_TIMEOUT_MS = 120000;
@@ -28,10 +29,15 @@ class CliError extends Error {
 const VERBS = {
   up: ['start the platform (its daemon on first need)', []],
   down: ['stop every instance, the router and PostgreSQL', []],
+  purge: ['list what the platform keeps (CFSCALE_HOME, its PostgreSQL data outside it, its cgroups); with --yes stop '
+    + 'the platform, then remove them all (its apps, services and results with them)', [
+    ['--yes', 'yes', 'bool', '', 'remove what is listed (without it nothing is removed, exit 1)'],
+  ]],
   status: ['the daemon, its URLs, cgroups and services, and every app instance', []],
   'api-url': ['Cloud Controller v3 + UAA + log-cache, for cf login', []],
   login: ['log the cf CLI in to the running platform as its admin, org and space local, in $CFSCALE_HOME/cf-home '
-    + '(or CF_HOME when it lies inside CFSCALE_HOME; never one outside); nothing when it already is', []],
+    + '(or CF_HOME when it lies inside CFSCALE_HOME; never one outside); nothing when it already is. The password goes '
+    + 'to `cf auth` in CF_PASSWORD, never on its command line', []],
   'router-url': ['the router (HAProxy), for requests to the apps', [
     ['--https', 'https', 'bool', '', 'its HTTPS listener instead (self-signed certificate)'],
   ]],
@@ -51,7 +57,7 @@ const VERBS = {
 
 const USAGE = `${help('Usage: cfl VERB [flags]', `cfl — start, stop and locate the local platform (local-platform/README.md); drive it
 with the real cf CLI: scripts/cfl login, which runs
-cf login -a $(scripts/cfl api-url) -u admin -p admin -o local -s local --skip-ssl-validation
+cf api $(scripts/cfl api-url) --skip-ssl-validation && CF_USERNAME=admin CF_PASSWORD=admin cf auth && cf target -o local -s local
 in the platform's own CF_HOME; then CF_HOME=$(scripts/cfl home)/cf-home cf ... (your own cf login stays as it is)`,
 Object.entries(VERBS).map(([verb, [about]]) => [verb, verb, 'bool', '', about]))}
 ${Object.entries(VERBS).filter(([, [, rows]]) => rows.length).map(([verb, [, rows]]) => help(`cfl ${verb}:`, '', rows).replace(/^.*\n\n/, `cfl ${verb}\n`)).join('\n')}
@@ -85,10 +91,14 @@ function normalise(args) {
 
 // ---------------------------------------------------------------- cf login
 // The one way in for the scripts and the report: the user, org and space are the platform's
-// own (lib/cc-api/uaa.js, presenters.js), so no caller keeps a copy of them.
-function cfLoginArgs(api) {
-  return ['login', '-a', api, '-u', USER.name, '-p', USER.password, '-o', ORG.name, '-s', SPACE.name, '--skip-ssl-validation'];
+// own (lib/cc-api/uaa.js, presenters.js), so no caller keeps a copy of them. `cf login -p`
+// would show the password to every user (ps): `cf auth` reads it from CF_PASSWORD instead.
+const LOGIN_ENV = { CF_USERNAME: USER.name, CF_PASSWORD: USER.password };
+function cfLoginSteps(api) {
+  return [['api', api, '--skip-ssl-validation'], ['auth'], ['target', '-o', ORG.name, '-s', SPACE.name]];
 }
+const loginLine = (api) => cfLoginSteps(api).map((args) => `${args[0] === 'auth' ? `CF_USERNAME=${USER.name} CF_PASSWORD=*** ` : ''}cf ${args.join(' ')}`)
+  .join(' && ');
 
 /** The API's URL: the running daemon's port (d: its settings, or null), else the configured one. */
 function apiUrl(cfg, d) {
@@ -127,16 +137,17 @@ function cfLogin(cfg, api) {
   fs.mkdirSync(cfHome, { recursive: true });
   const dir = findOnPath('cf');
   const cf = dir ? path.join(dir, 'cf') : path.join(cfg.repoRoot, '.tools', 'bin', 'cf');
-  const args = cfLoginArgs(api);
-  process.stderr.write(`cfl: ${['cf', ...args].join(' ')}\ncfl: (in CF_HOME=${cfHome})\n`);
-  // cf's own lines (its prompt-free login, and the warning that a local API is plain http)
-  // are shown only when the login fails.
-  try {
-    execFileSync(cf, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, CF_HOME: cfHome } });
-  } catch (e) {
-    const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
-    const said = `${e.stdout || ''}${e.stderr || ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
-    throw new CliError(`cf login to ${api} failed (${why})${said ? `: ${said}` : ''}`, 2);
+  process.stderr.write(`cfl: ${loginLine(api)}\ncfl: (in CF_HOME=${cfHome})\n`);
+  // cf's own lines (the warning that a local API is plain http, say) are shown only when a
+  // step fails.
+  for (const args of cfLoginSteps(api)) {
+    try {
+      execFileSync(cf, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', env: { ...process.env, ...LOGIN_ENV, CF_HOME: cfHome } });
+    } catch (e) {
+      const why = e.code === 'ENOENT' ? `${cf} is missing: run scripts/setup.sh` : e.status !== null ? `exit ${e.status}` : `${e.code || e.signal}`;
+      const said = `${e.stdout || ''}${e.stderr || ''}`.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+      throw new CliError(`cf login to ${api} failed: cf ${args[0]} (${why})${said ? `: ${said}` : ''}`, 2);
+    }
   }
 }
 
@@ -228,6 +239,48 @@ function offlineDown(cfg) {
   if (left.length) throw new CliError(`cgroups left behind: ${left.join(', ')}`, 2);
 }
 
+/** The platform stopped: through its daemon, or by hand when there is none (or it hangs). */
+async function down(cfg) {
+  if (!(await ping(cfg))) {
+    offlineDown(cfg);
+    return;
+  }
+  let r;
+  try {
+    r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
+  } catch (e) {
+    // A daemon that does not finish: kill it and clean up after it.
+    process.stderr.write(`cfl: ${e.message}; killing it\n`);
+    try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
+    offlineDown(cfg);
+    r = { code: 0 };
+  }
+  for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
+  if (r.code !== 0) throw new CliError(r.err, r.code);
+}
+
+/**
+ * `cfl purge [--yes]`: what the platform keeps, one a line on stdout; with --yes it is stopped
+ * and all of it removed. Nothing is removed before the whole list has been shown.
+ */
+async function purge(cfg, { yes }) {
+  const list = purgeList(cfg);
+  if (!list.length) {
+    process.stdout.write(`nothing to purge for CFSCALE_HOME=${cfg.home}\n`);
+    return 0;
+  }
+  const unsafe = unsafeHome(cfg);
+  if (unsafe) throw new CliError(`purge: ${unsafe}: not removing it (set CFSCALE_HOME to the platform's own directory)`);
+  process.stdout.write(`${yes ? 'removing' : 'cfl purge --yes removes'} (after stopping the platform):\n`
+    + `${list.map((i) => `  ${i.path}  ${i.what}`).join('\n')}\n`);
+  if (!yes) throw new CliError('nothing removed: cfl purge --yes to remove it');
+  await down(cfg);
+  const left = removePurged(purgeList(cfg));
+  if (left.length) throw new CliError(`could not remove: ${left.join(', ')}`, 2);
+  process.stdout.write('OK\n');
+  return 0;
+}
+
 async function main(argv) {
   if (!argv.length || ['help', '-h', '--help'].includes(argv[0])) { process.stdout.write(`${USAGE}\n`); return argv.length ? 0 : 1; }
   const { verb, args } = parseArgs(argv);
@@ -265,24 +318,10 @@ async function main(argv) {
       await call(cfg, verb, args);
       return 0;
     case 'down':
-      if (await ping(cfg)) {
-        let r;
-        try {
-          r = await request(cfg, 'down', {}, DOWN_TIMEOUT_MS);
-        } catch (e) {
-          // A daemon that does not finish: kill it and clean up after it.
-          process.stderr.write(`cfl: ${e.message}; killing it\n`);
-          try { process.kill(Number(fs.readFileSync(cfg.pidFile, 'utf8')), 'SIGKILL'); } catch { /* gone */ }
-          offlineDown(cfg);
-          r = { code: 0 };
-        }
-        for (let i = 0; i < 50 && fs.existsSync(cfg.pidFile); i++) await new Promise((res) => setTimeout(res, 100));
-        if (r.code !== 0) throw new CliError(r.err, r.code);
-      } else {
-        offlineDown(cfg);
-      }
+      await down(cfg);
       process.stdout.write('OK\n');
       return 0;
+    case 'purge': return purge(cfg, args);
     default: await call(cfg, verb, args); return 0;
   }
 }

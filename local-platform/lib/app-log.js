@@ -6,6 +6,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { appId } = require('./app-id');
 
 const MAX_BYTES = 256 * 1024 * 1024;
 const FLUSH_MS = 100;
@@ -31,7 +32,7 @@ class AppLogs {
     this.timer.unref();
   }
 
-  file(app) { return path.join(this.dir, `${app}.log`); }
+  file(app) { return path.join(this.dir, `${appId(app)}.log`); }
 
   addListener(fn) { this.listeners.push(fn); }
 

@@ -7,6 +7,8 @@
 // reload; a reload happens only when apps, routes or the number of server slots change.
 'use strict';
 
+const { appId } = require('./app-id');
+
 const SLOT_BLOCK = 8; // server slots per app come in blocks, so scaling rarely reloads
 // Gorouter's defaults: endpoint dial timeout 5 s, request/idle timeouts 900 s.
 const TIMEOUT_CONNECT = '5s';
@@ -21,8 +23,8 @@ function slotCount(instances) {
   return Math.max(SLOT_BLOCK, Math.ceil(instances / SLOT_BLOCK) * SLOT_BLOCK);
 }
 
-function backendName(app) { return `app_${app.name}`; }
-function pinBackendName(app, index) { return `pin_${app.name}_${index}`; }
+function backendName(app) { return `app_${appId(app.name)}`; }
+function pinBackendName(app, index) { return `pin_${appId(app.name)}_${index}`; }
 // A shared route's server for instance `index` of its member `k` (router-sync.js sharedRoutes).
 function sharedServerName(k, index) { return `m${k}s${index}`; }
 
@@ -105,7 +107,7 @@ function buildConfig({ routerPort, tlsPort = null, certFile = null, logPort, adm
   const pins = [];
   for (const app of apps) {
     if (!app.routes.length) continue;
-    out.push(`  acl host_${app.name} req.hdr(host),field(1,:),lower -m str ${app.routes.join(' ')}`);
+    out.push(`  acl host_${appId(app.name)} req.hdr(host),field(1,:),lower -m str ${app.routes.join(' ')}`);
     for (let i = 0; i < app.slots; i++) pins.push(`${app.guid}:${i}`);
   }
   if (pins.length) out.push(`  acl pin_known req.hdr(X-Cf-App-Instance) -m str ${pins.join(' ')}`);
@@ -118,11 +120,11 @@ function buildConfig({ routerPort, tlsPort = null, certFile = null, logPort, adm
   for (const app of apps) {
     if (!app.routes.length) continue;
     for (let i = 0; i < app.slots; i++) {
-      out.push(`  use_backend ${pinBackendName(app, i)} if host_${app.name} { req.hdr(X-Cf-App-Instance) -m str ${app.guid}:${i} }`);
+      out.push(`  use_backend ${pinBackendName(app, i)} if host_${appId(app.name)} { req.hdr(X-Cf-App-Instance) -m str ${app.guid}:${i} }`);
     }
   }
   for (const g of shared) out.push(`  use_backend ${g.name} if { req.hdr(host),field(1,:),lower -m str ${g.urls.join(' ')} }`);
-  for (const app of apps) if (app.routes.length) out.push(`  use_backend ${backendName(app)} if host_${app.name}`);
+  for (const app of apps) if (app.routes.length) out.push(`  use_backend ${backendName(app)} if host_${appId(app.name)}`);
   out.push('  default_backend unknown_route', '');
   out.push(
     'backend unknown_route',

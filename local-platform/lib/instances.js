@@ -17,6 +17,7 @@ const { spawn } = require('node:child_process');
 const { check, isPortFree } = require('./health-check');
 const { instanceEnv } = require('./cf-env');
 const { startCommand } = require('./start-command');
+const { appId } = require('./app-id');
 
 const STARTUP_POLL_MS = 200;
 // Diego restarts a crashed instance at once for the first 3 crashes, then waits 30 s,
@@ -47,7 +48,7 @@ class Cell {
     this.reserved = new Set(); // ports being probed by allocatePort
   }
 
-  appDir(appName) { return path.join(this.cfg.instancesDir, encodeURIComponent(appName)); }
+  appDir(appName) { return path.join(this.cfg.instancesDir, appId(appName)); }
   instanceDir(appName, index) { return path.join(this.appDir(appName), String(index)); }
 
   // Remove the per-instance disks (temp dirs) of app's indices >= fromIndex that have no
@@ -91,7 +92,7 @@ class Cell {
     inst = {
       app: app.name, index, guid: crypto.randomUUID(), port: null,
       state: 'STARTING', pid: null, since: Date.now(), crashCount: 0, desired: true,
-      cgName: `${app.name}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
+      cgName: `${appId(app.name)}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
     };
     m.set(index, inst);
     try { inst.port = await this.allocatePort(); } catch (e) { inst.portError = e.message; }

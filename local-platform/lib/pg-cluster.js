@@ -15,6 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { isExecutable, findOnPath } = require('../../lib/process-checks');
+const { pgTool } = require('../../lib/credentials');
 const { parse, help, note, UsageError } = require('../../lib/arg-table');
 
 // --tls: a database that needs a client certificate signed by DIR/tls/ca.crt (and a password).
@@ -295,7 +296,9 @@ function stop(dir) {
 }
 
 function psql(url, sql) {
-  const r = run('psql', [url, '-Atqc', sql]);
+  // Its arguments are visible to every user (ps): the password goes in its environment.
+  const { conninfo, env } = pgTool(url);
+  const r = run('psql', [conninfo, '-Atqc', sql], { env: { ...process.env, ...env } });
   if (r.status !== 0) throw new ClusterError(`psql failed: ${r.stderr.trim().split('\n').pop()}`);
   return r.stdout.trim();
 }

@@ -27,6 +27,7 @@ const { sample } = require('./instance-usage');
 const tables = require('./tables');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 const { orgQuota, quotaErrors } = require('./quota');
+const { appId } = require('./app-id');
 
 class UsageError extends Error {}
 
@@ -222,7 +223,7 @@ class Platform {
   appByGuid(guid) { return Object.values(this.state.apps).find((a) => a.guid === guid) || null; }
 
   async stageApp(app) {
-    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', app.name)));
+    this.staged.set(app.name, await stage(app, path.join(this.cfg.home, 'droplets', appId(app.name))));
     execFile('du', ['-sb', app.path], (err, out) => {
       if (!err) this.diskBytes.set(app.name, Number(String(out).split('\t')[0]) || 0);
     });
@@ -523,7 +524,7 @@ class Platform {
   status() {
     const lines = [
       `cfl daemon pid ${process.pid}, home ${this.cfg.home}`,
-      `api:      ${this.apiUrl} (cf login -a ${this.apiUrl} -u admin -p admin -o local -s local)`,
+      `api:      ${this.apiUrl} (scripts/cfl login; or cf login -a ${this.apiUrl} -u admin -o local -s local, password admin)`,
       `router:   http://127.0.0.1:${this.cfg.routerPort} ${this.routerHttpsUrl} (haproxy ${this.router.isRunning() ? 'running' : 'DOWN'})`,
       `postgres: 127.0.0.1:${this.cfg.pgPort}, data in ${this.cfg.pgDir}`,
       `front proxies (TLS): ${this.front.urls().join(' ') || 'none'}`,

@@ -7,6 +7,7 @@
 const crypto = require('node:crypto');
 const { slotCount, backendName, pinBackendName, sharedServerName } = require('./haproxy-config');
 const { appLoadbalancing, haproxyBalance } = require('./route-options');
+const { appId } = require('./app-id');
 
 class RouterSync {
   // apps() → app records; instances(name) → that app's instances; desired(app) → how many
@@ -86,14 +87,15 @@ class RouterSync {
     return strict ? done : this.queue;
   }
 
-  // {app, index, instance} of an access-log record (backend app_NAME / pin_NAME_I, server
-  // sI; or a shared route's backend, server mKsI: member K's instance I).
+  // {app, index, instance} of an access-log record (backend app_ID / pin_ID_I, ID the app's
+  // app-id.js, server sI; or a shared route's backend, server mKsI: member K's instance I).
   target(rec) {
     const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
     const sm = /^(?:m(\d+))?s(\d+)$/.exec(rec.s || '');
     const members = this.shared && this.shared.get(rec.b);
-    const name = members ? (sm && sm[1] !== undefined ? members[Number(sm[1])] : members[0]) : m && (m[1] || m[2]);
-    const app = name && this.apps().find((a) => a.name === name);
+    const id = m && (m[1] || m[2]);
+    const name = members ? (sm && sm[1] !== undefined ? members[Number(sm[1])] : members[0]) : null;
+    const app = this.apps().find((a) => (name !== null ? a.name === name : id && appId(a.name) === id));
     if (!app) return null;
     const index = sm ? Number(sm[2]) : null;
     const instance = index !== null ? this.instances(app.name).find((i) => i.index === index) : null;

@@ -8,6 +8,7 @@ const crypto = require('node:crypto');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { Client } = require('pg');
+const { pgTool } = require('../../lib/credentials');
 
 const SERVICE_LABEL = 'postgres';
 const SERVICE_TAGS = ['postgres', 'postgresql'];
@@ -63,8 +64,10 @@ class Postgres {
     const dbs = await this.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!dbs.rowCount) await this.query(`CREATE DATABASE ${quoteIdent(name)} OWNER ${quoteIdent(role)}`);
     const uri = `postgres://${role}:${password}@127.0.0.1:${this.port}/${name}`;
-    await run('psql', [uri, '-v', 'ON_ERROR_STOP=1', '-q', '-f', this.schema], {
-      env: { ...process.env, PGOPTIONS: '-c client_min_messages=warning' },
+    // psql's arguments are visible to every user (ps): the password goes in its environment.
+    const { conninfo, env } = pgTool(uri);
+    await run('psql', [conninfo, '-v', 'ON_ERROR_STOP=1', '-q', '-f', this.schema], {
+      env: { ...process.env, ...env, PGOPTIONS: '-c client_min_messages=warning' },
     });
     return {
       name,

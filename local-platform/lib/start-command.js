@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const { memoryOptions, countJarClasses } = require('./java-memory');
+const { appId } = require('./app-id');
 
 function shellQuote(s) { return `'${String(s).replace(/'/g, `'\\''`)}'`; }
 
@@ -34,7 +35,7 @@ async function stage(app, dropletDir) {
     staged.classCount = countJarClasses(app.path);
   } else if (isGo(app) && !app.command) {
     fs.mkdirSync(dropletDir, { recursive: true });
-    staged.binary = path.join(dropletDir, app.name);
+    staged.binary = path.join(dropletDir, appId(app.name));
     await goBuild(app.path, staged.binary);
   }
   return staged;

@@ -57,7 +57,9 @@ test('push the tiny app with 2 instances; cf apps and cf app show them running',
 
 test('manifest_diff (what cf push prints before it applies): CC\'s diff of each app against the space', async () => {
   const space = (await curlJson('/v3/spaces?names=local')).resources[0].guid;
-  const diff = async (apps) => (await curlJson('-X', 'POST', `/v3/spaces/${space}/manifest_diff`, '-d', JSON.stringify({ applications: apps }))).diff;
+  // A manifest is YAML to CC (JSON is YAML); any other Content-Type is 400 (docs/cf-platform.md §23).
+  const yaml = ['-H', 'Content-Type: application/x-yaml'];
+  const diff = async (apps) => (await curlJson('-X', 'POST', `/v3/spaces/${space}/manifest_diff`, ...yaml, '-d', JSON.stringify({ applications: apps }))).diff;
   assert.deepEqual(await diff([{ name: APP, instances: 2, memory: '64M', env: { BUSY: '0' } }]), [], 'what the app has is no change');
   assert.deepEqual(await diff([{ name: APP, instances: 3, memory: '128M', env: { BUSY: '1', NEW: 'x' }, stack: 'cflinuxfs4' }]), [
     { op: 'replace', path: '/applications/0/instances', was: 2, value: 3 },
@@ -71,8 +73,10 @@ test('manifest_diff (what cf push prints before it applies): CC\'s diff of each 
     { op: 'add', path: '/applications/0/name', value: 'fresh' },
     { op: 'add', path: '/applications/0/instances', value: 1 },
   ], 'a new app: every key is an add');
-  const bad = JSON.parse((await cf('curl', '-X', 'POST', `/v3/spaces/${space}/manifest_diff`, '-d', '{"applications":[]}')).stdout);
-  assert.equal(bad.errors[0].detail, 'Applications must have at least 1 application');
+  const bad = JSON.parse((await cf('curl', '-X', 'POST', `/v3/spaces/${space}/manifest_diff`, ...yaml, '-d', '{"applications":[]}')).stdout);
+  assert.equal(bad.errors[0].detail, "Cannot parse manifest with no 'applications' field.");
+  const json = JSON.parse((await cf('curl', '-X', 'POST', `/v3/spaces/${space}/manifest_diff`, '-d', '{"applications":[{"name":"x"}]}')).stdout);
+  assert.deepEqual(json.errors[0], { detail: 'Bad request: Content-Type must be yaml', title: 'CF-BadRequest', code: 1004 });
 });
 
 test('cf logs --recent prints RTR lines with vcap_request_id and the app\'s own lines, in CF\'s layout', async () => {

@@ -19,7 +19,7 @@ test('cfl up prints the API URL; cfl api-url prints it again', () => {
   assert.match(w.up.stdout, new RegExp(`api: +${w.api.replace(/[.]/g, '\\.')}`));
 });
 
-test('cf login -a API -u admin -p admin -o local -s local, as on PCF Dev; the token is a JWT naming admin', async () => {
+test('cf login -a API -u admin -o local -s local, password admin at its prompt, as on PCF Dev; the token is a JWT naming admin', async () => {
   await w.login();
   const target = await cfOk('target');
   assert.match(target, /user: +admin/);
@@ -60,7 +60,8 @@ test('cfl login never replaces a user\'s login to another API: such a CF_HOME is
     const first = cfl(mine);
     assert.equal(first.status, 0, first.stderr);
     assert.equal(first.stdout, '', 'stdout stays clean');
-    assert.match(first.stderr, /^cfl: cf login -a http:\/\/127\.0\.0\.1:\d+ -u admin -p admin -o local -s local --skip-ssl-validation$/m);
+    // The password never on a command line: cf auth reads CF_PASSWORD; the line masks it.
+    assert.match(first.stderr, /^cfl: cf api http:\/\/127\.0\.0\.1:\d+ --skip-ssl-validation && CF_USERNAME=admin CF_PASSWORD=\*\*\* cf auth && cf target -o local -s local$/m);
     assert.match(first.stderr, new RegExp(`^cfl: \\(in CF_HOME=${project}\\)$`, 'm'));
     assert.equal(fs.readFileSync(path.join(mine, '.cf', 'config.json'), 'utf8'), config);
     loggedIn(project);
@@ -85,12 +86,14 @@ test('cfl login never replaces a user\'s login to another API: such a CF_HOME is
   });
 });
 
-test('cf api shows the CC API version; cf auth (wrong, then right password) and cf target -o -s work', async () => {
+test('cf api shows the CC API version; cf auth (wrong, then right CF_PASSWORD) and cf target -o -s work', async () => {
   assert.match(await cfOk('api'), /API version: +3\.\d+\.\d+/);
-  const wrong = await cf('auth', 'admin', 'wrong');
+  const auth = (password) => w.run(path.join(w.repo, '.tools', 'bin', 'cf'), ['auth'], 60000, { env: { CF_USERNAME: 'admin', CF_PASSWORD: password } });
+  const wrong = await auth('wrong');
   assert.equal(wrong.code, 1);
   assert.match(wrong.out, /Credentials were rejected/);
-  await cfOk('auth', 'admin', 'admin');
+  const right = await auth('admin');
+  assert.equal(right.code, 0, right.out);
   const target = await cfOk('target', '-o', 'local', '-s', 'local');
   assert.match(target, /org: +local/);
   assert.match(target, /space: +local/);

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { randomFreePort, portRange } = require('../../lib/ports');
+const { pgTool } = require('../../lib/credentials');
 
 const OWN_PORTS = portRange('local-platform');
 
@@ -22,8 +23,10 @@ function pgc(args) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
+// The password in psql's environment, as the platform runs it (lib/credentials.js).
 function psql(url, sql) {
-  const r = spawnSync('psql', [url, '-Atqc', sql], { encoding: 'utf8', env: { ...process.env, PGCONNECT_TIMEOUT: '5' } });
+  const { conninfo, env } = pgTool(url);
+  const r = spawnSync('psql', [conninfo, '-Atqc', sql], { encoding: 'utf8', env: { ...process.env, ...env, PGCONNECT_TIMEOUT: '5' } });
   return r.status === 0 ? r.stdout.trim() : `psql failed: ${r.stderr.trim()}`;
 }
 

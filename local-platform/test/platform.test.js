@@ -158,7 +158,8 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
   assert.equal(nope.code, 1);
   assert.match(nope.out, /For application 'x': Service instance 'nope' not found/);
   assert.equal(hashPush.code, 1);
-  assert.match(hashPush.out, /loadbalancing: hash is not supported by the local platform \(round-robin or least-connection\)/);
+  // CC's own refusal while its hash_based_routing flag is off (manifest_routes_update_message.rb), before anything is made.
+  assert.match(hashPush.out, /For application 'h': Cannot use loadbalancing value 'hash' for Route 'h\.localhost'; Valid values are: 'round-robin, least-connection'/);
   const guid = await ok('app', 'tiny', '--guid');
   assert.match(guid, UUID_RE);
   await allRunning(guid, 2);

@@ -18,7 +18,7 @@ const { writeReport } = require('../lib/report/render.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME | --study] [--plan FILE] [--scale local|cf] [--out DIR] [--db URL] [--platform local|cf]',
+  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME | --study] [--plan FILE] [--scale local|cf] [--out DIR] [--platform local|cf]',
   about: 'Render the results of rounds or an experiment: HTML with charts, SVG, CSV, from the report views of '
     + 'results-schema.sql (statistics method: report/README.md). Prints the path of index.html.',
   rows: [
@@ -30,10 +30,11 @@ const COMMAND = {
     ['--plan FILE', 'plan', 'str', note('experiments/NAME.yml when it exists'), "the experiment's plan: its rounds "
       + 'recorded under other parameters than it gives now are left out and counted (stale); its validity thresholds apply'],
     ['--out DIR', 'out', 'str', note('report/out/<experiment|rounds|all|study>'), 'output directory'],
-    ['--db URL', 'db', 'str', note("CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report's service "
-      + 'key on results-db, through the cf CLI'), 'results database'],
-    ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when --db is not given',
+    ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when CFSCALE_RESULTS_URL is not set',
       ['local', 'cf']],
+    // A URL with its password: from the environment only, never a flag (`ps` shows argv).
+    ['CFSCALE_RESULTS_URL URL', 'db', 'str', note("RESULTS_DATABASE_URL, else on local the report's service key on "
+      + 'results-db, through the cf CLI'), 'results database'],
   ],
   notes: 'Without a plan, no round is left out as stale and the default validity thresholds apply.\n'
     + 'Writes DIR/index.html (self-contained, opens offline, Vega inlined), DIR/charts/*.svg, DIR/csv/*.csv.\n'
@@ -53,7 +54,7 @@ async function studyPage(o) {
   let plans;
   try { plans = shippedPlans(scale).map((e) => e.plan).filter(inStudy); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
   const url = resultsUrl({ db: o.db, platform: o.platform });
-  if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+  if (!url) die('no results database: set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out/study'));
   let client;
   try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
@@ -87,7 +88,7 @@ async function main() {
     if (o.experiment && sel.plan.name !== o.experiment) die(`--plan ${o.plan} is plan ${sel.plan.name}, not --experiment ${o.experiment}`);
   }
   const url = resultsUrl({ db: o.db, platform: o.platform });
-  if (!url) die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+  if (!url) die('no results database: set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
   let client;
   try { client = await connect(url); } catch (e) { die(`cannot reach the results database: ${e.message}`); }

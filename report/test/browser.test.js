@@ -28,7 +28,7 @@ after(async () => {
 
 test('the report renders in headless Chromium without console errors', async () => {
   assert.ok(fs.existsSync(CHROMIUM), `${CHROMIUM} missing: run scripts/setup.sh --with-browser`);
-  const r = runScript('report.sh', ['--experiment', 'browser', '--out', dir, '--db', db.url]);
+  const r = runScript('report.sh', ['--experiment', 'browser', '--out', dir], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(r.code, 0, r.stderr);
   const page = await inspectPage(path.join(dir, 'index.html'));
   assert.deepEqual(page.errors, [], 'console errors');

@@ -29,7 +29,7 @@ after(async () => {
 const close = (a, b, tol, what) => assert.ok(Math.abs(Number(a) - b) <= tol, `${what}: ${a} vs ${b}`);
 
 function report(args) {
-  const r = runScript('report.sh', [...args, '--db', db.url], { CFSCALE_RESULTS_URL: '' });
+  const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: db.url });
   assert.equal(r.code, 0, r.stderr);
   return r;
 }
@@ -208,12 +208,14 @@ test('report.sh: selections and usage errors', () => {
     [['--rounds', '1,x'], 1, /--rounds must be ids and ranges/],
     [['--rounds', '5-2'], 1, /backwards/],
     [['--rounds', '1', '--experiment', 'synth'], 1, /not both/],
-    [['--experiment', 'nope', '--db', db.url], 1, /no rounds match --experiment nope/],
-    [['--db', 'postgres://x@127.0.0.1:1/x'], 1, /cannot reach the results database/],
+    [['--experiment', 'nope'], 1, /no rounds match --experiment nope/, db.url],
+    [[], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
+    // The URL holds a password: never a flag, so no command line carries it.
+    [['--db', 'postgres://x@127.0.0.1:1/x'], 1, /unknown option: --db/],
     [['--color'], 1, /unknown option: --color/],
   ];
-  for (const [args, code, re] of cases) {
-    const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: '' });
+  for (const [args, code, re, url = ''] of cases) {
+    const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: url });
     assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
   }

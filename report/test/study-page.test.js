@@ -39,7 +39,7 @@ after(async () => {
 test('report.sh --study writes every section of the results page from real rounds', () => {
   assert.ok(counts.rounds > 50 && counts.requests > 1000, JSON.stringify(counts));
   const out = path.join(dir, 'page');
-  const r = runScript('report.sh', ['--study', '--db', db.url, '--out', out]);
+  const r = runScript('report.sh', ['--study', '--out', out], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), path.join(out, 'README.md'));
   const page = fs.readFileSync(path.join(out, 'README.md'), 'utf8');

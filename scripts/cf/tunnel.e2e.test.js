@@ -11,6 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { freePort } = require('../test-support/test-db');
 const { portRange } = require('../../lib/ports');
+const { pgTool } = require('../../lib/credentials');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TUNNEL = path.join(ROOT, 'scripts', 'tunnel.sh');
@@ -24,8 +25,10 @@ function sh(cmd, args, extraEnv = {}) {
   return { code: r.status, out: r.stdout || '', err: r.stderr || '' };
 }
 
+// The password in psql's environment, as tunnel.js runs it (lib/credentials.js).
 function psql(url) {
-  return sh('psql', [url, '-Atqc', 'SELECT 1'], { PGCONNECT_TIMEOUT: '3' });
+  const { conninfo, env: pw } = pgTool(url);
+  return sh('psql', [conninfo, '-Atqc', 'SELECT 1'], { ...pw, PGCONNECT_TIMEOUT: '3' });
 }
 
 test.before(async () => {
@@ -77,7 +80,7 @@ test('tunnel.sh local: up, proven by psql, refuses a second one, --stop ends it'
 
   const second = sh(TUNNEL, ['--platform', 'local', '--local-port', String(await freePort())]);
   assert.equal(second.code, 1);
-  assert.match(second.err, /a tunnel is already running \(postgres:\/\/[^:]+:\*\*\*\*@/);
+  assert.match(second.err, /a tunnel is already running \(postgres:\/\/[^:]+:\*\*\*@/);
 
   const pids = ['client', 'server'].map((n) => Number(fs.readFileSync(path.join(env.CFSCALE_TUNNEL_DIR, `${n}.pid`), 'utf8')));
   const stop = sh(TUNNEL, ['--stop']);

@@ -27,6 +27,7 @@ const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, 
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
 const { skipSslValidation } = require('../ops/tls');
+const { pgTool, maskCredentials } = require('../../lib/credentials');
 
 const APP = 'chisel';
 const SERVICE = 'results-db';
@@ -151,8 +152,10 @@ function startClient(localPort, auth, fp, server, target, insecure, hostname = '
 /** Whether psql SELECT 1 through URL answers 1 (async: a signal can end the wait). */
 function psqlAnswers(url) {
   return new Promise((resolve) => {
-    execFile('psql', [url, '-Atqc', 'SELECT 1'], {
-      encoding: 'utf8', env: { ...process.env, PGCONNECT_TIMEOUT: String(PSQL_CONNECT_TIMEOUT_SEC) },
+    // Its arguments are visible to every user (ps): the password goes in its environment.
+    const { conninfo, env } = pgTool(url);
+    execFile('psql', [conninfo, '-Atqc', 'SELECT 1'], {
+      encoding: 'utf8', env: { ...process.env, ...env, PGCONNECT_TIMEOUT: String(PSQL_CONNECT_TIMEOUT_SEC) },
     }, (err, stdout) => resolve(!err && stdout.trim() === '1'));
   });
 }
@@ -177,7 +180,7 @@ let tunnelUp = false;
 
 function report(localPort, url, via) {
   tunnelUp = true;
-  fs.writeFileSync(stateFile('url'), `${url}\n`);
+  fs.writeFileSync(stateFile('url'), `${url}\n`, { mode: 0o600 }); // it holds the password
   log(`tunnel up: 127.0.0.1:${localPort} -> ${via} (psql SELECT 1 through it works); stop: scripts/tunnel.sh --stop`);
   process.stdout.write(`psql ${shellQuote(url)}\nexport RESULTS_DATABASE_URL=${shellQuote(url)}\n`);
 }
@@ -315,7 +318,7 @@ async function main(argv) {
   if (o.dryRun) { dryRun(p, o.localPort, insecure); return; }
   if (pidAlive(stateFile('client.pid'))) {
     let what = STATE_DIR;
-    try { what = fs.readFileSync(stateFile('url'), 'utf8').trim().replace(/:[^:@/]*@/, ':****@'); } catch { /* no url yet */ }
+    try { what = maskCredentials(fs.readFileSync(stateFile('url'), 'utf8').trim()); } catch { /* no url yet */ }
     die(`a tunnel is already running (${what}): scripts/tunnel.sh --stop first`);
   }
   if (fs.existsSync(STATE_DIR)) stopTunnel(); // leftovers of a run that died (a stale server pid, say)

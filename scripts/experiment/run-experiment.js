@@ -15,7 +15,7 @@ const { cellProblems, localCells } = require('./cell-fit.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf] [--db URL] [--run-round PATH]\n'
+  usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf] [--run-round PATH]\n'
     + '       scripts/run-experiment.sh --study [--scale local|cf] [--dry-run] [...]\n'
     + '       scripts/run-experiment.sh --list [--scale local|cf]',
   about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see scripts/experiment/README.md '
@@ -31,10 +31,11 @@ const COMMAND = {
     ['--dry-run', 'dryRun', 'bool', false, 'print the rounds it would run (and the ones already done, when the results '
       + 'database is reachable) and the estimated time; run nothing'],
     ['--platform P', 'platform', 'str', note("the plan's"), "override the plan's platform", ['local', 'cf']],
-    ['--db URL', 'db', 'str', note('CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report\'s service '
-      + 'key on results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
-    'results database'],
     ['--run-round PATH', 'runRound', 'str', note('CFSCALE_RUN_ROUND, else scripts/round/run-round.js'), 'the round runner'],
+    // A URL with its password: from the environment only, never a flag (`ps` shows argv).
+    ['CFSCALE_RESULTS_URL URL', 'db', 'str', note('RESULTS_DATABASE_URL, else on local the report\'s service key on '
+      + 'results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
+    'results database'],
   ],
   positionals: 2,
   notes: 'Finished rounds (same label, status done, recorded under the parameters the plan gives\n'
@@ -112,7 +113,7 @@ async function main() {
       log(`results database unreachable (${e.message}); listing every round`);
     }
   } else if (!dryRun) {
-    die('no results database: pass --db URL or set CFSCALE_RESULTS_URL');
+    die('no results database: set CFSCALE_RESULTS_URL');
   }
   const t0 = Date.now();
   const applySettings = makeSettingsApplier({ platform, log });

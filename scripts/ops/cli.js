@@ -11,7 +11,7 @@
 //     exit 1 (one line: the full help is --help).
 //     parse: command = { usage, about, rows, aliases, positionals, notes }; --help prints the
 //     help and exits 0; a bad flag is a usageError.
-//   ROWS: the rows of --platform, --dry-run and --help.
+//   ROWS: the rows of --platform, --dry-run, --help and RESULTS_DATABASE_URL.
 //   isPositiveNumber(s), parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
@@ -28,6 +28,9 @@ const ROWS = {
     ['local', 'cf']],
   dryRun: ['--dry-run', 'dryRun', 'bool', process.env.DRY_RUN === '1', 'print each command, shell-quoted, one per line; run none (also DRY_RUN=1)'],
   help: ['--help', 'help', 'bool', '', 'this help'],
+  // A URL with its password: read from the environment only, never a flag (arg-table.js).
+  resultsDb: ['RESULTS_DATABASE_URL URL', 'db', 'str', note("local: the credentials of results-db's service key "
+    + '(run-round.sh passes them); cf: from scripts/tunnel.sh'), 'results database'],
 };
 
 /** A human duration in milliseconds, or null when malformed. */

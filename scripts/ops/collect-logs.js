@@ -18,16 +18,15 @@ const cli = makeCli('collect-logs');
 const RESTART_DELAY_MS = 1000;
 
 const COMMAND = {
-  usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--db URL] [--platform local|cf] [--dry-run]',
+  usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--platform local|cf] [--dry-run]',
   about: "The router's access-log lines of an app into router_timings, until killed.",
   rows: [
     ['--app APP', 'app', 'str', note('(required)'), 'the app whose logs to follow'],
     ['--round ID', 'round', 'str', note('(required)'), 'the round the records belong to'],
-    ['--db URL', 'db', 'str', note('local: the service key of results-db, see run-round.sh; cf: RESULTS_DATABASE_URL'),
-      'results database'],
     ROWS.platform,
     ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the platform command, run nothing'],
     ROWS.help,
+    ROWS.resultsDb,
   ],
   notes: [
     'Streams `cf logs APP` (on both platforms: the local one serves log-cache) into',
@@ -64,9 +63,10 @@ async function main() {
     p.printCmd(producer.argv);
     return;
   }
-  const db = o.db || p.resultsDbUrl();
-  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-rtr.js', '--db', db,
-    '--round', o.round, '--app', o.app, '--platform', p.name]));
+  // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
+  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || p.resultsDbUrl() };
+  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-rtr.js',
+    '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }
 
 main();

@@ -30,11 +30,10 @@ const COMMAND = {
       + 'ends by itself the v3 stats are polled instead); auto: v3', ['plugin', 'v3', 'auto']],
     ['--interval SEC', 'interval', 'int', note('5 on CF, 1 locally'), 'v3 polling interval in seconds (CF refreshes '
       + 'about every 15 s, docs/cf-platform.md §1, repeats are dropped; locally the figures are refreshed every second)', [1]],
-    ['--db URL', 'db', 'str', note('local: the service key of results-db, see run-round.sh; cf: RESULTS_DATABASE_URL'),
-      'results database'],
     ROWS.platform,
     ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the platform command, run nothing'],
     ROWS.help,
+    ROWS.resultsDb,
   ],
   notes: `The samples are piped into scripts/parsers/ingest-stats.js. SIGTERM or SIGINT stops the
 platform command; what was read is flushed and the script exits 0 (2 when rows could not
@@ -70,9 +69,10 @@ async function main() {
     p.printCmd(producer.argv);
     return;
   }
-  const db = o.db || p.resultsDbUrl();
-  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-stats.js', '--db', db,
-    '--round', o.round, '--app', o.app, '--platform', p.name]));
+  // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
+  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || p.resultsDbUrl() };
+  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-stats.js',
+    '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }
 
 main();

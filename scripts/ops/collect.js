@@ -15,8 +15,8 @@
 // API:
 //   requireCollectorArgs(cli, { app, round, dryRun }) — --app is a known app; --round is a
 //     positive integer unless this is a dry run.
-//   pipeUntilTerm(producer, consumerArgv) → Promise<exit code of the consumer (128+N on
-//     signal N)>; producer is
+//   pipeUntilTerm(producer, consumerArgv, { env }) → Promise<exit code of the consumer (128+N
+//     on signal N)>; env: the consumer's environment (where a credential goes); producer is
 //       { argv, intervalMs }  run, then sleep intervalMs, again, until stopped (a failed
 //                             run is skipped);
 //       { argv, next }        runs until stopped; when it ends by itself first, next(code)
@@ -57,9 +57,9 @@ function ended(child, argv, event) {
   });
 }
 
-async function pipeUntilTerm(producer, consumerArgv) {
+async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {}) {
   trace(consumerArgv);
-  const consumer = spawn(consumerArgv[0], consumerArgv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], detached: true });
+  const consumer = spawn(consumerArgv[0], consumerArgv.slice(1), { stdio: ['pipe', 'inherit', 'inherit'], detached: true, env });
   const pipe = consumer.stdin;
   pipe.on('error', () => {}); // never written here; a consumer gone early is reported by its code
   const consumerDone = ended(consumer, consumerArgv, 'close');

@@ -91,10 +91,10 @@ function producerDir() {
 
 /** The pipe from the producers (argv each) into ingest-rtr for ROUND, as run-round starts a collector. */
 function startPipe(dir, steps, round, dbUrl = db.url) {
-  const consumer = ['node', path.join(ROOT, 'scripts/parsers/ingest-rtr.js'), '--db', dbUrl, '--round', String(round),
+  const consumer = ['node', path.join(ROOT, 'scripts/parsers/ingest-rtr.js'), '--round', String(round),
     '--app', 'node-app', '--platform', 'cf'];
   const child = spawn(process.execPath, ['-e', DRIVER], {
-    env: { ...process.env, PRODUCER_DIR: dir, PIPE_STEPS: JSON.stringify(steps), PIPE_CONSUMER: JSON.stringify(consumer) },
+    env: { ...process.env, PRODUCER_DIR: dir, PIPE_STEPS: JSON.stringify(steps), PIPE_CONSUMER: JSON.stringify(consumer), RESULTS_DATABASE_URL: dbUrl },
     detached: true, stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -10,7 +10,7 @@
 //     127 when the command is missing); stdin and stderr inherited
 //   captureSync(argv, { stderr: 'inherit'|'ignore'|'pipe' }) → { code, stdout, stderr }
 //   runAsync(argv, { input, stdout: 'pipe'|'inherit'|'stderr'|'ignore', stderr, onLine,
-//     detached }) → { child, done: Promise<{ code, stdout }> }; onLine(line) gets every line
+//     detached, env }) → { child, done: Promise<{ code, stdout }> }; onLine(line) gets every line
 //     of stdout and stderr (both piped) instead of them being passed on.
 //   exitCode(status, signal) → the code a shell reports (128+N on signal N)
 //   spawnError(argv, err) → 127 (missing) or 126, after one line on stderr
@@ -80,11 +80,11 @@ function lineSplitter(stream, onLine) {
   return () => { if (rest !== '') onLine(rest); rest = ''; };
 }
 
-function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine, detached = false } = {}) {
+function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine, detached = false, env = process.env } = {}) {
   trace(argv);
   const stdio = [input === undefined ? 'inherit' : 'pipe',
     onLine ? 'pipe' : STDOUT[stdout], onLine ? 'pipe' : STDOUT[stderr]];
-  const child = spawn(argv[0], argv.slice(1), { stdio, detached });
+  const child = spawn(argv[0], argv.slice(1), { stdio, detached, env });
   let out = '';
   const flushes = [];
   if (onLine) {

@@ -27,8 +27,8 @@ const COMMAND = {
   positionals: 2,
   notes: [
     'Both platforms are driven by the real cf CLI (.tools/bin/cf). local: starts the platform',
-    '(scripts/cfl up) and logs the cf CLI in to its Cloud Controller (scripts/cfl login: `cf login -a',
-    '$(scripts/cfl api-url) -u admin -p admin -o local -s local`, with CF_HOME in the',
+    '(scripts/cfl up) and logs the cf CLI in to its Cloud Controller (scripts/cfl login: `cf api',
+    '$(scripts/cfl api-url)`, `cf auth` as admin, password in CF_PASSWORD, `cf target -o local -s local`, with CF_HOME in the',
     'platform\'s own dir, so your own cf target is untouched), creates the services node-db,',
     'java-db and results-db (cf create-service postgres local NAME), builds the java-app jar',
     'when missing or stale, gives node-app and java-app a fresh control credential, their',

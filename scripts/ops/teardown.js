@@ -22,7 +22,10 @@ const COMMAND = {
     'cf: `cf delete APP -f` for node-app, java-app and loadgen (then `cf delete-service NAME -f`',
     'with --all; locally after `scripts/cfl up` and the cf login of push.sh). local: then',
     '`scripts/cfl down` stops every instance, the router and PostgreSQL (data is kept unless',
-    '--all deleted the services first). Exit: 0 ok, 1 usage/configuration error.',
+    '--all deleted the services first). What the local platform still keeps after --all (its',
+    'state in CFSCALE_HOME, PostgreSQL\'s data in /var/lib/cfscale/<hash> for a clone only root',
+    'may enter, its cgroups): `scripts/cfl purge` lists it, `scripts/cfl purge --yes` removes it.',
+    'Exit: 0 ok, 1 usage/configuration error.',
   ].join('\n'),
 };
 
@@ -42,6 +45,7 @@ function main() {
     for (const s of SERVICES) p.cfRun('delete-service', s, '-f');
   }
   p.cflRun('down');
+  if (o.all && !p.dryRun) cli.log('the platform\'s state and what it keeps outside the clone remain: scripts/cfl purge lists them, scripts/cfl purge --yes removes them');
 }
 
 main();

@@ -23,11 +23,11 @@ const MEMORY_ROWS = 20000;
 const SPOOL_MAX_ROWS = 5000000;
 const RETRY_MIN_MS = 250;
 
-// The flags every ingest command takes. The environment's values apply after parsing (the
-// URL holds a password: --help shows only the variable's name).
+// The flags every ingest command takes, and the results database's URL, which holds a
+// password: from the environment only, never a flag (`ps` shows every argument).
 const PLATFORM_ROW = ['--platform P', 'platform', 'str', note('PLATFORM, else local'), 'local | cf', ['local', 'cf']];
 const ROWS = [
-  ['--db URL', 'db', 'str', note('RESULTS_DATABASE_URL'), 'results database'],
+  ['RESULTS_DATABASE_URL URL', 'db', 'str', REQUIRED, 'results database'],
   ['--round ID', 'round', 'int', REQUIRED, 'the round the rows belong to', [1]],
   ['--app APP', 'app', 'str', REQUIRED, 'app name as in its manifest'],
   PLATFORM_ROW,
@@ -45,8 +45,6 @@ function parseArgs(argv, command = {}) {
     process.stdout.write(help(command.usage || '', command.about || '', all, { aliases }));
     process.exit(0);
   }
-  opts.db ||= process.env.RESULTS_DATABASE_URL;
-  if (!opts.db) throw new UsageError('--db URL (or RESULTS_DATABASE_URL) is required');
   opts.platform ??= convert(PLATFORM_ROW, process.env.PLATFORM || 'local');
   return opts;
 }

@@ -2,7 +2,7 @@
 'use strict';
 // ingest-events.js — v3 audit_events JSON on stdin → instance_events.
 //
-// Usage: node scripts/parsers/ingest-events.js --db URL --round ID --app APP
+// Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-events.js --round ID --app APP
 //          --platform local|cf [--since ISO-TIME]
 //   stdin: one or more `cf curl "/v3/audit_events?types=audit.app.process.crash&
 //   target_guids=GUID"` documents (pages may simply be concatenated). Crash events become
@@ -16,7 +16,7 @@ const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
 
 const COMMAND = {
-  usage: 'Usage: node scripts/parsers/ingest-events.js --db URL --round ID --app APP --platform local|cf [--since ISO-TIME]',
+  usage: 'Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-events.js --round ID --app APP --platform local|cf [--since ISO-TIME]',
   about: 'v3 audit_events JSON on stdin -> instance_events.',
   rows: [['--since ISO-TIME', 'since', 'str', undefined, 'drop events older than this']],
 };

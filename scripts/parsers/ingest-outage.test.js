@@ -54,8 +54,8 @@ test.after(() => {
 });
 
 test('ingest-rtr through a database stop and start: every record written once, some held on disk, exit 0', { timeout: 120000 }, async (t) => {
-  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--db', url, '--round', '7', '--app', 'node-app'],
-    { env: { ...process.env, TMPDIR: tmp } });
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '7', '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const closed = new Promise((resolve) => child.on('close', resolve));
@@ -98,8 +98,8 @@ test('ingest-rtr through a database stop and start: every record written once, s
 // a file meanwhile. The batch in flight is neither lost nor written twice, and the file
 // written meanwhile is written too before the spool directory goes.
 test('ingest-rtr while a batch is in flight and memory spills: every record written once, exit 0', { timeout: 120000 }, async (t) => {
-  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--db', url, '--round', '8', '--app', 'node-app'],
-    { env: { ...process.env, TMPDIR: tmp } });
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '8', '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const closed = new Promise((resolve) => child.on('close', resolve));

@@ -2,7 +2,7 @@
 'use strict';
 // ingest-rtr.js — `cf logs APP` output on stdin → router_timings.
 //
-// Usage: node scripts/parsers/ingest-rtr.js --db URL --round ID --app APP --platform local|cf
+// Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-rtr.js --round ID --app APP --platform local|cf
 //   stdin: `cf logs APP` (streaming or --recent; either platform). Only [RTR/N] access
 //   lines count (rtr-parser.js); everything else is ignored. A record whose
 //   vcap_request_id is already stored is dropped (ON CONFLICT DO NOTHING), so re-reading
@@ -12,7 +12,7 @@
 const { parseRtrLine } = require('./rtr-parser');
 const cli = require('./ingest-cli');
 
-const USAGE = 'Usage: node scripts/parsers/ingest-rtr.js --db URL --round ID --app APP --platform local|cf  (`cf logs APP` on stdin)';
+const USAGE = 'Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-rtr.js --round ID --app APP --platform local|cf  (`cf logs APP` on stdin)';
 
 const COLUMNS = [
   'round_id', 'platform', 'app', 'at', 'method', 'path', 'status', 'bytes_sent',

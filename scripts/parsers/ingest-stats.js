@@ -2,7 +2,7 @@
 'use strict';
 // ingest-stats.js — stats JSON on stdin → instance_stats.
 //
-// Usage: node scripts/parsers/ingest-stats.js --db URL --round ID --app APP --platform local|cf
+// Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-stats.js --round ID --app APP --platform local|cf
 //   stdin: `cf statistics APP --debug --full` lines and/or whole
 //   `cf curl /v3/apps/GUID/processes/web/stats` documents, pretty-printed or not, in any
 //   mix, with junk lines in between (see json-stream.js, stats-parser.js).
@@ -14,7 +14,7 @@ const { JsonStream } = require('./json-stream');
 const { statsRows, StatsDeduper } = require('./stats-parser');
 const cli = require('./ingest-cli');
 
-const USAGE = 'Usage: node scripts/parsers/ingest-stats.js --db URL --round ID --app APP --platform local|cf  (stats JSON on stdin)';
+const USAGE = 'Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-stats.js --round ID --app APP --platform local|cf  (stats JSON on stdin)';
 
 const COLUMNS = [
   'round_id', 'platform', 'app', 'instance_index', 'sampled_at', 'state', 'cpu',

@@ -27,9 +27,10 @@ test.after(async () => {
 });
 
 /** Runs a CLI with stdin; resolves {code, stderr}. */
+// The results database comes in the environment (RESULTS_DATABASE_URL), never in argv.
 function run(name, args, input, { env = {} } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN(name), ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [BIN(name), ...args], { env: { ...process.env, RESULTS_DATABASE_URL: db.url, ...env } });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('close', (code) => resolve({ code, stderr }));
@@ -40,7 +41,7 @@ function run(name, args, input, { env = {} } = {}) {
 }
 
 const q = async (sql, params) => (await client.query(sql, params)).rows;
-const args = (round, app, platform = 'cf') => ['--db', db.url, '--round', String(round), '--app', app, '--platform', platform];
+const args = (round, app, platform = 'cf') => ['--round', String(round), '--app', app, '--platform', platform];
 
 function pluginLine(index, time, cpu, extra = {}) {
   return JSON.stringify({ instance_index: String(index), metrics: { state: 'RUNNING', stats: { uptime: 10, mem_quota: 209715200, ...extra,
@@ -101,7 +102,7 @@ test('ingest-stats: more rows than one batch', async () => {
 });
 
 test('ingest-stats: SIGTERM with stdin still open writes everything read, exits 0', async () => {
-  const child = spawn(process.execPath, [BIN('ingest-stats'), ...args(4, 'node-app')]);
+  const child = spawn(process.execPath, [BIN('ingest-stats'), ...args(4, 'node-app')], { env: { ...process.env, RESULTS_DATABASE_URL: db.url } });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   const closed = new Promise((resolve) => child.on('close', resolve));
@@ -159,16 +160,18 @@ test('ingest-events: crash and oom events, once', async () => {
 
 test('bad arguments: one line, exit 1', async (t) => {
   const cases = [
-    { name: 'no round', argv: ['--db', 'postgres://x/y', '--app', 'a'], msg: /--round is required/ },
-    { name: 'round 0', argv: ['--db', 'postgres://x/y', '--app', 'a', '--round', '0'], msg: /--round must be a positive integer, got "0"/ },
-    { name: 'bad platform', argv: ['--db', 'postgres://x/y', '--app', 'a', '--round', '1', '--platform', 'k8s'], msg: /--platform must be local or cf/ },
+    { name: 'no round', argv: ['--app', 'a'], msg: /--round is required/ },
+    { name: 'round 0', argv: ['--app', 'a', '--round', '0'], msg: /--round must be a positive integer, got "0"/ },
+    { name: 'bad platform', argv: ['--app', 'a', '--round', '1', '--platform', 'k8s'], msg: /--platform must be local or cf/ },
     { name: 'unknown flag', argv: ['--nope', '1'], msg: /unknown option: --nope/ },
-    { name: 'no db', argv: ['--app', 'a', '--round', '1'], msg: /--db URL/ },
+    { name: 'no db', argv: ['--app', 'a', '--round', '1'], msg: /^ingest-[a-z]+: RESULTS_DATABASE_URL is not set$/m, env: { RESULTS_DATABASE_URL: '' } },
+    // The URL holds a password: it is no flag, so that no command line carries it.
+    { name: '--db is no flag', argv: ['--db', 'postgres://u:p@127.0.0.1:1/x', '--app', 'a', '--round', '1'], msg: /unknown option: --db/ },
   ];
   for (const c of cases) {
     for (const name of ['ingest-stats', 'ingest-rtr', 'ingest-events']) {
       await t.test(`${name}: ${c.name}`, async () => {
-        const r = await run(name, c.argv, '', { env: { RESULTS_DATABASE_URL: '' } });
+        const r = await run(name, c.argv, '', { env: c.env || { RESULTS_DATABASE_URL: 'postgres://x/y' } });
         assert.equal(r.code, 1);
         assert.match(r.stderr, c.msg);
         assert.equal(r.stderr.trim().split('\n').length, 1);
@@ -178,8 +181,8 @@ test('bad arguments: one line, exit 1', async (t) => {
 });
 
 test('unreachable database: rows held for the outage tolerance, then NOT WRITTEN and exit 2', async () => {
-  const r = await run('ingest-rtr', ['--db', 'postgres://u:p@127.0.0.1:1/none', '--round', '1', '--app', 'a'],
-    [RTR('held-1'), RTR('held-2')].join('\n'), { env: { CFSCALE_OUTAGE_TOLERANCE_MS: '1500' } });
+  const r = await run('ingest-rtr', ['--round', '1', '--app', 'a'],
+    [RTR('held-1'), RTR('held-2')].join('\n'), { env: { RESULTS_DATABASE_URL: 'postgres://u:p@127.0.0.1:1/none', CFSCALE_OUTAGE_TOLERANCE_MS: '1500' } });
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /^ingest-rtr: results database unreachable for now, holding rows: /);
   assert.match(r.stderr, /2 router records.*NOT WRITTEN 2$/m);
@@ -188,7 +191,7 @@ test('unreachable database: rows held for the outage tolerance, then NOT WRITTEN
 test('a database that refuses the connection (no such database): one line, exit 2', async () => {
   const url = new URL(db.url);
   url.pathname = '/no_such_database';
-  const r = await run('ingest-stats', ['--db', url.toString(), '--round', '1', '--app', 'a'], '');
+  const r = await run('ingest-stats', ['--round', '1', '--app', 'a'], '', { env: { RESULTS_DATABASE_URL: url.toString() } });
   assert.equal(r.code, 2);
   assert.match(r.stderr, /^ingest-stats: cannot connect to the results database: database "no_such_database" does not exist$/m);
   assert.equal(r.stderr.trim().split('\n').length, 1);

@@ -104,9 +104,11 @@ function startCollectors(plan, live) {
     return;
   }
   // Each in its own process group, as a bash background job ignores a terminal's SIGINT:
-  // they are stopped with SIGTERM (they flush what they have), here or at exit.
-  for (const argv of [[...stats, '--db', plan.dbUrl, '--source', plan.stats.source], [...logs, '--db', plan.dbUrl]]) {
-    live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true }));
+  // they are stopped with SIGTERM (they flush what they have), here or at exit. The URL
+  // holds a password: it goes in their environment, never in argv (`ps` shows argv).
+  const env = { ...process.env, RESULTS_DATABASE_URL: plan.dbUrl };
+  for (const argv of [[...stats, '--source', plan.stats.source], logs]) {
+    live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true, env }));
   }
 }
 

@@ -13,7 +13,8 @@ const YAML = require('yaml');
 const { readManifest } = require('../manifest');
 const errors = require('./errors');
 const P = require('./presenters');
-const { manifestProblems, withWebProcess, randomHost } = require('./manifest-message');
+const { manifestProblems, manifestNames, withWebProcess, randomHost } = require('./manifest-message');
+const V = require('./validate');
 
 const DEFAULT_HEALTH_CHECK = { type: 'port', endpoint: '/', invocationTimeoutSec: 1, intervalSec: 30, startTimeoutSec: 60 };
 
@@ -43,18 +44,43 @@ function withRoutes(entry, old) {
 // only what the manifest holds).
 const KEPT = [['instances', 'instances'], ['memory', 'memoryMb'], ['disk_quota', 'diskMb']];
 
-function parse(raw) {
+// The manifest body as CC reads it (application_controller.rb parsed_yaml,
+// space_manifests_controller.rb; docs/cf-platform.md §23): YAML of at most 1 MB, no aliases,
+// a mapping, version 1, a non-empty `applications`; then every entry's problems in one
+// compound 422, then the names AppCreate would refuse. The entries, names stripped as CC
+// saves them.
+const MANIFEST_MAX_BYTES = 1024 * 1024;
+const YAML_TYPES = ['application/x-yaml', 'text/yaml', 'application/yaml'];
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+function parse(raw, contentType = 'application/x-yaml') {
+  if (!YAML_TYPES.includes(String(contentType || '').split(';')[0].trim().toLowerCase())) throw errors.badRequest('Content-Type must be yaml');
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw));
+  if (bytes.length > MANIFEST_MAX_BYTES) throw errors.badRequest('Manifest size is too large. The maximum supported size is 1MB.');
   let doc;
-  try { doc = YAML.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : String(raw)); } catch (e) {
-    throw errors.messageParseError(e.message);
+  try {
+    const parsed = YAML.parseDocument(utf8.decode(bytes), { uniqueKeys: false });
+    if (parsed.errors.length) throw parsed.errors[0];
+    let aliases = false;
+    YAML.visit(parsed, { Alias() { aliases = true; return YAML.visit.BREAK; } });
+    if (aliases) throw errors.badRequest('Manifest does not support Anchors and Aliases');
+    doc = parsed.toJS();
+  } catch (e) {
+    if (e instanceof errors.CcError) throw e;
+    throw errors.messageParseError(e.message.split('\n')[0]);
   }
-  if (!doc || !Array.isArray(doc.applications) || !doc.applications.length) {
-    throw errors.unprocessable('Applications must have at least 1 application');
+  if (!V.isObject(doc)) throw errors.messageParseError('invalid request body');
+  if (doc.version !== undefined && doc.version !== null && doc.version !== 1) {
+    throw errors.unprocessable('Unsupported manifest schema version. Currently supported versions: [1].');
   }
-  for (const a of doc.applications) if (!a || typeof a !== 'object' || !a.name) throw errors.unprocessable('Name must not be empty');
-  const problems = manifestProblems(doc.applications);
+  const apps = doc.applications;
+  if (!Array.isArray(apps) || !apps.length) throw errors.unprocessable("Cannot parse manifest with no 'applications' field.");
+  if (apps.some((a) => !V.isObject(a))) throw errors.messageParseError('invalid request body');
+  for (const a of apps) if (a.name === undefined || a.name === null || a.name === '') throw errors.unprocessable('Name must not be empty');
+  const problems = manifestProblems(apps);
   if (problems.length) throw new errors.CompoundError(problems.map((m) => errors.unprocessable(m)));
-  return doc.applications;
+  const { problems: refused, names } = manifestNames(apps);
+  if (refused.length) throw errors.unprocessable(refused[0]);
+  return apps.map((a, i) => ({ ...a, name: names[i] }));
 }
 
 // The normalised spec of one manifest entry (manifest.js), with `dir` as its path.
@@ -73,20 +99,24 @@ function specOf(entry, dir, scratchDir) {
 
 // The apps a manifest names, created when missing before the job runs (as CC's
 // space_manifests_controller.rb does): a failed job leaves them, STOPPED.
-function createSkeletons(platform, raw) {
-  const entries = parse(raw).map(withWebProcess);
-  for (const e of entries) {
-    if (!platform.state.apps[e.name]) {
-      const app = skeletonApp(e.name);
-      platform.state.apps[e.name] = app;
-      platform.logs.write(app.name, 'API/0', 'OUT', `Created app with guid ${app.guid}`);
-      platform.events.app('audit.app.create', app, { data: { request: { name: app.name } } });
-    }
-    // space_manifests_controller.rb record_apply_manifest_audit_event, at the request.
-    const app = platform.state.apps[e.name];
-    platform.events.app('audit.app.apply_manifest', app, { data: { request: { manifest: YAML.stringify({ applications: [{ ...e, ...(e.env ? { env: '[PRIVATE DATA HIDDEN]' } : {}) }] }) } } });
+function createSkeletons(platform, raw, contentType) {
+  const entries = parse(raw, contentType).map(withWebProcess);
+  const created = entries.filter((e) => !platform.state.apps[e.name]).map((e) => skeletonApp(e.name));
+  for (const app of created) platform.state.apps[app.name] = app;
+  try {
+    platform.save();
+  } catch (e) {
+    for (const app of created) delete platform.state.apps[app.name];
+    throw e;
   }
-  platform.save();
+  for (const app of created) {
+    platform.logs.write(app.name, 'API/0', 'OUT', `Created app with guid ${app.guid}`);
+    platform.events.app('audit.app.create', app, { data: { request: { name: app.name } } });
+  }
+  // space_manifests_controller.rb record_apply_manifest_audit_event, at the request.
+  for (const e of entries) {
+    platform.events.app('audit.app.apply_manifest', platform.state.apps[e.name], { data: { request: { manifest: YAML.stringify({ applications: [{ ...e, ...(e.env ? { env: '[PRIVATE DATA HIDDEN]' } : {}) }] }) } } });
+  }
   return entries;
 }
 

@@ -15,6 +15,7 @@ const crypto = require('node:crypto');
 const { execFile } = require('node:child_process');
 const YAML = require('yaml');
 const { readManifest } = require('../manifest');
+const { appId } = require('../app-id');
 
 function run(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
@@ -108,7 +109,7 @@ class Bits {
       const dir = path.join(this.dir, 'droplets', droplet.guid);
       if (/java/.test(spec.buildpack) && fs.existsSync(path.join(pkg.dir, 'META-INF', 'MANIFEST.MF'))) {
         fs.mkdirSync(dir, { recursive: true });
-        droplet.path = path.join(dir, `${spec.name}.jar`);
+        droplet.path = path.join(dir, `${appId(spec.name)}.jar`);
         await run('zip', ['-q', '-r', '-X', droplet.path, '.'], { cwd: pkg.dir });
       } else {
         fs.mkdirSync(path.dirname(dir), { recursive: true });

@@ -39,8 +39,15 @@ const fromDocument = (status, doc) => {
   return new CcError(status, e.code, e.title, e.detail);
 };
 const serverError = () => new CcError(500, 10001, 'CF-ServerError', 'Server error');
+// A name a model holds once per space (errors/v3.yml 10016).
+const uniqueness = (detail) => new CcError(422, 10016, 'CF-UniquenessError', detail);
+const badRequest = (detail) => new CcError(400, 1004, 'CF-BadRequest', `Bad request: ${detail}`);
+// A feature flag that is off (FeatureFlag.raise_unless_enabled!, errors/v2.yml 330002).
+const featureDisabled = (flag) => new CcError(403, 330002, 'CF-FeatureDisabled', `Feature Disabled: ${flag}`);
+// problems (a message's) as one 422, or nothing when there are none.
+const refuseIf = (problems) => { if (problems.length) throw unprocessable(problems.join(', ')); };
 
 module.exports = {
   CcError, CompoundError, notFound, resourceNotFound, notAuthenticated, invalidAuthToken, unprocessable,
-  badQuery, invalidRequest, messageParseError, serverError, fromDocument,
+  badQuery, invalidRequest, messageParseError, serverError, fromDocument, uniqueness, badRequest, featureDisabled, refuseIf,
 };

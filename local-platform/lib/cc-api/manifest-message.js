@@ -43,9 +43,56 @@ function processProblems(p, type) {
   return out;
 }
 
+// ManifestRoutesUpdateMessage: a list of {route, options?}, each a URL with a host
+// (ManifestRoute#valid?: scheme http, https or none; a port only for tcp), options an object
+// of route options with an algorithm CC knows. Locally a route's host must also be a DNS
+// name the router can match: letters, digits, '-', '_', '.', a leading '*.' (labels ≤ 63).
+const ROUTE_URL = /^(?:(https?|tcp):\/\/)?([^/:?#\s]*)(?::(\d+))?(\/[^\s?#]*)?$/i;
+const ROUTE_HOST = /^(\*\.)?[a-z0-9_-]+(\.[a-z0-9_-]+)*$/i;
+function routeProblems(routes) {
+  if (!Array.isArray(routes) || routes.some((r) => !V.isObject(r) || typeof r.route !== 'string')) return ['Routes must be a list of route objects'];
+  const out = [];
+  for (const r of routes) {
+    const m = ROUTE_URL.exec(r.route);
+    const host = m ? m[2] : '';
+    if (!m || !host || (m[3] && m[1] && m[1].toLowerCase() !== 'tcp') || (!m[3] && m[1] && m[1].toLowerCase() === 'tcp')) {
+      out.push(`The route '${r.route}' is not a properly formed URL`);
+    } else if (!ROUTE_HOST.test(host) || host.split('.').some((l) => l.length > 63) || host.length > 253) {
+      out.push(`The route '${r.route}': its host must be letters, digits, '-' and '_' in labels of at most 63 characters`);
+    }
+    if (r.options === undefined || r.options === null) continue;
+    if (!V.isObject(r.options)) { out.push(`Route '${r.route}': options must be an object`); continue; }
+    for (const k of Object.keys(r.options).filter((x) => x !== 'loadbalancing')) {
+      out.push(`Route '${r.route}' contains invalid route option '${k}'. Valid keys: 'loadbalancing'`);
+    }
+    const lb = r.options.loadbalancing;
+    if (lb !== undefined && !['round-robin', 'least-connection'].includes(lb)) {
+      out.push(`Cannot use loadbalancing value '${lb}' for Route '${r.route}'; Valid values are: 'round-robin, least-connection'`);
+    }
+  }
+  return out;
+}
+
+// ManifestServiceBindingCreateMessage: names, or {name, parameters?, binding_name?}.
+function servicesValid(services) {
+  if (!Array.isArray(services)) return false;
+  return services.every((s) => typeof s === 'string' || (V.isObject(s) && typeof s.name === 'string'
+    && Object.keys(s).every((k) => ['name', 'parameters', 'binding_name'].includes(k))
+    && (s.parameters === undefined || V.isObject(s.parameters)) && (s.binding_name === undefined || typeof s.binding_name === 'string')));
+}
+
 // Every problem of one application entry (without the "For application" prefix).
 function entryProblems(e) {
   const problems = [...processProblems(e, 'web')];
+  if (typeof e.name !== 'string') problems.push('Name must be a string');
+  if (e.routes !== undefined) problems.push(...routeProblems(e.routes));
+  if (e.services !== undefined && !servicesValid(e.services)) problems.push('Services must be a list of service instances');
+  if (e.buildpacks !== undefined && e.buildpacks !== null && !(Array.isArray(e.buildpacks) && e.buildpacks.every((b) => typeof b === 'string'))) {
+    problems.push('Buildpacks must be an array of strings');
+  }
+  if (e.buildpack !== undefined && e.buildpack !== null && typeof e.buildpack !== 'string') problems.push('Buildpack must be a string');
+  if (e.buildpack !== undefined && e.buildpacks !== undefined) problems.push('Buildpack and Buildpacks fields cannot be used together.');
+  if (e.command !== undefined && e.command !== null && typeof e.command !== 'string') problems.push('Command must be a string');
   if (e.processes !== undefined) {
     if (!Array.isArray(e.processes)) return [...problems, 'Processes must be an array of process configurations'];
     if (e.processes.some((p) => !V.isObject(p) || !p.type)) problems.push('All Processes must specify a type');
@@ -73,6 +120,19 @@ function manifestProblems(entries) {
   return entries.flatMap((e, i) => entryProblems(e).map((m) => (e.name ? `For application '${e.name}': ${m}` : `For application at index ${i}: ${m}`)));
 }
 
+// What AppCreate says of each new app's name, before any is made (space_manifests_controller.rb
+// makes them one by one; here none is made when one would be refused), and the stripped
+// names; a name over 255 characters gets AppCreateMessage's words (CC's column refuses it).
+function manifestNames(entries) {
+  const problems = [];
+  const names = entries.map((e) => {
+    const { message, model, name } = V.appName(e.name);
+    for (const m of [...message, ...model]) problems.push(`For application '${e.name}': ${m}`);
+    return name;
+  });
+  return { problems, names };
+}
+
 // The entry with its web process's keys at the top level (the process's win, as CC applies
 // the process's messages after the app's) and no `processes:`.
 function withWebProcess(entry) {
@@ -93,4 +153,4 @@ function randomHost(appName) {
   return `${appName}-${pick(ADJECTIVES)}-${pick(NOUNS)}-${letter()}${letter()}`;
 }
 
-module.exports = { manifestProblems, withWebProcess, randomHost };
+module.exports = { manifestProblems, manifestNames, withWebProcess, randomHost };

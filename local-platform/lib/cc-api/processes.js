@@ -31,12 +31,16 @@ function updateProblems(body) {
   if ('command' in body && body.command !== null && (typeof body.command !== 'string' || !body.command.length || body.command.length > 4096)) {
     problems.push('Command must be between 1 and 4096 characters');
   }
-  if ('user' in body && body.user !== null && body.user !== 'vcap') problems.push("User 'vcap' is the only user the local platform runs");
+  if ('user' in body && body.user !== null) {
+    if (typeof body.user !== 'string' || !body.user.length || [...body.user].length > 255) problems.push('User must be between 1 and 255 characters');
+    else if (body.user !== 'vcap') problems.push("User 'vcap' is the only user the local platform runs");
+  }
   problems.push(...V.healthCheck('Health check', body.health_check));
   problems.push(...V.healthCheck('Readiness health check', body.readiness_health_check, { timeout: false }));
   if (body.metadata !== undefined) {
     const m = body.metadata;
-    if (!V.isObject(m)) problems.push('Metadata must be an object');
+    const shape = V.metadata(m);
+    if (shape.length) problems.push(...shape);
     else {
       const ann = m.annotations || {};
       const unknown = Object.keys(ann).filter((k) => k !== P.CPU_ANNOTATION);

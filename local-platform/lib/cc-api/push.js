@@ -11,6 +11,8 @@ const { Bits } = require('./bits');
 const { applyManifest, parse: parseManifest, createSkeletons, skeletonApp } = require('./app-manifest');
 const { parseMultipart } = require('./multipart');
 const { manifestDiff } = require('./manifest-diff');
+const M = require('./messages');
+const V = require('./validate');
 
 function register(router, { platform, base, jobs }) {
   const bits = new Bits(platform.cfg.home);
@@ -75,40 +77,60 @@ function register(router, { platform, base, jobs }) {
     return d;
   };
 
+  // apps_controller.rb create: the message, the space, the lifecycle's feature flag, then
+  // AppModel's checks (the name stripped, printable; its environment's names); the app is
+  // made only once all of them pass, and taken back if saving it fails (§23).
   router.add('POST', '/v3/apps', ({ body }) => platform.exclusive(async () => {
-    if (!body || typeof body.name !== 'string' || !body.name) throw errors.unprocessable('Name must be a string, Name can\'t be blank');
-    if (platform.state.apps[body.name]) throw errors.unprocessable(`App with the name '${body.name}' already exists.`);
-    const spaceGuid = body.relationships?.space?.data?.guid;
-    if (spaceGuid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
-    const app = skeletonApp(body.name, { buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, env: body.environment_variables || {} });
+    errors.refuseIf(M.appCreate(body));
+    if (body.relationships.space.data?.guid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
+    const type = body.lifecycle?.type;
+    if (type === 'docker' || type === 'cnb') throw errors.featureDisabled(type === 'docker' ? 'diego_docker' : 'diego_cnb');
+    const { model, name } = V.appName(body.name);
+    const env = body.environment_variables || {};
+    const keys = V.environmentVariables('environment_variables', Object.fromEntries(Object.keys(env).map((k) => [k, null])));
+    errors.refuseIf([...model, ...keys]);
+    if (platform.state.apps[name]) throw errors.uniqueness(`App with the name '${name}' already exists.`);
+    const app = skeletonApp(name, { buildpack: body.lifecycle?.data?.buildpacks?.[0] || null, env });
     platform.state.apps[app.name] = app;
-    platform.save();
+    try {
+      platform.save();
+    } catch (e) {
+      delete platform.state.apps[app.name];
+      throw e;
+    }
     const request = { ...body, ...(body.environment_variables ? { environment_variables: '[PRIVATE DATA HIDDEN]' } : {}) };
     record(app, `Created app with guid ${app.guid}`, 'audit.app.create', { request });
     return [201, P.app(base, app)];
   }));
 
-  router.add('POST', '/v3/spaces/:guid/actions/apply_manifest', ({ params, raw }) => {
+  router.add('POST', '/v3/spaces/:guid/actions/apply_manifest', ({ params, raw, req }) => {
     if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
-    return platform.exclusive(() => createSkeletons(platform, raw)).then(() => jobs.start(
+    return platform.exclusive(() => createSkeletons(platform, raw, req.headers['content-type'])).then(() => jobs.start(
       'space.apply_manifest', () => platform.exclusive(() => applyManifest(platform, raw, { scratchDir })),
     ));
   });
 
   // CC answers the changes the manifest would make (manifest-diff.js); the CLI prints them.
-  router.add('POST', '/v3/spaces/:guid/manifest_diff', ({ params, raw }) => {
+  router.add('POST', '/v3/spaces/:guid/manifest_diff', ({ params, raw, req }) => {
     if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
-    return [201, manifestDiff(parseManifest(raw), platform.state.apps, P.STACK.name)];
+    return [201, manifestDiff(parseManifest(raw, req.headers['content-type']), platform.state.apps, P.STACK.name)];
   });
 
   // Rolling deployments are not implemented: never an active one.
   router.add('GET', '/v3/deployments', () => P.list(base, '/v3/deployments', []));
 
-  router.add('POST', '/v3/resource_matches', () => [201, { resources: [] }]);
+  router.add('POST', '/v3/resource_matches', ({ body }) => {
+    errors.refuseIf(M.resourceMatches(body));
+    return [201, { resources: [] }];
+  });
 
+  // packages_controller.rb create_fresh: the message, the app ("App is invalid…"), then a
+  // bits package for a buildpack app.
   router.add('POST', '/v3/packages', ({ body }) => {
-    if (body.type !== 'bits') throw errors.unprocessable('Type must be one of \'bits\' (docker packages are not supported locally)');
-    const app = appOr404(body.relationships?.app?.data?.guid);
+    errors.refuseIf(M.packageCreate(body));
+    const app = platform.appByGuid(body.relationships.app.data?.guid);
+    if (!app) throw errors.unprocessable('App is invalid. Ensure it exists and you have access to it.');
+    if (body.type !== 'bits') throw errors.unprocessable('Cannot create Docker package for a buildpack app.');
     const pkg = bits.createPackage(app.guid);
     record(app, `Adding app package for app with guid ${app.guid}`, 'audit.app.package.create', { package_guid: pkg.guid, request: { type: 'bits' } });
     return [201, packageOf(pkg)];
@@ -136,6 +158,9 @@ function register(router, { platform, base, jobs }) {
     // packages_controller.rb upload: PackageUploadMessage, then the package's state.
     const parts = Buffer.isBuffer(raw) ? parseMultipart(req.headers['content-type'], raw) : {};
     if (!parts.bits && !parts.resources) throw errors.unprocessable('Upload must include either resources or bits');
+    if (parts.resources) {
+      try { JSON.parse(parts.resources.toString('utf8')); } catch { throw errors.unprocessable('Resources must be valid JSON.'); }
+    }
     if (pkg.state !== 'AWAITING_UPLOAD') throw new errors.CcError(400, 150004, 'CF-PackageBitsAlreadyUploaded', 'Bits may be uploaded only once. Create a new package to upload different bits.');
     await bits.upload(pkg, parts.bits);
     const app = platform.appByGuid(pkg.appGuid);
@@ -144,7 +169,9 @@ function register(router, { platform, base, jobs }) {
   });
 
   router.add('POST', '/v3/builds', ({ body }) => {
-    const pkg = bits.packages.get(body.package?.guid);
+    errors.refuseIf(M.buildCreate(body));
+    if (body.lifecycle?.type === 'docker' || body.lifecycle?.type === 'cnb') throw errors.featureDisabled(body.lifecycle.type === 'docker' ? 'diego_docker' : 'diego_cnb');
+    const pkg = bits.packages.get(body.package.guid);
     if (!pkg) throw errors.unprocessable('Unable to use package. Ensure that the package exists and you have access to it.');
     if (pkg.state !== 'READY') throw errors.unprocessable('Package must be in the READY state');
     const app = appOr404(pkg.appGuid);
@@ -178,9 +205,15 @@ function register(router, { platform, base, jobs }) {
     const list = a.dropletGuid ? [dropletOf(dropletOr404(a.dropletGuid))] : [];
     return P.list(base, `/v3/apps/${a.guid}/droplets`, list);
   });
+  // apps_controller.rb assign_current_droplet: data null (or no guid) cannot remove it; an
+  // unknown droplet or another app's is AppAssignDroplet's 422.
   router.add('PATCH', '/v3/apps/:guid/relationships/current_droplet', ({ params, body }) => platform.exclusive(() => {
     const a = appOr404(params.guid);
-    const d = bits.droplets.get(body.data?.guid);
+    if ('data' in body && !(V.isObject(body.data) && body.data.guid !== undefined && body.data.guid !== null)) {
+      throw errors.unprocessable('Current droplet cannot be removed. Replace it with a preferred droplet.');
+    }
+    const guid = V.isObject(body.data) ? body.data.guid : undefined;
+    const d = typeof guid === 'string' ? bits.droplets.get(guid) : null;
     if (!d || d.appGuid !== a.guid) throw errors.unprocessable('Unable to assign current droplet. Ensure the droplet exists and belongs to this app.');
     const previous = a.path;
     a.dropletGuid = d.guid;

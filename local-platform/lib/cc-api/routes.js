@@ -14,6 +14,8 @@ const errors = require('./errors');
 const { routeResource } = require('../cf-api');
 const { updatedOptions } = require('../route-options');
 const { UsageError } = require('../platform');
+const M = require('./messages');
+const V = require('./validate');
 
 // CC's algorithms without the hash_based_routing feature flag (route_options_message.rb),
 // which is also what the local router does (round-robin, least-connection).
@@ -58,26 +60,39 @@ function destinationsDoc(base, r) {
 }
 
 // The body of POST /v3/routes/:guid/destinations → the app guids to map, or a 422 (what
-// CC's app/messages/route_update_destinations_message.rb checks: an app guid each; the
-// local platform runs only the web process and no weights).
+// CC's app/messages/route_update_destinations_message.rb checks: 1-100 destinations, each
+// {app: {guid, process?: {type}}, weight?, port?, protocol?}; weights only when replacing all;
+// the local platform runs only the web process on its one port, over HTTP/1).
 function destinationApps(body) {
-  const d = body && body.destinations;
-  if (!Array.isArray(d) || !d.length) throw errors.unprocessable('Destinations must be an array containing at least one destination.');
-  return d.map((x) => {
-    const guid = x && x.app && x.app.guid;
-    if (typeof guid !== 'string' || !guid) throw errors.unprocessable('Destinations[0]: app must have the structure {"guid": "app_guid"}');
-    const type = x.app.process && x.app.process.type;
-    if (type !== undefined && type !== 'web') throw errors.unprocessable(`Destinations: process type ${type} is not run by the local platform (only web)`);
-    if (x.weight !== undefined && x.weight !== null) throw errors.unprocessable('Destinations: weighted destinations are not supported');
+  errors.refuseIf(V.unknownKeys(body, ['destinations']));
+  const d = body.destinations;
+  if (!Array.isArray(d) || !d.length || d.length > 100) throw errors.unprocessable('Destinations must be an array containing between 1 and 100 destination objects.');
+  const problems = [];
+  const guids = d.map((x, i) => {
+    const bad = (m) => { problems.push(`Destinations[${i}]: ${m}`); return null; };
+    if (!V.isObject(x)) return bad('must be an object.');
+    if (!V.isObject(x.app)) return bad('must have an "app".');
+    if (Object.keys(x).some((k) => !['app', 'weight', 'port', 'protocol'].includes(k))) return bad('must have only "app" and optionally "weight", "port" or "protocol".');
+    const { guid, process } = x.app;
+    if (typeof guid !== 'string' || !guid.length || guid.length > 200 || Object.keys(x.app).some((k) => !['guid', 'process'].includes(k))) {
+      return bad('app must have the structure {"guid": "app_guid"}');
+    }
+    if (process !== undefined && !(V.isObject(process) && typeof process.type === 'string' && process.type)) return bad('process must have the structure {"type": "process_type"}');
+    if (x.weight !== undefined && x.weight !== null) return bad('weighted destinations can only be used when replacing all destinations.');
+    if (x.port !== undefined && x.port !== null && !(Number.isInteger(x.port) && x.port >= 1024 && x.port <= 65535)) return bad('port must be a positive integer between 1024 and 65535 inclusive.');
+    if (x.protocol !== undefined && x.protocol !== null && !['http1', 'http2', 'tcp'].includes(x.protocol)) return bad("protocol must be 'http1', 'http2' or 'tcp'.");
+    if (process && process.type !== 'web') return bad(`process type ${process.type} is not run by the local platform (only web)`);
+    if ((x.port !== undefined && x.port !== null) || (x.protocol && x.protocol !== 'http1')) return bad('the local platform routes to the app\'s one port over http1 only');
     return guid;
   });
+  errors.refuseIf(problems);
+  return guids;
 }
 
 // The body of PATCH /v3/routes/:guid → [options to set as `k=v`, option names to remove],
 // or CC's 422 with its messages (route_update_message.rb, validators.rb OptionsValidator).
 function optionChanges(body) {
-  const extra = Object.keys(body || {}).filter((k) => !['options', 'metadata'].includes(k));
-  if (extra.length) throw errors.unprocessable(`Unknown field(s): '${extra.join("', '")}'`);
+  errors.refuseIf([...V.unknownKeys(body, ['options', 'metadata']), ...V.metadata(body.metadata)]);
   const o = body.options;
   if (o === undefined) return [[], []];
   if (!o || typeof o !== 'object' || Array.isArray(o)) throw errors.unprocessable("Options 'options' is not a valid object");
@@ -180,13 +195,14 @@ function register(router, { platform, base, jobs }) {
   // local space and domain only; a taken host → 422 `Route already exists with host 'H' for
   // domain 'D'.` (the CLI's RouteNotUniqueError); paths and ports are not run locally.
   router.add('POST', '/v3/routes', async ({ body }) => {
-    const b = body || {};
-    if (b.relationships?.space?.data?.guid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
-    if (b.relationships?.domain?.data?.guid !== P.DOMAIN.guid) throw errors.unprocessable('Invalid domain. Ensure that the domain exists and you have access to it.');
+    const b = body;
+    errors.refuseIf(M.routeCreate(b));
+    if (b.relationships.space.data?.guid !== P.SPACE.guid) throw errors.unprocessable('Invalid space. Ensure that the space exists and you have access to it.');
+    if (b.relationships.domain.data?.guid !== P.DOMAIN.guid) throw errors.unprocessable('Invalid domain. Ensure that the domain exists and you have access to it.');
     const host = b.host ?? '';
     if (!host) throw errors.unprocessable('Missing host. Routes in shared domains must have a host defined.');
-    if (typeof host !== 'string' || !/^[\w-]+$/.test(host)) throw errors.unprocessable('Host format is invalid.');
-    if (b.path || b.port) throw errors.unprocessable('Routes with a path or a port are not run by the local platform');
+    if (host === '*') throw errors.unprocessable('Wildcard routes are not run by the local platform');
+    if (b.path || (b.port !== undefined && b.port !== null)) throw errors.unprocessable('Routes with a path or a port are not run by the local platform');
     const [set] = optionChanges({ options: b.options });
     const url = `${host.toLowerCase()}.${P.DOMAIN.name}`;
     await platform.exclusive(async () => {

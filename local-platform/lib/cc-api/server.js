@@ -1,6 +1,6 @@
 // server.js — Cloud Controller's v3 API and a UAA token endpoint on 127.0.0.1:
 // CFSCALE_API_PORT, served by the daemon next to the `cfl` socket so that the real cf CLI
-// is the client (`cf login -a http://127.0.0.1:PORT -u admin -p admin`). Plain HTTP on
+// is the client (`cf login -a http://127.0.0.1:PORT -u admin`, password admin). Plain HTTP on
 // loopback; the CLI accepts it. Reads the body, checks the bearer token, dispatches
 // (router.js) and renders CC's error document for every failure.
 'use strict';
@@ -18,24 +18,34 @@ const { listMessage, checkListQuery, applyListQuery } = require('./list-params')
 
 const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./processes'), require('./routes'),
   require('./service-instances'), require('./push'), require('./log-cache'), require('./foundation')];
-// Bits uploads (an app with its node_modules) are read whole into memory, up to 1 GiB;
-// any other body is JSON or a manifest, cut off far sooner so that no request can fill
-// the daemon's heap.
+// Body sizes as a foundation takes them (docs/cf-platform.md §23): nginx in front of CC cuts
+// any body off at 15 MiB (cc.client_max_body_size) with its own 413; a package may have
+// 1 GiB (cc.packages.max_package_size; nginx lets uploads through up to 2 GiB, CC refuses
+// the package after). Uploads are read whole into memory, so no more than that is read.
 const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 15 * 1024 * 1024;
+// nginx reads on (and drops) what a client still sends after the 413 for up to this long
+// (lingering_time), so the client reads the answer instead of a reset.
+const LINGER_MS = 30000;
+// nginx's own page for 413: no CC error document (CC never sees the request).
+const TOO_LARGE_PAGE = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n'
+  + '<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parseBody(req, raw) {
-  const type = String(req.headers['content-type'] || '').split(';')[0].trim();
+  const type = String(req.headers['content-type'] || '').split(';')[0].trim().toLowerCase();
   if (!raw.length) return {};
   if (type === 'application/json' || type === '') {
     let v;
-    try { v = JSON.parse(raw.toString('utf8')); } catch (e) { throw errors.messageParseError(e.message); }
+    // Rails' JSON parser refuses bytes that are no UTF-8, and so does CC's YAML check.
+    try { v = JSON.parse(utf8.decode(raw)); } catch (e) { throw errors.messageParseError(e.message); }
     // Rails puts a JSON body that is not an object under `_json`, which CC's messages then
     // refuse as an unknown field.
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { _json: v };
   }
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-  return raw;
+  // Rails parses no other body into params: a handler that reads one takes ctx.raw.
+  return {};
 }
 
 function bearer(req) {
@@ -98,13 +108,21 @@ class CcApi {
     this.server = http.createServer((req, res) => {
       const chunks = [];
       let size = 0;
+      let tooLarge = null; // the linger timer once the body passed the limit
       const limit = /^\/v3\/packages\/[^/]+\/upload\/?$/.test(String(req.url).split('?')[0]) ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES;
+      const refuse = () => {
+        clearTimeout(tooLarge);
+        if (res.headersSent) return;
+        res.writeHead(413, { 'content-type': 'text/html', connection: 'close' });
+        res.end(TOO_LARGE_PAGE, () => req.socket.destroy());
+      };
       req.on('data', (d) => {
         size += d.length;
-        if (size > limit) { req.destroy(); return; }
-        chunks.push(d);
+        if (size <= limit) { chunks.push(d); return; }
+        // Past the limit nothing more is kept: the rest is read and dropped, then 413.
+        if (!tooLarge) { chunks.length = 0; tooLarge = setTimeout(refuse, LINGER_MS); }
       });
-      req.on('end', () => this.handle(req, res, Buffer.concat(chunks)));
+      req.on('end', () => (tooLarge ? refuse() : this.handle(req, res, Buffer.concat(chunks))));
     });
     this.server.requestTimeout = 0;
     this.server.keepAliveTimeout = 5000;

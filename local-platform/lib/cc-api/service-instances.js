@@ -9,8 +9,12 @@ const crypto = require('node:crypto');
 const P = require('./presenters');
 const S = require('./service-presenters');
 const errors = require('./errors');
+const M = require('./messages');
 
 const split = (query, name) => (query.get(name) === null ? null : query.get(name).split(','));
+// The local broker's database is named after the instance (services.js): PostgreSQL's
+// identifiers, of at most 63 bytes, in the characters the harness's names use.
+const DATABASE_NAME = /^[a-z_][a-z0-9_-]{0,62}$/;
 
 function register(router, { platform, base, jobs }) {
   const services = () => Object.values(platform.state.services);
@@ -78,12 +82,17 @@ function register(router, { platform, base, jobs }) {
     if ([...query.keys()].some((k) => k.startsWith('fields['))) out.included = { spaces: [], organizations: [] };
     return out;
   });
+  // service_instances_v3_controller.rb create: the message, the space, the plan, the name
+  // (taken, or not one the local broker can name its database after), all before the job.
   router.add('POST', '/v3/service_instances', ({ body }) => {
+    errors.refuseIf(M.serviceInstanceCreate(body));
     if (body.type !== 'managed') throw errors.unprocessable('Type must be one of \'managed\' (user-provided services are not supported locally)');
-    if (typeof body.name !== 'string' || !body.name) throw errors.unprocessable('Name must be a string');
-    if (body.relationships?.space?.data?.guid !== P.SPACE.guid) throw errors.unprocessable(`Invalid space. Ensure that the space exists and you have access to it.`);
-    if (body.relationships?.service_plan?.data?.guid !== S.PLAN.guid) throw errors.unprocessable('Invalid service plan. Ensure that the service plan exists, is available, and you have access to it.');
+    if (body.relationships.space.data?.guid !== P.SPACE.guid) throw errors.unprocessable(`Invalid space. Ensure that the space exists and you have access to it.`);
+    if (body.relationships.service_plan.data?.guid !== S.PLAN.guid) throw errors.unprocessable('Invalid service plan. Ensure that the service plan exists, is available, and you have access to it.');
     if (platform.state.services[body.name]) throw errors.unprocessable(`The service instance name is taken: ${body.name}.`);
+    if (!DATABASE_NAME.test(body.name)) {
+      throw errors.unprocessable(`Service broker error: the local broker names the instance's database after it: '${body.name}' must match ${DATABASE_NAME.source}`);
+    }
     return jobs.start('service_instance.create', () => platform.exclusive(async () => {
       try {
         await platform.createService({ offering: S.OFFERING.name, plan: S.PLAN.name, name: body.name });
@@ -137,13 +146,15 @@ function register(router, { platform, base, jobs }) {
     const [svc] = findBinding(params.guid);
     return { credentials: svc.credentials };
   });
+  // service_credential_bindings_controller.rb create: the message, the instance and the app
+  // ("The … could not be found: 'GUID'"), then the name's uniqueness, before the job.
   router.add('POST', '/v3/service_credential_bindings', ({ body }) => {
-    if (!['app', 'key'].includes(body.type)) throw errors.unprocessable("Type must be one of 'app', 'key'");
-    const svc = byGuid(body.relationships?.service_instance?.data?.guid);
-    if (!svc) throw errors.unprocessable('Service instance not found');
+    errors.refuseIf(M.credentialBindingCreate(body));
+    const siGuid = body.relationships.service_instance.data?.guid;
+    const svc = byGuid(siGuid);
+    if (!svc) throw errors.unprocessable(`The service instance could not be found: '${siGuid}'`);
     if (body.type === 'key') {
       // service_credential_binding_key_create.rb: a name, unique per instance (docs/cf-platform.md §14).
-      if (typeof body.name !== 'string' || !body.name) throw errors.unprocessable("Name can't be blank");
       if (svc.keys && svc.keys[body.name]) {
         throw errors.unprocessable(`The binding name is invalid. Key binding names must be unique. The service instance already has a key binding with name '${body.name}'.`);
       }
@@ -152,8 +163,9 @@ function register(router, { platform, base, jobs }) {
         platform.save();
       }));
     }
-    const app = platform.appByGuid(body.relationships?.app?.data?.guid);
-    if (!app) throw errors.unprocessable('Could not find app');
+    const appGuid = body.relationships.app.data?.guid;
+    const app = platform.appByGuid(appGuid);
+    if (!app) throw errors.unprocessable(`The app could not be found: '${appGuid}'`);
     if (svc.bindings && svc.bindings[app.name]) throw new errors.CcError(422, 10008, 'CF-UnprocessableEntity', `The app is already bound to the service instance ${svc.name}.`);
     return jobs.start('service_bindings.create', () => platform.exclusive(() => platform.bindService({ appName: app.name, name: svc.name })));
   });

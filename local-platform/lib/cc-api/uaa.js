@@ -40,11 +40,12 @@ class Uaa {
   verify(token) {
     const parts = String(token || '').split('.');
     if (parts.length !== 3) return null;
-    const want = crypto.createHmac('sha256', this.key).update(`${parts[0]}.${parts[1]}`).digest('base64url');
-    if (want.length !== parts[2].length || !crypto.timingSafeEqual(Buffer.from(want), Buffer.from(parts[2]))) return null;
+    const want = Buffer.from(crypto.createHmac('sha256', this.key).update(`${parts[0]}.${parts[1]}`).digest('base64url'));
+    const given = Buffer.from(parts[2]); // bytes: a signature of other characters is no crash
+    if (want.length !== given.length || !crypto.timingSafeEqual(want, given)) return null;
     let claims;
     try { claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')); } catch { return null; }
-    return claims.exp * 1000 > Date.now() ? claims : null;
+    return claims !== null && typeof claims === 'object' && claims.exp * 1000 > Date.now() ? claims : null;
   }
 
   tokens(clientId) {
