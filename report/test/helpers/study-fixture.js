@@ -15,6 +15,8 @@ const pg = require('pg');
 const { parseOrExit, REQUIRED } = require('../../../lib/arg-table.js');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study-rounds.json.gz');
+// The plans (experiments/*.yml) the stored run was made under, kept beside it.
+const FIXTURE_PLANS = path.join(__dirname, '..', 'fixtures', 'study-plans');
 const SAMPLE_EVERY = 200;
 const TIMINGS_EVERY = 1000; // a multiple of SAMPLE_EVERY: the timings' requests are in the sample
 const sampled = (column, every) => `abs(hashtext(${column})) % ${every} = 0`;
@@ -81,4 +83,4 @@ if (require.main === module) {
   }, (e) => { process.stderr.write(`study-fixture: ${e.message}\n`); process.exit(1); });
 }
 
-module.exports = { loadFixture, makeFixture, FIXTURE, SAMPLE_EVERY, TIMINGS_EVERY };
+module.exports = { loadFixture, makeFixture, FIXTURE, FIXTURE_PLANS, SAMPLE_EVERY, TIMINGS_EVERY };
