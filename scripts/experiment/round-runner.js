@@ -1,5 +1,6 @@
-// round-runner.js — run one round with scripts/run-round.sh (another part of cfscale) and
-// apply the round's app settings on the platform first. run-round's exit codes: 0 ok,
+// round-runner.js — run one round with run-round (scripts/round/run-round.js, the program of
+// scripts/run-round.sh, started with this node) and apply the round's app settings on the
+// platform first (and restart the app when the plan restarts it every round). run-round's exit codes: 0 ok,
 // 1 usage/config (the experiment stops: the plan is wrong), 2 the round failed its own
 // criteria (recorded, the experiment goes on; a resumed run retries it).
 // The round id is read back from `rounds` by the unique label we pass, so nothing

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
 // run-round.js — scripts/run-round.sh: one measured round. The app and the loadgen up and
-// scaled, the app seeded (and prewarmed), the round inserted into the results database
-// once its loadgens are idle (the loadgens' control plane), stats and router logs
-// collected (collect-stats.sh, collect-logs.sh as child processes), the app timings
+// scaled, the app seeded (and prewarmed), run-round in the harness's cell (locally), the
+// round inserted into the results database once its loadgens are idle (the loadgens' control
+// plane), the shield up while it runs (locally), stats and router logs collected
+// (ops/collect-stats.js, ops/collect-logs.js as child processes), the app timings
 // flushed, crash events ingested, the verdict and summary printed, `round_id=N` last.
 // Help, options, defaults and exit codes: run-round-args.js (run-round.sh --help); the
 // steps: scripts/round/README.md. SIGINT/SIGTERM once the round is being created: the
