@@ -5,9 +5,14 @@
 'use strict';
 
 // Seconds a round takes beyond its warm-up and duration: platform checks, seeding, the loadgens'
-// start lead, the collectors' and the timings' flush, the summary (round-overhead.bench.js:
-// 5.2-5.3 s on a quiet machine, up to 9.7 s under load).
-const ROUND_OVERHEAD_S = 7;
+// start lead, the collectors' and the timings' flush, the summary, and the runner's own look-ups
+// between rounds: 14 s a round over the 15 rounds of horizontal-efficiency (10 s window, 10 s
+// measured: 44 s each) with cells and the shield.
+const ROUND_OVERHEAD_S = 14;
+// A prewarm runs the loadgen CLI once per instance, one after the other: its start, then the
+// requests at about this rate (an instance at a 0.1-0.2 core quota).
+const PREWARM_START_S = 1;
+const PREWARM_RPS = 1500;
 // The gate ends the warm-up once a whole window is steady: at least the window, plus the
 // seconds a steady load still takes to show it (the README's round: 41 s at a 20 s window).
 const GATE_EXTRA_S = 10;
@@ -27,7 +32,8 @@ function roundSeconds(spec) {
     ? (spec.steady?.windowMs ?? GATE_WINDOW_S * 1000) / 1000 + GATE_EXTRA_S
     : 0; // a fixed warm-up is inside the duration (run-round --warmup < --duration)
   const run = spec.durationMs ? spec.durationMs / 1000 : 30; // by requests: unknown, a guess
-  return warm + run + ROUND_OVERHEAD_S;
+  const prewarm = spec.prewarm > 0 ? spec.instances * (PREWARM_START_S + spec.prewarm / PREWARM_RPS) : 0;
+  return warm + run + prewarm + ROUND_OVERHEAD_S;
 }
 
 /**
