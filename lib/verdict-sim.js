@@ -8,23 +8,12 @@
 // values and seed give the same answer.
 'use strict';
 const { sameOrDifferent } = require('./verdict.js');
+const { seededRandom } = require('./seeded-random.js');
 
 /** The round counts a recommendation is read from, and what it must meet. */
 const SIM_ROUNDS = Object.freeze([5, 8, 10]);
 const MAX_FALSE_ALARM = 0.05;
 const MIN_POWER = 0.8;
-
-/** A small seeded generator of uniform numbers in [0, 1) (mulberry32). */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Per n: falseAlarm (share of same-vs-same draws called different), same (share called the
@@ -33,7 +22,7 @@ function seeded(seed) {
  */
 function simulate(values, { ns = SIM_ROUNDS, shift = 0.15, trials = 1000, seed = 1 } = {}) {
   if (values.length < 2) throw new Error(`simulate needs at least 2 per-round values, got ${values.length}`);
-  const rnd = seeded(seed);
+  const rnd = seededRandom(seed);
   const draw = (n, f) => ({ label: f === 1 ? 'A' : 'B', values: Array.from({ length: n }, () => values[Math.floor(rnd() * values.length)] * f) });
   return ns.map((n) => {
     let alarms = 0;
@@ -54,4 +43,4 @@ function recommend(rows) {
   return rows.find((r) => r.falseAlarm <= MAX_FALSE_ALARM && r.power >= MIN_POWER)?.n ?? null;
 }
 
-module.exports = { simulate, recommend, seeded, SIM_ROUNDS, MAX_FALSE_ALARM, MIN_POWER };
+module.exports = { simulate, recommend, SIM_ROUNDS, MAX_FALSE_ALARM, MIN_POWER };

@@ -6,6 +6,7 @@
 // variants) at every point, so drift over time hits all of them alike (talk 004:
 // "interleave comparison runs"; change one thing between compared runs).
 'use strict';
+const { seededRandom } = require('../../lib/seeded-random.js');
 
 /** The configurations compared in a plan: every app × every variant that applies to it. */
 function configurations(plan) {
@@ -78,17 +79,6 @@ function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
   };
 }
 
-// mulberry32: a small seeded PRNG, so "random" order is reproducible from plan.seed.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle(xs, rand) {
   const a = xs.slice();
@@ -121,7 +111,7 @@ function gridRounds(plan) {
     for (const cfg of cfgs) for (const p of points) for (let r = 1; r <= plan.repetitions; r++) add(cfg, p, r);
     return out;
   }
-  const rand = prng(plan.seed);
+  const rand = seededRandom(plan.seed);
   for (let r = 1; r <= plan.repetitions; r++) {
     const block = [];
     for (const p of points) {
