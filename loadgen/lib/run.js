@@ -66,6 +66,7 @@ class Run {
     });
     const stats = this.stats;
     const batch = this.batch;
+    const open = p.model === 'open';
     const roundId = Number(this.opts.roundId) || 0; // a bigint comes from pg as a string
     const loadgenIndex = this.opts.loadgenIndex || 0;
     const release = batch !== null ? (buf) => batch.release(buf) : null;
@@ -84,6 +85,7 @@ class Run {
         const latencyUs = (endMs - conn.intendedMs) * 1000;
         const pr = conn.parser;
         stats.record(kind, pr.status, latencyUs, pr.bodyBytes, late, conn.startedMs, endMs);
+        if (open) stats.recordLateness((conn.startedMs - conn.intendedMs) * 1000);
         if (batch === null) return;
         if (batch.length === 0) openedMs = endMs;
         if (batch.add(conn, kind, latencyUs)) flushBatch();
