@@ -40,11 +40,11 @@ run_vegeta() {
 }
 
 run_wrk() {
-  taskset -c "$GEN_CORE" wrk -t1 -c1 -d "${DURATION}s" -s "$BENCH_DIR/wrk-percentiles.lua" "$TARGET_URL" >"$OUT"
+  taskset -c "$GEN_CORE" wrk -t1 -c1 -d "${DURATION}s" -s "$BENCH_DIR/wrk-result.lua" "$TARGET_URL" >"$OUT"
   local line
-  line="$(grep '^floor ' "$OUT")" || die "wrk gave no result (run it by hand to see why)"
-  awk '{ print "closed-c1 wrk", $2, $3, $4, "- -" }' <<<"$line" >>"$RESULTS"
-  warn_errors wrk "$(awk '{ print $5 }' <<<"$line")"
+  line="$(grep '^{' "$OUT")" || die "wrk gave no result (run it by hand to see why)"
+  jq -r '["closed-c1", "wrk", .p50, .p90, .p99, "-", "-"] | map(tostring) | join(" ")' <<<"$line" >>"$RESULTS"
+  warn_errors wrk "$(jq .errors <<<"$line")"
 }
 
 warn_errors() { [[ "$2" == 0 ]] || log "warning: $1 had $2 failed or unsent requests in this run"; }
