@@ -18,7 +18,7 @@ const TIMER_SLACK_MS = 1;   // before the thread is up: a timer to 1 ms before, 
 const SPIN_MS = 0.2;        // a wait this short is spun with setImmediate: a wake would take as long
 
 class Pacer {
-  /** onWake(): called once per wakeAt(), at or a little before its time. */
+  /** onWake(): called once per wakeAt(), at its time or at most SPIN_MS before. */
   constructor(onWake) {
     this.onWake = onWake;
     this.shared = new SharedArrayBuffer(16);
@@ -28,6 +28,7 @@ class Pacer {
     this.ready = false;
     this.seq = 0;
     this.pending = false;
+    this.atMs = 0;
     this.timer = null;
     this.immediate = null;
   }
@@ -40,7 +41,15 @@ class Pacer {
       this.pending = false;
       this.onWake();
     });
-    t.on('error', () => { this.ready = false; }); // timers then, as before it was up
+    // Should the thread fail, timers take over, as before it was up; a wake it owed comes by timer.
+    const lost = () => {
+      if (this.thread !== t) return;
+      this.thread = null;
+      this.ready = false;
+      if (this.pending && this.timer === null && this.immediate === null) this.wakeAt(this.atMs);
+    };
+    t.on('error', lost);
+    t.on('exit', lost);
     t.unref(); // the engine's own timers keep the process alive while it runs
     this.thread = t;
   }
@@ -49,6 +58,7 @@ class Pacer {
   wakeAt(atMs) {
     this.cancel();
     this.pending = true;
+    this.atMs = atMs;
     const rest = atMs - performance.now();
     if (this.ready && rest > SPIN_MS) {
       this.due[0] = performance.timeOrigin + atMs - WAKE_LEAD_MS;
@@ -57,7 +67,13 @@ class Pacer {
       Atomics.notify(this.ctl, 0);
       return;
     }
-    const fire = () => { this.timer = null; this.immediate = null; this.pending = false; this.onWake(); };
+    const fire = () => {
+      this.timer = null;
+      this.immediate = null;
+      if (atMs - performance.now() > SPIN_MS) { this.wakeAt(atMs); return; } // a timer may fire up to a ms early
+      this.pending = false;
+      this.onWake();
+    };
     if (rest > SPIN_MS + TIMER_SLACK_MS) this.timer = setTimeout(fire, rest - TIMER_SLACK_MS);
     else this.immediate = setImmediate(fire);
   }
@@ -78,4 +94,4 @@ class Pacer {
   }
 }
 
-module.exports = { Pacer, WAKE_LEAD_MS };
+module.exports = { Pacer, WAKE_LEAD_MS, SPIN_MS };

@@ -4,11 +4,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { performance } = require('node:perf_hooks');
-const { Pacer } = require('../lib/pacer');
+const { Pacer, SPIN_MS } = require('../lib/pacer');
 const { sleep } = require('./helpers');
 
-// Before its thread is up the pacer wakes by timer up to 1 ms early; after, WAKE_LEAD_MS early.
-const EARLY_MAX_MS = 1;
+// A wake comes at most SPIN_MS early (the caller spins the rest), by timer or by its thread.
+const EARLY_MAX_MS = SPIN_MS;
 
 function recorder() {
   const wakes = [];
@@ -65,4 +65,23 @@ test('pacer: a stopped pacer lets the process exit (its thread ends)', async () 
   const hold = setTimeout(() => {}, 5000); // the thread is unref'd: it does not hold the loop
   assert.strictEqual(await exited, 0);
   clearTimeout(hold);
+});
+
+test('pacer: a wake owed by a thread that died comes by timer', async () => {
+  const { pacer, wakes } = recorder();
+  pacer.start();
+  try {
+    while (!pacer.ready) await sleep(5);
+    const at = performance.now() + 50;
+    pacer.wakeAt(at);
+    await pacer.thread.terminate();
+    const hold = setTimeout(() => {}, 5000);
+    while (wakes.length === 0) await sleep(5);
+    clearTimeout(hold);
+    assert.strictEqual(wakes.length, 1);
+    assert.ok(wakes[0] >= at - EARLY_MAX_MS);
+    assert.strictEqual(pacer.ready, false);
+  } finally {
+    pacer.stop();
+  }
 });
