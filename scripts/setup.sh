@@ -6,7 +6,7 @@
 #   --with-browser  also install Debian's chromium (report tests)
 #   --no-tools      skip the Go tools (cf CLI, chisel, vegeta): for machines with a cf CLI on PATH
 #
-# Installs Debian packages (PostgreSQL, HAProxy, libpq-dev, jq, shellcheck, wrk), then at once: the npm
+# Installs Debian packages (PostgreSQL, HAProxy, libpq-dev, jq, shellcheck, wrk for the loadgen benches), then at once: the npm
 # dependencies of every Node part and the root's lint (pg-native built against libpq and
 # /usr/include/node; kept per lockfile in ~/.cache/cfscale for the next clone), the java-app
 # jar, the Go tools (chisel, cf CLI, vegeta) into .tools/bin.
@@ -15,7 +15,6 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cfscale"
-# wrk: a peer of loadgen/bench's efficiency.sh and floor.sh.
 readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl wrk)
 # . is the root: the lint and format tools (eslint.config.js) for every part.
 readonly NODE_PARTS=(. node-app loadgen contract local-platform scripts report)

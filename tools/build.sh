@@ -56,11 +56,11 @@ main() {
     (cd "$CHISEL_DIR" && go build -mod=vendor -trimpath -o "$out/chisel" github.com/jpillora/chisel \
       && go build -mod=vendor -trimpath -o "$out/chisel-server" .)
   fi
-  if go version -m "$out/vegeta" 2>/dev/null | grep -q "mod[[:space:]]*$VEGETA_MODULE[[:space:]]*$VEGETA_VERSION"; then
+  if go version -m "$out/vegeta" 2>/dev/null | grep -q "mod[[:space:]]*${VEGETA_MODULE}[[:space:]]*${VEGETA_VERSION}"; then
     log "vegeta is up to date"
   else
     log "vegeta $VEGETA_VERSION"
-    GOBIN="$out" GOFLAGS= go install -trimpath "$VEGETA_MODULE@$VEGETA_VERSION"
+    GOBIN="$out" GOFLAGS="" go install -trimpath "$VEGETA_MODULE@$VEGETA_VERSION"
   fi
   "$out/cf" version >&2
 }
