@@ -33,7 +33,7 @@ const LATE_MS = 10;           // open model: sent this much after its intended t
 class Engine {
   /**
    * opts: { target, scenario, model: 'closed'|'open', parallel, rate, durationMs,
-   *         requests, timeoutMs, keepalive, onSample(conn, kind, endMs, late) }
+   *         requests, timeoutMs, keepalive, onSample(conn, kind, endMs, late), pacer (open) }
    */
   constructor(opts) {
     this.opts = opts;
@@ -49,7 +49,9 @@ class Engine {
     this.unsent = 0;
     this.stopping = false;
     this.finished = false;
-    this.pacer = opts.model === 'open' ? new Pacer(() => this.dispatch()) : null;
+    // open model: the pacer, started beforehand by the caller (run.js waits for its thread), or one of its own
+    this.pacer = opts.model === 'open' ? opts.pacer || new Pacer() : null;
+    if (this.pacer !== null) this.pacer.onWake = () => this.dispatch();
     this.waiting = false; // open model: the pacer will call dispatch() at the next due time
     this.endTimer = null;
     this.timeoutTimer = null;
@@ -62,7 +64,7 @@ class Engine {
     return new Promise((resolve) => {
       this.resolve = resolve;
       const o = this.opts;
-      if (this.pacer !== null) this.pacer.start(); // its thread's start-up is not the schedule's
+      if (this.pacer !== null) this.pacer.start(); // when the caller did not
       this.startMs = performance.now();
       this.endMs = o.durationMs ? this.startMs + o.durationMs : Infinity;
       this.maxRequests = o.requests || Infinity;

@@ -16,11 +16,15 @@ const { Worker } = require('node:worker_threads');
 const WAKE_LEAD_MS = 0.05;
 const TIMER_SLACK_MS = 1;   // before the thread is up: a timer to 1 ms before, then setImmediate
 const SPIN_MS = 0.2;        // a wait this short is spun with setImmediate: a wake would take as long
+// Its thread's start-up (an isolate of its own: ~20 ms of CPU) is not waited for longer than
+// this; timers stand in meanwhile.
+const START_MAX_MS = 1000;
 
 class Pacer {
-  /** onWake(): called once per wakeAt(), at its time or at most SPIN_MS before. */
-  constructor(onWake) {
+  /** onWake(): called once per wakeAt(), at its time or at most SPIN_MS before (settable later). */
+  constructor(onWake = () => {}) {
     this.onWake = onWake;
+    this.started = null;
     this.shared = new SharedArrayBuffer(16);
     this.ctl = new Int32Array(this.shared, 0, 2);
     this.due = new Float64Array(this.shared, 8, 1);
@@ -33,9 +37,19 @@ class Pacer {
     this.immediate = null;
   }
 
+  /**
+   * Starts the thread; resolves once it is up (or after START_MAX_MS, or when it failed: timers
+   * then), never rejects. The open model waits for it: a thread starting on the generator's CPU
+   * while sends are due makes them late by its start-up (~20 ms, the worst of a run).
+   */
   start() {
+    if (this.started !== null) return this.started;
     const t = new Worker(path.join(__dirname, 'pacer-thread.js'), { workerData: this.shared, stdout: false, stderr: false });
-    t.on('online', () => { this.ready = true; });
+    let up;
+    this.started = new Promise((resolve) => { up = resolve; });
+    const limit = setTimeout(up, START_MAX_MS);
+    const settle = () => { clearTimeout(limit); up(); };
+    t.on('online', () => { this.ready = true; settle(); });
     t.on('message', (seq) => {
       if (!this.pending || seq !== this.seq) return; // an earlier wake, cancelled or replaced
       this.pending = false;
@@ -47,11 +61,13 @@ class Pacer {
       this.thread = null;
       this.ready = false;
       if (this.pending && this.timer === null && this.immediate === null) this.wakeAt(this.atMs);
+      settle();
     };
     t.on('error', lost);
     t.on('exit', lost);
     t.unref(); // the engine's own timers keep the process alive while it runs
     this.thread = t;
+    return this.started;
   }
 
   /** Wakes once at `atMs` (performance.now() ms); replaces a wake pending. */

@@ -9,6 +9,7 @@ const dns = require('node:dns').promises;
 const { performance } = require('node:perf_hooks');
 const net = require('node:net');
 const { Engine } = require('./engine');
+const { Pacer } = require('./pacer');
 const { Scenario } = require('./scenario');
 const { Stats, SECOND_MS } = require('./stats');
 const { SampleBatch } = require('./sample-batch');
@@ -78,7 +79,10 @@ class Run {
     // Correlation ids carry the loadgen index: the router's and the apps' records then
     // tell which instance sent a request that never reached `requests` (a killed one).
     if (this.opts.loadgenIndex !== undefined) setInstanceTag(loadgenIndex);
-    this.engine = new Engine({
+    // The open model's clock is up before its first send is due (pacer.js).
+    const pacer = open ? new Pacer() : undefined;
+    if (pacer !== undefined) await pacer.start();
+    this.engine = new Engine({ pacer,
       target, scenario, model: p.model, parallel: p.parallel, rate: p.rate, durationMs: p.durationMs,
       requests: p.requests, timeoutMs: p.timeoutMs, keepalive: p.keepalive,
       onSample: (conn, kind, endMs, late) => {
