@@ -3,9 +3,10 @@
 // headers the load generator needs (Content-Length, Transfer-Encoding, Connection,
 // X-Instance-Index, X-Vcap-Request-Id), and a body framed by Content-Length,
 // chunked encoding or connection close. Bodies are counted, never kept. One parser
-// per connection, reset per response; no allocation and no call into C++ on the common
-// path.
+// per connection, reset per response; no allocation on the common path beyond the
+// header block string.
 
+const CRLFCRLF = Buffer.from('\r\n\r\n');
 // Header names in lower case; a name matches when its bytes, lower-cased, are equal.
 const H_CONTENT_LENGTH = Buffer.from('content-length');
 const H_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
@@ -64,7 +65,8 @@ class ResponseParser {
         len = buf.length;
         this.pending = null;
       }
-      const end = headEnd(buf, len);
+      let end = buf.indexOf(CRLFCRLF);
+      if (end + 4 > len) end = -1; // a match in stale bytes past len does not count
       if (end === -1) {
         if (len > MAX_HEAD_BYTES) return this.fail('response head over 64 KiB');
         this.pending = len > 0 ? Buffer.from(buf.subarray(0, len)) : null;
@@ -98,12 +100,10 @@ class ResponseParser {
     if (b[7] === 48) this.keepAlive = false; // HTTP/1.0 unless it says keep-alive
     let contentLength = -1;
     let chunked = false;
-    let ls = 12;
-    while (ls < end && b[ls] !== 10) ls++;
-    ls++; // first header line
-    while (ls < end) {
-      let le = ls;
-      while (le < end && b[le] !== 10) le++;
+    let ls = b.indexOf(10) + 1; // first header line
+    while (ls > 0 && ls < end) {
+      let le = b.indexOf(10, ls);
+      if (le === -1 || le > end) le = end;
       const lineEnd = b[le - 1] === 13 ? le - 1 : le;
       let colon = ls;
       while (colon < lineEnd && b[colon] !== 58) colon++;
@@ -200,17 +200,6 @@ class ResponseParser {
     }
     return this.state === S_DONE;
   }
-}
-
-/**
- * Where the head in b[0..len) ends (the index of its CR LF CR LF), or -1. A loop in JS: a
- * Buffer.indexOf per response and per header line cost more, being calls into C++.
- */
-function headEnd(b, len) {
-  for (let i = 3; i < len; i++) {
-    if (b[i] === 10 && b[i - 1] === 13 && b[i - 2] === 10 && b[i - 3] === 13) return i - 3;
-  }
-  return -1;
 }
 
 /** "HTTP/1." */
