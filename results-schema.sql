@@ -330,7 +330,13 @@ SELECT r.id AS round_id, r.app, r.platform, r.app_instances, r.loadgens, r.model
        percentile_cont(0.50) WITHIN GROUP (ORDER BY q.latency_us) AS p50_us,
        percentile_cont(0.95) WITHIN GROUP (ORDER BY q.latency_us) AS p95_us,
        percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) AS p99_us,
-       max(q.latency_us)                                  AS max_us
+       max(q.latency_us)                                  AS max_us,
+       -- open model: the generator's own share of each latency, its send lateness
+       -- (started_at - intended_at); NULL for a closed round, which measures from the send
+       percentile_cont(0.50) WITHIN GROUP (ORDER BY extract(epoch FROM q.started_at - q.intended_at) * 1e6)
+         FILTER (WHERE r.model = 'open')                  AS send_late_p50_us,
+       percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM q.started_at - q.intended_at) * 1e6)
+         FILTER (WHERE r.model = 'open')                  AS send_late_p99_us
 FROM rounds r
 LEFT JOIN requests q
   ON q.round_id = r.id
@@ -463,7 +469,8 @@ SELECT r.id AS round_id, r.created_at, r.start_at, r.finished_at, r.status, r.pl
        s.throughput_rps / nullif(u.cpu_used_cores, 0) AS rps_per_core,
        v.loadgen_runs, v.loadgens_not_done, v.loadgen_cpu_max, v.eloop_p99_max_us,
        v.sent, v.late, v.late_fraction, v.instance_restarts, l.measured_s, v.stats_samples, v.stats_expected,
-       v.loadgen_throttled_max, v.loadgen_throttled_ms_max, v.db_outage_ms
+       v.loadgen_throttled_max, v.loadgen_throttled_ms_max, v.db_outage_ms,
+       s.send_late_p50_us, s.send_late_p99_us
 FROM rounds r
 JOIN round_summary s ON s.round_id = r.id
 JOIN report_round_latency l ON l.round_id = r.id

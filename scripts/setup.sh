@@ -4,18 +4,18 @@
 # Usage: scripts/setup.sh [--no-apt] [--with-browser] [--no-tools]
 #   --no-apt        skip Debian packages (for machines where they are known present)
 #   --with-browser  also install Debian's chromium (report tests)
-#   --no-tools      skip the Go tools (cf CLI, chisel): for machines with a cf CLI on PATH
+#   --no-tools      skip the Go tools (cf CLI, chisel, vegeta): for machines with a cf CLI on PATH
 #
-# Installs Debian packages (PostgreSQL, HAProxy, libpq-dev, jq, shellcheck), then at once: the npm
+# Installs Debian packages (PostgreSQL, HAProxy, libpq-dev, jq, shellcheck, wrk for the loadgen benches), then at once: the npm
 # dependencies of every Node part and the root's lint (pg-native built against libpq and
 # /usr/include/node; kept per lockfile in ~/.cache/cfscale for the next clone), the java-app
-# jar, the Go tools (chisel, cf CLI) into .tools/bin.
+# jar, the Go tools (chisel, cf CLI, vegeta) into .tools/bin.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cfscale"
-readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl)
+readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl wrk)
 # . is the root: the lint and format tools (eslint.config.js) for every part.
 readonly NODE_PARTS=(. node-app loadgen contract local-platform scripts report)
 
@@ -58,7 +58,7 @@ build_java() {
 }
 
 build_go_tools() {
-  log "go build tools (chisel, cf CLI)"
+  log "go build tools (chisel, cf CLI, vegeta)"
   (cd "$ROOT/tools" && GONOSUMDB=code.cloudfoundry.org/cli/v8 GOFLAGS=-mod=mod ./build.sh "$ROOT/.tools/bin")
 }
 

@@ -10,6 +10,9 @@
 #   chisel         the chisel client, from chisel/vendor: the same version as the server
 #   chisel-server  cfscale's tunnel server (chisel/), run by scripts/tunnel.sh --platform local
 #                  (both -mod=vendor, as the Go buildpack builds the server)
+#   vegeta         the open-model HTTP load generator, github.com/tsenart/vegeta/v12 at
+#                  VEGETA_VERSION (go install at an exact version; the proxy lists none):
+#                  loadgen/bench/floor.sh's peer
 # Each is rebuilt only when missing or older than its go.mod/go.sum/sources. DEBUG=1 traces.
 set -euo pipefail
 [[ "${DEBUG:-}" == 1 ]] && set -x
@@ -19,6 +22,8 @@ readonly HERE
 readonly CHISEL_DIR="$HERE/../chisel"
 readonly CF_MODULE=code.cloudfoundry.org/cli/v8
 readonly CF_VERSION=8.17.0
+readonly VEGETA_MODULE=github.com/tsenart/vegeta/v12
+readonly VEGETA_VERSION=v12.13.0
 
 log() { echo "build: $*" >&2; }
 die() { echo "build: $*" >&2; exit 1; }
@@ -50,6 +55,12 @@ main() {
     log "chisel client and server"
     (cd "$CHISEL_DIR" && go build -mod=vendor -trimpath -o "$out/chisel" github.com/jpillora/chisel \
       && go build -mod=vendor -trimpath -o "$out/chisel-server" .)
+  fi
+  if go version -m "$out/vegeta" 2>/dev/null | grep -q "mod[[:space:]]*${VEGETA_MODULE}[[:space:]]*${VEGETA_VERSION}"; then
+    log "vegeta is up to date"
+  else
+    log "vegeta $VEGETA_VERSION"
+    GOBIN="$out" GOFLAGS="" go install -trimpath "$VEGETA_MODULE@$VEGETA_VERSION"
   fi
   "$out/cf" version >&2
 }

@@ -47,7 +47,7 @@ async function main() {
     if (batch.add(conn, 0, 1234)) {
       sink.push(batch[ENC](round, 0));
       // yield now and then, as the event loop of a real run does
-      if (sink.queuedBytes > 4 * 1024 * 1024) await new Promise((r) => setTimeout(r, 1));
+      if (sink.waitingBatches > 4) await new Promise((r) => setTimeout(r, 1));
     }
   }
   if (batch.length) sink.push(batch[ENC](round, 0));

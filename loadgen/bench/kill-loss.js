@@ -17,7 +17,7 @@ async function main() {
   const [db, round, url, parallel, durationS, batchAgeMs] = process.argv.slice(2);
   const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-loadgen-bench-spool-'));
   const spans = [];
-  const sink = new Sink({ url: db, spoolDir, onLoaded: (info) => spans.push(performance.now() - info.openedMs) });
+  const sink = new Sink({ url: db, spoolDir, onDurable: (info) => spans.push(performance.now() - info.openedMs) });
   const run = new Run({ url, model: 'closed', parallel: Number(parallel), durationMs: Number(durationS) * 1000,
     timeoutMs: 5000, keepalive: true, scenario: 'get' },
   { sink, roundId: Number(round), loadgenIndex: 0, batchMaxAgeMs: Number(batchAgeMs) });

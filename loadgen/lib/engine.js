@@ -10,7 +10,9 @@
 //         it (no free connection, or the generator's event loop lagged) counts as
 //         late. At most `parallel` connections carry the requests. Requests due
 //         before the end that never got a connection are not sent; they count as
-//         `unsent` and as late.
+//         `unsent` and as late. A pacer (pacer.js) wakes the schedule on time to within
+//         tens of µs, and every sample carries its lateness (actual − intended send), the
+//         generator's own share of its latency.
 //
 // The open model's schedule is exact: rate × duration sends, due at offsets i·1000/rate
 // in [0, durationMs), each either sent or counted unsent; offsets are computed from the
@@ -22,6 +24,7 @@
 
 const { performance } = require('node:perf_hooks');
 const { Connection } = require('./http-client');
+const { Pacer } = require('./pacer');
 const { KIND } = require('./stats');
 
 const TIMEOUT_TICK_MS = 10;   // timeout resolution
@@ -30,7 +33,7 @@ const LATE_MS = 10;           // open model: sent this much after its intended t
 class Engine {
   /**
    * opts: { target, scenario, model: 'closed'|'open', parallel, rate, durationMs,
-   *         requests, timeoutMs, keepalive, onSample(conn, kind, endMs, late) }
+   *         requests, timeoutMs, keepalive, onSample(conn, kind, endMs, late), pacer (open) }
    */
   constructor(opts) {
     this.opts = opts;
@@ -46,7 +49,10 @@ class Engine {
     this.unsent = 0;
     this.stopping = false;
     this.finished = false;
-    this.dispatchTimer = null;
+    // open model: the pacer, started beforehand by the caller (run.js waits for its thread), or one of its own
+    this.pacer = opts.model === 'open' ? opts.pacer || new Pacer() : null;
+    if (this.pacer !== null) this.pacer.onWake = () => this.dispatch();
+    this.waiting = false; // open model: the pacer will call dispatch() at the next due time
     this.endTimer = null;
     this.timeoutTimer = null;
     this.abortTimer = null;
@@ -58,6 +64,7 @@ class Engine {
     return new Promise((resolve) => {
       this.resolve = resolve;
       const o = this.opts;
+      if (this.pacer !== null) this.pacer.start(); // when the caller did not
       this.startMs = performance.now();
       this.endMs = o.durationMs ? this.startMs + o.durationMs : Infinity;
       this.maxRequests = o.requests || Infinity;
@@ -102,14 +109,15 @@ class Engine {
 
   /** Open model: sends every request that is due, as far as connections allow. */
   dispatch() {
-    this.dispatchTimer = null;
+    this.waiting = false;
     const now = performance.now();
     while (!this.stopping && this.issued < this.maxRequests) {
       const offset = this.offsetMs(this.issued);
       if (offset >= this.durationLimitMs()) { this.endIssuing(this.durationLimitMs()); return; }
       const intended = this.startMs + offset;
       if (intended > now) {
-        this.dispatchTimer = setTimeout(() => this.dispatch(), intended - now);
+        this.waiting = true;
+        this.pacer.wakeAt(intended);
         return;
       }
       const conn = this.free.pop();
@@ -131,7 +139,7 @@ class Engine {
     this.onSample(conn, kind, endMs, late);
     if (this.opts.model === 'open') {
       this.free.push(conn);
-      if (this.dispatchTimer === null && !this.stopping) this.dispatch();
+      if (!this.waiting && !this.stopping) this.dispatch();
       else this.maybeFinish();
     } else if (this.mayIssue(endMs)) {
       this.issue(conn, 0);
@@ -158,7 +166,7 @@ class Engine {
    */
   onEndTimer() {
     this.endTimer = null;
-    if (this.opts.model === 'open' && this.dispatchTimer !== null) return;
+    if (this.opts.model === 'open' && this.waiting) return;
     this.endIssuing(this.durationLimitMs());
   }
 
@@ -169,7 +177,7 @@ class Engine {
       this.unsent = Math.max(0, due - this.issued);
     }
     this.stopping = true;
-    if (this.dispatchTimer !== null) { clearTimeout(this.dispatchTimer); this.dispatchTimer = null; }
+    if (this.waiting) { this.pacer.cancel(); this.waiting = false; }
     this.maybeFinish();
   }
 
@@ -200,7 +208,8 @@ class Engine {
     if (!this.stopping && this.issued < this.maxRequests && performance.now() < this.endMs) return;
     this.finished = true;
     this.stopping = true;
-    for (const t of [this.dispatchTimer, this.endTimer, this.abortTimer]) if (t !== null) clearTimeout(t);
+    for (const t of [this.endTimer, this.abortTimer]) if (t !== null) clearTimeout(t);
+    if (this.pacer !== null) this.pacer.stop();
     clearInterval(this.timeoutTimer);
     for (const conn of this.connections) conn.drop();
     this.resolve({ startedMs: this.startMs, endedMs: performance.now(), issued: this.issued, unsent: this.unsent });

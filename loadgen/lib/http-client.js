@@ -34,6 +34,7 @@ class Connection {
     this.readBuf = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     this.views = [];
     this.op = 0;
+    this.filledOp = -1; // the op whose fixed request is in reqBuf: only its id changes
     this.intendedMs = 0;
     this.startedMs = 0;
     this.deadlineMs = 0;
@@ -42,7 +43,12 @@ class Connection {
   /** Sends one request of operation `op`; `intendedMs` is its scheduled time (open model) or now. */
   send(op, intendedMs, timeoutMs) {
     uuidv7Bytes(this.uuid, 0);
-    const len = this.scenario.write(op, this.reqBuf, this.uuid);
+    let len;
+    if (op === this.filledOp) len = this.scenario.rewriteId(op, this.reqBuf, this.uuid);
+    else {
+      len = this.scenario.write(op, this.reqBuf, this.uuid);
+      this.filledOp = this.scenario.fixed(op) ? op : -1;
+    }
     this.op = op;
     this.parser.reset();
     this.busy = true;

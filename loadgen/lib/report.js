@@ -2,6 +2,13 @@
 // Printing a result: the human summary (like hey/autocannon), the live progress
 // line on a TTY, and the verdict against the run's own criteria.
 
+const { LATENESS_P99_MAX_SHARE } = require('./stats');
+
+/** The generator's own send lateness was a visible part of what it measured. */
+function generatorLate(r) {
+  return Boolean(r.lateness_us) && r.lateness_us.p99 > LATENESS_P99_MAX_SHARE * r.latency_us.p50;
+}
+
 function fmtUs(us) {
   if (us >= 1e6) return (us / 1e6).toFixed(2) + 's';
   if (us >= 1e3) return (us / 1e3).toFixed(2) + 'ms';
@@ -19,6 +26,11 @@ function humanSummary(r) {
   const kinds = Object.entries(r.errors_by_kind);
   lines.push(`Errors:      ${kinds.length ? kinds.map(([k, v]) => `${k} ${v}`).join(', ') : 'none'}`);
   lines.push(`Status:      ${Object.entries(r.status_codes).map(([k, v]) => `${k} ${v}`).join(', ') || '-'}`);
+  const g = r.lateness_us;
+  if (g) {
+    lines.push(`Send late:   p50 ${fmtUs(g.p50)}  p90 ${fmtUs(g.p90)}  p99 ${fmtUs(g.p99)}  max ${fmtUs(g.max)}  (the generator's own share of each latency)`);
+    if (generatorLate(r)) lines.push(`WARNING:     the generator fell behind: send lateness p99 over ${LATENESS_P99_MAX_SHARE * 100} % of the latency p50`);
+  }
   if (r.model === 'open') lines.push(`Late:        ${r.late} (sent over 10 ms after their intended time, or never: ${r.unsent} unsent)`);
   if (r.persisted) {
     const p = r.persisted;
@@ -44,4 +56,4 @@ function verdict(r, maxErrorRate) {
   return null;
 }
 
-module.exports = { humanSummary, progressLine, verdict, fmtUs };
+module.exports = { humanSummary, progressLine, verdict, fmtUs, generatorLate };

@@ -9,6 +9,7 @@ const dns = require('node:dns').promises;
 const { performance } = require('node:perf_hooks');
 const net = require('node:net');
 const { Engine } = require('./engine');
+const { Pacer } = require('./pacer');
 const { Scenario } = require('./scenario');
 const { Stats, SECOND_MS } = require('./stats');
 const { SampleBatch } = require('./sample-batch');
@@ -66,6 +67,7 @@ class Run {
     });
     const stats = this.stats;
     const batch = this.batch;
+    const open = p.model === 'open';
     const roundId = Number(this.opts.roundId) || 0; // a bigint comes from pg as a string
     const loadgenIndex = this.opts.loadgenIndex || 0;
     const release = batch !== null ? (buf) => batch.release(buf) : null;
@@ -77,13 +79,17 @@ class Run {
     // Correlation ids carry the loadgen index: the router's and the apps' records then
     // tell which instance sent a request that never reached `requests` (a killed one).
     if (this.opts.loadgenIndex !== undefined) setInstanceTag(loadgenIndex);
-    this.engine = new Engine({
+    // The open model's clock is up before its first send is due (pacer.js).
+    const pacer = open ? new Pacer() : undefined;
+    if (pacer !== undefined) await pacer.start();
+    this.engine = new Engine({ pacer,
       target, scenario, model: p.model, parallel: p.parallel, rate: p.rate, durationMs: p.durationMs,
       requests: p.requests, timeoutMs: p.timeoutMs, keepalive: p.keepalive,
       onSample: (conn, kind, endMs, late) => {
         const latencyUs = (endMs - conn.intendedMs) * 1000;
         const pr = conn.parser;
         stats.record(kind, pr.status, latencyUs, pr.bodyBytes, late, conn.startedMs, endMs);
+        if (open) stats.recordLateness((conn.startedMs - conn.intendedMs) * 1000);
         if (batch === null) return;
         if (batch.length === 0) openedMs = endMs;
         if (batch.add(conn, kind, latencyUs)) flushBatch();

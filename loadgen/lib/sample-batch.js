@@ -4,7 +4,8 @@
 // per-row object: fields are written byte by byte into one reusable scratch buffer,
 // then copied out compactly. Runs use the binary COPY format (fixed-width fields,
 // nothing for PostgreSQL to parse); the text format is kept for comparison
-// (bench/ingest.sh) and as a readable cross-check in the tests.
+// (bench/ingest.sh) and as a readable cross-check in the tests. The rows of an encoded batch
+// are counted back from its bytes (per round: what a spool holds that never reached the database).
 
 const { performance } = require('node:perf_hooks');
 const { writeUuidHex } = require('./uuidv7');
@@ -231,4 +232,36 @@ function writeInt(out, o, n) {
   return o;
 }
 
-module.exports = { SampleBatch, COPY_COLUMNS, BINARY_HEADER, wallUs };
+/** Rows of a binary COPY batch per round id (its second field): walks the tuples by their field lengths. */
+function binaryRowsByRound(buf) {
+  const byRound = new Map();
+  let o = BINARY_HEADER.length;
+  while (o + 2 <= buf.length) {
+    const fields = buf.readInt16BE(o);
+    o += 2;
+    if (fields < 0) break;
+    let round = 0;
+    for (let f = 0; f < fields; f++) {
+      const len = buf.readInt32BE(o);
+      if (f === 1 && len === 8) round = buf.readInt32BE(o + 4) * 4294967296 + buf.readUInt32BE(o + 8);
+      o += 4 + (len > 0 ? len : 0);
+    }
+    byRound.set(round, (byRound.get(round) || 0) + 1);
+  }
+  return byRound;
+}
+
+function countBinaryRows(buf) {
+  let n = 0;
+  for (const v of binaryRowsByRound(buf).values()) n += v;
+  return n;
+}
+
+function countTextRows(buf) {
+  let n = 0;
+  let i = -1;
+  while ((i = buf.indexOf(10, i + 1)) !== -1) n++;
+  return n;
+}
+
+module.exports = { SampleBatch, COPY_COLUMNS, BINARY_HEADER, wallUs, binaryRowsByRound, countBinaryRows, countTextRows };

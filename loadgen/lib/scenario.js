@@ -81,6 +81,21 @@ class Scenario {
     return c[c.length - 1][1];
   }
 
+  /**
+   * Whether the request of `op` is the same bytes every time but for its correlation id (no
+   * random id in its path): once written, a buffer then needs only rewriteId() for the next.
+   */
+  fixed(op) {
+    return op !== OP.read && op !== OP.browse;
+  }
+
+  /** The buffer holds a request of fixed(op) `op`: writes only the new correlation id; returns its length. */
+  rewriteId(op, buf, uuid) {
+    const t = this.templates[op];
+    writeUuidHex(uuid, 0, buf, t.idOffset);
+    return t.size;
+  }
+
   /** Writes the request for `op` with correlation id `uuid` (16 bytes) into `buf`; returns its length. */
   write(op, buf, uuid) {
     const t = this.templates[op];
@@ -102,7 +117,7 @@ function template(method, pathPrefix, common, body, contentType) {
   if (contentType) tailText += 'Content-Type: ' + contentType + '\r\n';
   if (bodyBuf.length > 0 || method === 'POST' || method === 'PUT') tailText += 'Content-Length: ' + bodyBuf.length + '\r\n';
   const tail = Buffer.concat([Buffer.from(tailText + '\r\n', 'latin1'), bodyBuf]);
-  return { head, mid, tail, size: head.length + mid.length + UUID_HEX_LENGTH + tail.length };
+  return { head, mid, tail, idOffset: head.length + mid.length, size: head.length + mid.length + UUID_HEX_LENGTH + tail.length };
 }
 
 module.exports = { Scenario, OP, OP_NAMES, SCENARIOS, DEFAULT_MIX_WEIGHTS, DEFAULT_PAGE_LIMIT, makeRandom };

@@ -1,28 +1,38 @@
 'use strict';
 // Streams encoded sample batches into `requests` with COPY (pg-copy-streams) while
 // the run goes on, in binary COPY format by default: PostgreSQL then parses no
-// text timestamps or uuids, which doubles what one server core ingests. At most MAX_QUEUED_BYTES wait in memory; past that, and whenever
-// the results database is unreachable, batches go to the local spool and the sink
-// retries with backoff. A spooled batch may already be in (a COPY whose answer was
-// lost), so it is replayed through a temporary table with
-// INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates.
+// text timestamps or uuids, which doubles what one server core ingests.
+// Only a batch handed over while nothing is being loaded waits in memory (and goes straight
+// into a COPY; if that COPY is slow, IN_FLIGHT_SPOOL_MS, it is written to the spool as well, and
+// its file removed after the commit). Once a COPY is in flight, the batches that follow are written to the local
+// spool at once, where a kill -9 cannot take them, so that what a kill loses stays the open
+// batch and the one being loaded however long a COPY takes (a slow results database made
+// batches wait in memory behind it). Up to MAX_QUEUED_BYTES of them are also kept in memory,
+// not to be read back. After the COPY, the spooled batches of this life, never tried, go
+// together in the next one (one transaction catches up on all of them) and their files are
+// removed. A batch whose COPY failed may already be in (its answer was lost), and a spool
+// left by an earlier life may be, so those are replayed through a temporary table with
+// INSERT ... ON CONFLICT (correlation_id) DO NOTHING: no loss, no duplicates. Whenever the
+// results database is unreachable, batches go to the spool and the sink retries with backoff.
 // The transaction that loads a batch of a worker's round also adds the batch's counts to
 // its loadgen_runs row (sent, ok, errors, progress_at), so the row tells exactly what
-// reached the database even when the instance dies mid-round. Batches that queued behind a
-// slow COPY go together in the next one: one transaction then catches up on all of them,
-// where one each would let the queue, and what a kill -9 loses, grow for as long as every
-// COPY takes longer than a batch's age.
+// reached the database even when the instance dies mid-round (a replay counts the rows it
+// inserted).
 
 const { from: copyFrom } = require('pg-copy-streams');
 const { Spool } = require('./spool');
-const { COPY_COLUMNS, BINARY_HEADER } = require('./sample-batch');
+const { COPY_COLUMNS, BINARY_HEADER, binaryRowsByRound, countBinaryRows, countTextRows } = require('./sample-batch');
 const { ResultsDb } = require('./results-db');
 
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+// A COPY of batches from memory not committed this long after it started: they are written to
+// the spool too, so that what a kill takes stays within its bound (250 ms of samples: a batch's
+// age, 100 ms, plus this and the write; a fast database commits before, and nothing is written).
+const IN_FLIGHT_SPOOL_MS = 50;
 const BACKOFF_MIN_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const COPY_TIMEOUT_MS = 30000;
-// At most this many queued batches in one COPY (at most MAX_QUEUED_BYTES in all anyway).
+// At most this many batches, and MAX_QUEUED_BYTES, in one COPY (its bytes are concatenated).
 const MAX_MERGED_BATCHES = 64;
 const BINARY_TRAILER = Buffer.from([0xff, 0xff]);
 const REPLAY_TABLE = 'cfscale_loadgen_replay';
@@ -42,14 +52,15 @@ const REPLAY_SQL = `WITH ins AS (
 class Sink {
   /**
    * opts: { db (a ResultsDb to share) | url (a connection of its own), spoolDir, log,
-   * format: 'binary' (default, what runs write) | 'text', onLoaded(info) after each batch
-   * pushed with info is in (bench/kill-loss.js) }
+   * format: 'binary' (default, what runs write) | 'text', onDurable(info) when a batch pushed
+   * with info can no longer be lost by a kill: its COPY committed or it is in the spool
+   * (bench/kill-loss.js) }
    */
   constructor(opts) {
     this.log = opts.log || (() => {});
     this.db = opts.db || new ResultsDb(opts.url, { log: this.log });
     this.ownsDb = !opts.db;
-    this.onLoaded = opts.onLoaded || null;
+    this.onDurable = opts.onDurable || null;
     const format = opts.format === 'text' ? 'text' : 'binary';
     this.format = format;
     this.copySql = `COPY requests (${COPY_COLUMNS}) FROM STDIN (FORMAT ${format})`;
@@ -72,6 +83,10 @@ class Sink {
     this.releases = new Map();
     this.info = new Map();
     this.held = [];
+    // Spool files of this life never tried: name -> { buf (kept in memory, or null), info, bytes }.
+    this.fresh = new Map();
+    this.freshBytes = 0;
+    this.reported = new WeakSet(); // batch infos onDurable was told of
   }
 
   /**
@@ -85,7 +100,7 @@ class Sink {
     if (release) this.releases.set(buf, release);
     if (info !== undefined) this.info.set(buf, info);
     if (buf.length === 0) { this.done(buf); return; }
-    if (this.queuedBytes + buf.length > MAX_QUEUED_BYTES || this.retryTimer !== null) this.toSpool(buf);
+    if (this.working || this.retryTimer !== null || this.queue.length > 0) this.toSpool(buf, true);
     else {
       this.queue.push(buf);
       this.queuedBytes += buf.length;
@@ -93,9 +108,11 @@ class Sink {
     this.kick();
   }
 
-  toSpool(buf) {
+  /** Writes a batch to the spool; `fresh`: never tried, so the next COPY may load it as it is. */
+  toSpool(buf, fresh = false) {
+    let name;
     try {
-      this.spool.write(buf);
+      name = this.spool.write(buf);
     } catch (err) {
       // No disk either: hold the batch in memory and replay it like a spooled one.
       if (this.held.length === 0) this.log(`cannot spool to ${this.spool.dir} (${err.message}); holding batches in memory`);
@@ -103,7 +120,21 @@ class Sink {
       return;
     }
     this.batchesSpooled++;
-    this.done(buf);
+    const info = this.info.get(buf);
+    this.durable(info);
+    if (!fresh) { this.done(buf); return; }
+    const keep = this.freshBytes + buf.length <= MAX_QUEUED_BYTES;
+    this.fresh.set(name, { buf: keep ? buf : null, info, bytes: buf.length });
+    if (keep) this.freshBytes += buf.length;
+    else this.done(buf);
+  }
+
+  /** A fresh spool file leaves the fresh set (loaded, or tried: then it is replayed). */
+  unfresh(name) {
+    const f = this.fresh.get(name);
+    if (f === undefined) return;
+    this.fresh.delete(name);
+    if (f.buf !== null) { this.freshBytes -= f.buf.length; this.done(f.buf); }
   }
 
   done(buf) {
@@ -112,6 +143,11 @@ class Sink {
     if (release === undefined) return;
     this.releases.delete(buf);
     release(buf);
+  }
+
+  /** Batches of this life waiting to be loaded (in memory, or spooled behind a COPY in flight). */
+  get waitingBatches() {
+    return this.queue.length + this.fresh.size;
   }
 
   /** True when nothing waits in memory or in the spool. */
@@ -138,7 +174,10 @@ class Sink {
         this.done(this.held.shift());
         this.batchesLoaded++;
       }
-      for (const name of this.spool.list()) {
+      const names = this.spool.list();
+      for (let i = 0; i < names.length; i++) {
+        if (this.fresh.has(names[i])) { i += await this.loadFresh(names, i) - 1; continue; }
+        const name = names[i];
         const buf = this.spool.read(name);
         try {
           if (buf !== null) await this.db.exclusive((client) => this.replay(client, buf));
@@ -155,22 +194,28 @@ class Sink {
         this.batchesLoaded++;
       }
       while (this.queue.length > 0) {
-        const run = this.queuedRun();
-        const { buf, info } = this.merged(run);
+        const run = sameRowRun(this.queue.map((b) => this.info.get(b)), this.queue.map((b) => b.length));
+        const bufs = this.queue.slice(0, run);
+        const infos = bufs.map((b) => this.info.get(b));
+        const written = new Map(); // buf -> its spool file, once the COPY was slow
+        const slow = setTimeout(() => {
+          try {
+            for (const b of bufs) if (this.queue.includes(b)) written.set(b, this.spool.write(b));
+          } catch { return; } // no disk: they wait in memory, as before the timer
+          for (const i of infos) this.durable(i);
+        }, IN_FLIGHT_SPOOL_MS);
         try {
-          await this.db.exclusive((client) => this.load(client, buf, info));
+          await this.loadRun(bufs, infos);
         } catch (err) {
-          // Outcome unknown: spool them, the replay path tolerates rows already in.
-          for (const b of run) if (this.unqueue(b)) this.toSpool(b);
+          // Outcome unknown: spool them (those already written stay), the replay path
+          // tolerates rows already in.
+          for (const b of bufs) if (this.unqueue(b)) { if (written.has(b)) this.done(b); else this.toSpool(b); }
           throw err;
+        } finally {
+          clearTimeout(slow);
         }
-        this.rowsLoaded += info !== undefined ? info.rows : this.rowCounter(buf);
-        for (const b of run) {
-          const bi = this.info.get(b);
-          if (bi !== undefined && this.onLoaded !== null) this.onLoaded(bi);
-          if (this.unqueue(b)) this.done(b);
-          this.batchesLoaded++;
-        }
+        for (const name of written.values()) this.spool.remove(name);
+        for (const b of bufs) if (this.unqueue(b)) this.done(b);
       }
       this.backoffMs = BACKOFF_MIN_MS;
       this.lastError = null;
@@ -179,29 +224,55 @@ class Sink {
     }
   }
 
-  /** The batches at the head of the queue that load in one COPY: of one round and loadgen (one row's counts), or all without counts. */
-  queuedRun() {
-    const first = this.info.get(this.queue[0]);
-    const run = [this.queue[0]];
-    for (let i = 1; i < this.queue.length && run.length < MAX_MERGED_BATCHES; i++) {
-      const info = this.info.get(this.queue[i]);
-      const same = first === undefined ? info === undefined
-        : info !== undefined && info.roundId === first.roundId && info.loadgenIndex === first.loadgenIndex;
-      if (!same) break;
-      run.push(this.queue[i]);
+  /**
+   * Loads the run of fresh spool files that starts at names[i] in one COPY, then removes
+   * them; returns how many names it covered. A failure leaves them for the replay path.
+   */
+  async loadFresh(names, i) {
+    const rest = names.slice(i).map((n) => this.fresh.get(n) || { info: null, bytes: 0 });
+    const group = names.slice(i, i + sameRowRun(rest.map((f) => f.info), rest.map((f) => f.bytes)));
+    const bufs = [];
+    const infos = [];
+    for (const name of group) {
+      const f = this.fresh.get(name);
+      const buf = f.buf !== null ? f.buf : this.spool.read(name);
+      if (buf === null) { this.unfresh(name); continue; } // replayed meanwhile by another sink
+      bufs.push(buf);
+      infos.push(f.info);
     }
-    return run;
+    try {
+      if (bufs.length > 0) await this.loadRun(bufs, infos, false);
+    } finally {
+      for (const name of group) this.unfresh(name);
+    }
+    for (const name of group) this.spool.remove(name);
+    return group.length;
+  }
+
+  /** COPYs a run of batches as one and counts them; `report`: tell onDurable (not yet in the spool). */
+  async loadRun(bufs, infos, report = true) {
+    const { buf, info } = this.merged(bufs, infos);
+    await this.db.exclusive((client) => this.load(client, buf, info));
+    this.rowsLoaded += info !== undefined ? info.rows : this.rowCounter(buf);
+    this.batchesLoaded += bufs.length;
+    if (report) for (const bi of infos) this.durable(bi);
+  }
+
+  /** Tells onDurable, once per batch, that a kill can no longer take it. */
+  durable(info) {
+    if (info === undefined || this.onDurable === null || this.reported.has(info)) return;
+    this.reported.add(info);
+    this.onDurable(info);
   }
 
   /** One COPY's bytes and counts for a run of batches (binary: one header and one trailer). */
-  merged(run) {
-    const info = this.info.get(run[0]);
+  merged(run, infos) {
+    const info = infos[0];
     if (run.length === 1) return { buf: run[0], info };
     const buf = this.format === 'text' ? Buffer.concat(run)
       : Buffer.concat([run[0].subarray(0, run[0].length - 2),
         ...run.slice(1).map((b) => b.subarray(BINARY_HEADER.length, b.length - 2)), BINARY_TRAILER]);
     if (info === undefined) return { buf, info };
-    const infos = run.map((b) => this.info.get(b));
     return { buf, info: { ...info, rows: infos.reduce((a, i) => a + i.rows, 0), ok: infos.reduce((a, i) => a + i.ok, 0) } };
   }
 
@@ -335,44 +406,30 @@ class Sink {
 }
 
 /**
+ * How many batches at the head of `infos` (their sizes in `bytes`) load in one COPY: at least
+ * 1, at most MAX_MERGED_BATCHES and MAX_QUEUED_BYTES; of one round and loadgen (one row's
+ * counts), or all without counts; a null info (not a batch that may merge) ends the run.
+ */
+function sameRowRun(infos, bytes) {
+  const first = infos[0];
+  let n = 1;
+  let total = bytes[0];
+  for (; n < infos.length && n < MAX_MERGED_BATCHES && total + bytes[n] <= MAX_QUEUED_BYTES; total += bytes[n], n++) {
+    const info = infos[n];
+    const same = first === undefined ? info === undefined
+      : info !== undefined && info !== null && info.roundId === first.roundId && info.loadgenIndex === first.loadgenIndex;
+    if (!same) break;
+  }
+  return n;
+}
+
+/**
  * A server-side refusal of the data itself (SQLSTATE classes 22 data exception,
  * 23 integrity, 42 syntax/undefined column) rather than a lost connection,
  * shutdown or resource shortage, which are worth retrying.
  */
 function isRejection(err) {
   return typeof err.code === 'string' && /^(22|23|42)/.test(err.code);
-}
-
-/** Rows of a binary COPY batch per round id (its second field): walks the tuples by their field lengths. */
-function binaryRowsByRound(buf) {
-  const byRound = new Map();
-  let o = BINARY_HEADER.length;
-  while (o + 2 <= buf.length) {
-    const fields = buf.readInt16BE(o);
-    o += 2;
-    if (fields < 0) break;
-    let round = 0;
-    for (let f = 0; f < fields; f++) {
-      const len = buf.readInt32BE(o);
-      if (f === 1 && len === 8) round = buf.readInt32BE(o + 4) * 4294967296 + buf.readUInt32BE(o + 8);
-      o += 4 + (len > 0 ? len : 0);
-    }
-    byRound.set(round, (byRound.get(round) || 0) + 1);
-  }
-  return byRound;
-}
-
-function countBinaryRows(buf) {
-  let n = 0;
-  for (const v of binaryRowsByRound(buf).values()) n += v;
-  return n;
-}
-
-function countTextRows(buf) {
-  let n = 0;
-  let i = -1;
-  while ((i = buf.indexOf(10, i + 1)) !== -1) n++;
-  return n;
 }
 
 module.exports = { Sink };

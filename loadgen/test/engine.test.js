@@ -115,6 +115,43 @@ test('engine: open model counts late requests when connections run out', async (
   assert.ok(s.latency_us.max >= 1400e3, `max ${s.latency_us.max}`);
 });
 
+// Coordinated omission: the open model measures from the intended send, so a server's stall
+// is in the latencies of every request due during it, also of those that waited for one of
+// the connections it held. A server that stalls 500 ms every 2 s: about a quarter of the
+// requests are due in a stall, their latencies spread over 0-500 ms, so p90 is near 300 ms
+// and p99 near 480 ms. Measured from the actual send, only the few sent on a free connection
+// would carry it (8 per stall here), and p90 would be the server's usual answer time.
+test('engine: open model, a server that stalls 500 ms every 2 s shows its stall in p90 and p99', async (t) => {
+  const STALL_MS = 500;
+  const PERIOD_MS = 2000;
+  const t0 = performance.now();
+  const srv = await startServer((req, res) => {
+    const inPeriod = (performance.now() - t0) % PERIOD_MS;
+    if (inPeriod < STALL_MS) setTimeout(() => res.end('ok\n'), STALL_MS - inPeriod);
+    else res.end('ok\n');
+  });
+  t.after(srv.close);
+  const s = await new Run(plan(srv.url, { model: 'open', rate: 200, parallel: 8, durationMs: 4000, timeoutMs: 5000 })).start();
+  addsUp(s);
+  assert.strictEqual(s.requests.errors, 0);
+  assert.ok(s.latency_us.p90 >= 200e3, `p90 ${s.latency_us.p90} µs: the stall is missing`);
+  assert.ok(s.latency_us.p99 >= 400e3, `p99 ${s.latency_us.p99} µs: the stall is missing`);
+  // The requests that waited for a connection were sent late: the generator did not offer the rate.
+  assert.ok(s.late > 0 && s.lateness_us.p99 >= 100e3, `late ${s.late}, lateness ${JSON.stringify(s.lateness_us)}`);
+});
+
+test('engine: open-model samples carry their send lateness apart from their latency; closed ones none', async (t) => {
+  const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 5));
+  t.after(srv.close);
+  const open = await new Run(plan(srv.url, { model: 'open', rate: 100, parallel: 4, durationMs: 500 })).start();
+  const g = open.lateness_us;
+  assert.ok(g && g.p50 <= g.p90 && g.p90 <= g.p99 && g.max > 0, JSON.stringify(g));
+  // latency = lateness + the server's time (5 ms here): the one is part of the other
+  assert.ok(g.p50 < open.latency_us.p50, `lateness p50 ${g.p50}, latency p50 ${open.latency_us.p50}`);
+  const closed = await new Run(plan(srv.url, { requests: 20 })).start();
+  assert.strictEqual(closed.lateness_us, null);
+});
+
 // 51 scheduled where 50 were due: the end of the schedule came from float sums and a timer.
 test('engine: open model schedules exactly rate x duration, every one sent or unsent', async (t) => {
   const srv = await startServer((req, res) => setTimeout(() => res.end('ok\n'), 30));

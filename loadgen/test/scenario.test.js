@@ -104,3 +104,17 @@ test('scenario: hello is GET /hello under the base path, with Connection: close 
     assert.strictEqual(/\r\nConnection: close\r\n/.test(text), !keepalive, text);
   }
 });
+
+test('scenario: a fixed request rewritten with a new id is the bytes written afresh', () => {
+  const s = new Scenario({ basePath: '', path: '/x?y=1', hostHeader: 'h:1', keepalive: true, scenario: 'get', method: 'POST', body: 'b=1' });
+  assert.ok(s.fixed(OP.get) && s.fixed(OP.hello) && s.fixed(OP.publish) && !s.fixed(OP.read) && !s.fixed(OP.browse));
+  const [a, b] = [Buffer.alloc(s.maxRequestBytes), Buffer.alloc(s.maxRequestBytes)];
+  s.write(OP.get, a, Buffer.alloc(16, 1));
+  for (const op of [OP.get, OP.hello, OP.publish]) {
+    const id = Buffer.alloc(16, 0xab + op);
+    if (op !== OP.get) s.write(op, a, Buffer.alloc(16, 2));
+    const n = s.rewriteId(op, a, id);
+    assert.strictEqual(n, s.write(op, b, id));
+    assert.strictEqual(a.subarray(0, n).toString('latin1'), b.subarray(0, n).toString('latin1'));
+  }
+});

@@ -1,9 +1,9 @@
-// Round validity flags of a starved generator (its cgroup throttled: CPU wanted, not given)
-// and of a round the results database went away in.
+// Round validity flags of a starved generator (its cgroup throttled: CPU wanted, not given), of
+// one whose own send lateness weighs in its latencies, and of a round the results database went away in.
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { roundFlags, MAX_THROTTLED_FRACTION } = require('../lib/report/validity.js');
+const { roundFlags, MAX_THROTTLED_FRACTION, GENERATOR_LATE_MAX_SHARE } = require('../lib/report/validity.js');
 
 const round = (extra) => ({ status: 'done', samples: 1000, duration_ms: 10000, warmup_ms: 1000, measured_s: 9,
   loadgen_cpu_max: 0.3, eloop_p99_max_us: 2000, late_fraction: 0, error_rate: 0, instance_restarts: 0,
@@ -17,6 +17,15 @@ test('a loadgen throttled in more than its share of CFS periods flags the round:
   assert.ok(!codes(round({ loadgen_throttled_max: MAX_THROTTLED_FRACTION, loadgen_throttled_ms_max: 10 })).includes('generator-starved'));
   assert.ok(!codes(round({ loadgen_throttled_max: null, loadgen_throttled_ms_max: null })).includes('generator-starved'), 'cpu.stat not visible');
   assert.ok(!codes(round({})).includes('generator-starved'));
+});
+
+test('an open-model generator whose send lateness p99 exceeds 10 % of the latency p50 flags the round: generator-late', () => {
+  assert.equal(GENERATOR_LATE_MAX_SHARE, 0.1);
+  assert.deepEqual(roundFlags(round({ model: 'open', p50_us: 800, send_late_p50_us: 40, send_late_p99_us: 2900 })).find((f) => f.code === 'generator-late'),
+    { code: 'generator-late', severity: 'bad', text: 'generator late: send lateness p99 2.90 ms, over 10.0 % of the latency p50 (0.80 ms)' });
+  assert.ok(!codes(round({ model: 'open', p50_us: 800, send_late_p50_us: 20, send_late_p99_us: 80 })).includes('generator-late'), 'exactly 10 %');
+  assert.ok(!codes(round({ model: 'open', p50_us: 800, send_late_p50_us: 20, send_late_p99_us: 60 })).includes('generator-late'));
+  assert.ok(!codes(round({ model: 'closed', p50_us: 800, send_late_p50_us: null, send_late_p99_us: null })).includes('generator-late'), 'closed: none');
 });
 
 test('a results-database outage during the round is a warning: db-outage', () => {

@@ -160,7 +160,17 @@ test('finish-round: the summary leaves warm-up samples out and shows instances, 
   // A starved loadgen shows: throttled CFS periods of its cgroup and the time throttled.
   assert.match(out, /^ {2}1 +done +50 +45 +5 +0 +4\.0 % +20\/100 periods, 1500 ms +2\.00 ms +5\.00 ms +57\.2 MB$/m);
   assert.match(out, /^traced: 0 server timings, 0 router records, 2 stats samples$/m);
+  assert.doesNotMatch(out, /generator send lateness/, 'a closed round measures from the send');
   assert.equal(await captureStdout(() => showRound(url, id)), out);
+});
+
+test('finish-round: an open round\'s summary shows the generator\'s send lateness beside the latencies, marked when it weighs', async () => {
+  const id = await createRound({ model: 'open', rate: 100 });
+  await fill(id, { ok: 100, failed: 0 });
+  await db.query("UPDATE requests SET started_at = intended_at + interval '2 ms' WHERE round_id = $1", [id]);
+  const res = await finish(id);
+  assert.equal(res.code, 0, res.stderr);
+  assert.match(res.stdout, /^generator send lateness \(part of the latency\): p50 2\.00 ms, p99 2\.00 ms: GENERATOR LATE, p99 over 10 % of the latency p50$/m);
 });
 
 test('finish-round: the summary shows router records against requests and stats samples against those expected', async () => {

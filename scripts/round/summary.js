@@ -13,7 +13,8 @@ const DEFAULT_MAX_ERROR_RATE = 0.01;
 /** Load everything the summary shows for one round (null when the round is absent). */
 async function loadSummary(client, roundId) {
   const round = (await client.query(
-    `SELECT r.*, s.samples, s.ok, s.errors, s.throughput_rps, s.p50_us, s.p95_us, s.p99_us, s.max_us
+    `SELECT r.*, s.samples, s.ok, s.errors, s.throughput_rps, s.p50_us, s.p95_us, s.p99_us, s.max_us,
+            s.send_late_p50_us, s.send_late_p99_us
        FROM rounds r JOIN round_summary s ON s.round_id = r.id WHERE r.id = $1`, [roundId])).rows[0];
   if (!round) return null;
   // One connection runs one query at a time.
@@ -52,6 +53,18 @@ function caughtLines({ round: r, caught: c }) {
       : ` of ${c.stats_expected} expected (one per ${r.environment.stats_interval_s} s per instance)`}`
       + (statsShort ? ': SHORT, samples were lost (CPU and memory figures rest on fewer)' : ''),
   ];
+}
+
+// The generator's send lateness p99 above this share of the latency p50: it measured itself
+// (the report's 'generator-late' flag, report/lib/report/validity.js, reads the same share).
+const GENERATOR_LATE_MAX_SHARE = 0.1;
+
+/** Open model: the generator's send lateness beside the latencies it is part of, flagged when it weighs. */
+function generatorLines(r) {
+  if (r.send_late_p99_us === null || r.send_late_p99_us === undefined) return [];
+  const late = Number(r.send_late_p99_us) > GENERATOR_LATE_MAX_SHARE * Number(r.p50_us);
+  return [`generator send lateness (part of the latency): p50 ${ms(r.send_late_p50_us)}, p99 ${ms(r.send_late_p99_us)}`
+    + (late ? `: GENERATOR LATE, p99 over ${pct(GENERATOR_LATE_MAX_SHARE, 0)} of the latency p50` : '')];
 }
 
 /** Why the round failed its own criteria: [] when it passed. */
@@ -100,6 +113,7 @@ function formatSummary(summary, reasons) {
     `requests: ${r.samples} after warm-up, ${r.ok} ok, ${r.errors} errors (${pct(errorRate(r), 2)})${kinds ? ` [${kinds}]` : ''}`,
     `throughput: ${num(r.throughput_rps)} req/s`,
     `latency: p50 ${ms(r.p50_us)}, p95 ${ms(r.p95_us)}, p99 ${ms(r.p99_us)}, max ${ms(r.max_us)}`,
+    ...generatorLines(r),
     ...steadyLines(summary.steady),
     'app instances:',
     ...(instances.length === 0 ? ['  (no stats samples)'] : table(

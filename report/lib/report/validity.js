@@ -26,6 +26,11 @@ const HARNESS_BUSY_MAX = 0.9;
 const SUT_OTHER_MAX = 0.05;
 /** The router this busy (a fraction of the CPUs it could use) was the bottleneck, not the app. */
 const ROUTER_BUSY_MAX = 0.9;
+/**
+ * Open model: a generator whose send lateness p99 exceeds this share of the latency p50 added a
+ * visible part of what it measured (the round summary, scripts/round/summary.js, reads the same).
+ */
+const GENERATOR_LATE_MAX_SHARE = 0.1;
 /** A front proxy that carried less than this share of an even split of the requests: the load was not spread. */
 const PROXY_SHARE_MIN = 0.5;
 
@@ -52,6 +57,10 @@ function roundFlags(r, limits = DEFAULTS.validity, afterChange = DEFAULTS.afterC
   if (r.loadgen_throttled_max != null && r.loadgen_throttled_max > MAX_THROTTLED_FRACTION) {
     add('generator-starved', 'bad', `generator starved: loadgen CPU throttled in ${pct(r.loadgen_throttled_max)} of its CFS periods`
       + ` (${r.loadgen_throttled_ms_max} ms throttled)`);
+  }
+  if (r.send_late_p99_us != null && r.p50_us > 0 && r.send_late_p99_us > GENERATOR_LATE_MAX_SHARE * r.p50_us) {
+    add('generator-late', 'bad', `generator late: send lateness p99 ${(r.send_late_p99_us / 1000).toFixed(2)} ms, `
+      + `over ${pct(GENERATOR_LATE_MAX_SHARE)} of the latency p50 (${(r.p50_us / 1000).toFixed(2)} ms)`);
   }
   if (r.late_fraction !== null && r.late_fraction > limits.lateMax) add('late', 'bad', `open model: ${pct(r.late_fraction)} sent late`);
   if (r.error_rate !== null && r.error_rate > limits.errorRateMax) add('errors', 'warn', `error rate ${pct(r.error_rate)}`);
@@ -141,4 +150,4 @@ function trusted(flags) {
   return !flags.some((x) => x.severity === 'bad');
 }
 
-module.exports = { roundFlags, sharedHosts, trusted, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION, HARNESS_BUSY_MAX, ROUTER_BUSY_MAX, PROXY_SHARE_MIN, SUT_OTHER_MAX };
+module.exports = { roundFlags, sharedHosts, trusted, GENERATOR_LATE_MAX_SHARE, MIN_SAMPLES, MIN_COVERAGE, MAX_THROTTLED_FRACTION, HARNESS_BUSY_MAX, ROUTER_BUSY_MAX, PROXY_SHARE_MIN, SUT_OTHER_MAX };
