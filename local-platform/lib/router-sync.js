@@ -24,6 +24,9 @@ class RouterSync {
     this.slotHigh = new Map();
     this.queue = Promise.resolve();
     this.next = null;
+    // target()'s answers by backend and server: every access-log record asks, thousands a
+    // second in a round; a sync (a change of apps, routes or instances) forgets them.
+    this.targets = new Map();
   }
 
   model() {
@@ -41,6 +44,7 @@ class RouterSync {
   }
 
   async run() {
+    this.targets = new Map();
     const model = this.model();
     const key = JSON.stringify([model.logPort, model.apps.map((a) => [a.name, a.guid, a.routes, a.balance, a.slots]),
       model.shared.map((g) => [g.name, g.urls, g.members, g.balance])]);
@@ -90,6 +94,14 @@ class RouterSync {
   // {app, index, instance} of an access-log record (backend app_ID / pin_ID_I, ID the app's
   // app-id.js, server sI; or a shared route's backend, server mKsI: member K's instance I).
   target(rec) {
+    const key = `${rec.b}\u0000${rec.s}`;
+    if (this.targets.has(key)) return this.targets.get(key);
+    const t = this.lookup(rec);
+    this.targets.set(key, t);
+    return t;
+  }
+
+  lookup(rec) {
     const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
     const sm = /^(?:m(\d+))?s(\d+)$/.exec(rec.s || '');
     const members = this.shared && this.shared.get(rec.b);

@@ -26,13 +26,19 @@ function register(router, { logCache }) {
 }
 
 // Every line written to an app's log becomes an envelope of the app's guid.
+// The tags are the same for every line of an app: one frozen object per app, not one per line
+// (a busy router writes thousands of lines a second).
 function feed(logCache, platform) {
+  const tagsOf = new Map(); // guid → tags
   platform.logs.addListener((appName, source, stream, message) => {
     const a = platform.state.apps[appName];
     if (!a) return;
-    logCache.add(a.guid, source, stream, message, {
-      app_id: a.guid, app_name: a.name, organization_name: 'local', space_name: 'local',
-    });
+    let tags = tagsOf.get(a.guid);
+    if (!tags || tags.app_name !== a.name) {
+      tags = Object.freeze({ app_id: a.guid, app_name: a.name, organization_name: 'local', space_name: 'local' });
+      tagsOf.set(a.guid, tags);
+    }
+    logCache.add(a.guid, source, stream, message, tags);
   });
 }
 
