@@ -22,6 +22,8 @@ const { parseCpuList, formatCpuList } = require('../../lib/cpu-list');
 
 const CELLS = ['sut', 'harness'];
 const GROUPS = [...CELLS, 'shield'];
+// Passes over a group's processes before giving up on those forked during the move.
+const MOVE_PASSES = 20;
 
 const readText = (file) => { try { return fs.readFileSync(file, 'utf8').trim(); } catch { return null; } };
 
@@ -106,15 +108,25 @@ class Cells {
   raiseShield() {
     if (!this.available) return 0;
     let moved = 0;
-    for (const pid of this.rootPids()) if (this.join('shield', pid)) moved++;
+    // A process forked while a pass runs lands in its parent's group: passes until one moves none.
+    for (let pass = 0; pass < MOVE_PASSES; pass++) {
+      let now = 0;
+      for (const pid of this.rootPids()) if (this.join('shield', pid)) now++;
+      moved += now;
+      if (now === 0) break;
+    }
     return moved;
   }
 
-  /** Lower the shield: its processes back to the root cpuset; returns how many. */
+  /** Lower the shield: its processes back to the root cpuset, until it is empty; returns how many. */
   lowerShield() {
     let moved = 0;
-    for (const pid of this.pids('shield')) {
-      try { fs.writeFileSync(path.join(this.root, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
+    for (let pass = 0; pass < MOVE_PASSES; pass++) {
+      const pids = this.pids('shield');
+      if (pids.length === 0) break;
+      for (const pid of pids) {
+        try { fs.writeFileSync(path.join(this.root, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
+      }
     }
     return moved;
   }
@@ -134,7 +146,9 @@ class Cells {
     if (!this.split) return;
     const parent = this.root;
     for (const cell of GROUPS) {
-      for (const pid of this.pids(cell)) { try { fs.writeFileSync(path.join(parent, 'cgroup.procs'), String(pid)); } catch { /* gone */ } }
+      for (let pass = 0; pass < MOVE_PASSES && this.pids(cell).length > 0; pass++) {
+        for (const pid of this.pids(cell)) { try { fs.writeFileSync(path.join(parent, 'cgroup.procs'), String(pid)); } catch { /* gone */ } }
+      }
       try { fs.rmdirSync(this.dir(cell)); } catch { /* absent or busy */ }
     }
     try { fs.rmdirSync(this.top); } catch { /* absent or busy */ }

@@ -79,7 +79,6 @@ function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
   };
 }
 
-
 function shuffle(xs, rand) {
   const a = xs.slice();
   for (let i = a.length - 1; i > 0; i--) {
