@@ -101,9 +101,6 @@ function register(router, { platform, base, jobs }) {
     return [201, manifestDiff(parseManifest(raw), platform.state.apps, P.STACK.name)];
   });
 
-  // Rolling deployments are not implemented: never an active one.
-  router.add('GET', '/v3/deployments', () => P.list(base, '/v3/deployments', []));
-
   router.add('POST', '/v3/resource_matches', () => [201, { resources: [] }]);
 
   router.add('POST', '/v3/packages', ({ body }) => {

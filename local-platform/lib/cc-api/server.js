@@ -17,7 +17,7 @@ const { paginate } = require('./pagination');
 const { listMessage, checkListQuery, applyListQuery } = require('./list-params');
 
 const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./processes'), require('./routes'),
-  require('./service-instances'), require('./push'), require('./log-cache'), require('./foundation')];
+  require('./service-instances'), require('./push'), require('./deployments'), require('./log-cache'), require('./foundation')];
 // Bits uploads (an app with its node_modules) are read whole into memory, up to 1 GiB;
 // any other body is JSON or a manifest, cut off far sooner so that no request can fill
 // the daemon's heap.
