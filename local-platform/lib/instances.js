@@ -100,6 +100,17 @@ class Cell {
     this.byKey.delete(fromKey);
   }
 
+  // `cf rename`: the app's instances carry the new name (their process keys, cgroups and
+  // disks keep theirs: the name inside them is only a label).
+  renameApp(from, to) {
+    for (const inst of this.all()) if (inst.app === from) inst.app = to;
+    const web = this.byKey.get(from);
+    if (!web) return;
+    for (const inst of web.values()) inst.key = to;
+    this.byKey.set(to, web);
+    this.byKey.delete(from);
+  }
+
   // A port of the instances' range: one per instance the org quota allows (config.js).
   // Reserved before the free-port probe, so instances started side by side never share one.
   async allocatePort() {

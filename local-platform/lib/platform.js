@@ -28,6 +28,7 @@ const tables = require('./tables');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 const { orgQuota, quotaErrors } = require('./quota');
 const { Deployments } = require('./deployments');
+const { Tasks } = require('./tasks');
 
 class UsageError extends Error {}
 
@@ -69,6 +70,7 @@ class Platform {
     this.placedBackends = new Map();
     this.events = new Events({ log: this.log, file: path.join(cfg.home, 'events.jsonl'), resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
     this.deployments = new Deployments(this);
+    this.tasks = new Tasks(this);
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
       hooks: {
@@ -112,6 +114,7 @@ class Platform {
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
     await this.restartSavedApps();
     this.deployments.start();
+    this.tasks.start();
     this.log(`up: router 127.0.0.1:${cfg.routerPort} and ${this.routerHttpsUrl}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
   }
 
@@ -580,6 +583,7 @@ class Platform {
   async shutdown({ discard = false } = {}) {
     clearInterval(this.sampler);
     if (this.deployments) this.deployments.stop();
+    if (this.tasks) this.tasks.stopAll();
     if (this.cell) await Promise.all([...Object.keys(this.state.apps), ...this.deployments.otherKeys()].map((k) => this.cell.removeApp(k)));
     if (discard) fs.rmSync(this.cfg.instancesDir, { recursive: true, force: true });
     if (this.front) await this.front.stopAll();

@@ -46,16 +46,19 @@ function org(base) {
   };
 }
 
-function space(base) {
+// A space of the org: `local`, or one `cf create-space` made ({guid, name, createdAt}).
+function space(base, s = null) {
+  const g = s ? s.guid : SPACE.guid;
+  const at = s ? ts(s.createdAt) : EPOCH;
   return {
-    guid: SPACE.guid, created_at: EPOCH, updated_at: EPOCH, name: SPACE.name,
+    guid: g, created_at: at, updated_at: at, name: s ? s.name : SPACE.name,
     relationships: { organization: { data: { guid: ORG.guid } }, quota: { data: null } },
     metadata: META(),
     links: {
-      self: { href: `${base}/v3/spaces/${SPACE.guid}` },
-      features: { href: `${base}/v3/spaces/${SPACE.guid}/features` },
+      self: { href: `${base}/v3/spaces/${g}` },
+      features: { href: `${base}/v3/spaces/${g}/features` },
       organization: { href: `${base}/v3/organizations/${ORG.guid}` },
-      apply_manifest: { href: `${base}/v3/spaces/${SPACE.guid}/actions/apply_manifest`, method: 'POST' },
+      apply_manifest: { href: `${base}/v3/spaces/${g}/actions/apply_manifest`, method: 'POST' },
     },
   };
 }
@@ -137,4 +140,12 @@ function processOf(base, a, command) {
   };
 }
 
-module.exports = { CPU_ANNOTATION, QUOTA_GUID, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };
+// A body that is not JSON (a manifest's YAML), sent as it is with its content type.
+class RawBody {
+  constructor(text, contentType) {
+    this.text = text;
+    this.contentType = contentType;
+  }
+}
+
+module.exports = { RawBody, CPU_ANNOTATION, QUOTA_GUID, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };

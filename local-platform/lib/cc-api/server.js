@@ -15,9 +15,11 @@ const logCacheApi = require('./log-cache');
 const errors = require('./errors');
 const { paginate } = require('./pagination');
 const { listMessage, checkListQuery, applyListQuery } = require('./list-params');
+const { RawBody } = require('./presenters');
 
 const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./processes'), require('./routes'),
-  require('./service-instances'), require('./push'), require('./deployments'), require('./log-cache'), require('./foundation')];
+  require('./service-instances'), require('./push'), require('./deployments'), require('./log-cache'), require('./foundation'),
+  require('./spaces'), require('./app-manifest-out'), require('./tasks')];
 // Bits uploads (an app with its node_modules) are read whole into memory, up to 1 GiB;
 // any other body is JSON or a manifest, cut off far sooner so that no request can fill
 // the daemon's heap.
@@ -65,6 +67,11 @@ class CcApi {
 
   async handle(req, res, raw) {
     const send = (status, body, headers = {}) => {
+      if (body instanceof RawBody) {
+        res.writeHead(status, { 'content-type': body.contentType, ...headers });
+        res.end(body.text);
+        return;
+      }
       const text = body === null || body === undefined ? '' : JSON.stringify(body);
       res.writeHead(status, { ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...headers });
       res.end(text);
@@ -83,7 +90,7 @@ class CcApi {
       const out = await route.handler(ctx);
       const [status, body, headers] = Array.isArray(out) ? out : [200, out];
       const shown = list ? applyListQuery(body, list, url.searchParams) : body;
-      send(status, req.method === 'GET' ? paginate(shown, url, this.base) : shown, headers);
+      send(status, req.method === 'GET' && !(shown instanceof RawBody) ? paginate(shown, url, this.base) : shown, headers);
     } catch (e) {
       if (e instanceof errors.CcError) return send(e.status, e.toJSON());
       this.log(`cc-api: ${req.method} ${req.url} failed: ${e.stack || e.message}`);
