@@ -62,7 +62,9 @@ class Tasks {
       platform.cgroups.prepare(cg, { memoryBytes: t.memoryMb * MB, cpuCores: platform.cpuCores(app), cpuShares: platform.cpuShares(app) });
       const enter = [platform.cgroups.enterScript(cg), platform.cells.enterScript(platform.cellOf(app))].filter(Boolean).join(' && ');
       const env = { ...instanceEnv(app, { index: 0, guid: t.guid, port: 0, tmpDir }, platform.state.services), CFSCALE_TASK_COMMAND: t.command };
-      for (const k of ['PORT', 'CF_INSTANCE_PORT', 'CF_INSTANCE_ADDR', 'CF_INSTANCE_PORTS', 'VCAP_APP_PORT']) delete env[k];
+      // No port mapping: Diego's run step sets these empty (docs/cf-platform.md §29).
+      for (const k of ['PORT', 'VCAP_APP_PORT']) delete env[k];
+      Object.assign(env, { CF_INSTANCE_PORT: '', CF_INSTANCE_ADDR: '', CF_INSTANCE_PORTS: '[]' });
       const cwd = fs.statSync(app.path).isFile() ? path.dirname(app.path) : app.path;
       const script = `${enter ? `${enter} || exit 125; ` : ''}c=$CFSCALE_TASK_COMMAND; unset CFSCALE_TASK_COMMAND; exec bash -c "$c"`;
       child = spawn('sh', ['-c', script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

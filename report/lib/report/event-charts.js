@@ -68,7 +68,7 @@ function eventThroughput(a) {
     { mark: { type: 'point', filled: true, size: 10, color: '#1f77b4' }, transform: [{ filter: '!datum.mark' }],
       encoding: { x, y: { field: 'ok', type: 'quantitative', title: 'req/s' } } },
     { mark: { type: 'tick', color: '#d62728' }, transform: [{ filter: '!datum.mark && datum.errors > 0' }],
-      encoding: { x, y: { field: 'errors', type: 'quantitative' } } },
+      encoding: { x, y: { field: 'errors', type: 'quantitative', title: 'req/s' } } },
   ]);
 }
 
