@@ -687,24 +687,32 @@ CREATE TABLE IF NOT EXISTS round_event_instances (
   FOREIGN KEY (round_id, seq) REFERENCES round_events (round_id, seq) ON DELETE CASCADE
 );
 
--- The requests of rounds with events, with when each was answered and by which instance: the
--- app's X-Instance-Index, else the router's record of the request (by X-Vcap-Request-Id, or
--- by correlation id when no answer came back); the router's record alone names the instance
--- guid.
-CREATE OR REPLACE VIEW round_event_requests AS
+-- The answers of rounds with events (ok requests): when each came back, the instance that
+-- sent it (the app's X-Instance-Index) and its guid (the router's record of it, joined by
+-- X-Vcap-Request-Id: a rolling deployment's new process has the old one's indexes again).
+CREATE OR REPLACE VIEW round_event_answers AS
 SELECT q.round_id, q.started_at,
        CASE WHEN r.model = 'open' THEN q.intended_at ELSE q.started_at END
          + q.latency_us * interval '1 microsecond' AS done_at,
-       q.latency_us, q.error_kind, q.status,
-       coalesce(q.app_instance, rt.app_index) AS instance_index, rt.instance_id AS instance_guid
+       q.latency_us, q.app_instance AS instance_index, x.instance_id AS instance_guid
 FROM requests q
 JOIN rounds r ON r.id = q.round_id
+LEFT JOIN router_timings x ON x.vcap_request_id = q.vcap_request_id
+WHERE q.error_kind IS NULL AND EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
+
+-- The failed requests of rounds with events and the instance each had been sent to: the
+-- router's record of it (by X-Vcap-Request-Id, or by correlation id when no answer came back),
+-- else the app's X-Instance-Index of an error status it answered itself.
+CREATE OR REPLACE VIEW round_event_failures AS
+SELECT q.round_id, q.started_at, q.error_kind, q.status,
+       coalesce(q.app_instance, rt.app_index) AS instance_index, rt.instance_id AS instance_guid
+FROM requests q
 LEFT JOIN LATERAL (
   SELECT x.app_index, x.instance_id FROM router_timings x
   WHERE (q.vcap_request_id IS NOT NULL AND x.vcap_request_id = q.vcap_request_id)
      OR (q.vcap_request_id IS NULL AND x.round_id = q.round_id AND x.correlation_id = q.correlation_id::text)
   LIMIT 1) rt ON true
-WHERE EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
+WHERE q.error_kind IS NOT NULL AND EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
 
 -- One row per event: the traffic around it. The steady window before t0 (from the measured
 -- window's start, or 60 s after the previous event); the instances that ran before and go on
@@ -714,7 +722,7 @@ WHERE EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
 CREATE OR REPLACE VIEW round_event_traffic AS
 SELECT e.round_id, e.seq, e.kind, e.t0, e.instances_before, e.instances_after, bf.from_at AS baseline_from,
        b.samples AS baseline_samples, b.p50_us AS baseline_p50_us, b.p99_us AS baseline_p99_us, b.errors AS baseline_errors,
-       o.samples AS old_samples, o.p50_us AS old_p50_us, o.p99_us AS old_p99_us, o.errors AS old_errors,
+       o.samples + oe.errors AS old_samples, o.p50_us AS old_p50_us, o.p99_us AS old_p99_us, oe.errors AS old_errors,
        x.errors, x.resets, x.by_kind AS errors_by_kind, y.by_instance AS errors_by_instance
 FROM round_events e
 JOIN rounds r ON r.id = e.round_id
@@ -727,14 +735,21 @@ CROSS JOIN LATERAL (
          percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS p99_us
   FROM requests q WHERE q.round_id = e.round_id AND q.started_at >= bf.from_at AND q.started_at < e.t0) b
 CROSS JOIN LATERAL (
-  SELECT count(*) AS samples, count(*) FILTER (WHERE q.error_kind IS NOT NULL) AS errors,
-         percentile_cont(0.50) WITHIN GROUP (ORDER BY q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS p50_us,
-         percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS p99_us
-  FROM round_event_requests q
-  WHERE q.round_id = e.round_id AND q.started_at >= e.t0 - interval '30 seconds' AND q.started_at < e.t0 + interval '60 seconds'
-    AND CASE WHEN e.kind = 'scale' THEN q.instance_index < least(e.instances_before, e.instances_after)
-             ELSE q.instance_guid IN (SELECT s.instance_guid FROM round_event_instances s
+  SELECT count(*) AS samples,
+         percentile_cont(0.50) WITHIN GROUP (ORDER BY a.latency_us) AS p50_us,
+         percentile_cont(0.99) WITHIN GROUP (ORDER BY a.latency_us) AS p99_us
+  FROM round_event_answers a
+  WHERE a.round_id = e.round_id AND a.started_at >= e.t0 - interval '30 seconds' AND a.started_at < e.t0 + interval '60 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN a.instance_index < least(e.instances_before, e.instances_after)
+             ELSE a.instance_guid IN (SELECT s.instance_guid FROM round_event_instances s
                                        WHERE s.round_id = e.round_id AND s.seq = e.seq AND s.role = 'stopped') END) o
+CROSS JOIN LATERAL (
+  SELECT count(*) AS errors
+  FROM round_event_failures f
+  WHERE f.round_id = e.round_id AND f.started_at >= e.t0 - interval '30 seconds' AND f.started_at < e.t0 + interval '60 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN f.instance_index < least(e.instances_before, e.instances_after)
+             ELSE f.instance_guid IN (SELECT s.instance_guid FROM round_event_instances s
+                                       WHERE s.round_id = e.round_id AND s.seq = e.seq AND s.role = 'stopped') END) oe
 CROSS JOIN LATERAL (
   SELECT coalesce(sum(n), 0) AS errors, coalesce(sum(n) FILTER (WHERE k = 'reset'), 0) AS resets,
          coalesce(jsonb_object_agg(k, n) FILTER (WHERE k IS NOT NULL), '{}'::jsonb) AS by_kind
@@ -745,21 +760,21 @@ CROSS JOIN LATERAL (
         GROUP BY 1) z) x
 CROSS JOIN LATERAL (
   SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) AS by_instance
-  FROM (SELECT coalesce(q.instance_index::text, '?') AS k, count(*) AS n
-        FROM round_event_requests q
-        WHERE q.round_id = e.round_id AND q.error_kind IS NOT NULL
-          AND q.started_at >= e.t0 AND q.started_at < e.t0 + interval '60 seconds'
+  FROM (SELECT coalesce(f.instance_index::text, '?') AS k, count(*) AS n
+        FROM round_event_failures f
+        WHERE f.round_id = e.round_id AND f.started_at >= e.t0 AND f.started_at < e.t0 + interval '60 seconds'
         GROUP BY 1) z) y;
 
 -- One row per instance an event started or stopped, with its stages. New: t0 → listed
 -- (queued: the cf call, Cloud Controller, placement; for a deployment also staging and the
 -- updater's turns) → RUNNING (starting) → the router's first record of it (routing) → the
--- first answer it served (first request); each stage from a different clock or look-up, so a
--- stage is at least 0 and the stages add up to end_to_end_ms within the look-up's interval.
--- Its p99 over the first 60 s it served, in % of the steady p99 before t0. Stopped: the cell's
--- SIGTERM (the executor's `stopping instance` log line), the last answer it served, and the
--- errors and resets of requests the router had sent it, from the SIGTERM for the 10 s of
--- the grace period (from t0 when no SIGTERM line came).
+-- first answer it served (answering: first_request_ms); each stage from a different clock or
+-- look-up, so a stage is at least 0 and the stages add up to end_to_end_ms within the
+-- look-up's interval. Its p99 over the first 60 s it served, in % of the steady p99 before t0.
+-- Stopped: the cell's SIGTERM (the executor's `stopping instance` log line), the last answer
+-- it served, and the errors and resets of requests the router had sent it, from the SIGTERM
+-- for the 10 s of the grace period (from t0 when no SIGTERM line came). A scale's instances
+-- are told apart by index, a deployment's by guid.
 CREATE OR REPLACE VIEW round_event_stages AS
 SELECT i.round_id, i.seq, e.kind, i.role, i.instance_index, i.instance_guid, e.t0,
        i.seen_at, i.running_at, ra.routable_at, fs.first_served_at, st.stopping_at, ls.last_served_at,
@@ -776,30 +791,30 @@ JOIN round_events e ON e.round_id = i.round_id AND e.seq = i.seq
 LEFT JOIN round_event_traffic t ON t.round_id = i.round_id AND t.seq = i.seq
 LEFT JOIN LATERAL (
   SELECT min(x.at) AS routable_at FROM router_timings x
-  WHERE i.role = 'new' AND x.round_id = i.round_id AND x.at >= e.t0
-    AND CASE WHEN e.kind = 'scale' THEN x.app_index = i.instance_index ELSE x.instance_id = i.instance_guid END) ra ON true
+  WHERE i.role = 'new' AND x.round_id = i.round_id AND x.at >= e.t0 AND x.app_index = i.instance_index
+    AND (e.kind = 'scale' OR x.instance_id = i.instance_guid)) ra ON true
 LEFT JOIN LATERAL (
-  SELECT min(q.done_at) AS first_served_at FROM round_event_requests q
-  WHERE i.role = 'new' AND q.round_id = i.round_id AND q.started_at >= e.t0 AND q.error_kind IS NULL
-    AND CASE WHEN e.kind = 'scale' THEN q.instance_index = i.instance_index ELSE q.instance_guid = i.instance_guid END) fs ON true
+  SELECT min(a.done_at) AS first_served_at FROM round_event_answers a
+  WHERE i.role = 'new' AND a.round_id = i.round_id AND a.started_at >= e.t0 AND a.instance_index = i.instance_index
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) fs ON true
 LEFT JOIN LATERAL (
-  SELECT count(*) AS samples, percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) AS p99_us
-  FROM round_event_requests q
-  WHERE i.role = 'new' AND q.round_id = i.round_id AND q.error_kind IS NULL
-    AND q.done_at >= fs.first_served_at AND q.done_at < fs.first_served_at + interval '60 seconds'
-    AND CASE WHEN e.kind = 'scale' THEN q.instance_index = i.instance_index ELSE q.instance_guid = i.instance_guid END) p ON true
+  SELECT count(*) AS samples, percentile_cont(0.99) WITHIN GROUP (ORDER BY a.latency_us) AS p99_us
+  FROM round_event_answers a
+  WHERE i.role = 'new' AND a.round_id = i.round_id AND a.instance_index = i.instance_index
+    AND a.started_at >= e.t0 AND a.done_at >= fs.first_served_at AND a.done_at < fs.first_served_at + interval '60 seconds'
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) p ON true
 LEFT JOIN LATERAL (
   SELECT min(ev.at) AS stopping_at FROM instance_events ev
   WHERE i.role = 'stopped' AND ev.round_id = i.round_id AND ev.kind = 'stop' AND ev.detail = 'instance ' || i.instance_guid) st ON true
 LEFT JOIN LATERAL (
-  SELECT max(q.done_at) AS last_served_at FROM round_event_requests q
-  WHERE i.role = 'stopped' AND q.round_id = i.round_id AND q.error_kind IS NULL
-    AND q.started_at >= e.t0 - interval '60 seconds'
-    AND q.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
-    AND CASE WHEN e.kind = 'scale' THEN q.instance_index = i.instance_index ELSE q.instance_guid = i.instance_guid END) ls ON true
+  SELECT max(a.done_at) AS last_served_at FROM round_event_answers a
+  WHERE i.role = 'stopped' AND a.round_id = i.round_id AND a.instance_index = i.instance_index
+    AND a.started_at >= e.t0 - interval '60 seconds'
+    AND a.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) ls ON true
 LEFT JOIN LATERAL (
-  SELECT count(*) AS errors, count(*) FILTER (WHERE q.error_kind = 'reset') AS resets
-  FROM round_event_requests q
-  WHERE i.role = 'stopped' AND q.round_id = i.round_id AND q.error_kind IS NOT NULL
-    AND q.started_at >= coalesce(st.stopping_at, e.t0) AND q.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
-    AND CASE WHEN e.kind = 'scale' THEN q.instance_index = i.instance_index ELSE q.instance_guid = i.instance_guid END) se ON true;
+  SELECT count(*) AS errors, count(*) FILTER (WHERE f.error_kind = 'reset') AS resets
+  FROM round_event_failures f
+  WHERE i.role = 'stopped' AND f.round_id = i.round_id
+    AND f.started_at >= coalesce(st.stopping_at, e.t0) AND f.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN f.instance_index = i.instance_index ELSE f.instance_guid = i.instance_guid END) se ON true;

@@ -68,11 +68,20 @@ class Deployments {
 
   get records() { return this.platform.state.deployments; }
 
-  /** At boot: deployments a previous daemon left active are final; then the updater runs. */
+  /**
+   * At boot, before the saved apps start: a deployment a previous daemon left active is final,
+   * its app at the count it was going to (its droplet is the app's already); then the updater runs.
+   */
   start() {
     for (const d of Object.values(this.records)) {
-      if (PROGRESSING.has(d.state)) this.setState(d, 'DEPLOYED', 'FINALIZED', 'DEPLOYED');
-      else if (d.state === 'CANCELING') this.setState(d, 'CANCELED', 'FINALIZED', 'CANCELED');
+      const app = this.platform.appByGuid(d.appGuid);
+      if (PROGRESSING.has(d.state)) {
+        this.setState(d, 'DEPLOYED', 'FINALIZED', 'DEPLOYED');
+        if (app) app.instances = d.webInstances ?? d.originalInstances;
+      } else if (d.state === 'CANCELING') {
+        this.setState(d, 'CANCELED', 'FINALIZED', 'CANCELED');
+        if (app) app.instances = d.originalInstances;
+      }
     }
     this.timer = setInterval(() => this.platform.exclusive(() => this.tick()).catch((e) => this.platform.log(`deployments: ${e.message}`)), UPDATE_INTERVAL_MS);
     this.timer.unref();
@@ -129,7 +138,9 @@ class Deployments {
    * deployment record.
    */
   async create(app, msg) {
-    const target = msg.webInstances ?? this.previousTarget(app) ?? app.instances;
+    // desired_instances: an active deployment's original count, else the web process's.
+    const original = this.previousTarget(app) ?? app.instances;
+    const target = msg.webInstances ?? original;
     const starting = Math.min(msg.maxInFlight, target);
     const memoryMb = msg.memoryMb ?? app.memoryMb;
     if (app.state === 'STARTED') {
@@ -142,7 +153,7 @@ class Deployments {
     const dep = {
       guid: crypto.randomUUID(), appGuid: app.guid, strategy: 'rolling', maxInFlight: msg.maxInFlight,
       dropletGuid: msg.droplet.guid, previousDropletGuid: previousDroplet.dropletGuid, previousDroplet,
-      originalInstances: target, webInstances: msg.webInstances ?? null, memoryMb: msg.memoryMb ?? null, diskMb: msg.diskMb ?? null,
+      originalInstances: original, webInstances: msg.webInstances ?? null, memoryMb: msg.memoryMb ?? null, diskMb: msg.diskMb ?? null,
       processGuid: null, createdAt: now(), lastHealthyAt: null, error: null,
     };
     this.setState(dep, 'DEPLOYING', 'ACTIVE', 'DEPLOYING');

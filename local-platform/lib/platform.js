@@ -112,8 +112,8 @@ class Platform {
     await this.front.cleanLeftovers();
     await this.front.set(cfg.frontProxies);
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
-    await this.restartSavedApps();
     this.deployments.start();
+    await this.restartSavedApps();
     this.tasks.start();
     this.log(`up: router 127.0.0.1:${cfg.routerPort} and ${this.routerHttpsUrl}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
   }
