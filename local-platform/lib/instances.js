@@ -130,6 +130,9 @@ class Cell {
   // exists (STARTING) from the call on, so a second call or a scale-down sees it.
   // key: the process (the app's name: its web process).
   async ensure(app, index, key = app.name) {
+    // An instance still stopping at this index is gone first: a new one takes its place.
+    const stopping = this.byKey.get(key)?.get(index)?.removing;
+    if (stopping) await stopping;
     let m = this.byKey.get(key);
     if (!m) { m = new Map(); this.byKey.set(key, m); }
     let inst = m.get(index);
@@ -303,10 +306,17 @@ class Cell {
   }
 
   // Stop and forget instance `index` of a process (key: the app's name for its web process).
-  async remove(key, index) {
+  // A second call while it stops waits for the first (one SIGTERM, one grace period).
+  remove(key, index) {
     const m = this.byKey.get(key);
     const inst = m && m.get(index);
-    if (!inst) return;
+    if (!inst) return Promise.resolve();
+    if (!inst.removing) inst.removing = this.stopAndForget(inst);
+    return inst.removing;
+  }
+
+  async stopAndForget(inst) {
+    const { index } = inst;
     inst.desired = false;
     if (inst.restartTimer) clearTimeout(inst.restartTimer);
     if (inst.child) await this.terminate(inst, inst.child);
