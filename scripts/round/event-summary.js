@@ -41,8 +41,12 @@ function newInstanceLine(r) {
     return `${head}never served a request in the round (listed ${since(r.seen_at, r.t0)}, running ${since(r.running_at, r.t0)}, `
       + `router ${since(r.routable_at, r.t0)})`;
   }
+  // Each stage comes from its own clock or look-up and is at least 0: their sum may pass the
+  // end-to-end time by a look-up's lag; more than a second is said.
+  const sum = ['queued_ms', 'starting_ms', 'routing_ms', 'first_request_ms'].reduce((t, k) => t + (num(r[k]) ?? 0), 0);
+  const off = sum - num(r.end_to_end_ms) > 1000 ? ` (the stages add up to ${s(sum)}: a look-up lagged)` : '';
   return `${head}first served request after ${s(r.end_to_end_ms)}: queued ${s(r.queued_ms)} + starting ${s(r.starting_ms)}`
-    + ` + routing ${s(r.routing_ms)} + answering ${s(r.first_request_ms)};`
+    + ` + routing ${s(r.routing_ms)} + answering ${s(r.first_request_ms)}${off};`
     + ` its first 60 s p99 ${ms(r.first_60s_p99_us)} (${pct(r.first_60s_p99_pct)} of the steady p99, ${r.first_60s_samples} requests)`;
 }
 
