@@ -279,6 +279,9 @@ CREATE TABLE IF NOT EXISTS router_timings (
   correlation_id    text,                         -- when the router logs it (local)
   UNIQUE (vcap_request_id)
 );
+-- The instance guid the router sent the request to (instance_id of the RTR line): a rolling
+-- deployment's new process has the old one's indexes again.
+ALTER TABLE router_timings ADD COLUMN IF NOT EXISTS instance_id text;
 CREATE INDEX IF NOT EXISTS router_timings_corr_idx ON router_timings (correlation_id);
 CREATE INDEX IF NOT EXISTS router_timings_round_idx ON router_timings (round_id);
 
@@ -290,7 +293,7 @@ CREATE TABLE IF NOT EXISTS instance_events (
   app            text NOT NULL,
   instance_index integer,
   at             timestamptz NOT NULL DEFAULT now(),
-  kind           text NOT NULL,                   -- crash | oom | restart | start | stop
+  kind           text NOT NULL,                   -- crash | oom | restart | start | stop (detail 'instance GUID': the cell's SIGTERM)
   detail         text
 );
 CREATE INDEX IF NOT EXISTS instance_events_round_idx ON instance_events (round_id);
@@ -653,3 +656,172 @@ FROM rounds r
 LEFT JOIN round_window_trend t ON t.round_id = r.id
 LEFT JOIN round_throttling h ON h.round_id = r.id
 LEFT JOIN round_changes c ON c.round_id = r.id;
+
+-- ---------------------------------------------------------------- events inside a round
+-- A cf scale or a rolling deployment at a given time of the measured window (run-round.sh
+-- --event, scripts/round/event-runner.js), and what it did to the traffic, stage by stage.
+
+-- One row per event: when the cf command started (t0) and how it went.
+CREATE TABLE IF NOT EXISTS round_events (
+  round_id           bigint  NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+  seq                integer NOT NULL,                -- 1, 2, … in time order
+  kind               text    NOT NULL CHECK (kind IN ('scale', 'deploy', 'restart')),
+  at_ms              bigint  NOT NULL,                -- planned: this far into the measured window
+  instances_before   integer NOT NULL,
+  instances_after    integer NOT NULL,
+  t0                 timestamptz NOT NULL,            -- the cf command started (the run-round host's clock)
+  command            text    NOT NULL,                -- the cf command line
+  exit_code          integer,                         -- NULL: it had not ended when the round's watch did
+  command_ms         bigint,
+  deployment_guid    text,                            -- deploy, restart: Cloud Controller's deployment
+  deployment_seen_at timestamptz,                     -- the first look-up that found it
+  settled_at         timestamptz,                     -- every new instance RUNNING (scale), the deployment FINALIZED
+  detail             text,                            -- why it did not settle, or how it ended
+  PRIMARY KEY (round_id, seq)
+);
+
+-- The instances an event started (new) or stopped, as v3 process stats showed them: a new one
+-- when a look-up first listed it and first showed it RUNNING (looked up every 250 ms or so).
+CREATE TABLE IF NOT EXISTS round_event_instances (
+  round_id       bigint  NOT NULL,
+  seq            integer NOT NULL,
+  role           text    NOT NULL CHECK (role IN ('new', 'stopped')),
+  instance_index integer NOT NULL,
+  instance_guid  text    NOT NULL,
+  seen_at        timestamptz,
+  running_at     timestamptz,
+  PRIMARY KEY (round_id, seq, instance_guid),
+  FOREIGN KEY (round_id, seq) REFERENCES round_events (round_id, seq) ON DELETE CASCADE
+);
+
+-- The answers of rounds with events (ok requests): when each came back, the instance that
+-- sent it (the app's X-Instance-Index) and its guid (the router's record of it, joined by
+-- X-Vcap-Request-Id: a rolling deployment's new process has the old one's indexes again).
+CREATE OR REPLACE VIEW round_event_answers AS
+SELECT q.round_id, q.started_at,
+       CASE WHEN r.model = 'open' THEN q.intended_at ELSE q.started_at END
+         + q.latency_us * interval '1 microsecond' AS done_at,
+       q.latency_us, q.app_instance AS instance_index, x.instance_id AS instance_guid
+FROM requests q
+JOIN rounds r ON r.id = q.round_id
+LEFT JOIN router_timings x ON x.vcap_request_id = q.vcap_request_id
+WHERE q.error_kind IS NULL AND EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
+
+-- The failed requests of rounds with events and the instance each had been sent to: the
+-- router's record of it (by X-Vcap-Request-Id, or by correlation id when no answer came back),
+-- else the app's X-Instance-Index of an error status it answered itself.
+CREATE OR REPLACE VIEW round_event_failures AS
+SELECT q.round_id, q.started_at, q.error_kind, q.status,
+       coalesce(q.app_instance, rt.app_index) AS instance_index, rt.instance_id AS instance_guid
+FROM requests q
+LEFT JOIN LATERAL (
+  SELECT x.app_index, x.instance_id FROM router_timings x
+  WHERE (q.vcap_request_id IS NOT NULL AND x.vcap_request_id = q.vcap_request_id)
+     OR (q.vcap_request_id IS NULL AND x.round_id = q.round_id AND x.correlation_id = q.correlation_id::text)
+  LIMIT 1) rt ON true
+WHERE q.error_kind IS NOT NULL AND EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
+
+-- One row per event: the traffic around it. The steady window before t0 (from the measured
+-- window's start, or 60 s after the previous event); the instances that ran before and go on
+-- (scale) or the deployment's old ones (deploy, restart) in [t0 − 30 s, t0 + 60 s]; every error
+-- in [t0, t0 + 60 s], by kind (and HTTP status) and by the instance it came from ('?': no
+-- router record names one).
+CREATE OR REPLACE VIEW round_event_traffic AS
+SELECT e.round_id, e.seq, e.kind, e.t0, e.instances_before, e.instances_after, bf.from_at AS baseline_from,
+       b.samples AS baseline_samples, b.p50_us AS baseline_p50_us, b.p99_us AS baseline_p99_us, b.errors AS baseline_errors,
+       o.samples + oe.errors AS old_samples, o.p50_us AS old_p50_us, o.p99_us AS old_p99_us, oe.errors AS old_errors,
+       x.errors, x.resets, x.by_kind AS errors_by_kind, y.by_instance AS errors_by_instance
+FROM round_events e
+JOIN rounds r ON r.id = e.round_id
+CROSS JOIN LATERAL (
+  SELECT greatest(round_measured_from(r),
+                  (SELECT max(p.t0) + interval '60 seconds' FROM round_events p WHERE p.round_id = e.round_id AND p.seq < e.seq)) AS from_at) bf
+CROSS JOIN LATERAL (
+  SELECT count(*) AS samples, count(*) FILTER (WHERE q.error_kind IS NOT NULL) AS errors,
+         percentile_cont(0.50) WITHIN GROUP (ORDER BY q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS p50_us,
+         percentile_cont(0.99) WITHIN GROUP (ORDER BY q.latency_us) FILTER (WHERE q.error_kind IS NULL) AS p99_us
+  FROM requests q WHERE q.round_id = e.round_id AND q.started_at >= bf.from_at AND q.started_at < e.t0) b
+CROSS JOIN LATERAL (
+  SELECT count(*) AS samples,
+         percentile_cont(0.50) WITHIN GROUP (ORDER BY a.latency_us) AS p50_us,
+         percentile_cont(0.99) WITHIN GROUP (ORDER BY a.latency_us) AS p99_us
+  FROM round_event_answers a
+  WHERE a.round_id = e.round_id AND a.started_at >= e.t0 - interval '30 seconds' AND a.started_at < e.t0 + interval '60 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN a.instance_index < least(e.instances_before, e.instances_after)
+             ELSE a.instance_guid IN (SELECT s.instance_guid FROM round_event_instances s
+                                       WHERE s.round_id = e.round_id AND s.seq = e.seq AND s.role = 'stopped') END) o
+CROSS JOIN LATERAL (
+  SELECT count(*) AS errors
+  FROM round_event_failures f
+  WHERE f.round_id = e.round_id AND f.started_at >= e.t0 - interval '30 seconds' AND f.started_at < e.t0 + interval '60 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN f.instance_index < least(e.instances_before, e.instances_after)
+             ELSE f.instance_guid IN (SELECT s.instance_guid FROM round_event_instances s
+                                       WHERE s.round_id = e.round_id AND s.seq = e.seq AND s.role = 'stopped') END) oe
+CROSS JOIN LATERAL (
+  SELECT coalesce(sum(n), 0) AS errors, coalesce(sum(n) FILTER (WHERE k = 'reset'), 0) AS resets,
+         coalesce(jsonb_object_agg(k, n) FILTER (WHERE k IS NOT NULL), '{}'::jsonb) AS by_kind
+  FROM (SELECT q.error_kind || CASE WHEN q.status > 0 THEN ' ' || q.status ELSE '' END AS k, count(*) AS n
+        FROM requests q
+        WHERE q.round_id = e.round_id AND q.error_kind IS NOT NULL
+          AND q.started_at >= e.t0 AND q.started_at < e.t0 + interval '60 seconds'
+        GROUP BY 1) z) x
+CROSS JOIN LATERAL (
+  SELECT coalesce(jsonb_object_agg(k, n), '{}'::jsonb) AS by_instance
+  FROM (SELECT coalesce(f.instance_index::text, '?') AS k, count(*) AS n
+        FROM round_event_failures f
+        WHERE f.round_id = e.round_id AND f.started_at >= e.t0 AND f.started_at < e.t0 + interval '60 seconds'
+        GROUP BY 1) z) y;
+
+-- One row per instance an event started or stopped, with its stages. New: t0 → listed
+-- (queued: the cf call, Cloud Controller, placement; for a deployment also staging and the
+-- updater's turns) → RUNNING (starting) → the router's first record of it (routing) → the
+-- first answer it served (answering: first_request_ms); each stage from a different clock or
+-- look-up, so a stage is at least 0 and the stages add up to end_to_end_ms within the
+-- look-up's interval. Its p99 over the first 60 s it served, in % of the steady p99 before t0.
+-- Stopped: the cell's SIGTERM (the executor's `stopping instance` log line), the last answer
+-- it served, and the errors and resets of requests the router had sent it, from the SIGTERM
+-- for the 10 s of the grace period (from t0 when no SIGTERM line came). A scale's instances
+-- are told apart by index, a deployment's by guid.
+CREATE OR REPLACE VIEW round_event_stages AS
+SELECT i.round_id, i.seq, e.kind, i.role, i.instance_index, i.instance_guid, e.t0,
+       i.seen_at, i.running_at, ra.routable_at, fs.first_served_at, st.stopping_at, ls.last_served_at,
+       greatest(extract(epoch FROM i.seen_at - e.t0), 0) * 1000 AS queued_ms,
+       greatest(extract(epoch FROM i.running_at - i.seen_at), 0) * 1000 AS starting_ms,
+       greatest(extract(epoch FROM ra.routable_at - i.running_at), 0) * 1000 AS routing_ms,
+       greatest(extract(epoch FROM fs.first_served_at - ra.routable_at), 0) * 1000 AS first_request_ms,
+       extract(epoch FROM fs.first_served_at - e.t0) * 1000 AS end_to_end_ms,
+       p.samples AS first_60s_samples, p.p99_us AS first_60s_p99_us,
+       p.p99_us / nullif(t.baseline_p99_us, 0) * 100 AS first_60s_p99_pct,
+       se.errors AS stop_errors, se.resets AS stop_resets
+FROM round_event_instances i
+JOIN round_events e ON e.round_id = i.round_id AND e.seq = i.seq
+LEFT JOIN round_event_traffic t ON t.round_id = i.round_id AND t.seq = i.seq
+LEFT JOIN LATERAL (
+  SELECT min(x.at) AS routable_at FROM router_timings x
+  WHERE i.role = 'new' AND x.round_id = i.round_id AND x.at >= e.t0 AND x.app_index = i.instance_index
+    AND (e.kind = 'scale' OR x.instance_id = i.instance_guid)) ra ON true
+LEFT JOIN LATERAL (
+  SELECT min(a.done_at) AS first_served_at FROM round_event_answers a
+  WHERE i.role = 'new' AND a.round_id = i.round_id AND a.started_at >= e.t0 AND a.instance_index = i.instance_index
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) fs ON true
+LEFT JOIN LATERAL (
+  SELECT count(*) AS samples, percentile_cont(0.99) WITHIN GROUP (ORDER BY a.latency_us) AS p99_us
+  FROM round_event_answers a
+  WHERE i.role = 'new' AND a.round_id = i.round_id AND a.instance_index = i.instance_index
+    AND a.started_at >= e.t0 AND a.done_at >= fs.first_served_at AND a.done_at < fs.first_served_at + interval '60 seconds'
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) p ON true
+LEFT JOIN LATERAL (
+  SELECT min(ev.at) AS stopping_at FROM instance_events ev
+  WHERE i.role = 'stopped' AND ev.round_id = i.round_id AND ev.kind = 'stop' AND ev.detail = 'instance ' || i.instance_guid) st ON true
+LEFT JOIN LATERAL (
+  SELECT max(a.done_at) AS last_served_at FROM round_event_answers a
+  WHERE i.role = 'stopped' AND a.round_id = i.round_id AND a.instance_index = i.instance_index
+    AND a.started_at >= e.t0 - interval '60 seconds'
+    AND a.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
+    AND (e.kind = 'scale' OR a.instance_guid = i.instance_guid)) ls ON true
+LEFT JOIN LATERAL (
+  SELECT count(*) AS errors, count(*) FILTER (WHERE f.error_kind = 'reset') AS resets
+  FROM round_event_failures f
+  WHERE i.role = 'stopped' AND f.round_id = i.round_id
+    AND f.started_at >= coalesce(st.stopping_at, e.t0) AND f.started_at < coalesce(st.stopping_at, e.t0) + interval '10 seconds'
+    AND CASE WHEN e.kind = 'scale' THEN f.instance_index = i.instance_index ELSE f.instance_guid = i.instance_guid END) se ON true;

@@ -356,7 +356,7 @@ test('the round document on cf: the rounds columns from the CLI and Cloud Contro
     const OPTIONS = {
       app: 'node-app', instances: '1', loadgens: '1', parallel: '4', rate: '', durationMs: 10000, requests: '', warmupMs: 0,
       timeoutMs: 10000, keepalive: true, scenario: 'read', label: '', experiment: '', seedAds: '1000', prewarm: '0',
-      loadbalancing: '', cpu: '', statsSource: 'auto',
+      loadbalancing: '', cpu: '', statsSource: 'auto', events: [],
     };
     const environment = { stats_source: 'v3', stats_interval_s: 15, app_memory_mb: 64, cf_api: w.api };
     const DOC = {

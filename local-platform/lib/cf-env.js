@@ -53,7 +53,7 @@ function vcapApplication(app, instance) {
     organization_id: ORG.guid,
     organization_name: ORG.name,
     port: instance.port,
-    process_id: app.guid,
+    process_id: app.processGuid || app.guid,
     process_type: 'web',
     space_id: SPACE.guid,
     space_name: SPACE.name,

@@ -48,7 +48,7 @@ function serverLine(name, inst) {
 }
 
 // apps: [{name, guid, routes[], balance (roundrobin|leastconn, default roundrobin), slots,
-//         instances: {index: {port, ready}}}]
+//         instances: {slot: {port, ready}}, pins: {index: {port, ready}} (default: instances)}]
 /**
  * The `defaults` section of every HAProxy here (the router and the front proxies): HTTP,
  * kept-alive connections on both sides, Gorouter's timeouts. log: the router logs every
@@ -139,7 +139,7 @@ function buildConfig({ routerPort, tlsPort = null, certFile = null, logPort, adm
     for (let i = 0; i < app.slots; i++) out.push(serverLine(`s${i}`, app.instances[i]));
     out.push('');
     for (let i = 0; i < app.slots; i++) {
-      out.push(`backend ${pinBackendName(app, i)}`, appId, serverLine(`s${i}`, app.instances[i]), '');
+      out.push(`backend ${pinBackendName(app, i)}`, appId, serverLine(`s${i}`, (app.pins || app.instances)[i]), '');
     }
   }
   const byName = new Map(apps.map((a) => [a.name, a]));

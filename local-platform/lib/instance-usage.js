@@ -49,10 +49,11 @@ function sample(inst, cgroups, diskBytes, now = Date.now()) {
 function rfc3339(d) { return `${d.toISOString().slice(0, 19)}+00:00`; }
 
 // A stopped app has no instance lines in the plugin's output; CC's v3 stats list a stopped
-// process's instances as DOWN (instances_stats_reporter.rb, handle_no_running_instances):
-// `v3: true`.
+// process's instances as DOWN (instances_stats_reporter.rb, handle_no_running_instances), and
+// only its desired indexes: an instance a scale-in is stopping is gone from them at once
+// (stats_for_app: `next unless index < process.instances`, docs/cf-platform.md §25): `v3: true`.
 function indexesOf(app, instances, v3 = false) {
-  const n = Math.max(app.state === 'STARTED' || v3 ? app.instances : 0, ...instances.map((i) => i.index + 1), 0);
+  const n = v3 ? app.instances : Math.max(app.state === 'STARTED' ? app.instances : 0, ...instances.map((i) => i.index + 1), 0);
   return Array.from({ length: n }, (_, i) => i);
 }
 

@@ -5,7 +5,11 @@
 // CF-like restart backoff, and graceful stop (SIGTERM, 10 s, SIGKILL). Each instance has
 // its own temp dir, $CFSCALE_HOME/instances/<app>/<index>/tmp (TMPDIR): it survives a
 // restart of the same index (crash, restart-app-instance, stop/start, push) and goes with
-// discardDisks (delete, scale-down of the index, down).
+// discardDisks (delete, scale-down of the index, down). A rolling deployment's new process
+// (deployments.js) runs beside the app's web process: instances are kept per process key
+// (the app's name for its web process, `APP@ID` for a deployment's), each instance with
+// its CF index and a router slot of its own across the app's processes (router-sync.js),
+// and a deployment's instances with disks of their own, gone with them.
 'use strict';
 
 const crypto = require('node:crypto');
@@ -27,6 +31,8 @@ const BACKOFF_BASE_MS = 30000;
 const BACKOFF_MAX_MS = 960000;
 const CRASH_RESET_MS = 5 * 60 * 1000;
 const MB = 1024 * 1024;
+// The one local cell's id in the executor's log lines.
+const CELL_ID = 'local';
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 function killGroup(pid, sig) { try { process.kill(-pid, sig); } catch { /* gone */ } }
@@ -37,14 +43,15 @@ function backoffMs(crashCount) {
 }
 
 class Cell {
-  // hooks: {appOf(name), services(), staged(name), cpuCores(app), cpuShares(app), cellEnter(app), onChange(inst)}
+  // hooks: {appOf(key): the record a process key's instances start from (name: the app's),
+  // services(), staged(key), cpuCores(app), cpuShares(app), cellEnter(app), onChange(inst)}
   constructor({ cfg, cgroups, logs, events, hooks }) {
     this.cfg = cfg;
     this.cgroups = cgroups;
     this.logs = logs;
     this.events = events;
     this.hooks = hooks;
-    this.byApp = new Map(); // app name → Map(index → instance)
+    this.byKey = new Map(); // process key → Map(index → instance)
     this.reserved = new Set(); // ports being probed by allocatePort
   }
 
@@ -54,7 +61,7 @@ class Cell {
   // Remove the per-instance disks (temp dirs) of app's indices >= fromIndex that have no
   // instance now; fromIndex 0 with no instance left removes the app's directory.
   discardDisks(appName, fromIndex = 0) {
-    const live = this.byApp.get(appName) || new Map();
+    const live = this.byKey.get(appName) || new Map();
     if (fromIndex === 0 && !live.size) { fs.rmSync(this.appDir(appName), { recursive: true, force: true }); return; }
     let names = [];
     try { names = fs.readdirSync(this.appDir(appName)); } catch { return; }
@@ -64,8 +71,46 @@ class Cell {
     }
   }
 
-  list(appName) { return [...(this.byApp.get(appName) || new Map()).values()].sort((a, b) => a.index - b.index); }
-  all() { return [...this.byApp.values()].flatMap((m) => [...m.values()]); }
+  // The instances of one process key, index order.
+  list(key) { return [...(this.byKey.get(key) || new Map()).values()].sort((a, b) => a.index - b.index); }
+  all() { return [...this.byKey.values()].flatMap((m) => [...m.values()]); }
+  // Every instance of an app, of all its processes (the router's view), slot order.
+  forApp(appName) { return this.all().filter((i) => i.app === appName).sort((a, b) => a.slot - b.slot); }
+
+  // The lowest router slot no instance of the app holds (one stopping still holds its own).
+  freeSlot(appName) {
+    const used = new Set(this.forApp(appName).map((i) => i.slot));
+    let slot = 0;
+    while (used.has(slot)) slot++;
+    return slot;
+  }
+
+  // A deployment's process becomes the app's web process: its instances move to `toKey`
+  // (whose own instances are gone by then), keeping their index, slot, disk and process.
+  promote(fromKey, toKey) {
+    const from = this.byKey.get(fromKey);
+    if (!from) return;
+    const to = this.byKey.get(toKey) || new Map();
+    // Instances still stopping there are forgotten here; their remove() ends them.
+    for (const [index, inst] of to) if (!inst.desired) to.delete(index);
+    for (const inst of from.values()) {
+      inst.key = toKey;
+      to.set(inst.index, inst);
+    }
+    this.byKey.set(toKey, to);
+    this.byKey.delete(fromKey);
+  }
+
+  // `cf rename`: the app's instances carry the new name (their process keys, cgroups and
+  // disks keep theirs: the name inside them is only a label).
+  renameApp(from, to) {
+    for (const inst of this.all()) if (inst.app === from) inst.app = to;
+    const web = this.byKey.get(from);
+    if (!web) return;
+    for (const inst of web.values()) inst.key = to;
+    this.byKey.set(to, web);
+    this.byKey.delete(from);
+  }
 
   // A port of the instances' range: one per instance the org quota allows (config.js).
   // Reserved before the free-port probe, so instances started side by side never share one.
@@ -84,15 +129,21 @@ class Cell {
 
   // Make sure instance `index` of app exists and runs (started when absent). The instance
   // exists (STARTING) from the call on, so a second call or a scale-down sees it.
-  async ensure(app, index) {
-    let m = this.byApp.get(app.name);
-    if (!m) { m = new Map(); this.byApp.set(app.name, m); }
+  // key: the process (the app's name: its web process).
+  async ensure(app, index, key = app.name) {
+    // An instance still stopping at this index is gone first: a new one takes its place.
+    const stopping = this.byKey.get(key)?.get(index)?.removing;
+    if (stopping) await stopping;
+    let m = this.byKey.get(key);
+    if (!m) { m = new Map(); this.byKey.set(key, m); }
     let inst = m.get(index);
     if (inst) return inst;
+    const own = key !== app.name;
     inst = {
-      app: app.name, index, guid: crypto.randomUUID(), port: null,
+      app: app.name, key, index, slot: this.freeSlot(app.name), guid: crypto.randomUUID(), port: null,
       state: 'STARTING', pid: null, since: Date.now(), crashCount: 0, desired: true,
-      cgName: `${appId(app.name)}-${index}`, usage: null, tmpDir: path.join(this.instanceDir(app.name, index), 'tmp'),
+      cgName: `${appId(key)}-${index}`, usage: null, ownDisk: own,
+      tmpDir: own ? path.join(this.appDir(app.name), `${key.slice(app.name.length + 1)}-${index}`, 'tmp') : path.join(this.instanceDir(app.name, index), 'tmp'),
     };
     m.set(index, inst);
     try { inst.port = await this.allocatePort(); } catch (e) { inst.portError = e.message; }
@@ -101,7 +152,7 @@ class Cell {
   }
 
   spawn(inst) {
-    const app = this.hooks.appOf(inst.app);
+    const app = this.hooks.appOf(inst.key);
     if (!app || !inst.desired) return;
     inst.guid = crypto.randomUUID(); // a new container per start, as on Diego
     inst.state = 'STARTING';
@@ -114,7 +165,7 @@ class Cell {
     let cg = null;
     try {
       if (!inst.port) throw new Error(inst.portError || 'no instance port');
-      spec = startCommand(app, this.hooks.staged(app.name));
+      spec = startCommand(app, this.hooks.staged(inst.key));
       this.killLeftovers(inst);
       fs.mkdirSync(inst.tmpDir, { recursive: true });
       cg = this.cgroups.prepare(inst.cgName, { memoryBytes: app.memoryMb * MB, cpuCores: this.hooks.cpuCores(app), cpuShares: this.hooks.cpuShares(app) });
@@ -204,6 +255,9 @@ class Cell {
     inst.state = inst.desired && inst.unhealthy ? 'CRASHED' : 'STOPPING';
     // Out of the router before the signal, so no new request reaches a stopping process.
     await this.hooks.onChange(inst);
+    // The executor's line as it signals the process (docs/cf-platform.md §25): where the
+    // round reads each stopped instance's SIGTERM.
+    this.logs.write(inst.app, `CELL/${inst.index}`, 'OUT', `Cell ${CELL_ID} stopping instance ${inst.guid}`);
     const pid = child.pid;
     try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
     const until = Date.now() + this.cfg.gracefulShutdownSec * 1000;
@@ -220,7 +274,7 @@ class Cell {
   }
 
   exited(inst, child, code, signal) {
-    const app = this.hooks.appOf(inst.app);
+    const app = this.hooks.appOf(inst.key);
     this.killLeftovers(inst, child.pid);
     if (inst.child !== child) return;
     inst.child = null;
@@ -238,7 +292,7 @@ class Cell {
   }
 
   crashed(inst, description, oom) {
-    const app = this.hooks.appOf(inst.app);
+    const app = this.hooks.appOf(inst.key);
     if (inst.runningSince && Date.now() - inst.runningSince > CRASH_RESET_MS) inst.crashCount = 0;
     inst.runningSince = null;
     inst.crashCount += 1;
@@ -252,28 +306,39 @@ class Cell {
     inst.restartTimer = setTimeout(() => { inst.restartTimer = null; if (inst.desired && !inst.child) this.spawn(inst); }, wait);
   }
 
-  // Stop and forget instance `index` of app.
-  async remove(appName, index) {
-    const m = this.byApp.get(appName);
+  // Stop and forget instance `index` of a process (key: the app's name for its web process).
+  // A second call while it stops waits for the first (one SIGTERM, one grace period).
+  remove(key, index) {
+    const m = this.byKey.get(key);
     const inst = m && m.get(index);
-    if (!inst) return;
+    if (!inst) return Promise.resolve();
+    if (!inst.removing) inst.removing = this.stopAndForget(inst);
+    return inst.removing;
+  }
+
+  async stopAndForget(inst) {
+    const { index } = inst;
     inst.desired = false;
     if (inst.restartTimer) clearTimeout(inst.restartTimer);
     if (inst.child) await this.terminate(inst, inst.child);
     inst.state = 'DOWN';
+    // Promoted meanwhile (deployments.js): it is forgotten where it is now.
+    const now = this.byKey.get(inst.key);
+    if (now && now.get(index) === inst) now.delete(index);
+    if (now && !now.size) this.byKey.delete(inst.key);
     this.hooks.onChange(inst);
-    m.delete(index);
-    if (!m.size) this.byApp.delete(appName);
     this.cgroups.remove(inst.cgName);
+    if (inst.ownDisk) fs.rmSync(path.dirname(inst.tmpDir), { recursive: true, force: true });
   }
 
-  async removeApp(appName) {
-    await Promise.all(this.list(appName).map((i) => this.remove(appName, i.index)));
+  // Every instance of a process key.
+  async removeApp(key) {
+    await Promise.all(this.list(key).map((i) => this.remove(key, i.index)));
   }
 
   // Restart one instance in place (restart-app-instance): a fresh container, same index.
   async restartInstance(appName, index) {
-    const inst = (this.byApp.get(appName) || new Map()).get(index);
+    const inst = (this.byKey.get(appName) || new Map()).get(index);
     if (!inst) throw new Error(`instance ${index} of ${appName} does not exist`);
     inst.desired = false;
     if (inst.restartTimer) clearTimeout(inst.restartTimer);
@@ -287,7 +352,7 @@ class Cell {
   async waitRunning(appName, indices, timeoutMs) {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const insts = indices.map((i) => (this.byApp.get(appName) || new Map()).get(i)).filter(Boolean);
+      const insts = indices.map((i) => (this.byKey.get(appName) || new Map()).get(i)).filter(Boolean);
       if (insts.length === indices.length && insts.every((i) => i.state === 'RUNNING')) return;
       if (insts.length && insts.every((i) => i.crashCount >= IMMEDIATE_RESTARTS)) {
         throw new Error(`Start unsuccessful: ${appName} crashed ${IMMEDIATE_RESTARTS} times in a row (cf logs ${appName} --recent)`);

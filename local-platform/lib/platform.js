@@ -28,6 +28,8 @@ const tables = require('./tables');
 const { pushedRouteOptions, planRouteUpdate } = require('./route-options');
 const { orgQuota, quotaErrors } = require('./quota');
 const { appId } = require('./app-id');
+const { Deployments } = require('./deployments');
+const { Tasks } = require('./tasks');
 
 class UsageError extends Error {}
 
@@ -68,12 +70,14 @@ class Platform {
     this.cells.join('harness', process.pid);
     this.placedBackends = new Map();
     this.events = new Events({ log: this.log, file: path.join(cfg.home, 'events.jsonl'), resultsCredentials: () => this.state.services[RESULTS_SERVICE]?.credentials || null });
+    this.deployments = new Deployments(this);
+    this.tasks = new Tasks(this);
     this.cell = new Cell({
       cfg, cgroups: this.cgroups, logs: this.logs, events: this.events,
       hooks: {
-        appOf: (n) => this.state.apps[n],
+        appOf: (key) => this.deployments.record(key),
         services: () => this.state.services,
-        staged: (n) => this.staged.get(n) || {},
+        staged: (key) => this.staged.get(key) || {},
         cpuCores: (a) => this.cpuCores(a),
         cpuShares: (a) => this.cpuShares(a),
         cellEnter: (a) => this.cells.enterScript(this.cellOf(a)),
@@ -91,7 +95,7 @@ class Platform {
     });
     this.routes = new RouterSync({
       router: this.router, log: this.log,
-      apps: () => Object.values(this.state.apps), instances: (n) => this.cell.list(n),
+      apps: () => Object.values(this.state.apps), instances: (n) => this.cell.forApp(n),
       desired: (a) => this.desiredInstances(a),
     });
     this.routes.logPort = this.sink.port;
@@ -109,7 +113,9 @@ class Platform {
     await this.front.cleanLeftovers();
     await this.front.set(cfg.frontProxies);
     this.sampler = setInterval(() => this.sampleAll(), cfg.statsIntervalMs);
+    this.deployments.start();
     await this.restartSavedApps();
+    this.tasks.start();
     this.log(`up: router 127.0.0.1:${cfg.routerPort} and ${this.routerHttpsUrl}, postgres 127.0.0.1:${cfg.pgPort}, cgroups ${this.cgroups.available ? 'on' : 'OFF'}`);
   }
 
@@ -433,6 +439,7 @@ class Platform {
     await this.stageApp(app);
     if (wait) await this.startAndWait(app, range(app.instances));
     else await this.startIndices(app, range(app.instances));
+    await this.deployments.startOthers(app);
   }
 
   async stop({ appName }) {
@@ -440,7 +447,7 @@ class Platform {
     this.held.delete(app.name);
     app.state = 'STOPPED';
     this.save();
-    await this.cell.removeApp(app.name);
+    await Promise.all([this.cell.removeApp(app.name), this.deployments.removeOthers(app)]);
   }
 
   async restart({ appName }) {
@@ -459,7 +466,7 @@ class Platform {
   async deleteApp({ appName }) {
     const app = this.state.apps[appName];
     if (!app) return;
-    await this.cell.removeApp(app.name);
+    await Promise.all([this.cell.removeApp(app.name), this.deployments.removeOthers(app, { forget: true })]);
     this.cell.discardDisks(app.name);
     this.held.delete(app.name);
     for (const s of Object.values(this.state.services)) if (s.bindings) delete s.bindings[app.name];
@@ -537,7 +544,7 @@ class Platform {
     ];
     const rows = [['app', 'index', 'state', 'port', 'pid', 'cpu quota', 'crashes', 'cell']];
     for (const a of Object.values(this.state.apps)) {
-      const insts = this.cell.list(a.name);
+      const insts = this.cell.forApp(a.name);
       const cell = this.cells.available ? this.cellOf(a) : '-';
       if (!insts.length) rows.push([a.name, '-', a.state.toLowerCase(), '-', '-', '-', '-', cell]);
       for (const i of insts) {
@@ -576,7 +583,9 @@ class Platform {
   // also the instances' temp dirs (kept when the daemon just stops, e.g. a failed boot).
   async shutdown({ discard = false } = {}) {
     clearInterval(this.sampler);
-    if (this.cell) await Promise.all(Object.keys(this.state.apps).map((n) => this.cell.removeApp(n)));
+    if (this.deployments) this.deployments.stop();
+    if (this.tasks) this.tasks.stopAll();
+    if (this.cell) await Promise.all([...Object.keys(this.state.apps), ...this.deployments.otherKeys()].map((k) => this.cell.removeApp(k)));
     if (discard) fs.rmSync(this.cfg.instancesDir, { recursive: true, force: true });
     if (this.front) await this.front.stopAll();
     if (this.routes) await this.routes.stop();

@@ -1,6 +1,8 @@
 // router-sync.js — keeps HAProxy in step with the apps and their instances: a reload when
 // apps, routes, their load balancing or server slots change; otherwise each instance entering or leaving RUNNING
 // is switched on or off through the runtime API (so client keep-alive connections live on).
+// An app's backend has a server per slot (instances.js: a rolling deployment's new process
+// takes free slots beside the old one, no reload); the pinned backends follow the index.
 // Also maps an access-log record back to its app and instance (for the RTR line).
 'use strict';
 
@@ -22,6 +24,9 @@ class RouterSync {
     this.key = null;
     this.serverState = new Map();
     this.slotHigh = new Map();
+    // APP/SLOT → the instance a slot held last: a request's log record may come after its
+    // instance was stopped and forgotten.
+    this.lastInSlot = new Map();
     this.queue = Promise.resolve();
     this.next = null;
     // target()'s answers by backend and server: every access-log record asks, thousands a
@@ -31,14 +36,25 @@ class RouterSync {
 
   model() {
     const apps = this.apps().filter((a) => a.routes.length).map((a) => {
+      // An instance's server is its slot (instances.js): during a rolling deployment two
+      // processes of the app share the backend, each with its own index 0, 1, …
       const insts = this.instances(a.name);
       const instances = {};
-      for (const i of insts) instances[i.index] = { port: i.port, ready: i.state === 'RUNNING' && i.ready !== false };
+      for (const i of insts) {
+        instances[slotOf(i)] = { port: i.port, ready: i.state === 'RUNNING' && i.ready !== false };
+        this.lastInSlot.set(`${a.name}/${slotOf(i)}`, i);
+      }
+      // X-Cf-App-Instance GUID:INDEX: the instance with that index, the app's own web
+      // process first (Gorouter takes the first endpoint with the index).
+      const pins = {};
+      for (const i of [...insts].sort((x, y) => Number(x.key !== a.name) - Number(y.key !== a.name))) {
+        if (pins[i.index] === undefined) pins[i.index] = instances[slotOf(i)];
+      }
       // Slots only grow while the app exists: shrinking would reload the router for nothing.
-      const want = slotCount(Math.max(this.desired(a), ...insts.map((i) => i.index + 1), 1));
+      const want = slotCount(Math.max(this.desired(a), ...insts.map((i) => slotOf(i) + 1), ...insts.map((i) => i.index + 1), 1));
       const slots = Math.max(this.slotHigh.get(a.guid) || 0, want);
       this.slotHigh.set(a.guid, slots);
-      return { name: a.name, guid: a.guid, routes: a.routes, balance: haproxyBalance(appLoadbalancing(a)), slots, instances };
+      return { name: a.name, guid: a.guid, routes: a.routes, balance: haproxyBalance(appLoadbalancing(a)), slots, instances, pins };
     });
     return { apps, shared: sharedRoutes(apps), logPort: this.logPort };
   }
@@ -55,30 +71,35 @@ class RouterSync {
       this.serverState = new Map();
       for (const a of model.apps) {
         for (let i = 0; i < a.slots; i++) {
-          const inst = a.instances[i];
-          this.serverState.set(`${a.name}/${i}`, { port: inst && inst.port ? inst.port : 1, ready: Boolean(inst && inst.ready) });
+          this.serverState.set(`${a.name}/${i}`, serverOf(a.instances[i]));
+          this.serverState.set(`${a.name}/pin/${i}`, serverOf(a.pins[i]));
         }
       }
       return;
     }
     for (const a of model.apps) {
       for (let i = 0; i < a.slots; i++) {
-        const want = a.instances[i] || null;
-        const k = `${a.name}/${i}`;
-        // A slot without an instance has port 1 in the config (haproxy-config.js serverLine).
-        const cur = this.serverState.get(k) || { port: 1, ready: false };
-        const ready = Boolean(want && want.ready);
-        const port = want && want.port ? want.port : cur.port;
-        if (cur.ready === ready && cur.port === port) continue;
-        await this.router.setServer(backendName(a), `s${i}`, want, cur.port);
-        await this.router.setServer(pinBackendName(a, i), `s${i}`, want, cur.port);
-        for (const g of model.shared) {
-          const k2 = g.members.indexOf(a.name);
-          if (k2 >= 0) await this.router.setServer(g.name, sharedServerName(k2, i), want, cur.port);
-        }
-        this.serverState.set(k, { port, ready });
+        await this.switch(`${a.name}/${i}`, a.instances[i], async (want, port) => {
+          await this.router.setServer(backendName(a), `s${i}`, want, port);
+          for (const g of model.shared) {
+            const k2 = g.members.indexOf(a.name);
+            if (k2 >= 0) await this.router.setServer(g.name, sharedServerName(k2, i), want, port);
+          }
+        });
+        await this.switch(`${a.name}/pin/${i}`, a.pins[i], (want, port) => this.router.setServer(pinBackendName(a, i), `s${i}`, want, port));
       }
     }
+  }
+
+  // One server's state through the runtime API when it changed: apply(want, its current port).
+  async switch(k, inst, apply) {
+    // A slot without an instance has port 1 in the config (haproxy-config.js serverLine).
+    const cur = this.serverState.get(k) || { port: 1, ready: false };
+    const want = inst || null;
+    const next = { port: want && want.port ? want.port : cur.port, ready: Boolean(want && want.ready) };
+    if (cur.ready === next.ready && cur.port === next.port) return;
+    await apply(want, cur.port);
+    this.serverState.set(k, next);
   }
 
   // Resolves when the router reflects the state as of this call. strict: reject on error.
@@ -91,8 +112,10 @@ class RouterSync {
     return strict ? done : this.queue;
   }
 
-  // {app, index, instance} of an access-log record (backend app_ID / pin_ID_I, ID the app's
-  // app-id.js, server sI; or a shared route's backend, server mKsI: member K's instance I).
+  // {app, index, instance} of an access-log record (backend app_ID, server sSLOT; pin_ID_I, the
+  // instance pinned to index I; or a shared route's backend, server mKsSLOT: member K's; ID the
+  // app's app-id.js). Every access-log record asks, thousands a second in a round: answers are
+  // kept by backend and server until the next sync.
   target(rec) {
     const key = `${rec.b}\u0000${rec.s}`;
     if (this.targets.has(key)) return this.targets.get(key);
@@ -102,16 +125,18 @@ class RouterSync {
   }
 
   lookup(rec) {
-    const m = /^(?:app_(.+)|pin_(.+)_\d+)$/.exec(rec.b || '');
+    const m = /^(?:app_(.+)|pin_(.+)_(\d+))$/.exec(rec.b || '');
     const sm = /^(?:m(\d+))?s(\d+)$/.exec(rec.s || '');
     const members = this.shared && this.shared.get(rec.b);
     const id = m && (m[1] || m[2]);
     const name = members ? (sm && sm[1] !== undefined ? members[Number(sm[1])] : members[0]) : null;
     const app = this.apps().find((a) => (name !== null ? a.name === name : id && appId(a.name) === id));
-    if (!app) return null;
-    const index = sm ? Number(sm[2]) : null;
-    const instance = index !== null ? this.instances(app.name).find((i) => i.index === index) : null;
-    return { app, index, instance };
+    if (!app || !sm) return app ? { app, index: null, instance: null } : null;
+    const insts = this.instances(app.name);
+    const instance = m && m[2] !== undefined
+      ? [...insts].sort((x, y) => Number(x.key !== app.name) - Number(y.key !== app.name)).find((i) => i.index === Number(m[3]))
+      : insts.find((i) => slotOf(i) === Number(sm[2])) || this.lastInSlot.get(`${app.name}/${sm[2]}`);
+    return { app, index: instance ? instance.index : null, instance: instance || null };
   }
 
   async stop() {
@@ -119,6 +144,10 @@ class RouterSync {
     await this.router.stop();
   }
 }
+
+// The router slot of an instance (instances.js); its index where it has none (tests, older callers).
+const slotOf = (i) => (i.slot === undefined ? i.index : i.slot);
+const serverOf = (inst) => ({ port: inst && inst.port ? inst.port : 1, ready: Boolean(inst && inst.ready) });
 
 // Routes mapped to more than one app (`cf map-route`): one backend per set of apps, with
 // every member's server slots, as Gorouter keeps one endpoint pool per route with every

@@ -1,12 +1,13 @@
 // state.js — what the platform knows (apps, services, bindings, routes no app is mapped
-// to: url → {options, createdAt}), persisted as JSON under
+// to: url → {options, createdAt}, deployments: guid → record, spaces besides `local`: guid →
+// {guid, name, createdAt, roles}, tasks: guid → record), persisted as JSON under
 // CFSCALE_HOME so `cfl` commands and daemon restarts agree. Only the daemon writes it.
 'use strict';
 
 const fs = require('node:fs');
 
 function emptyState() {
-  return { apps: {}, services: {}, routes: {} };
+  return { apps: {}, services: {}, routes: {}, deployments: {}, spaces: {}, tasks: {} };
 }
 
 function loadState(file) {

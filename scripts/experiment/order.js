@@ -17,6 +17,7 @@ function configurations(plan) {
       out.push({
         app, variant: v.name, settings: { ...plan.settings, ...v.settings }, memoryMb: v.memoryMb ?? null,
         keepalive: v.keepalive ?? plan.keepalive ?? true, frontProxies: v.frontProxies ?? plan.frontProxies ?? 0,
+        events: v.events ?? [],
       });
     }
   }
@@ -72,6 +73,7 @@ function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
     timeoutMs: plan.timeoutMs,
     keepalive: cfg.keepalive ?? true,
     frontProxies: cfg.frontProxies ?? 0,
+    events: cfg.events ?? [],
     scenario: plan.scenario,
     cpu: plan.cpu,
     maxErrorRate: plan.slo.maxErrorRate,

@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
+const { parseEvent } = require('../round/round-events');
 
 const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 const ORDERS = ['interleaved', 'sequential', 'random'];
@@ -200,7 +201,7 @@ function validatePlan(raw, source = 'plan') {
     if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
     variants = raw.variants.map((v, i) => {
       if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
-      c.known(v, ['name', 'apps', 'settings', 'memory', 'keepalive', 'frontProxies'], `variants[${i}].`);
+      c.known(v, ['name', 'apps', 'settings', 'memory', 'keepalive', 'frontProxies', 'events'], `variants[${i}].`);
       if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
       let apps = null;
       if (v.apps !== undefined) {
@@ -210,7 +211,7 @@ function validatePlan(raw, source = 'plan') {
       const vc = makeCheck(`${where}variants[${i}].`);
       return {
         name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i),
-        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null),
+        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null), events: checkEvents(where, v.events, i),
       };
     });
     if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
@@ -302,6 +303,20 @@ function validatePlan(raw, source = 'plan') {
     seed: c.int(raw, 'seed', 0, DEFAULTS.seed),
     slo, scale, capacity, validity,
   };
+}
+
+/**
+ * A variant's events inside each round (run-round --event AT:ACTION, scripts/round/round-events.js):
+ * the specs as written, each checked alone (the round's instance count and duration check
+ * them together when run-round parses them); [] when none.
+ */
+function checkEvents(where, v, i) {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((e) => typeof e !== 'string')) fail(where, `variants[${i}].events must be a list of AT:ACTION like "20s:scale=4", got ${show(v)}`);
+  for (const e of v) {
+    try { parseEvent(e); } catch (err) { fail(where, `variants[${i}].events: ${err.message}`); }
+  }
+  return v;
 }
 
 /** A variant's container memory ("512M", "1G": `cf scale -m`) in MB, or null. */

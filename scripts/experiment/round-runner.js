@@ -65,6 +65,7 @@ function runRoundArgs(spec) {
   if (spec.cpu) a.push('--cpu', String(spec.cpu));
   if (spec.prewarm) a.push('--prewarm', String(spec.prewarm));
   if (spec.loadbalancing) a.push('--loadbalancing', spec.loadbalancing);
+  for (const e of spec.events || []) a.push('--event', e);
   a.push('--experiment', spec.experiment, '--max-error-rate', String(spec.maxErrorRate));
   return a;
 }

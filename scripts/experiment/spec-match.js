@@ -7,6 +7,7 @@
 'use strict';
 const { configurations, parseLabel, roundSpec } = require('./order.js');
 const { capacityOverrides } = require('./procedures.js');
+const { parseEvents } = require('../round/round-events');
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
 const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
@@ -20,6 +21,16 @@ const DEFAULT_LOADBALANCING = 'round-robin';
 const DEFAULT_CPU_QUOTA = 'default';
 
 const NOT_COMPARED = undefined;
+// Events compared as what they do: "20000:scale:4,40000:deploy:4".
+const eventsKey = (list) => list.map((e) => `${e.at_ms}:${e.kind}:${e.instances}`).join(',');
+function specEvents(s) {
+  try {
+    return parseEvents(s.events ?? [], { instances: s.instances, durationMs: s.requests ? null : s.durationMs })
+      .map((e) => ({ at_ms: e.atMs, kind: e.kind, instances: e.instances }));
+  } catch {
+    return [{ at_ms: -1, kind: 'invalid', instances: 0 }];
+  }
+}
 const num = (v) => (v === null || v === undefined || v === '' ? null : Number(v));
 const isOpen = (s) => s.rate !== null && s.rate !== undefined;
 
@@ -48,6 +59,8 @@ const FIELDS = [
   ['keepalive', (r) => r.keepalive, (s) => s.keepalive ?? true],
   // run-round --front-proxies N records plan.front_proxies; none recorded = to the router.
   ['front_proxies', (r) => num(r.plan?.front_proxies ?? 0), (s) => num(s.frontProxies ?? 0)],
+  // run-round --event records plan.events ([{at_ms, kind, instances}]); none recorded = none.
+  ['events', (r) => eventsKey(r.plan?.events ?? []), (s) => eventsKey(specEvents(s))],
   ['scenario', (r) => r.scenario, (s) => s.scenario],
   // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
   ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu === 'none' ? 'none' : s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],

@@ -235,16 +235,21 @@ function readInput(onText, finish) {
  * Final flush: tried again with backoff while the database is away, for up to results-db.js
  * outageToleranceMs(); exits 0 when everything is written, else 2 (NOT WRITTEN n).
  */
-async function finalFlush(writer, db, log, summary) {
+async function finalFlush(writers, db, log, summary) {
+  const list = [].concat(writers);
   const t0 = Date.now();
-  while (!(await writer.flush())) {
-    const waitMs = Math.max(writer.retryAtMs - Date.now(), RETRY_MIN_MS);
-    if (Date.now() + waitMs - t0 > outageToleranceMs()) break;
-    await new Promise((r) => setTimeout(r, waitMs));
+  for (const writer of list) {
+    while (!(await writer.flush())) {
+      const waitMs = Math.max(writer.retryAtMs - Date.now(), RETRY_MIN_MS);
+      if (Date.now() + waitMs - t0 > outageToleranceMs()) break;
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
   }
-  const lost = writer.held + writer.dropped;
-  log(`${summary()}; inserted ${writer.inserted}, already in db ${writer.duplicates}${lost ? `, NOT WRITTEN ${lost}` : ''}`
-    + `${writer.spoolDir ? ` (${writer.spooledRows} of them kept in ${writer.spoolDir})` : ''}`);
+  const sum = (k) => list.reduce((s, w) => s + w[k], 0);
+  const lost = sum('held') + sum('dropped');
+  const spooled = list.filter((w) => w.spoolDir);
+  log(`${summary()}; inserted ${sum('inserted')}, already in db ${sum('duplicates')}${lost ? `, NOT WRITTEN ${lost}` : ''}`
+    + `${spooled.length ? ` (${sum('spooledRows')} of them kept in ${spooled.map((w) => w.spoolDir).join(', ')})` : ''}`);
   await db.end();
   process.exit(lost > 0 ? 2 : 0);
 }

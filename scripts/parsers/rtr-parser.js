@@ -126,6 +126,7 @@ function parseRtrLine(line) {
     response_time_us: secondsToUs(fields.response_time),
     gorouter_time_us: secondsToUs(fields.gorouter_time),
     app_index: intOrNull(fields.app_index),
+    instance_id: valueOrNull(fields.instance_id),
     vcap_request_id: valueOrNull(fields.vcap_request_id),
     correlation_id: valueOrNull(fields.x_correlation_id),
   };

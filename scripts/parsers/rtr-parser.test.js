@@ -11,7 +11,7 @@ const ACCESS = 'node-app.apps.example.com - [2026-03-01T12:00:05.123456789Z] "GE
 
 const BASE = {
   at: '2026-03-01T12:00:05.123456Z', method: 'GET', path: '/ads/42', status: 200, bytes_sent: 187,
-  response_time_us: 12345, gorouter_time_us: 321, app_index: 3,
+  response_time_us: 12345, gorouter_time_us: 321, app_index: 3, instance_id: 'inst-1',
   vcap_request_id: 'a1b2c3d4-0000-4000-8000-000000000001', correlation_id: null,
 };
 

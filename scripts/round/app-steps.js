@@ -74,11 +74,12 @@ function prewarmInstances(plan) {
  * retryUnavailableForMs: an instance that answers 503 is asked again, with backoff, for
  * this long (the timings flush: the app keeps its buffer until a flush has worked).
  * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
- * (pinned-request.js): the clear follows a scale-up.
+ * (pinned-request.js): the clear follows a scale-up. instances: how many there are now (the
+ * round's --instances unless its events changed it).
  */
-async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0 } = {}) {
+async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0, instances = null } = {}) {
   const { p, o } = plan;
-  const n = Number(o.instances);
+  const n = instances ?? Number(o.instances);
   const reqOf = (i) => instanceRequest(plan.baseUrl, plan.hostHeader, plan.guid, i, method, urlPath, { insecure: plan.insecure });
   if (p.dryRun) {
     for (let i = 0; i < n; i++) p.printCmd(printedRequest(reqOf(i), { auth: true }));

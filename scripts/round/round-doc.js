@@ -128,7 +128,8 @@ function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = nul
   const seedAds = Number(o.seedAds);
   const plan = { ...(seedAds > 0 ? { seed_ads: seedAds } : {}), prewarm: Number(o.prewarm),
     ...(routeLb ? { loadbalancing: routeLb } : {}),
-    ...(frontUrls ? { front_proxies: frontUrls.length, target_urls: frontUrls } : {}) };
+    ...(frontUrls ? { front_proxies: frontUrls.length, target_urls: frontUrls } : {}),
+    ...(o.events.length ? { events: o.events.map((e) => ({ at_ms: e.atMs, kind: e.kind, instances: e.instances })) } : {}) };
   return {
     platform: p.name,
     app: o.app,

@@ -7,12 +7,13 @@
 // parseRunRoundArgs(argv, cli) → options: app, instances, loadgens, parallel, rate, durationMs,
 //   requests, warmupMs, timeoutMs, scenario, keepalive, cpu, label, seedAds,
 //   prewarm, loadbalancing, experiment, maxErrorRate, maxWaitMs, statsSource, platform,
-//   frontProxies, skipSslValidation, dryRun, and steadyGate: the steady-state gate's settings
+//   frontProxies, skipSslValidation, dryRun, steadyGate: the steady-state gate's settings
 //   { windowMs, cvMax, trendMax, maxWarmupMs }, or null when it is off (--warmup given, or a
-//   --requests round). The counts and texts are strings ('' when not given): they go into cf
+//   --requests round), and events: the --event list as round-events.js parseEvents gives it. The counts and texts are strings ('' when not given): they go into cf
 //   and loadgen command lines and the round document as given.
 const { ROWS } = require('../ops/cli');
 const { note, REQUIRED } = require('../../lib/arg-table');
+const { parseEvents, EventError } = require('./round-events');
 
 const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 const STRINGS = ['instances', 'loadgens', 'parallel', 'rate', 'requests', 'seedAds', 'prewarm', 'frontProxies', 'maxErrorRate',
@@ -63,6 +64,11 @@ const COMMAND = {
       + 'cgroup with a CPU quota: study §5.2.3, local-platform/README.md), spread like round-robin DNS (loadgen i → proxy '
       + 'i mod N; rounds.plan.front_proxies, target_urls); their CPU from the end of the warm-up to the loadgens\' end goes '
       + 'to rounds.environment.front_proxy_usage and the output', [1]],
+    ['--event AT:ACTION', 'events', 'list', undefined, 'repeatable: at AT into the measured window (after the gate), '
+      + 'scale=N (`cf scale APP -i N`), deploy (`cf push APP --strategy rolling`, the same app at its count) or restart '
+      + '(`cf restart APP --strategy rolling`); per new instance its stages to the first request it served, per stopped '
+      + 'one its SIGTERM and errors, the traffic around each (round_events, round_event_stages); the app keeps the last '
+      + 'count. E.g. --event 20s:scale=4'],
     ['--label TEXT', 'label', 'str', undefined, 'free text stored with the round'],
     ['--experiment NAME', 'experiment', 'str', undefined, 'the experiment (plan file) the round belongs to'],
     ['--max-error-rate F', 'maxErrorRate', 'num', 0.01, 'the round fails above this fraction of errors (0.01 = 1 %)'],
@@ -107,6 +113,12 @@ function validate(o, cli) {
   o.durationMs ??= null;
   if (o.durationMs !== null && o.durationMs <= 0) usageError('--duration must be above 0');
   o.steadyGate = steadyGate(o, cli);
+  try {
+    o.events = parseEvents(o.events, { instances: o.instances, durationMs: o.durationMs });
+  } catch (e) {
+    if (e instanceof EventError) usageError(e.message);
+    throw e;
+  }
   o.warmupMs ??= 0;
   if (o.durationMs !== null && o.warmupMs >= o.durationMs) usageError('--warmup must be shorter than --duration');
   if (o.timeoutMs <= 0) usageError('--timeout must be above 0');

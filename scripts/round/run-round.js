@@ -20,7 +20,8 @@
 // A round's state is two objects: the plan (round-plan.js), everything decided before the
 // round is created, frozen; and live (startLive below), the little that changes while it
 // runs. Each step takes (plan) or (plan, live); main reads as the round's sequence. The
-// steps on the app: app-steps.js; the neighbours' usage over the round: round-usage.js.
+// steps on the app: app-steps.js; the neighbours' usage over the round: round-usage.js; the
+// events inside the round (--event: a cf scale or a rolling deployment): event-runner.js.
 const os = require('node:os');
 const path = require('node:path');
 const { makeCli } = require('../ops/cli');
@@ -42,6 +43,7 @@ const { startRoundUsage } = require('./round-usage');
 const { shield } = require('./local-cells');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 const { sleep } = require('../ops/sleep');
+const { startEvents, printEvents, finalInstances } = require('./event-runner');
 
 const cli = makeCli('run-round');
 // Where the main line stops once an interrupt took over (the handler exits the process).
@@ -215,6 +217,8 @@ function startLive(plan) {
     usage: null,
     // The collectors running (exec.js runAsync's); stopCollectors empties the list.
     collectors: [],
+    // event-runner.js's { done } while the round's --event list runs.
+    events: null,
     // SIGINT/SIGTERM came: the main line parks, onInterrupt's handler ends the round.
     interrupted: false,
     // Aborted by the interrupt: stops the wait for the loadgens (to be idle, to finish).
@@ -283,22 +287,27 @@ async function main() {
     cli.log(`round ${live.roundId}: ${o.app} x${o.instances}, ${o.loadgens} loadgen(s), starts at ${created.start_at}`);
   }
   startCollectors(plan, live);
+  if (p.dryRun) printEvents(plan);
   if (!p.dryRun) {
     // The steady-state gate sets the measured window while the loadgens run.
     const gate = o.steadyGate && startSteadyWatch(live.control, { round: live.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
+    if (o.events.length) live.events = startEvents(plan, live, { log: cli.log });
     try {
       await waitRound(live.control, { round: live.roundId, deadlineMs: plan.maxWaitMs, signal: live.abort.signal });
     } catch (err) {
       if (!live.interrupted) await lostDatabase(live, err);
     }
     if (gate) await gate.stop();
+    // An event's watch may outlast the loadgens (a rolling deployment still under way).
+    if (live.events) await live.events.done;
     if (live.interrupted) return parked();
     await live.usage.stop(live.control, live.roundId);
     if (p.name === 'local') shield(p, 0);
   }
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
-  if (!(await eachInstance(plan, 'POST', `/timings/flush?round=${live.roundId}`, { retryUnavailableForMs: outageToleranceMs() }))) {
+  const flushOpts = { retryUnavailableForMs: outageToleranceMs(), instances: finalInstances(o) };
+  if (!(await eachInstance(plan, 'POST', `/timings/flush?round=${live.roundId}`, flushOpts))) {
     cli.log('some app timings were not flushed');
   }
   if (live.interrupted) return parked();

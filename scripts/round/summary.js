@@ -5,6 +5,7 @@
 const { hostCpuLine } = require('./host-cpu');
 const { textTable } = require('./text-table');
 const { loadSteady, steadyLines } = require('./steady-summary');
+const { loadEvents, eventLines } = require('./event-summary');
 
 // A round with more errors than this fraction of its samples failed (run-round.sh
 // --max-error-rate): 1 %, loose enough for a short round's connection churn.
@@ -40,7 +41,10 @@ async function loadSummary(client, roundId) {
               (SELECT stats_samples FROM report_round_validity WHERE round_id = $1)::int AS stats_samples,
               (SELECT stats_expected FROM report_round_validity WHERE round_id = $1)::int AS stats_expected
          FROM requests q LEFT JOIN router_timings rt ON rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
-  return { round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0], steady: await loadSteady(client, roundId) };
+  return {
+    round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0],
+    steady: await loadSteady(client, roundId), roundEvents: await loadEvents(client, roundId),
+  };
 }
 
 /** Router records against requests, stats samples against the number expected: a gap shows. */
@@ -115,6 +119,7 @@ function formatSummary(summary, reasons) {
     `latency: p50 ${ms(r.p50_us)}, p95 ${ms(r.p95_us)}, p99 ${ms(r.p99_us)}, max ${ms(r.max_us)}`,
     ...generatorLines(r),
     ...steadyLines(summary.steady),
+    ...eventLines(summary.roundEvents || { events: [] }),
     'app instances:',
     ...(instances.length === 0 ? ['  (no stats samples)'] : table(
       ['index', 'cpu avg', 'cpu max', 'cpu quota', 'mem avg', 'mem max', 'mem quota', 'samples'],

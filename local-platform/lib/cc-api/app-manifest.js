@@ -147,6 +147,10 @@ async function applyManifest(platform, raw, { scratchDir }) {
     if (over.length) throw errors.unprocessable(`For application '${app.name}': ${over.join(', ')}`);
     const scaled = Object.fromEntries([['instances', 'instances'], ['memory', 'memory_in_mb'], ['disk_quota', 'disk_in_mb']]
       .filter(([k]) => entry[k] !== undefined).map(([k, field]) => [field, app[KEPT.find(([m]) => m === k)[1]]]));
+    // process_scale.rb: the manifest's scale is refused while the app deploys.
+    if (old && Object.keys(scaled).length && platform.deployments.deploying(old)) {
+      throw errors.unprocessable(`For application '${app.name}': Cannot scale this process while a deployment is in flight.`);
+    }
     const moved = old && old.state === 'STARTED' && app.instances !== old.instances;
     platform.state.apps[app.name] = app;
     platform.save();

@@ -11,6 +11,7 @@ const { environmentVariables, routeResource, curl } = require('../cf-api');
 const { route } = require('./routes');
 const { vcapServices, vcapApplication } = require('../cf-env');
 const V = require('./validate');
+const { renameApp } = require('../app-rename');
 
 function register(router, { platform, base, jobs }) {
   const apps = () => Object.values(platform.state.apps);
@@ -30,6 +31,26 @@ function register(router, { platform, base, jobs }) {
     return P.list(base, '/v3/apps', apps().filter(wanted).map((a) => P.app(base, a)));
   });
   router.add('GET', '/v3/apps/:guid', ({ params }) => P.app(base, appOr404(params.guid)));
+  // `cf rename` (apps_controller.rb update, AppUpdateMessage, app_update.rb): the name only;
+  // lifecycle and metadata are not kept locally.
+  router.add('PATCH', '/v3/apps/:guid', async ({ params, body }) => {
+    const a = appOr404(params.guid);
+    const b = V.isObject(body) ? body : {};
+    const problems = V.unknownKeys(b, ['name', 'lifecycle', 'metadata']);
+    if ('name' in b && (typeof b.name !== 'string' || !b.name.length)) problems.push(typeof b.name === 'string' ? "Name can't be blank" : 'Name must be a string');
+    else if (typeof b.name === 'string' && b.name.length > 255) problems.push('Name is too long (maximum is 255 characters)');
+    // The router's backends carry the name (haproxy-config.js): HAProxy's name characters only.
+    else if (typeof b.name === 'string' && !/^[A-Za-z0-9._:-]+$/.test(b.name)) problems.push("Name must be letters, digits, '.', '_', ':' or '-' on the local platform");
+    if (problems.length) throw errors.unprocessable(problems.join(', '));
+    await exclusive(async () => {
+      if (b.name !== undefined && b.name !== a.name) {
+        if (platform.state.apps[b.name]) throw errors.unprocessable(`App with the name '${b.name}' already exists.`);
+        await renameApp(platform, a, b.name);
+      }
+      user(a, 'audit.app.update', { request: Object.fromEntries(Object.entries(b).filter(([k]) => k === 'name')) });
+    });
+    return P.app(base, a);
+  });
   // CC's delete (apps_controller.rb destroy, app_delete.rb): the delete request and a stop
   // are recorded, the app goes with its bindings and route mappings; its routes stay.
   router.add('DELETE', '/v3/apps/:guid', ({ params }) => {

@@ -95,6 +95,12 @@ function register(router, { platform, base }) {
     if (!platform.appByGuid(params.guid)) throw errors.resourceNotFound('App');
     return { enabled: false, reason: 'ssh is disabled globally' };
   });
+  // `cf running-environment-variable-group`, `cf staging-environment-variable-group`: none set
+  // (environment_variable_group_presenter.rb; an operator sets them with set-*-group).
+  router.add('GET', '/v3/environment_variable_groups/:name', ({ params }) => {
+    if (!['running', 'staging'].includes(params.name)) throw errors.resourceNotFound('Environment variable group');
+    return { updated_at: null, name: params.name, var: {}, links: { self: { href: `${base}/v3/environment_variable_groups/${params.name}` } } };
+  });
   router.add('GET', '/v3/spaces/:guid/features/ssh', ({ params }) => {
     if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
     return { name: 'ssh', description: 'Enable SSHing into apps in the space.', enabled: false };

@@ -1,4 +1,4 @@
-// orgs.js — the one org and space (`local` / `local`), the shared domain (`localhost`, the
+// orgs.js — the one org, its spaces (`local`, and those `cf create-space` made), the shared domain (`localhost`, the
 // routes' domain in manifests/vars-local.yml) and the stack: enough for `cf login -o -s`,
 // `cf target` and the lookups push makes. Name filters (`names=`) as CC's list endpoints.
 'use strict';
@@ -12,7 +12,7 @@ function byNames(query, name) {
   return names === null || names.split(',').includes(name);
 }
 
-function register(router, { base }) {
+function register(router, { platform, base }) {
   router.add('GET', '/v3/organizations', ({ query }) => P.list(base, '/v3/organizations', byNames(query, P.ORG.name) ? [P.org(base)] : []));
   router.add('GET', '/v3/organizations/:guid', ({ params }) => {
     if (params.guid !== P.ORG.guid) throw errors.resourceNotFound('Organization');
@@ -20,14 +20,17 @@ function register(router, { base }) {
   });
   router.add('GET', '/v3/organizations/:guid/domains', () => P.list(base, `/v3/organizations/${P.ORG.guid}/domains`, [P.domain(base)]));
   router.add('GET', '/v3/organizations/:guid/domains/default', () => P.domain(base));
+  // `local`, and the spaces `cf create-space` made (spaces.js).
+  const spaces = () => [P.space(base), ...Object.values(platform.state.spaces).map((s) => P.space(base, s))];
   router.add('GET', '/v3/spaces', ({ query }) => {
     const orgs = query.get('organization_guids');
-    const ok = byNames(query, P.SPACE.name) && (orgs === null || orgs.split(',').includes(P.ORG.guid));
-    return P.list(base, '/v3/spaces', ok ? [P.space(base)] : []);
+    const inOrg = orgs === null || orgs.split(',').includes(P.ORG.guid);
+    return P.list(base, '/v3/spaces', inOrg ? spaces().filter((s) => byNames(query, s.name)) : []);
   });
   router.add('GET', '/v3/spaces/:guid', ({ params }) => {
-    if (params.guid !== P.SPACE.guid) throw errors.resourceNotFound('Space');
-    return P.space(base);
+    const s = spaces().find((x) => x.guid === params.guid);
+    if (!s) throw errors.resourceNotFound('Space');
+    return s;
   });
   router.add('GET', '/v3/domains', ({ query }) => P.list(base, '/v3/domains', byNames(query, P.DOMAIN.name) ? [P.domain(base)] : []));
   router.add('GET', '/v3/domains/:guid', ({ params }) => {

@@ -46,16 +46,19 @@ function org(base) {
   };
 }
 
-function space(base) {
+// A space of the org: `local`, or one `cf create-space` made ({guid, name, createdAt}).
+function space(base, s = null) {
+  const g = s ? s.guid : SPACE.guid;
+  const at = s ? ts(s.createdAt) : EPOCH;
   return {
-    guid: SPACE.guid, created_at: EPOCH, updated_at: EPOCH, name: SPACE.name,
+    guid: g, created_at: at, updated_at: at, name: s ? s.name : SPACE.name,
     relationships: { organization: { data: { guid: ORG.guid } }, quota: { data: null } },
     metadata: META(),
     links: {
-      self: { href: `${base}/v3/spaces/${SPACE.guid}` },
-      features: { href: `${base}/v3/spaces/${SPACE.guid}/features` },
+      self: { href: `${base}/v3/spaces/${g}` },
+      features: { href: `${base}/v3/spaces/${g}/features` },
       organization: { href: `${base}/v3/organizations/${ORG.guid}` },
-      apply_manifest: { href: `${base}/v3/spaces/${SPACE.guid}/actions/apply_manifest`, method: 'POST' },
+      apply_manifest: { href: `${base}/v3/spaces/${g}/actions/apply_manifest`, method: 'POST' },
     },
   };
 }
@@ -110,12 +113,13 @@ function readinessOf(rc) {
   return { type: rc.type, data };
 }
 
-// The web process: its guid is the app's, as CC gives the web process the app's guid.
+// A web process of app `a`: the app's own has the app's guid, as CC gives the web process
+// the app's guid; a rolling deployment's (`a.processGuid`) has its own.
 function processOf(base, a, command) {
   const hc = a.healthCheck;
   const data = { timeout: hc.startTimeoutSec, invocation_timeout: hc.invocationTimeoutSec, interval: hc.intervalSec };
   if (hc.type === 'http') data.endpoint = hc.endpoint;
-  const g = a.guid;
+  const g = a.processGuid || a.guid;
   return {
     guid: g, created_at: ts(a.createdAt), updated_at: ts(a.updatedAt || a.createdAt), version: a.version || g,
     type: 'web', command: command === undefined ? a.command : command, user: 'vcap',
@@ -123,12 +127,12 @@ function processOf(base, a, command) {
     log_rate_limit_in_bytes_per_second: -1,
     health_check: { type: hc.type, data },
     readiness_health_check: readinessOf(a.readinessCheck),
-    relationships: { app: { data: { guid: g } }, revision: null },
+    relationships: { app: { data: { guid: a.guid } }, revision: null },
     metadata: { labels: {}, annotations: a.cpuQuota === undefined || a.cpuQuota === null ? {} : { [CPU_ANNOTATION]: String(a.cpuQuota) } },
     links: {
       self: { href: `${base}/v3/processes/${g}` },
       scale: { href: `${base}/v3/processes/${g}/actions/scale`, method: 'POST' },
-      app: { href: `${base}/v3/apps/${g}` },
+      app: { href: `${base}/v3/apps/${a.guid}` },
       space: { href: `${base}/v3/spaces/${SPACE.guid}` },
       stats: { href: `${base}/v3/processes/${g}/stats` },
       process_instances: { href: `${base}/v3/processes/${g}/process_instances` },
@@ -136,4 +140,12 @@ function processOf(base, a, command) {
   };
 }
 
-module.exports = { CPU_ANNOTATION, QUOTA_GUID, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };
+// A body that is not JSON (a manifest's YAML), sent as it is with its content type.
+class RawBody {
+  constructor(text, contentType) {
+    this.text = text;
+    this.contentType = contentType;
+  }
+}
+
+module.exports = { RawBody, CPU_ANNOTATION, QUOTA_GUID, ORG, SPACE, DOMAIN, STACK, EPOCH, ts, list, org, space, domain, stack, app, processOf };

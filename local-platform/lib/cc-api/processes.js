@@ -70,30 +70,44 @@ function updatedHealthCheck(hc, given) {
 
 function register(router, { platform, base }) {
   const apps = () => Object.values(platform.state.apps);
-  const processOr404 = (guid, type = 'web') => {
+  const deployments = () => platform.deployments;
+  // During a rolling deployment an app has two web processes (../deployments.js); CC's
+  // /v3/apps/:guid/processes/web is the newest (process_fetcher.rb fetch_for_app_by_type).
+  // → { a: the app, p: the process { guid, key, instances, original } }
+  const processOr404 = (guid, type) => {
+    if (type === undefined) {
+      const found = deployments().byGuid(guid);
+      if (found) return { a: found.app, p: found.proc };
+    }
     const a = platform.appByGuid(guid);
-    if (!a || type !== 'web') throw errors.resourceNotFound('Process');
-    return a;
+    if (!a || (type !== undefined && type !== 'web')) throw errors.resourceNotFound('Process');
+    const list = deployments().processes(a);
+    return { a, p: type === undefined ? list[0] : list[list.length - 1] };
   };
   const exclusive = (fn) => platform.exclusive(fn);
-  const stats = (a) => v3Stats(a, platform.cell.list(a.name), platform.cpuCores(a));
-  const proc = (a) => P.processOf(base, a, platform.startCommandOf ? platform.startCommandOf(a) : a.command);
+  // The process as its own record: instances, droplet and guid its own.
+  const recordOf = ({ a, p }) => ({
+    ...(deployments().record(p.key) || a), instances: p.instances, ...(p.original ? {} : { processGuid: p.guid, createdAt: p.createdAt }),
+  });
+  const stats = (x) => v3Stats(recordOf(x), platform.cell.list(x.p.key), platform.cpuCores(x.a));
+  const proc = (x) => P.processOf(base, recordOf(x), x.a.command);
+  const all = (a) => deployments().processes(a).map((p) => proc({ a, p }));
   const body = (ctx) => (V.isObject(ctx.body) ? ctx.body : {});
 
   router.add('GET', '/v3/apps/:guid/processes', ({ params }) => {
     const a = platform.appByGuid(params.guid);
     if (!a) throw errors.resourceNotFound('App');
-    return P.list(base, `/v3/apps/${a.guid}/processes`, [proc(a)]);
+    return P.list(base, `/v3/apps/${a.guid}/processes`, all(a));
   });
   router.add('GET', '/v3/processes', ({ query }) => {
     const guids = query.get('app_guids');
     const list = apps().filter((a) => guids === null || guids.split(',').includes(a.guid));
-    return P.list(base, '/v3/processes', list.map(proc));
+    return P.list(base, '/v3/processes', list.flatMap(all));
   });
   router.add('GET', '/v3/apps/:guid/processes/:type', ({ params }) => proc(processOr404(params.guid, params.type)));
   router.add('GET', '/v3/processes/:guid', ({ params }) => proc(processOr404(params.guid)));
   router.add('GET', '/v3/apps/:guid/processes/:type/stats', ({ params }) => stats(processOr404(params.guid, params.type)));
-  router.add('GET', '/v3/processes/:guid/sidecars', ({ params }) => P.list(base, `/v3/processes/${processOr404(params.guid).guid}/sidecars`, []));
+  router.add('GET', '/v3/processes/:guid/sidecars', ({ params }) => P.list(base, `/v3/processes/${processOr404(params.guid).p.guid}/sidecars`, []));
   router.add('GET', '/v3/processes/:guid/stats', ({ params }) => stats(processOr404(params.guid)));
 
   // CC saves the new scale, records audit.app.process.scale and answers 202; Diego starts
@@ -101,9 +115,11 @@ function register(router, { platform, base }) {
   const scale = async (ctx) => {
     const { params } = ctx;
     const b = body(ctx);
-    const a = processOr404(params.guid, params.type);
+    const { a, p } = processOr404(params.guid, params.type);
     const problems = scaleProblems(b);
     if (problems.length) throw errors.unprocessable(problems.join(', '));
+    // process_scale.rb: no scale of a web process while the app deploys.
+    if (deployments().deploying(a) || !p.original) throw errors.unprocessable('Cannot scale this process while a deployment is in flight.');
     const given = (k) => b[k] !== undefined && b[k] !== null;
     let count = false;
     await exclusive(() => {
@@ -134,7 +150,7 @@ function register(router, { platform, base }) {
   // the CPU annotation applies at once (§7).
   router.add('PATCH', '/v3/processes/:guid', async (ctx) => {
     const b = body(ctx);
-    const a = processOr404(ctx.params.guid);
+    const { a } = processOr404(ctx.params.guid);
     const problems = updateProblems(b);
     if (problems.length) throw errors.unprocessable(problems.join(', '));
     await exclusive(async () => {
@@ -157,7 +173,7 @@ function register(router, { platform, base }) {
   });
 
   router.add('DELETE', '/v3/apps/:guid/processes/:type/instances/:index', async ({ params }) => {
-    const a = processOr404(params.guid, params.type);
+    const { a } = processOr404(params.guid, params.type);
     const index = Number(params.index);
     const live = platform.cell.list(a.name).some((i) => i.index === index);
     if (!(Number.isInteger(index) && index >= 0 && index < a.instances && live)) throw errors.resourceNotFound('Instance');

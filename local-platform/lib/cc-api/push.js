@@ -116,9 +116,6 @@ function register(router, { platform, base, jobs }) {
     return [201, manifestDiff(parseManifest(raw, req.headers['content-type']), platform.state.apps, P.STACK.name)];
   });
 
-  // Rolling deployments are not implemented: never an active one.
-  router.add('GET', '/v3/deployments', () => P.list(base, '/v3/deployments', []));
-
   router.add('POST', '/v3/resource_matches', ({ body }) => {
     errors.refuseIf(M.resourceMatches(body));
     return [201, { resources: [] }];

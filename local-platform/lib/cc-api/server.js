@@ -15,9 +15,11 @@ const logCacheApi = require('./log-cache');
 const errors = require('./errors');
 const { paginate } = require('./pagination');
 const { listMessage, checkListQuery, applyListQuery } = require('./list-params');
+const { RawBody } = require('./presenters');
 
 const MODULES = [require('./root'), require('./orgs'), require('./apps'), require('./processes'), require('./routes'),
-  require('./service-instances'), require('./push'), require('./log-cache'), require('./foundation')];
+  require('./service-instances'), require('./push'), require('./deployments'), require('./log-cache'), require('./foundation'),
+  require('./spaces'), require('./app-manifest-out'), require('./tasks')];
 // Body sizes as a foundation takes them (docs/cf-platform.md §23): nginx in front of CC cuts
 // any body off at 15 MiB (cc.client_max_body_size) with its own 413; a package may have
 // 1 GiB (cc.packages.max_package_size; nginx lets uploads through up to 2 GiB, CC refuses
@@ -75,6 +77,11 @@ class CcApi {
 
   async handle(req, res, raw) {
     const send = (status, body, headers = {}) => {
+      if (body instanceof RawBody) {
+        res.writeHead(status, { 'content-type': body.contentType, ...headers });
+        res.end(body.text);
+        return;
+      }
       const text = body === null || body === undefined ? '' : JSON.stringify(body);
       res.writeHead(status, { ...(text ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...headers });
       res.end(text);
@@ -93,7 +100,7 @@ class CcApi {
       const out = await route.handler(ctx);
       const [status, body, headers] = Array.isArray(out) ? out : [200, out];
       const shown = list ? applyListQuery(body, list, url.searchParams) : body;
-      send(status, req.method === 'GET' ? paginate(shown, url, this.base) : shown, headers);
+      send(status, req.method === 'GET' && !(shown instanceof RawBody) ? paginate(shown, url, this.base) : shown, headers);
     } catch (e) {
       if (e instanceof errors.CcError) return send(e.status, e.toJSON());
       this.log(`cc-api: ${req.method} ${req.url} failed: ${e.stack || e.message}`);

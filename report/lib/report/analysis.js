@@ -10,6 +10,7 @@ const { DEFAULTS } = require('../../../scripts/experiment/plan.js');
 const { compare, efficiency, summarize } = require('../../../lib/inference.js');
 const { cmp, cpuLevels, cpuTable, memoryNeeded, scaleStops } = require('./study-figures.js');
 const { roundFlags, trusted } = require('./validity.js');
+const { eventSummary } = require('./event-stats.js');
 const { proxyCpuMaxPct } = require('./keepalive-chart.js');
 
 // Group metrics: name → how to read it from a report_round_overview row.
@@ -67,6 +68,9 @@ function analyse(data, { limits, afterChange, slo = DEFAULTS.slo } = {}) {
   const outcomes = data.outcomes ?? [];
   return {
     rounds, groups, series: data.series ?? { seconds: [], instances: [] }, slo,
+    // Events inside rounds (run-round --event): their rows, and per app and kind the figures.
+    events: data.events ?? { events: [], stages: [], traffic: [] },
+    eventSummary: eventSummary(data.events ?? { events: [], stages: [], traffic: [] }),
     comparisons: comparisons(groups),
     efficiency: efficiencies(groups),
     cpuTable: cpuTable(groups),

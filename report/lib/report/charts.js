@@ -5,6 +5,7 @@
 'use strict';
 
 const { ROUND_CHARTS } = require('./round-charts.js');
+const { EVENT_CHARTS } = require('./event-charts.js');
 const { keepaliveThroughput } = require('./keepalive-chart.js');
 const { CHART_CONFIG, SCHEMA, base, meanCi, meanLayers, num, low, panelize, rowsOf } = require('./chart-kit.js');
 const { cpuEfficiency, cpuUtilisation, throughputAtCpuLevels, throughputAtFullCore, throughputVsCpu } = require('./cpu-charts.js');
@@ -104,6 +105,7 @@ function latencySplitBars(a) {
 
 const CHARTS = [
   ...ROUND_CHARTS,
+  ...EVENT_CHARTS,
   ['throughput-vs-load', throughputVsLoad],
   ['latency-split-vs-load', latencySplitVsLoad],
   ['throughput-vs-loadgens', throughputVsLoadgens],

@@ -5,6 +5,7 @@
 'use strict';
 const { judgeRounds, ROUND_COLUMNS } = require('../../../scripts/experiment/spec-match.js');
 const { loadSteadyData, markSuperseded } = require('./steady-data.js');
+const { loadEventData } = require('./event-data.js');
 
 /** "3,5,10-12" → [3, 5, 10, 11, 12]; throws on anything else. */
 function parseRoundList(text) {
@@ -61,6 +62,7 @@ async function loadReportData(client, sel) {
   const overview = [];
   const split = [];
   const series = { seconds: [], instances: [] };
+  const events = { events: [], stages: [], traffic: [] };
   const rows = await selectedRounds(client, sel);
   const { current, stale } = sel.plan ? judgeRounds(rows, sel.plan) : { current: rows, stale: [] };
   for (const { id, keepalive, plan } of current) {
@@ -69,12 +71,13 @@ async function loadReportData(client, sel) {
     overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows.map((o) => ({ ...o, ...extra })));
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
     await loadSteadyData(client, id, overview, series);
+    await loadEventData(client, id, events);
     const row = overview.find((r) => Number(r.round_id) === Number(id));
     if (row) Object.assign(row, (await client.query(ROUND_EXTRA_SQL, [id])).rows[0]);
   }
   markSuperseded(overview);
   const outcomes = await loadOutcomes(client, [...new Set(overview.map((r) => r.experiment).filter(Boolean))]);
-  return { overview, split, stale, series, outcomes };
+  return { overview, split, stale, series, outcomes, events };
 }
 
 /**

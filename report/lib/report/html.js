@@ -6,6 +6,7 @@ const { ROUTER_CORES_WITHOUT_QUOTA } = require('../../../scripts/experiment/proc
 const {
   capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
 } = require('./tables.js');
+const { eventsHtml } = require('./event-html.js');
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 const fmt = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : Number(x).toFixed(d));
@@ -203,6 +204,7 @@ instance's cell is flagged (they share its CPU); locally every process runs on t
   ['efficiency [95 % CI]', (r) => ci(r.efficiency, r.ci_low, r.ci_high, 3)]], efficiencyRows(a))}
 <h2>CPU utilisation (study Table 7.1)</h2>${cpuTableHtml(a)}
 ${procedureHtml(a)}
+${eventsHtml(a)}
 ${routerNote(a)}
 ${studyHtml()}
 <h2>Rounds and validity</h2>${roundsTable(a)}
@@ -214,7 +216,7 @@ ${a.platforms.includes('cf') ? `<p><b>App databases on Cloud Foundry.</b> <code>
 database's server (locally the app databases live on that server too). On CF an app's database is a service instance only the
 app reaches, so its PostgreSQL server version is not recorded for CF rounds.</p>` : ''}
 <p>CSV: ${['rounds', 'groups', 'comparisons', 'scaling-efficiency', 'cpu-utilisation', 'throughput-at-cpu', 'memory-needed', 'scale-stops', 'capacity', 'latency-split', 'latency-split-rounds', 'environment',
-  'round-seconds', 'round-instances', 'memory-first-gc']
+  'round-seconds', 'round-instances', 'memory-first-gc', ...(a.eventSummary.length ? ['event-summary', 'event-stages', 'event-traffic'] : [])]
   .map((n) => `<a href="csv/${n}.csv">${n}</a>`).join(' · ')}</p>
 <script>
 const CHARTS = ${specs};

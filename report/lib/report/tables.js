@@ -123,6 +123,19 @@ function firstGcRows(a) {
   return firstFullGc(a.series.instances).map((g) => ({ ...g, memory_needed_mib: r2(g.memory_needed_mib, 1), after_gc_mib: r2(g.after_gc_mib, 1) }));
 }
 
+/** Per app and event kind (event-stats.js), flat: the quantiles with their intervals as columns. */
+function eventRows(a) {
+  const q = (x, k) => ({ [k]: r2(x.value, 2), [`${k}_ci_low`]: r2(x.ciLow, 2), [`${k}_ci_high`]: r2(x.ciHigh, 2) });
+  return a.eventSummary.map((s) => ({
+    app: s.app, kind: s.kind, events: s.events, new_instances: s.new_instances, never_served: s.never_served,
+    ...q(s.first_served_p50_s, 'first_served_p50_s'), ...q(s.first_served_p95_s, 'first_served_p95_s'),
+    queued_s: r2(s.queued_s, 2), starting_s: r2(s.starting_s, 2), routing_s: r2(s.routing_s, 2), answering_s: r2(s.answering_s, 2),
+    ...q(s.first_60s_p99_pct, 'first_60s_p99_pct'), old_p99_pct: r2(s.old_p99_pct, 0),
+    errors_mean: r2(s.errors_mean, 2), errors_max: s.errors_max, events_with_errors: s.events_with_errors,
+    stopped_errors: s.stopped_errors, stopped_resets: s.stopped_resets,
+  }));
+}
+
 function toCsv(rows) {
   if (!rows.length) return '';
   const cols = Object.keys(rows[0]);
@@ -151,7 +164,10 @@ function csvFiles(a, data) {
     'round-seconds': toCsv(a.series.seconds),
     'round-instances': toCsv(a.series.instances),
     'memory-first-gc': toCsv(firstGcRows(a)),
+    'event-stages': toCsv(a.events.stages),
+    'event-traffic': toCsv(a.events.traffic),
+    'event-summary': toCsv(eventRows(a)),
   };
 }
 
-module.exports = { groupRows, comparisonRows, efficiencyRows, cpuRows, cpuLevelRows, memoryNeededRows, scaleStopRows, capacityRows, splitRows, roundRows, environmentRows, firstGcRows, toCsv, csvFiles };
+module.exports = { eventRows, groupRows, comparisonRows, efficiencyRows, cpuRows, cpuLevelRows, memoryNeededRows, scaleStopRows, capacityRows, splitRows, roundRows, environmentRows, firstGcRows, toCsv, csvFiles };
