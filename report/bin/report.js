@@ -5,16 +5,17 @@
 'use strict';
 const path = require('node:path');
 const { parseOrExit, note } = require('../../lib/arg-table.js');
-const { connect, REPO_ROOT, resultsUrl } = require('../../scripts/ops/results-url.js');
+const { REPO_ROOT, resultsUrl } = require('../../lib/results-db-url.js');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
-const { inStudy, shippedPlans } = require('../../scripts/experiment/catalogue.js');
-const { defaultScale, loadPlan, PlanError, SCALES } = require('../../scripts/experiment/plan.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../../plans/plan.js');
+const { inStudy, shippedPlans } = require('../../plans/shipped.js');
 const { studyAnalyses, writeStudyPage } = require('../lib/report/study-page.js');
 const { analyse } = require('../lib/report/analysis.js');
 const { loadReportData, parseRoundList, staleLine } = require('../lib/report/data.js');
 const { writeReport } = require('../lib/report/render.js');
+const { connect } = require('../lib/report/results-db.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {

@@ -22,7 +22,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, MANIFEST_DIR, ROWS } = require('../ops/cli');
-const { selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
+const { enterRepository, selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
@@ -311,6 +311,7 @@ function parseArgs(argv) {
 }
 
 async function main(argv) {
+  enterRepository();
   const o = parseArgs(argv);
   if (o.stop) { stopTunnel(); return; }
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });

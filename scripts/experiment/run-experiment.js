@@ -6,9 +6,10 @@
 const { parseOrExit, note } = require('../../lib/arg-table.js');
 const { connect, resultsUrl } = require('../ops/results-url.js');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
-const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('./catalogue.js');
+const { estimateText, listLines, studyPlans, withEstimates } = require('./catalogue.js');
+const { shippedPlans } = require('../../plans/shipped.js');
 const { duration } = require('./estimate.js');
-const { defaultScale, loadPlan, PlanError, SCALES } = require('./plan.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../../plans/plan.js');
 const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('./round-runner.js');
 const { runExperiment, UsageError } = require('./runner.js');
 const { cellProblems, localCells } = require('./cell-fit.js');

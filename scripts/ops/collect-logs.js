@@ -9,7 +9,7 @@
 // `cf logs APP` follows again, until the collector is stopped.
 const { makeCli, ROWS } = require('./cli');
 const { note } = require('../../lib/arg-table');
-const { selectPlatform } = require('./target');
+const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { formatCmd } = require('./exec');
 
@@ -54,6 +54,7 @@ function followLogs(p, app) {
 }
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });

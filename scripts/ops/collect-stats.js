@@ -8,7 +8,7 @@
 // rest of the run.
 const { makeCli, ROWS } = require('./cli');
 const { note } = require('../../lib/arg-table');
-const { selectPlatform } = require('./target');
+const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');
 
@@ -60,6 +60,7 @@ function producerOf(p, o, source) {
 }
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });

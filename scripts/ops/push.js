@@ -3,7 +3,7 @@
 // push.js — scripts/push.sh: push an app (or all of them) from its manifest to the local
 // platform or CF. COMMAND is its help and its flags.
 const { makeCli, knownApps, ROWS } = require('./cli');
-const { selectPlatform, ALL_APPS } = require('./target');
+const { enterRepository, selectPlatform, ALL_APPS } = require('./target');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 const { requireNodeModules } = require('./node-modules');
 const { noteCfVerifies } = require('./tls');
@@ -48,6 +48,7 @@ const COMMAND = {
 };
 
 function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   const [target, second] = o._;
   if (second) cli.usageError(`one APP (or all) only, got "${target}" and "${second}"`);

@@ -16,7 +16,6 @@
 // run-round loads it before its first step, and on a fresh clone that step is the one
 // that installs the npm packages (ops/apps.js localPlatformUp runs scripts/setup.sh).
 
-const CONNECT_TIMEOUT_MS = 10000;
 // The longest outage every part of a round waits out (up to 60 s, plus margin
 // for the database's start and the last backoff step). CFSCALE_OUTAGE_TOLERANCE_MS (a
 // positive integer, ms) sets another, for every round helper and collector alike; a
@@ -53,23 +52,10 @@ function isConnectionError(err) {
 
 const { sleep } = require('./sleep');
 
-async function connect(url, name) {
-  const { Client } = require('pg');
-  const { connectionFromUrl, pgConfig } = require('../../lib/bindings');
-  const client = new Client({
-    ...pgConfig(connectionFromUrl(url, 'the results database URL')),
-    application_name: `cfscale-${name}`,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
-  // A connection that breaks while idle emits 'error'; unhandled it would end the process.
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch (err) {
-    client.end().catch(() => {});
-    throw err;
-  }
-  return client;
+/** A connected client (lib/results-client.js) as application cfscale-NAME; numbers: see there. */
+async function connect(url, name, options = {}) {
+  const { connectResults } = require('../../lib/results-client');
+  return connectResults(require('pg'), url, name, options);
 }
 
 /** One connection, opened when first needed and again after it broke; see the header. */

@@ -5,11 +5,12 @@
 // by the real cf CLI; they differ only in where it is logged in: the local platform
 // (scripts/cfl up) answers Cloud Controller's v3 API on `scripts/cfl api-url`, and its cf
 // config lives in a CF_HOME of its own (LOCAL_CF_HOME), so the user's own cf target is left
-// alone. Requiring it moves the process to the repository root, so printed commands read as
-// typed there, and appends .tools/bin to PATH (where scripts/setup.sh builds the cf CLI; a
-// cf already on PATH wins).
+// alone.
 //
 // API:
+//   enterRepository()  for a command's entry point, before anything runs: the process moves to
+//     the repository root, so printed commands read as typed there, and .tools/bin is appended
+//     to PATH (where scripts/setup.sh builds the cf CLI; a cf already on PATH wins)
 //   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
 //     --platform, else PLATFORM, else cf when `cf target` succeeds on an API whose /v3/info
 //     does not name the local platform (LOCAL_INFO_NAME), else local.
@@ -54,8 +55,11 @@ const ALL_APPS = ['node-app', 'java-app', 'loadgen'];
 // Services every app manifest binds (manifests/*.yml).
 const SERVICES = ['node-db', 'java-db', 'results-db'];
 
-process.chdir(ROOT);
-process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
+function enterRepository() {
+  process.chdir(ROOT);
+  const tools = path.join(ROOT, '.tools/bin');
+  if (!process.env.PATH.split(':').includes(tools)) process.env.PATH = `${process.env.PATH}:${tools}`;
+}
 
 /** Has a cf target: cf installed and `cf target` exits 0. */
 function cfTargeted() {
@@ -247,4 +251,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };
+module.exports = { enterRepository, selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };

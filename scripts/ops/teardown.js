@@ -3,7 +3,7 @@
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
 // too), leaving nothing running. COMMAND is its help and its flags.
 const { makeCli, ROWS } = require('./cli');
-const { selectPlatform, ALL_APPS, SERVICES } = require('./target');
+const { enterRepository, selectPlatform, ALL_APPS, SERVICES } = require('./target');
 const { onPath } = require('./exec');
 const { localPlatformUp } = require('./apps');
 
@@ -30,6 +30,7 @@ const COMMAND = {
 };
 
 function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (p.name === 'cf') {

@@ -4,7 +4,7 @@
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
 // failed. COMMAND is its help and its flags.
 const { makeCli, ROWS } = require('../ops/cli');
-const { selectPlatform } = require('../ops/target');
+const { enterRepository, selectPlatform } = require('../ops/target');
 const { localPlatformUp } = require('../ops/apps');
 const { printReaped } = require('./reap-rounds');
 const { showRound } = require('./show-round');
@@ -31,6 +31,7 @@ label. Exit: 0 ok, 1 usage or database error.`,
 };
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   if (o.app) cli.requireKnownApp(o.app);
   const p = selectPlatform(cli, { platformOpt: o.platform });

@@ -24,7 +24,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { makeCli } = require('../ops/cli');
-const { cfJsonOf, wholeSecondUtc } = require('../ops/target');
+const { enterRepository, cfJsonOf, wholeSecondUtc } = require('../ops/target');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
 const { preparePlan } = require('./round-plan');
@@ -252,6 +252,7 @@ function joinHarnessCell(p) {
 }
 
 async function main() {
+  enterRepository();
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
   const plan = preparePlan(cli, o);

@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const pg = require('pg');
-const { connect, REPO_ROOT } = require('../../../scripts/ops/results-url.js');
+const { REPO_ROOT } = require('../../../lib/results-db-url.js');
+const { connect } = require('../../lib/report/results-db.js');
 const { portRange, randomFreePort } = require('../../../lib/ports');
 
 const pgCluster = require('../../../local-platform/lib/pg-cluster.js');
@@ -48,7 +49,7 @@ async function testDatabase(tag) {
   await a.query(`CREATE DATABASE ${name}`);
   await a.end();
   const url = withDb(admin, name);
-  // The report's own connection (results-url.js): numbers read as the report reads them.
+  // The report's own connection (lib/report/results-db.js): numbers read as the report reads them.
   const client = await connect(url);
   await client.query('SET client_min_messages = warning');
   await client.query(fs.readFileSync(path.join(REPO_ROOT, 'results-schema.sql'), 'utf8'));

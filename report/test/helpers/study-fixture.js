@@ -76,7 +76,7 @@ if (require.main === module) {
       ['--out FILE', 'out', 'str', path.relative(process.cwd(), FIXTURE), 'the fixture file (gzipped JSON)'],
     ],
   });
-  const { inStudy, shippedPlans } = require('../../../scripts/experiment/catalogue.js');
+  const { inStudy, shippedPlans } = require('../../../plans/shipped.js');
   const experiments = shippedPlans('local').map((e) => e.plan).filter(inStudy).map((p) => p.name);
   makeFixture(o.from, o.out, experiments).then((n) => {
     process.stderr.write(`study-fixture: ${JSON.stringify(n)} → ${o.out} (${fs.statSync(o.out).size} bytes)\n`);

@@ -5,8 +5,7 @@
 // parameter it recorded equals the plan's spec for its label. One rule, used by the runner
 // (resume, cpuReference) and the report; scripts/experiment/README.md "Resume" states it.
 'use strict';
-const { configurations, parseLabel, roundSpec } = require('./order.js');
-const { capacityOverrides } = require('./procedures.js');
+const { capacityOverrides, configurations, parseLabel, roundSpec } = require('./order.js');
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
 const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,

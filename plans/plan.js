@@ -52,6 +52,8 @@ const DEFAULTS = Object.freeze({
   keepalive: true,
   frontProxies: 0,
 });
+// What the router has when its cgroup has no quota (cores): the share `scale.routerLoad` is of.
+const ROUTER_CORES_WITHOUT_QUOTA = 1;
 const AFTER_CHANGE = ['rerun', 'keep'];
 // change: restart the app only when a round's settings or memory change; round: before every round too (each round a fresh process: a JVM's warm-up is the gate's, never the round before's)
 const RESTART = ['change', 'round'];
@@ -431,4 +433,4 @@ function loadPlan(file, scale = null) {
   return validatePlanAt(raw, path.basename(file), scale ?? defaultScale(raw?.platform ?? DEFAULTS.platform));
 }
 
-module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS };
+module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS, ROUTER_CORES_WITHOUT_QUOTA };
