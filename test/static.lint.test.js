@@ -7,7 +7,7 @@
 //   elsewhere says so on a `platform-ports:` comment line;
 // - every require names its file in a string literal, so a renamed file breaks lint, not a user;
 // - requires run one way: in scripts/ by the layer map, report/ never into scripts/ (the plans it
-//   reads are plans/), and no module does anything when required;
+//   reads are plans/), no module does anything when required, and only entry points exit;
 // - every generated file (the shared modules' copies in the folders CF pushes, the tables
 //   contract/readme-tables.js writes) matches its source.
 const test = require('node:test');
@@ -100,6 +100,17 @@ test('report/ requires nothing from scripts/, plans/ nothing from either, lib/ n
       for (const to of requiredPaths(f)) if (banned.some((b) => to.startsWith(b))) bad.push(`${f} requires ${to}`);
     }
   }
+  assert.deepEqual(bad, []);
+});
+
+// Only a command's entry point (a file with a shebang, or one that runs when `require.main ===
+// module`) ends the process: below it, a layer throws (lib/arg-table.js CliError) and returns.
+const ENTRY_POINT = /^#!|require\.main === module/m;
+
+test('no process.exit below the commands: in scripts/, lib/, report/ and plans/ only entry points exit', () => {
+  const bad = tracked('scripts/*.js', 'lib/*.js', 'report/*.js', 'plans/*.js')
+    .filter((f) => !/\.test\.js$|(^|\/)(test|test-support)\//.test(f))
+    .filter((f) => /process\.exit\(/.test(read(f)) && !ENTRY_POINT.test(read(f)));
   assert.deepEqual(bad, []);
 });
 

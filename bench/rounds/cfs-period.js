@@ -15,7 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 
 // The parser, the defaults and --help in one (arg-table.js).
@@ -46,7 +46,12 @@ Exit 0 ok, 1 usage, 2 a step failed.`,
 };
 
 function parseArgs(argv) {
-  const o = parseOrExit('cfs-period', argv, COMMAND);
+  let o;
+  try {
+    o = parseCommand('cfs-period', argv, COMMAND);
+  } catch (err) {
+    process.exit(cliExitCode(err));
+  }
   o.periods = o.periods.split(',').map(Number);
   o.loads = o.loads.split(',').map(Number);
   if (!(o.cpu > 0)) die('--cpu must be a positive number of cores', 1);

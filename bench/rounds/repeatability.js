@@ -15,7 +15,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 const WAYS = {
   fixed: ['--warmup', '2s', '--prewarm', '200'],
@@ -56,7 +56,12 @@ side, not absolute rates: the machine is shared. Exit 0 ok, 1 usage, 2 a round f
 };
 
 function parseArgs(argv) {
-  const o = parseOrExit('repeatability', argv, COMMAND);
+  let o;
+  try {
+    o = parseCommand('repeatability', argv, COMMAND);
+  } catch (err) {
+    process.exit(cliExitCode(err));
+  }
   o.extra ||= [];
   o.instances = o.instances.split(',').map(Number);
   o.ways = o.ways.split(',');

@@ -5,7 +5,7 @@
 // With --simulate, the engine's false-alarm rate and power on the spread of --a's rounds
 // (lib/verdict-sim.js) and the round count they recommend.
 'use strict';
-const { parseOrExit, note, REQUIRED } = require('../../lib/arg-table.js');
+const { parseCommand, note, REQUIRED, CliError, cliExitCode } = require('../../lib/arg-table.js');
 const { connectionFromUrl } = require('../../lib/bindings.js');
 const { summarize } = require('../../lib/inference.js');
 const { resultsUrl } = require('../../lib/results-db-url.js');
@@ -95,7 +95,7 @@ function simulationRows(values, o) {
 }
 
 async function main() {
-  const o = parseOrExit('compare', process.argv.slice(2), COMMAND);
+  const o = parseCommand('compare', process.argv.slice(2), COMMAND);
   if (!o.simulate && !o.b) die('--b is required (or --simulate)');
   if (o.simulate && o.b) die('--simulate takes --a only: it draws both sets from its rounds');
   const url = database(o);
@@ -119,4 +119,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

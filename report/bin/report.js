@@ -4,7 +4,7 @@
 // page of the study's plans in Markdown (lib/report/study-page.js).
 'use strict';
 const path = require('node:path');
-const { parseOrExit, note } = require('../../lib/arg-table.js');
+const { parseCommand, note, CliError, cliExitCode } = require('../../lib/arg-table.js');
 const { REPO_ROOT, resultsUrl } = require('../../lib/results-db-url.js');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
@@ -76,7 +76,7 @@ async function studyPage(o) {
 }
 
 async function main() {
-  const o = parseOrExit('report', process.argv.slice(2), COMMAND);
+  const o = parseCommand('report', process.argv.slice(2), COMMAND);
   if (o.study) return studyPage(o);
   if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
   const sel = {};
@@ -112,4 +112,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

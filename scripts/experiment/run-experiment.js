@@ -3,7 +3,7 @@
 // plan (or the study's plans), connect to the results database, hand off to
 // runner.js, plan after plan, with the time left on every plan's start.
 'use strict';
-const { parseOrExit, note } = require('../../lib/arg-table.js');
+const { parseCommand, note, CliError, cliExitCode } = require('../../lib/arg-table.js');
 const { connect, resultsUrl } = require('../ops/results-url.js');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
 const { estimateText, listLines, studyPlans, withEstimates } = require('./catalogue.js');
@@ -79,7 +79,7 @@ function refuseOversized(entries) {
 }
 
 async function main() {
-  const o = parseOrExit('run-experiment', process.argv.slice(2), COMMAND);
+  const o = parseCommand('run-experiment', process.argv.slice(2), COMMAND);
   if (o.list) {
     if (o._.length || o.study) die('--list takes no PLAN and no --study (see --help)');
     const scale = o.scale || defaultScale('local');
@@ -150,4 +150,4 @@ async function main() {
   return 0;
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

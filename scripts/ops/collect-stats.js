@@ -7,7 +7,7 @@
 // (docs/cf-platform.md §1): when it ends by itself, the v3 stats are polled instead for the
 // rest of the run.
 const { makeCli, ROWS } = require('./cli');
-const { note } = require('../../lib/arg-table');
+const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');
@@ -76,4 +76,4 @@ async function main() {
     '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }
 
-main();
+main().catch((err) => process.exit(cliExitCode(err)));

@@ -7,7 +7,7 @@ const { enterRepository, selectPlatform, ALL_APPS } = require('./target');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 const { requireNodeModules } = require('./node-modules');
 const { noteCfVerifies } = require('./tls');
-const { note } = require('../../lib/arg-table');
+const { note, cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('push');
 
@@ -68,4 +68,6 @@ function main() {
   for (const app of apps) pushApp(p, app, o.instances === undefined ? '' : String(o.instances));
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  try { main(); } catch (err) { process.exit(cliExitCode(err)); }
+}

@@ -6,7 +6,7 @@ const { makeCli, knownApps, ROWS } = require('./cli');
 const { enterRepository, selectPlatform } = require('./target');
 const { localPlatformUp, scaleApp, appAction, waitRunning } = require('./apps');
 const { giveMissingControlToken } = require('./control-token');
-const { note } = require('../../lib/arg-table');
+const { note, cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('scale');
 
@@ -59,4 +59,4 @@ function main() {
   waitRunning(p, o.app, guid, o.instances, sinceMs);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

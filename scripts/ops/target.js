@@ -18,7 +18,8 @@
 //     printCmd(argv)          the command, shell-quoted, on one stdout line
 //     run(argv) → code        a command that changes something: printed under --dry-run
 //                             (code 0), else run with its stdout on stderr
-//     mustRun(argv)           run(); a failure ends the script with the command's code
+//     mustRun(argv)           run(); a failure throws CliError with the command's code (no
+//                             message: the command said why)
 //     cfRun(...args)          mustRun of a cf command
 //     cfQuery(...args, opts?) read-only look-up, runs even under --dry-run → {code, stdout, stderr}
 //     cflRun(...args), cflQuery(...args, opts?)  the same for the local platform's own
@@ -42,6 +43,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
+const { CliError } = require('../../lib/arg-table');
 
 const CFL = 'scripts/cfl';
 // The name the local platform's /v3/info gives (local-platform/lib/cc-api/root.js): no
@@ -136,7 +138,7 @@ class Platform {
 
   mustRun(argv) {
     const code = this.run(argv);
-    if (code !== 0) process.exit(code);
+    if (code !== 0) throw new CliError('', code);
   }
 
   cfRun(...args) {
@@ -240,7 +242,7 @@ class Platform {
 /** The local platform's CF_HOME: beside its state, so each CFSCALE_HOME has its own login. */
 function localCfHome() {
   const r = captureSync([path.join(ROOT, CFL), 'home']);
-  if (r.code !== 0) process.exit(r.code);
+  if (r.code !== 0) throw new CliError('', r.code);
   return path.join(r.stdout.trim(), 'cf-home');
 }
 

@@ -6,6 +6,7 @@ const { makeCli, ROWS } = require('./cli');
 const { enterRepository, selectPlatform, ALL_APPS, SERVICES } = require('./target');
 const { onPath } = require('./exec');
 const { localPlatformUp } = require('./apps');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('teardown');
 
@@ -49,4 +50,4 @@ function main() {
   if (o.all && !p.dryRun) cli.log('the platform\'s state and what it keeps outside the clone remain: scripts/cfl purge lists them, scripts/cfl purge --yes removes them');
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

@@ -37,7 +37,7 @@ async function main(log) {
     writer.add({ ...row, round_id: opts.round, platform: opts.platform, app: opts.app });
   };
   cli.flushTimer(writer);
-  cli.readInput((text) => {
+  await cli.readInput((text) => {
     const lines = (partial + text).split('\n');
     partial = lines.pop();
     if (partial.length > MAX_LINE_CHARS) {
@@ -45,12 +45,11 @@ async function main(log) {
       counts.tooLong++;
     }
     lines.forEach(onLine);
-  }, async () => {
-    if (partial !== '') onLine(partial);
-    await cli.finalFlush(writer, db, log, () =>
-      `${counts.lines} lines, ${counts.records} router records, ${counts.ignored} other lines ignored` +
-      `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
   });
+  if (partial !== '') onLine(partial);
+  return cli.finalFlush(writer, db, log, () =>
+    `${counts.lines} lines, ${counts.records} router records, ${counts.ignored} other lines ignored` +
+    `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
 }
 
-cli.runMain('ingest-rtr', main);
+cli.runMain('ingest-rtr', main).then((code) => process.exit(code));

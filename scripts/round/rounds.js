@@ -9,6 +9,7 @@ const { localPlatformUp } = require('../ops/apps');
 const { printReaped } = require('./reap-rounds');
 const { showRound } = require('./show-round');
 const { printRounds } = require('./rounds-table');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('rounds');
 
@@ -43,4 +44,4 @@ async function main() {
   process.exit(0);
 }
 
-if (require.main === module) main();
+if (require.main === module) main().catch((err) => process.exit(cliExitCode(err)));

@@ -42,6 +42,7 @@ const { startRoundUsage } = require('./round-usage');
 const { shield } = require('./local-cells');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 const { sleep } = require('../ops/sleep');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('run-round');
 // Where the main line stops once an interrupt took over (the handler exits the process).
@@ -324,4 +325,4 @@ async function main() {
   return process.exit(res.code);
 }
 
-main();
+main().catch((err) => process.exit(cliExitCode(err)));
