@@ -224,16 +224,7 @@ function parseCommand(name, argv, command) {
   throw new CliError('', 0, { stdout: help(command.usage, command.about || '', rows, { ...command, aliases }) });
 }
 
-/** parseCommand for an entry point that has no catch of its own yet: --help exits 0, a bad flag exits 1. */
-function parseOrExit(name, argv, command) {
-  try {
-    return parseCommand(name, argv, command);
-  } catch (err) {
-    return process.exit(cliExitCode(err));
-  }
-}
-
 module.exports = {
-  parseOrExit, parse, parseCommand, help, convert, describe, defaultText, note, REQUIRED, UsageError, CliError, cliExitCode, parseDuration, parseCount,
+  parse, parseCommand, help, convert, describe, defaultText, note, REQUIRED, UsageError, CliError, cliExitCode, parseDuration, parseCount,
   isEnvRow,
 };
