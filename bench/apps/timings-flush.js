@@ -37,10 +37,8 @@ function fill(b, n) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  const cluster = t.testCluster();
-  const url = await t.createDatabase(cluster.adminUrl, 'bench_flush');
+  const url = await t.db.create('bench_flush', { results: true });
   try {
-    await t.applyResultsSchema(url);
     const bare = [];
     const idem = [];
     async function bareCopy() {
@@ -69,15 +67,15 @@ async function main() {
     for (let r = 0; r < reps; r++) {
       for (const run of r % 2 === 0 ? [bareCopy, idempotentFlush] : [idempotentFlush, bareCopy]) {
         await run();
-        await t.adminQuery(url, 'TRUNCATE server_timings, server_timings_flushes');
+        await t.db.query(url, 'TRUNCATE server_timings, server_timings_flushes');
       }
     }
     const a = median(bare);
     const b = median(idem);
     console.log(`${rows} rows, median of ${reps}: bare COPY per batch ${a.toFixed(0)} ms, idempotent flush ${b.toFixed(0)} ms, ratio ${(b / a).toFixed(2)}`);
   } finally {
-    await t.dropDatabase(cluster.adminUrl, url);
-    cluster.stop();
+    await t.db.drop(url);
+    t.db.stopOwnCluster();
   }
 }
 
