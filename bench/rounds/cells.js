@@ -55,12 +55,7 @@ Exit 0 ok, 1 usage, 2 a round failed.`,
 };
 
 function parseArgs(argv) {
-  let o;
-  try {
-    o = parseCommand('cells', argv, COMMAND);
-  } catch (err) {
-    process.exit(cliExitCode(err));
-  }
+  const o = parseCommand('cells', argv, COMMAND);
   o.extra ||= [];
   o.configs = o.configs.split(',');
   const bad = o.configs.filter((c) => { const [name, us] = c.split('@'); return !CONFIGS[name] || (us !== undefined && !/^\d+$/.test(us)); });
@@ -143,4 +138,4 @@ function main() {
   if (runs.some((r) => r.rounds.some((x) => x.code !== 0))) process.exit(2);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

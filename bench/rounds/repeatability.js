@@ -56,12 +56,7 @@ side, not absolute rates: the machine is shared. Exit 0 ok, 1 usage, 2 a round f
 };
 
 function parseArgs(argv) {
-  let o;
-  try {
-    o = parseCommand('repeatability', argv, COMMAND);
-  } catch (err) {
-    process.exit(cliExitCode(err));
-  }
+  const o = parseCommand('repeatability', argv, COMMAND);
   o.extra ||= [];
   o.instances = o.instances.split(',').map(Number);
   o.ways = o.ways.split(',');
@@ -141,4 +136,4 @@ function main() {
   if (all.some((r) => r.code !== 0)) process.exit(2);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }
