@@ -374,7 +374,7 @@ LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
 -- Added by report/ (scripts/report.sh, scripts/run-experiment.sh). Read-only views over
 -- the tables above; every sample filter excludes the round's warm-up. Experiment rounds
 -- carry labels exp:<plan>:<app>:<variant>:i<k>:l<loadgens>:p<parallel>|r<rate>:<kind><n>
--- (scripts/experiment/order.js), which give the variant and repetition.
+-- (plans/order.js), which give the variant and repetition.
 
 -- Mean latency after the warm-up (round_summary has percentiles only).
 CREATE OR REPLACE VIEW report_round_latency AS

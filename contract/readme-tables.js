@@ -30,7 +30,7 @@ const FILE_COPIES = [
 const stamped = (source, text) => `// generated from ${source} by node contract/readme-tables.js --write: edit ${source}\n${text}`;
 const ADS_STATEMENT = /^CREATE TABLE IF NOT EXISTS ads \([^;]*^\);$/m;
 const { CASES, answerText } = require('./framing-cases');
-const { parseOrExit, REQUIRED } = require('../lib/arg-table');
+const { parseCommand, REQUIRED, cliExitCode } = require('../lib/arg-table');
 
 const SETTINGS = ['<!-- settings table: generated from settings.json by readme-tables.js -->', '<!-- end of settings table -->'];
 const FRAMING = ['<!-- framing table: generated from framing-cases.js by readme-tables.js -->', '<!-- end of framing table -->'];
@@ -105,7 +105,11 @@ const OPTIONS = [
 ];
 
 if (require.main === module) {
-  parseOrExit('readme-tables', process.argv.slice(2), { usage: USAGE, about: ABOUT, rows: OPTIONS });
+  try {
+    parseCommand('readme-tables', process.argv.slice(2), { usage: USAGE, about: ABOUT, rows: OPTIONS });
+  } catch (err) {
+    process.exit(cliExitCode(err));
+  }
   for (const [file, current, wanted] of generated()) {
     if (current !== wanted) { fs.writeFileSync(file, wanted); console.log(`wrote ${path.relative(process.cwd(), file)}`); }
   }

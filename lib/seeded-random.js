@@ -1,5 +1,5 @@
 // seeded-random.js — a small seeded generator of uniform numbers in [0, 1) (mulberry32), so a
-// "random" run order (scripts/experiment/order.js) and compare's simulation (verdict-sim.js) are
+// "random" run order (plans/order.js) and compare's simulation (verdict-sim.js) are
 // reproducible from their seed.
 'use strict';
 

@@ -22,7 +22,6 @@ const DRIVERS = [
   { name: 'javascript', native: false },
 ];
 
-let cluster;
 let appDb;
 // Backends this file has SIGSTOPped and not yet resumed: after() resumes them even when a
 // test timed out midway (a stopped backend would also block DROP DATABASE).
@@ -38,14 +37,13 @@ function thaw(pid) {
 }
 
 test.before(async () => {
-  cluster = t.testCluster();
-  appDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_timeout');
+  appDb = await t.db.create('nodeapp_timeout');
 });
 
 test.after(async () => {
   for (const pid of frozen) thaw(pid);
-  if (appDb) await t.dropDatabase(cluster.adminUrl, appDb);
-  if (cluster) cluster.stop();
+  if (appDb) await t.db.drop(appDb);
+  t.db.stopOwnCluster();
 });
 
 function openDb(native, { connectionString = appDb, dbPoolTimeoutMs = 2000, db = connectionFromUrl(connectionString, 'test') } = {}) {

@@ -8,21 +8,18 @@ const assert = require('node:assert/strict');
 const net = require('node:net');
 const t = require('./test-support');
 
-let cluster;
 let appDb;
 let resultsDb;
 
 test.before(async () => {
-  cluster = t.testCluster();
-  appDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_test');
-  resultsDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_results');
-  await t.applyResultsSchema(resultsDb);
+  appDb = await t.db.create('nodeapp_test');
+  resultsDb = await t.db.create('nodeapp_results', { results: true });
 });
 
 test.after(async () => {
-  if (appDb) await t.dropDatabase(cluster.adminUrl, appDb);
-  if (resultsDb) await t.dropDatabase(cluster.adminUrl, resultsDb);
-  if (cluster) cluster.stop();
+  if (appDb) await t.db.drop(appDb);
+  if (resultsDb) await t.db.drop(resultsDb);
+  t.db.stopOwnCluster();
 });
 
 function appEnv(extra) {
@@ -30,7 +27,7 @@ function appEnv(extra) {
 }
 
 async function timingRows(where, values) {
-  const { rows } = await t.adminQuery(resultsDb, {
+  const { rows } = await t.db.query(resultsDb, {
     text: `SELECT route, status, instance_index, handler_us, pool_wait_us, db_us FROM server_timings WHERE ${where}`,
     values,
   });

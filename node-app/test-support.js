@@ -1,8 +1,8 @@
 'use strict';
-// test-support.js — what the integration tests share: a real PostgreSQL cluster (the one of
-// CFSCALE_TEST_PG_URL, else our own via pg-cluster.js), databases with unique
-// names, the real server.js on a free port, and a plain HTTP client (one connection per
-// request, so cluster workers share the requests).
+// test-support.js — what the integration tests share: real PostgreSQL databases (`db`:
+// lib/test-db.js, in node-app's range of ports.json when the cluster is our own), a round
+// row, the real server.js on a free port, and a plain HTTP client (one connection per request,
+// so cluster workers share the requests).
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -13,8 +13,7 @@ const pg = require('pg');
 
 const ROOT = path.join(__dirname, '..');
 const pgCluster = require('../local-platform/lib/pg-cluster.js');
-const OWN_PG_DIR = '/tmp/cfscale-node-app-pg';
-const OWN_PG_PORT = 41432;
+const { testDatabases } = require('../lib/test-db.js');
 // node-app's range of the repository's port table.
 const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(ROOT, 'ports.json'), 'utf8')).ranges['node-app'].ports.split('-').map(Number);
 const START_TIMEOUT_MS = 15000;
@@ -22,57 +21,15 @@ const START_TIMEOUT_MS = 15000;
 const CONTROL_TOKEN = 'test-control-token-0123456789abcdef';
 const CONTROL = Object.freeze({ Authorization: `Bearer ${CONTROL_TOKEN}` });
 
-/** The test cluster: { adminUrl, stop() }. Stops only a cluster it started itself. */
-function testCluster() {
-  if (process.env.CFSCALE_TEST_PG_URL) return { adminUrl: process.env.CFSCALE_TEST_PG_URL, stop() {} };
-  const wasRunning = pgCluster.isRunning(OWN_PG_DIR);
-  const adminUrl = pgCluster.start(OWN_PG_DIR, { port: OWN_PG_PORT });
-  return {
-    adminUrl,
-    stop() {
-      if (!wasRunning) pgCluster.stop(OWN_PG_DIR);
-    },
-  };
-}
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = '/' + name;
-  return u.toString();
-}
-
-async function adminQuery(url, sql) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Create a uniquely named database (prefix + pid + random) and return its URL. */
-async function createDatabase(adminUrl, prefix) {
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await adminQuery(adminUrl, `CREATE DATABASE "${name}"`);
-  return withDatabase(adminUrl, name);
-}
-
-async function dropDatabase(adminUrl, url) {
-  const name = new URL(url).pathname.slice(1);
-  await adminQuery(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-}
-
-async function applyResultsSchema(url) {
-  await adminQuery(url, fs.readFileSync(path.join(ROOT, 'results-schema.sql'), 'utf8'));
-}
+// The test databases: create(prefix, { results }), drop(url), query(url, sql), applyResultsSchema(url), stopOwnCluster().
+const db = testDatabases(pg, 'node-app');
 
 /**
  * A row of `rounds` for app (the apps file timings only under a round running or just finished
  * for them): status, finished that many seconds ago, heartbeat that many seconds ago. Its id.
  */
 async function insertRound(url, app, { status = 'pending', finishedSecAgo = null, heartbeatSecAgo = 0 } = {}) {
-  const { rows } = await adminQuery(url, {
+  const { rows } = await db.query(url, {
     text: `INSERT INTO rounds (start_at, platform, app, target_url, app_instances, loadgens, model, parallel, duration_ms,
              status, finished_at, heartbeat_at)
            VALUES (now(), 'local', $1, 'http://test', 1, 1, 'closed', 1, 1000, $2,
@@ -168,12 +125,8 @@ function request(base, pathAndQuery, { method = 'GET', headers = {}, body } = {}
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 
 module.exports = {
-  testCluster,
-  createDatabase,
-  dropDatabase,
-  applyResultsSchema,
+  db,
   insertRound,
-  adminQuery,
   startApp,
   request,
   freePort,

@@ -16,18 +16,15 @@ const { startLostAckProxy } = require('../scripts/test-support/lost-ack-proxy');
 
 const pgCluster = require('../local-platform/lib/pg-cluster.js');
 
-let cluster;
 let resultsDb;
 
 test.before(async () => {
-  cluster = t.testCluster();
-  resultsDb = await t.createDatabase(cluster.adminUrl, 'nodeapp_flush');
-  await t.applyResultsSchema(resultsDb);
+  resultsDb = await t.db.create('nodeapp_flush', { results: true });
 });
 
 test.after(async () => {
-  if (resultsDb) await t.dropDatabase(cluster.adminUrl, resultsDb);
-  if (cluster) cluster.stop();
+  if (resultsDb) await t.db.drop(resultsDb);
+  t.db.stopOwnCluster();
 });
 
 function filledBuffer(n, capacity = n) {
@@ -50,7 +47,7 @@ test('flush writes every record in batches, empties the buffer and resets droppe
     const round = await t.insertRound(resultsDb, 'flush-test');
     assert.deepEqual(await s.run('flush', round), { flushed: n });
     assert.deepEqual(await s.run('state'), { recording: true, count: 0, dropped: 0, capacity: n });
-    const { rows } = await t.adminQuery(
+    const { rows } = await t.db.query(
       resultsDb,
       'SELECT count(*)::int AS n, min(handler_us)::int AS lo, max(handler_us)::int AS hi, ' +
         'count(DISTINCT correlation_id)::int AS ids, min(started_at) AS first FROM server_timings ' +
@@ -82,7 +79,7 @@ test('flush files rows only under a round running or just finished for this app'
     try {
       assert.deepEqual(await s.run('flush', id), takes ? { flushed: 5 } : { error: 'round-refused' }, name);
       assert.equal(buffer.count, takes ? 0 : 5, `${name}: buffer`);
-      const { rows } = await t.adminQuery(resultsDb, `SELECT count(*)::int AS n FROM server_timings WHERE round_id = ${id}`);
+      const { rows } = await t.db.query(resultsDb, `SELECT count(*)::int AS n FROM server_timings WHERE round_id = ${id}`);
       assert.equal(rows[0].n, takes ? 5 : 0, `${name}: rows`);
     } finally {
       await s.end();
@@ -124,7 +121,7 @@ test('flushes while the results database is stopped keep every record; the first
   const port = await t.freePortInRange();
   pgCluster.start(dir, { port });
   const url = pgCluster.createdb(dir, 'results');
-  await t.applyResultsSchema(url);
+  await t.db.applyResultsSchema(url);
   const round = await t.insertRound(url, 'flush-test');
   const buffer = filledBuffer(300, 1000);
   const s = service(buffer, connectionFromUrl(url, 'test'));
@@ -142,7 +139,7 @@ test('flushes while the results database is stopped keep every record; the first
     assert.deepEqual(await s.run('flush', round), { flushed: 320 });
     assert.equal(buffer.count, 0);
     assert.deepEqual(await s.run('flush', round), { flushed: 0 });
-    const { rows } = await t.adminQuery(url, `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = ${round}`);
+    const { rows } = await t.db.query(url, `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = ${round}`);
     assert.deepEqual(rows[0], { n: 320, d: 320 });
   } finally {
     await s.end();
@@ -162,7 +159,7 @@ test('a batch committed whose answer was lost is not written again by the next f
   viaProxy.port = String(proxy.port);
   const s = service(buffer, connectionFromUrl(viaProxy.toString(), 'test'));
   const round = await t.insertRound(resultsDb, 'flush-test');
-  const count = async () => (await t.adminQuery(resultsDb,
+  const count = async () => (await t.db.query(resultsDb,
     `SELECT count(*)::int AS n, count(DISTINCT correlation_id)::int AS d FROM server_timings WHERE round_id = ${round}`)).rows[0];
   try {
     assert.deepEqual(await s.run('flush', round), { error: 'results-unavailable' });

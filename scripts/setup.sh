@@ -17,7 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 readonly ROOT CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/cfscale"
 readonly APT_PACKAGES=(haproxy libpq-dev jq shellcheck postgresql-15 postgresql-client-15 build-essential python3 curl wrk)
 # . is the root: the lint and format tools (eslint.config.js) for every part.
-readonly NODE_PARTS=(. node-app loadgen contract local-platform scripts report)
+readonly NODE_PARTS=(. node-app loadgen contract local-platform plans scripts report)
 
 log() { echo "setup: $*" >&2; }
 die() { log "$*"; exit 1; }

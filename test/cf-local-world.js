@@ -21,40 +21,44 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { execFile, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { freePortInRange, portRange } = require('../lib/ports');
+const { cfCliWorld, CF, REPO: ROOT } = require('../local-platform/test/fixtures/cf-cli-world');
 
-const ROOT = path.resolve(__dirname, '..');
-const CF = path.join(ROOT, '.tools/bin/cf');
-const CFL = path.join(ROOT, 'scripts/cfl');
 const TINY = path.join(ROOT, 'local-platform/test/fixtures/tiny-app/manifest.yml');
 const HARNESS_APPS = ['node-app', 'java-app', 'loadgen'];
 // The cf verbs that change nothing (a --dry-run may call only these).
 const READ_ONLY = new Set(['app', 'curl', 'target', 'oauth-token', 'version', 'service-key']);
 
+/**
+ * Its range of ports.json (suites that run side by side have one each): router, PostgreSQL
+ * and API in its first 100, then instances.
+ */
+async function worldPorts(range) {
+  const [first] = portRange(range);
+  return {
+    CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 39)),
+    CFSCALE_FRONT_PROXY_PORT_BASE: String(first + 40),
+    CFSCALE_PG_PORT: String(await freePortInRange(first + 50, first + 79)),
+    CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 94)),
+    CFSCALE_ROUTER_TLS_PORT: String(await freePortInRange(first + 95, first + 99)),
+    CFSCALE_INSTANCE_PORT_BASE: String(first + 100),
+  };
+}
+
 function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundation = false, range = 'cf-world' } = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-cf-world-'));
-  fs.chmodSync(dir, 0o711); // PostgreSQL runs as postgres when we are root
+  // The platform, its CF_HOME and its helpers (local-platform/test/fixtures/cf-cli-world.js).
+  const core = cfCliWorld({ portEnv: () => worldPorts(range), gracefulShutdownSec: 1 });
+  const dir = core.home;
   const w = {
-    dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: path.join(dir, 'cf-home'), apps: {},
+    dir, vars: path.join(dir, 'vars.yml'), home: path.join(dir, 'home'), cfHome: core.cfHome, apps: {},
     controlToken: 'cf-world-control-token-0123456789abcdef',
   };
   const log = path.join(dir, 'cf-calls.log');
-  let platformEnv = null;
   let proxy = null;
 
-  const run = (cmd, args, env) => new Promise((resolve) => {
-    execFile(cmd, args, { cwd: ROOT, env, encoding: 'utf8', timeout: 180000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (err.code ?? 1) : 0, out: `${stdout}${stderr}`, stdout });
-    });
-  });
-  const cf = async (...args) => {
-    const r = await run(CF, args, { ...platformEnv, CF_HOME: w.cfHome });
-    assert.equal(r.code, 0, `cf ${args.join(' ')}:\n${r.out}`);
-    return r.stdout.trim();
-  };
+  const cf = async (...args) => (await core.cfOk(...args)).trim();
 
   w.env = (extra = {}) => ({
     ...process.env,
@@ -64,7 +68,7 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
     ...extra,
   });
   w.localEnv = (extra = {}) => ({
-    ...w.env(), ...platformEnv, PATH: w.env().PATH, PLATFORM: 'local', CFSCALE_VARS_FILE: '', ...extra,
+    ...w.env(), ...core.env, PATH: w.env().PATH, PLATFORM: 'local', CFSCALE_VARS_FILE: '', ...extra,
   });
   w.cf = cf;
   w.calls = () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '').split('\n').filter(Boolean).map((l) => l.split(' '));
@@ -100,30 +104,11 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
   };
 
   test.before(async () => {
-    // Its range of ports.json (suites that run side by side have one each): router, PostgreSQL
-    // and API in its first 100, then instances.
-    const [first] = portRange(range);
-    assert.ok(fs.existsSync(CF), `${CF} is missing: run scripts/setup.sh (it builds the cf CLI)`);
-    platformEnv = {
-      ...process.env,
-      CFSCALE_HOME: path.join(dir, 'platform'),
-      CFSCALE_ROUTER_PORT: String(await freePortInRange(first, first + 39)),
-      CFSCALE_FRONT_PROXY_PORT_BASE: String(first + 40),
-      CFSCALE_PG_PORT: String(await freePortInRange(first + 50, first + 79)),
-      CFSCALE_API_PORT: String(await freePortInRange(first + 80, first + 94)),
-      CFSCALE_ROUTER_TLS_PORT: String(await freePortInRange(first + 95, first + 99)),
-      CFSCALE_INSTANCE_PORT_BASE: String(first + 100),
-      CFSCALE_GRACEFUL_SHUTDOWN_SEC: '1',
-      CF_COLOR: 'false', CF_TRACE: 'false',
-    };
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nprintf '%s\\n' "$*" >>"$CF_CALL_LOG"\nexec ${CF} "$@"\n`, { mode: 0o755 });
     fs.mkdirSync(w.home);
-    fs.mkdirSync(w.cfHome);
     fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), w.vars);
-    const up = await run(CFL, ['up'], platformEnv);
-    assert.equal(up.code, 0, up.out);
-    w.localApi = (await run(CFL, ['api-url'], platformEnv)).stdout.trim();
+    w.localApi = core.api;
     w.api = w.localApi;
     if (foundation) {
       proxy = spawn(process.execPath, [path.join(__dirname, 'foundation-api.js'), w.localApi], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -133,16 +118,14 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
     // Without --skip-ssl-validation: the scripts read SSLDisabled from this config (docs/cf-platform.md §13).
     // The password in CF_PASSWORD (cf auth), never on a command line.
     await cf('api', api);
-    const auth = await run(CF, ['auth'], { ...platformEnv, CF_HOME: w.cfHome, CF_USERNAME: 'admin', CF_PASSWORD: 'admin' });
+    const auth = await core.run(CF, ['auth'], 180000, { env: { CF_USERNAME: 'admin', CF_PASSWORD: 'admin' } });
     assert.equal(auth.code, 0, `cf auth:\n${auth.out}`);
     await cf('target', '-o', 'local', '-s', 'local');
     await Promise.all(services.map((s) => cf('create-service', 'postgres', 'local', s)));
   });
 
-  test.after(async () => {
+  test.after(() => {
     if (proxy) proxy.kill();
-    if (platformEnv) await run(CFL, ['down'], platformEnv);
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   return w;

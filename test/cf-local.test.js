@@ -35,8 +35,9 @@ const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
-const { createTestDb } = require('../scripts/test-support/test-db');
+const { testDatabases } = require('../lib/test-db');
 const { portRange, freePortInRange } = require('../lib/ports');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 // java-db comes later: the preflight's missing service until then.
 const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });
@@ -48,7 +49,7 @@ const cfConfig = () => path.join(w.cfHome, '.cf/config.json');
 const PLUGINS = () => path.join(w.cfHome, '.cf/plugins/config.json');
 
 let testDb;
-test.before(async () => { testDb = await createTestDb('cfscale_cf_local'); });
+test.before(async () => { testDb = await testDbs.open('cfscale_cf_local'); });
 test.after(async () => { if (testDb) await testDb.close(); });
 
 /** A script run to its end with w.env (PLATFORM=cf) unless env says otherwise. */

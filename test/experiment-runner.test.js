@@ -11,7 +11,7 @@ const { loggedCalls: calls, runScript } = require('../report/test/helpers/cli.js
 const { stopOwnCluster, testDatabase } = require('../report/test/helpers/pg.js');
 const { insertRound } = require('../report/test/helpers/synthetic.js');
 const { maxCpuOfApp } = require('../scripts/experiment/results.js');
-const { validatePlan } = require('../scripts/experiment/plan.js');
+const { validatePlan } = require('../plans/plan.js');
 
 const FAKE = path.join(__dirname, 'fake-run-round.js');
 const FAKE_CF = path.join(__dirname, 'fake-cf.js');

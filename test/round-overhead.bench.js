@@ -10,10 +10,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { makeCli } = require('../scripts/ops/cli');
+const { cliExitCode } = require('../lib/arg-table');
 const { platformPortEnv } = require('../lib/ports');
 
 const ROOT = path.resolve(__dirname, '..');
-const args = makeCli('round-overhead').parse(process.argv.slice(2), {
+const COMMAND = {
   usage: 'Usage: node test/round-overhead.bench.js [--rounds N] [--duration SEC]',
   about: 'How long run-round.sh takes beyond the round itself, on the local platform with everything already up.',
   rows: [
@@ -22,7 +23,13 @@ const args = makeCli('round-overhead').parse(process.argv.slice(2), {
     ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
     ['--help', 'help', 'bool', '', 'this help'],
   ],
-});
+};
+let args;
+try {
+  args = makeCli('round-overhead').parse(process.argv.slice(2), COMMAND);
+} catch (err) {
+  process.exit(cliExitCode(err));
+}
 if (args.smoke) {
   if (!fs.existsSync(path.join(ROOT, 'scripts/run-round.sh')) || !fs.existsSync(path.join(ROOT, '.tools/bin/cf'))) {
     console.error('round-overhead: scripts/run-round.sh or .tools/bin/cf missing: run scripts/setup.sh');

@@ -46,6 +46,7 @@ const SUITES = [
   ['chisel', 'chisel/test.sh', 40],
   ['java-app', 'cd java-app && mvn -q -B test', 38],
   ['lint', 'npm run lint && node --test test/static.lint.test.js', 26],
+  ['plans', 'cd plans && npm test', 5],
   ['shellcheck', "git ls-files -z -- '*.sh' '.ci/run' ':(exclude)*/vendor/*' | xargs -0 shellcheck -S warning", 3],
 ];
 

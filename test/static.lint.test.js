@@ -6,6 +6,8 @@
 //   beside a user's platform on the default ports; a file whose platform gets its ports from
 //   elsewhere says so on a `platform-ports:` comment line;
 // - every require names its file in a string literal, so a renamed file breaks lint, not a user;
+// - requires run one way: in scripts/ by the layer map, report/ never into scripts/ (the plans it
+//   reads are plans/), no module does anything when required, and only entry points exit;
 // - every generated file (the shared modules' copies in the folders CF pushes, the tables
 //   contract/readme-tables.js writes) matches its source.
 const test = require('node:test');
@@ -79,6 +81,53 @@ test('scripts/: imports run one way, experiment → round → parsers → cf →
     }
   }
   assert.deepEqual(bad, []);
+});
+
+// The parts below the runner: the report reads what the runner recorded and the plans it ran,
+// never the runner itself; the plans are read by both; lib/ is shared by all.
+const MAY_NOT_REQUIRE = [['report/', ['scripts/']], ['plans/', ['scripts/', 'report/']], ['lib/', ['scripts/', 'report/', 'plans/']],
+  ['scripts/', ['report/']]];
+
+/** The repository paths a file requires (relative requires only). */
+function requiredPaths(f) {
+  return [...read(f).matchAll(/require\(['"](\.{1,2}\/[^'"]+)['"]\)/g)].map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(f), m[1])));
+}
+
+test('report/ requires nothing from scripts/, plans/ nothing from either, lib/ nothing of theirs', () => {
+  const bad = [];
+  for (const [part, banned] of MAY_NOT_REQUIRE) {
+    for (const f of tracked(`${part}*.js`)) {
+      for (const to of requiredPaths(f)) if (banned.some((b) => to.startsWith(b))) bad.push(`${f} requires ${to}`);
+    }
+  }
+  assert.deepEqual(bad, []);
+});
+
+// Only a command's entry point (a file with a shebang, or one that runs when `require.main ===
+// module`) ends the process: below it, a layer throws (lib/arg-table.js CliError) and returns.
+const ENTRY_POINT = /^#!|require\.main === module/m;
+
+test('no process.exit below the commands: in scripts/, lib/, report/ and plans/ only entry points exit', () => {
+  const bad = tracked('scripts/*.js', 'lib/*.js', 'report/*.js', 'plans/*.js')
+    .filter((f) => !/\.test\.js$|(^|\/)(test|test-support)\//.test(f))
+    .filter((f) => /process\.exit\(/.test(read(f)) && !ENTRY_POINT.test(read(f)));
+  assert.deepEqual(bad, []);
+});
+
+// A module does nothing when required: a statement at the top level of a file that moves the
+// process, edits its environment or changes a library's global state belongs in a function
+// that a command's entry point calls.
+const REQUIRE_TIME_EFFECT = /^(process\.chdir\(|process\.env(\.\w+|\[[^\]]+\]) *=[^=]|\w+\.types\.setTypeParser\()/;
+
+test('a module does nothing when required: no chdir, environment edit or global type parser at its top level', () => {
+  const bad = [];
+  for (const f of tracked('*.js')) {
+    if (/\.test\.js$|(^|\/)test\//.test(f)) continue;
+    read(f).split('\n').forEach((line, i) => { if (REQUIRE_TIME_EFFECT.test(line)) bad.push(`${f}:${i + 1}: ${line.trim()}`); });
+  }
+  assert.deepEqual(bad, []);
+  assert.ok(REQUIRE_TIME_EFFECT.test('process.chdir(ROOT);') && REQUIRE_TIME_EFFECT.test('process.env.PATH = `${x}`;'));
+  assert.ok(!REQUIRE_TIME_EFFECT.test('  process.chdir(ROOT);'), 'inside a function');
 });
 
 test('every generated file matches its source (node contract/readme-tables.js --write)', () => {

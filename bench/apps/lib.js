@@ -13,6 +13,7 @@ const { variant, portRange } = require('../../contract/lib/variants');
 const { healthOk, freePortInRange } = require('../../contract/lib/app-process');
 const pgAdmin = require('../../contract/lib/pg-admin');
 const { withClient } = require('../../contract/lib/app-db');
+const { CliError, cliExitCode } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -30,9 +31,13 @@ function headerOf(file) {
   return lines.slice(0, lines.findIndex((l) => !l.startsWith('//'))).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
 }
 
-/** Run `main(argv)` → exit code; a UsageError or setup Error is one line and exit 1. */
+/** Run `main(argv)` → exit code; --help and a bad flag as arg-table.js says, a UsageError or setup Error one line and exit 1. */
 function runMain(name, main) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e) => {
+    if (e instanceof CliError) {
+      process.exitCode = cliExitCode(e);
+      return;
+    }
     process.stderr.write(`${name}: ${process.env.DEBUG === '1' ? e.stack : e.message}\n`);
     process.exitCode = e.exitCode || 1;
   });

@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
 const { execFile } = require('node:child_process');
-const { parseOrExit, REQUIRED } = require('../../lib/arg-table');
+const { parseCommand, REQUIRED, CliError, cliExitCode } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');
@@ -80,7 +80,7 @@ const median = (xs) => {
 };
 
 async function main() {
-  const opts = parseOrExit('measure', process.argv.slice(2), {
+  const opts = parseCommand('measure', process.argv.slice(2), {
     usage: 'Usage: node bench/apps/measure.js --url URL --app NAME [--duration 10s] [--reps 3] [--parallel 32] [--cpu 1] [--ids 1-1000] [--warmup 3s]',
     rows: OPTIONS,
   });
@@ -109,6 +109,7 @@ async function main() {
 }
 
 main().catch((e) => {
+  if (e instanceof CliError) process.exit(cliExitCode(e));
   console.error(`measure: ${e.message}`);
   process.exit(2);
 });

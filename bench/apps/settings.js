@@ -10,7 +10,7 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { parseOrExit, note } = require('../../lib/arg-table');
+const { parseCommand, note } = require('../../lib/arg-table');
 const { Bench, UsageError, headerOf, runMain, cpuTicks, median, variant, ROOT, LOAD_CPU, SEED_ADS, CLK_TCK } = require('./lib');
 
 const LOADGEN = path.join(ROOT, 'loadgen', 'bin', 'loadgen.js');
@@ -87,7 +87,7 @@ function table(settings, runs) {
 }
 
 async function main(argv) {
-  const parsed = parseOrExit('settings', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
+  const parsed = parseCommand('settings', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
   const opts = validate(parsed);
   if (opts.settings.some((s) => s.variant === 'java') && !require('node:fs').existsSync(path.join(ROOT, 'java-app', 'target', 'java-app.jar'))) {
     throw new Error('no java-app/target/java-app.jar: run scripts/setup.sh (or mvn -q package in java-app)');

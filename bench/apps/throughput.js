@@ -11,7 +11,7 @@
 
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { parseOrExit, note } = require('../../lib/arg-table');
+const { parseCommand, note } = require('../../lib/arg-table');
 const { Bench, UsageError, headerOf, runMain, variant, LOAD_CPU, SEED_ADS } = require('./lib');
 const { ALL_VARIANTS } = require('../../contract/lib/variants');
 
@@ -46,7 +46,7 @@ function columns(rows) {
 }
 
 async function main(argv) {
-  const opts = parseOrExit('throughput', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
+  const opts = parseCommand('throughput', argv, { usage: USAGE_LINE, about: headerOf(__filename), rows: OPTIONS });
   const variants = (opts.only || ALL_VARIANTS.join(',')).split(',').filter(Boolean);
   for (const v of variants) {
     try { variant(v); } catch (e) { throw new UsageError(e.message); }

@@ -6,7 +6,7 @@
 // demand, not in tests: node bench/apps/timings-flush.js [--rows N] [--reps N]
 // (CFSCALE_TEST_PG_URL or the tests' own cluster).
 
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 
 const pg = require('../../node-app/node_modules/pg');
 const t = require('../../node-app/test-support');
@@ -14,13 +14,20 @@ const { TimingBuffer, ROUTE_LIST_ADS } = require('../../node-app/timing-buffer')
 const { createTimingsService, copyTimings, FLUSH_BATCH_ROWS } = require('../../node-app/timings-flusher');
 const { connectionFromUrl, pgConfig } = require('../../node-app/bindings');
 
-const { rows, reps } = parseOrExit('timings-flush', process.argv.slice(2), {
+const COMMAND = {
   usage: 'Usage: node bench/apps/timings-flush.js [--rows N] [--reps N]',
   rows: [
     ['--rows N', 'rows', 'count', 100000, 'timing records flushed per run', [1]],
     ['--reps N', 'reps', 'int', 5, 'alternating repetitions of both ways', [1]],
   ],
-});
+};
+let rows;
+let reps;
+try {
+  ({ rows, reps } = parseCommand('timings-flush', process.argv.slice(2), COMMAND));
+} catch (err) {
+  process.exit(cliExitCode(err));
+}
 
 function fill(b, n) {
   for (let i = 0; i < n; i++) b.record(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, ROUTE_LIST_ADS, 200, 1.7e15 + i, 1234, 56, 789);
@@ -30,10 +37,8 @@ function fill(b, n) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  const cluster = t.testCluster();
-  const url = await t.createDatabase(cluster.adminUrl, 'bench_flush');
+  const url = await t.db.create('bench_flush', { results: true });
   try {
-    await t.applyResultsSchema(url);
     const bare = [];
     const idem = [];
     async function bareCopy() {
@@ -62,15 +67,15 @@ async function main() {
     for (let r = 0; r < reps; r++) {
       for (const run of r % 2 === 0 ? [bareCopy, idempotentFlush] : [idempotentFlush, bareCopy]) {
         await run();
-        await t.adminQuery(url, 'TRUNCATE server_timings, server_timings_flushes');
+        await t.db.query(url, 'TRUNCATE server_timings, server_timings_flushes');
       }
     }
     const a = median(bare);
     const b = median(idem);
     console.log(`${rows} rows, median of ${reps}: bare COPY per batch ${a.toFixed(0)} ms, idempotent flush ${b.toFixed(0)} ms, ratio ${(b / a).toFixed(2)}`);
   } finally {
-    await t.dropDatabase(cluster.adminUrl, url);
-    cluster.stop();
+    await t.db.drop(url);
+    t.db.stopOwnCluster();
   }
 }
 

@@ -14,7 +14,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 
 // A configuration: the settings of its platform's daemon.
@@ -55,7 +55,7 @@ Exit 0 ok, 1 usage, 2 a round failed.`,
 };
 
 function parseArgs(argv) {
-  const o = parseOrExit('cells', argv, COMMAND);
+  const o = parseCommand('cells', argv, COMMAND);
   o.extra ||= [];
   o.configs = o.configs.split(',');
   const bad = o.configs.filter((c) => { const [name, us] = c.split('@'); return !CONFIGS[name] || (us !== undefined && !/^\d+$/.test(us)); });
@@ -138,4 +138,4 @@ function main() {
   if (runs.some((r) => r.rounds.some((x) => x.code !== 0))) process.exit(2);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

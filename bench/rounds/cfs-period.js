@@ -15,7 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 
 // The parser, the defaults and --help in one (arg-table.js).
@@ -46,7 +46,7 @@ Exit 0 ok, 1 usage, 2 a step failed.`,
 };
 
 function parseArgs(argv) {
-  const o = parseOrExit('cfs-period', argv, COMMAND);
+  const o = parseCommand('cfs-period', argv, COMMAND);
   o.periods = o.periods.split(',').map(Number);
   o.loads = o.loads.split(',').map(Number);
   if (!(o.cpu > 0)) die('--cpu must be a positive number of cores', 1);
@@ -195,4 +195,4 @@ function report(configs, rates, results) {
 
 // An interrupt still tears the platform down.
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { dropHome(); process.exit(130); });
-main().catch((err) => die(err.stack || err.message));
+main().catch((err) => (err instanceof CliError ? process.exit(cliExitCode(err)) : die(err.stack || err.message)));

@@ -12,7 +12,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit, REQUIRED } = require('../../lib/arg-table');
+const { parseCommand, REQUIRED, CliError, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 
 const PARTS = [['daemon', /platform daemon ([0-9.]+)/], ['control', /run-round and collectors ([0-9.]+)/],
@@ -54,7 +54,7 @@ function round(dir, o, env) {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 function main() {
-  const o = parseOrExit('harness-cost', process.argv.slice(2), COMMAND);
+  const o = parseCommand('harness-cost', process.argv.slice(2), COMMAND);
   if (o.smoke) process.exit(smokeCheck('harness-cost', `${o.rounds} open-model round(s) at ${o.rate} req/s per checkout, this one and ${o.other}`));
   const sides = [ROOT, path.resolve(o.other)].map((dir, i) => {
     const home = fs.mkdtempSync('/tmp/cfscale-bench-harness-');
@@ -82,4 +82,9 @@ function main() {
   if (sides.some((s) => s.runs.length < o.rounds)) process.exit(2);
 }
 
-main();
+try {
+  main();
+} catch (e) {
+  if (!(e instanceof CliError)) throw e;
+  process.exit(cliExitCode(e));
+}

@@ -15,7 +15,7 @@ const { spawnSync } = require('node:child_process');
 
 const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 const WAYS = {
   fixed: ['--warmup', '2s', '--prewarm', '200'],
@@ -56,7 +56,7 @@ side, not absolute rates: the machine is shared. Exit 0 ok, 1 usage, 2 a round f
 };
 
 function parseArgs(argv) {
-  const o = parseOrExit('repeatability', argv, COMMAND);
+  const o = parseCommand('repeatability', argv, COMMAND);
   o.extra ||= [];
   o.instances = o.instances.split(',').map(Number);
   o.ways = o.ways.split(',');
@@ -136,4 +136,4 @@ function main() {
   if (all.some((r) => r.code !== 0)) process.exit(2);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

@@ -22,11 +22,33 @@
 // the variable). env: where the variable rows are read (default process.env).
 // help(usageLine, about, rows, { aliases, notes, width }) → the --help text, the variable
 // rows under "Environment:".
-// parseOrExit(name, argv, command) → the values; --help prints the help (exit 0), a bad command
-// line one line `NAME: message (see --help)` (exit 1). command: { usage, about, rows, aliases,
-// positionals, rest, notes, width }; -h/--help are added when the rows lack them.
+// parseCommand(name, argv, command) → the values; --help throws CliError with the help for stdout
+// (exit 0), a bad command line CliError `NAME: message (see --help)` (exit 1). command: { usage,
+// about, rows, aliases, positionals, rest, notes, width }; -h/--help are added when the rows lack them.
+// CliError(message, exitCode, { stdout }): how a command ends, thrown by the layers below it;
+// cliExitCode(err) at the command's entry point writes it out and gives the code to exit with.
 
 class UsageError extends Error {}
+
+/**
+ * A command ends here: `message` is its whole line for stderr ('' for none), `exitCode` the
+ * code it exits with, `stdout` what goes to stdout first (the --help text).
+ */
+class CliError extends Error {
+  constructor(message, exitCode = 1, { stdout = '' } = {}) {
+    super(message);
+    this.exitCode = exitCode;
+    this.stdout = stdout;
+  }
+}
+
+/** For a command's entry point: a CliError's output written, its exit code returned; any other error thrown again. */
+function cliExitCode(err) {
+  if (!(err instanceof CliError)) throw err;
+  if (err.stdout) process.stdout.write(err.stdout);
+  if (err.message) process.stderr.write(`${err.message}\n`);
+  return err.exitCode;
+}
 
 const NOTE = Symbol('note');
 const note = (text) => ({ [NOTE]: text });
@@ -189,21 +211,21 @@ function help(usageLine, about, rows, { aliases = {}, notes = '', width = Infini
 
 const HELP_ROW = ['--help', 'help', 'bool', '', 'this help'];
 
-function parseOrExit(name, argv, command) {
+function parseCommand(name, argv, command) {
   const aliases = { '-h': '--help', ...command.aliases };
   const rows = command.rows.some((r) => r[1] === 'help') ? command.rows : [...command.rows, HELP_ROW];
+  let o;
   try {
-    const o = parse(argv, rows, { ...command, aliases });
-    if (!o.help) return o;
+    o = parse(argv, rows, { ...command, aliases });
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`${name}: ${err.message} (see --help)\n`);
-    process.exit(1);
+    throw new CliError(`${name}: ${err.message} (see --help)`, 1);
   }
-  process.stdout.write(help(command.usage, command.about || '', rows, { ...command, aliases }));
-  return process.exit(0);
+  if (!o.help) return o;
+  throw new CliError('', 0, { stdout: help(command.usage, command.about || '', rows, { ...command, aliases }) });
 }
 
 module.exports = {
-  parse, parseOrExit, help, convert, describe, defaultText, note, REQUIRED, UsageError, parseDuration, parseCount, isEnvRow,
+  parse, parseCommand, help, convert, describe, defaultText, note, REQUIRED, UsageError, CliError, cliExitCode, parseDuration, parseCount,
+  isEnvRow,
 };

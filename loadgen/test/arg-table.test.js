@@ -1,7 +1,8 @@
 'use strict';
 // arg-table.test.js — the flag-table engine every cfscale command uses: values by type,
 // defaults, ranges, aliases, positionals, "--", and the one-line messages that name the flag as
-// typed; the help's columns and defaults; parseOrExit's exit codes (in a child process).
+// typed; the help's columns and defaults; parseCommand's CliError and the exit codes an entry
+// point gives it (in a child process).
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
@@ -86,9 +87,10 @@ test('help: usage, about, aligned rows with alias, value name and default, notes
   assert.deepStrictEqual(narrow.split('\n').slice(2), ['  --long  one two three four five six', '          seven eight nine ten eleven', '          twelve', '']);
 });
 
-test('parseOrExit: --help on stdout, exit 0; a bad flag one line NAME: MESSAGE (see --help), exit 1', () => {
-  const code = (argv) => `require(${JSON.stringify(path.join(__dirname, '../lib/arg-table'))}).parseOrExit('x', ${JSON.stringify(argv)}, `
-    + "{ usage: 'Usage: x', rows: [['--n N', 'n', 'int', 1, 'n', [1]]] }); console.log('ran')";
+test('parseCommand at an entry point: --help on stdout, exit 0; a bad flag one line NAME: MESSAGE (see --help), exit 1', () => {
+  const code = (argv) => `const t = require(${JSON.stringify(path.join(__dirname, '../lib/arg-table'))}); `
+    + `try { t.parseCommand('x', ${JSON.stringify(argv)}, { usage: 'Usage: x', rows: [['--n N', 'n', 'int', 1, 'n', [1]]] }); } `
+    + "catch (err) { process.exit(t.cliExitCode(err)); } console.log('ran')";
   const run = (argv) => spawnSync(process.execPath, ['-e', code(argv)], { encoding: 'utf8' });
   const h = run(['-h']);
   assert.strictEqual(h.status, 0);

@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 const { freePortInRange } = require('../../lib/ports');
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -30,7 +30,7 @@ const COMMAND = {
 };
 
 async function main() {
-  const { runs } = parseOrExit('bench-cf-push', process.argv.slice(2), COMMAND);
+  const { runs } = parseCommand('bench-cf-push', process.argv.slice(2), COMMAND);
   if (!fs.existsSync(CF)) throw new Error(`${CF} is missing: run scripts/setup.sh`);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-bench-push-'));
   fs.chmodSync(home, 0o711); // PostgreSQL (as postgres when we are root) must reach it
@@ -67,4 +67,8 @@ async function main() {
   }
 }
 
-main().catch((e) => { process.stderr.write(`bench-cf-push: ${e.message}\n`); process.exit(1); });
+main().catch((e) => {
+  if (e instanceof CliError) process.exit(cliExitCode(e));
+  process.stderr.write(`bench-cf-push: ${e.message}\n`);
+  process.exit(1);
+});

@@ -25,7 +25,7 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { freePortInRange } = require('../../lib/ports');
 const { httpDefaults, MAX_CONN } = require('../lib/haproxy-config');
-const { parseOrExit } = require('../../lib/arg-table');
+const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 
 const REPO = path.join(__dirname, '..', '..');
 const CFL = path.join(REPO, 'scripts', 'cfl');
@@ -123,7 +123,7 @@ function pct(lat, p) {
 }
 
 async function main() {
-  const { rate, slices, seconds, connections, smoke } = parseOrExit('bench-router', process.argv.slice(2), COMMAND);
+  const { rate, slices, seconds, connections, smoke } = parseCommand('bench-router', process.argv.slice(2), COMMAND);
   if (smoke) {
     if (!fs.existsSync(CF)) throw new Error(`the cf CLI is missing (${CF}): run scripts/setup.sh`);
     if (execFileSync('sh', ['-c', 'command -v haproxy || true'], { encoding: 'utf8' }).trim() === '') throw new Error('haproxy is missing: run scripts/setup.sh');
@@ -206,4 +206,8 @@ async function main() {
   }
 }
 
-main().catch((e) => { console.error(`bench-router: ${e.message}`); process.exit(2); });
+main().catch((e) => {
+  if (e instanceof CliError) process.exit(cliExitCode(e));
+  console.error(`bench-router: ${e.message}`);
+  process.exit(2);
+});

@@ -5,14 +5,14 @@
 // With --simulate, the engine's false-alarm rate and power on the spread of --a's rounds
 // (lib/verdict-sim.js) and the round count they recommend.
 'use strict';
-const pg = require('pg');
-const { parseOrExit, note, REQUIRED } = require('../../lib/arg-table.js');
-const { connectionFromUrl, pgConfig } = require('../../lib/bindings.js');
+const { parseCommand, note, REQUIRED, CliError, cliExitCode } = require('../../lib/arg-table.js');
+const { connectionFromUrl } = require('../../lib/bindings.js');
 const { summarize } = require('../../lib/inference.js');
 const { resultsUrl } = require('../../lib/results-db-url.js');
 const { sameOrDifferent, MIN_ROUNDS } = require('../../lib/verdict.js');
 const { simulate, recommend, SIM_ROUNDS, MAX_FALSE_ALARM, MIN_POWER } = require('../../lib/verdict-sim.js');
 const { COMPARE_METRICS, loadSelection, metricValues } = require('../lib/report/compare-data.js');
+const { connect } = require('../lib/report/results-db.js');
 
 const SEL = 'round ids (3,5,10-12), a label or label prefix, or an experiment point (plan:app:variant:iK:lL:pP, exp: implied)';
 const COMMAND = {
@@ -39,16 +39,12 @@ const COMMAND = {
   width: 100,
 };
 
-// Numeric columns (bigint, numeric) as JS numbers: counts and microseconds fit in 2^53.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
-
 function die(msg, code = 1) {
   process.stderr.write(`compare: ${msg}\n`);
   process.exit(code);
 }
 
-/** The database's connection settings, never with a password typed on the command line. */
+/** The database's URL, checked; never with a password typed on the command line. */
 function database(o) {
   const parse = (url, what) => { try { return connectionFromUrl(url, what); } catch (e) { return die(e.message); } };
   if (o.db && parse(o.db, '--db').password) {
@@ -56,7 +52,8 @@ function database(o) {
   }
   const url = resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: set RESULTS_DATABASE_URL (or CFSCALE_RESULTS_URL), or pass --db URL');
-  return parse(url, 'the results database URL');
+  parse(url, 'the results database URL');
+  return url;
 }
 
 const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2));
@@ -98,11 +95,12 @@ function simulationRows(values, o) {
 }
 
 async function main() {
-  const o = parseOrExit('compare', process.argv.slice(2), COMMAND);
+  const o = parseCommand('compare', process.argv.slice(2), COMMAND);
   if (!o.simulate && !o.b) die('--b is required (or --simulate)');
   if (o.simulate && o.b) die('--simulate takes --a only: it draws both sets from its rounds');
-  const client = new pg.Client({ ...pgConfig(database(o)), application_name: 'cfscale-compare' });
-  try { await client.connect(); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
+  const url = database(o);
+  let client;
+  try { client = await connect(url, 'compare'); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
   try {
     const a = await loadSelection(client, o.a);
     if (!a.ids.length) die(`--a ${o.a} matches no done round`);
@@ -121,4 +119,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

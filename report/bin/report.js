@@ -4,17 +4,18 @@
 // page of the study's plans in Markdown (lib/report/study-page.js).
 'use strict';
 const path = require('node:path');
-const { parseOrExit, note } = require('../../lib/arg-table.js');
-const { connect, REPO_ROOT, resultsUrl } = require('../../scripts/ops/results-url.js');
+const { parseCommand, note, CliError, cliExitCode } = require('../../lib/arg-table.js');
+const { REPO_ROOT, resultsUrl } = require('../../lib/results-db-url.js');
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
-const { inStudy, shippedPlans } = require('../../scripts/experiment/catalogue.js');
-const { defaultScale, loadPlan, PlanError, SCALES } = require('../../scripts/experiment/plan.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../../plans/plan.js');
+const { inStudy, shippedPlans } = require('../../plans/shipped.js');
 const { studyAnalyses, writeStudyPage } = require('../lib/report/study-page.js');
 const { analyse } = require('../lib/report/analysis.js');
 const { loadReportData, parseRoundList, staleLine } = require('../lib/report/data.js');
 const { writeReport } = require('../lib/report/render.js');
+const { connect } = require('../lib/report/results-db.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
@@ -75,7 +76,7 @@ async function studyPage(o) {
 }
 
 async function main() {
-  const o = parseOrExit('report', process.argv.slice(2), COMMAND);
+  const o = parseCommand('report', process.argv.slice(2), COMMAND);
   if (o.study) return studyPage(o);
   if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
   const sel = {};
@@ -111,4 +112,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

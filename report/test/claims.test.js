@@ -10,7 +10,7 @@ const { analyse } = require('../lib/report/analysis.js');
 const { perRound } = require('../lib/report/claim-points.js');
 const { claimRows, CLAIMS } = require('../lib/report/study-claims.js');
 const { studyAnalyses } = require('../lib/report/study-page.js');
-const { inStudy, shippedPlans } = require('../../scripts/experiment/catalogue.js');
+const { inStudy, shippedPlans } = require('../../plans/shipped.js');
 const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
 const { loadFixture, FIXTURE_PLANS } = require('./helpers/study-fixture.js');
 

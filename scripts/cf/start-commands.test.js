@@ -11,7 +11,10 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const YAML = require('yaml');
-const { createTestDb, freePort } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
+const { portRange, randomFreePort } = require('../../lib/ports');
+const testDbs = testDatabases(require('pg'), 'cf');
+const freePort = () => randomFreePort(...portRange('cf'));
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -21,7 +24,7 @@ function manifestApp(name) {
 }
 
 let testDb;
-test.before(async () => { testDb = await createTestDb('cfscale_start_commands'); });
+test.before(async () => { testDb = await testDbs.open('cfscale_start_commands'); });
 test.after(async () => { if (testDb) await testDb.close(); });
 
 /** `bash -c COMMAND` in dir, as the launcher runs it: { proc, exited: Promise<code>, output() }. */

@@ -6,10 +6,10 @@
 // credential shape, and the sslmode and CA it asks for. The URL keeps them (the CA as a
 // file in sslrootcert); through the tunnel the host is 127.0.0.1, which no broker's
 // certificate names, so verify-full becomes verify-ca there: the chain is still checked.
-// Exit 1 with one line when something is missing.
+// Exit 1 with one line when something is missing (tunnelInfo throws CliError: tunnel.js uses it too).
 
 const bindings = require('../../lib/bindings');
-const { parseOrExit, REQUIRED } = require('../../lib/arg-table');
+const { parseCommand, REQUIRED, CliError, cliExitCode } = require('../../lib/arg-table');
 
 const COMMAND = {
   usage: 'Usage: cf curl /v3/apps/GUID/env | node scripts/cf/tunnel-info.js --local-port N [--service results-db]',
@@ -24,8 +24,7 @@ const COMMAND = {
 };
 
 function fail(msg) {
-  process.stderr.write(`tunnel-info: ${msg}\n`);
-  process.exit(1);
+  throw new CliError(`tunnel-info: ${msg}`, 1);
 }
 
 /**
@@ -55,21 +54,19 @@ function tunnelInfo(envDoc, { service, localPort }) {
   };
 }
 
-function main() {
-  const o = parseOrExit('tunnel-info', process.argv.slice(2), COMMAND);
+async function main() {
+  const o = parseCommand('tunnel-info', process.argv.slice(2), COMMAND);
   let input = '';
   process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (d) => { input += d; });
-  process.stdin.on('end', () => {
-    let doc;
-    try {
-      doc = JSON.parse(input);
-    } catch {
-      fail('stdin is not the JSON of /v3/apps/GUID/env');
-    }
-    process.stdout.write(`${JSON.stringify(tunnelInfo(doc, { service: o.service, localPort: o.localPort }))}\n`);
-  });
+  for await (const d of process.stdin) input += d;
+  let doc;
+  try {
+    doc = JSON.parse(input);
+  } catch {
+    fail('stdin is not the JSON of /v3/apps/GUID/env');
+  }
+  process.stdout.write(`${JSON.stringify(tunnelInfo(doc, { service: o.service, localPort: o.localPort }))}\n`);
 }
 
-if (require.main === module) main();
+if (require.main === module) main().catch((err) => process.exit(cliExitCode(err)));
 module.exports = { tunnelInfo };

@@ -9,9 +9,9 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort } = require('../test-support/test-db');
-const { portRange } = require('../../lib/ports');
+const { portRange, randomFreePort } = require('../../lib/ports');
 const { pgTool } = require('../../lib/credentials');
+const freePort = () => randomFreePort(...portRange('cf'));
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TUNNEL = path.join(ROOT, 'scripts', 'tunnel.sh');

@@ -22,12 +22,13 @@ const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawnSync } = require('node:child_process');
 const { makeCli, MANIFEST_DIR, ROWS } = require('../ops/cli');
-const { selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
+const { enterRepository, selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
 const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
 const { skipSslValidation } = require('../ops/tls');
 const { pgTool, maskCredentials } = require('../../lib/credentials');
+const { CliError, cliExitCode } = require('../../lib/arg-table');
 
 const APP = 'chisel';
 const SERVICE = 'results-db';
@@ -160,7 +161,7 @@ function psqlAnswers(url) {
   });
 }
 
-/** psql SELECT 1 through the tunnel, retried; exit 2 with the client's own words. */
+/** psql SELECT 1 through the tunnel, retried; CliError exit 2 with the client's own words. */
 async function proveTunnel(url) {
   const deadline = Date.now() + PROVE_TIMEOUT_SEC * 1000;
   while (Date.now() < deadline) {
@@ -172,8 +173,7 @@ async function proveTunnel(url) {
   try { lines = fs.readFileSync(stateFile('client.log'), 'utf8').split('\n').filter(Boolean); } catch { /* no log */ }
   const why = lines.find((l) => CLIENT_ERROR.test(l)) || lines[lines.length - 1] || '';
   stopTunnel();
-  process.stderr.write(`tunnel: the tunnel does not carry traffic: psql SELECT 1 failed (client: ${why})\n`);
-  process.exit(2);
+  throw new CliError(`tunnel: the tunnel does not carry traffic: psql SELECT 1 failed (client: ${why})`, 2);
 }
 
 let tunnelUp = false;
@@ -311,6 +311,7 @@ function parseArgs(argv) {
 }
 
 async function main(argv) {
+  enterRepository();
   const o = parseArgs(argv);
   if (o.stop) { stopTunnel(); return; }
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
@@ -334,4 +335,4 @@ async function main(argv) {
   else await tunnelCf(p, o.localPort, insecure);
 }
 
-if (require.main === module) main(process.argv.slice(2));
+if (require.main === module) main(process.argv.slice(2)).catch((err) => process.exit(cliExitCode(err)));

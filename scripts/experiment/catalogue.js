@@ -1,24 +1,10 @@
-// catalogue.js — the shipped plans (experiments/*.yml), what of the study each regenerates
-// (the plan field `regenerates`) and how long each takes: `scripts/run-experiment.sh --list`;
-// and the study: every plan that regenerates part of it, in the order `--study` runs them.
+// catalogue.js — the shipped plans (plans/shipped.js) with how long each takes: what
+// `scripts/run-experiment.sh --list` prints; and the study: every plan that regenerates part of
+// it, in the order `--study` runs them.
 'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
-const { REPO_ROOT } = require('../ops/results-url.js');
-const { loadPlan } = require('./plan.js');
+const { EXPERIMENTS_DIR, inStudy, shippedPlans } = require('../../plans/shipped.js');
 const { plannedRounds } = require('./runner.js');
 const { configKey, duration, estimateRounds } = require('./estimate.js');
-
-const EXPERIMENTS_DIR = path.join(REPO_ROOT, 'experiments');
-
-/** [{file, plan}] of every shipped plan at a scale (null: each plan's default), by file name. */
-function shippedPlans(scale = null, dir = EXPERIMENTS_DIR) {
-  return fs.readdirSync(dir).filter((f) => /\.(ya?ml|json)$/.test(f)).sort()
-    .map((f) => ({ file: path.join(path.basename(dir), f), plan: loadPlan(path.join(dir, f), scale) }));
-}
-
-// The study's future work (§9) is not the study's result: plans for it stay out of --study.
-const inStudy = (plan) => plan.regenerates.some((r) => !/^§9\b/.test(r));
 
 /** Each plan with its rounds (dry run) and the estimate of running it alone. */
 async function withEstimates(entries) {
@@ -71,4 +57,4 @@ function listLines(entries, scale) {
     + `(${plan.description || plan.kind}; ${estimateText(estimate, scale)})`);
 }
 
-module.exports = { shippedPlans, withEstimates, studyPlans, studyOrder, inStudy, listLines, estimateText, EXPERIMENTS_DIR };
+module.exports = { withEstimates, studyPlans, studyOrder, listLines, estimateText };

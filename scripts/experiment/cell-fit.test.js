@@ -3,8 +3,8 @@
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
 const { cellProblems, localCells } = require('./cell-fit.js');
-const { gridRounds } = require('./order.js');
-const { validatePlan } = require('./plan.js');
+const { gridRounds } = require('../../plans/order.js');
+const { validatePlan } = require('../../plans/plan.js');
 
 const plan = (extra) => validatePlan({ name: 'fit', apps: ['node-app'], load: [{ loadgens: 1, parallel: 1 }], ...extra }, 'fit.yml');
 

@@ -3,7 +3,8 @@
 // roundMetrics; null for a failed round) and decides the next step. Decisions depend only
 // on the figures, so a resumed run replays them from the database and skips what is done.
 'use strict';
-const { roundSpec } = require('./order.js');
+const { capacityOverrides, roundSpec } = require('../../plans/order.js');
+const { ROUTER_CORES_WITHOUT_QUOTA } = require('../../plans/plan.js');
 const { mean } = require('../../lib/inference.js');
 
 const METRIC_FIELD = { p50: 'p50Ms', p95: 'p95Ms', p99: 'p99Ms', mean: 'meanMs' };
@@ -27,9 +28,6 @@ function aggregate(ms, sloMetric) {
     routerAvailableCores: ok.find((m) => Number.isFinite(m.routerQuotaCores) && m.routerQuotaCores > 0)?.routerQuotaCores ?? ROUTER_CORES_WITHOUT_QUOTA,
   };
 }
-
-/** What the router has when its cgroup has no quota (cores). */
-const ROUTER_CORES_WITHOUT_QUOTA = 1;
 
 /** Mean of a field over the rounds, or null when any round lacks it (CF: the router). */
 function meanOrNull(ok, field) {
@@ -106,13 +104,6 @@ function capacityPass(m, plan) {
     && m.errorRate <= plan.slo.maxErrorRate && m.lateFraction <= plan.capacity.maxLateFraction;
 }
 
-/** Round spec overrides of a capacity round kind (probe, soak): its own duration. */
-function capacityOverrides(plan, kind) {
-  if (kind === 'probe') return { durationMs: plan.capacity.probeDurationMs, requests: null };
-  if (kind === 'soak') return { durationMs: plan.capacity.soakDurationMs, requests: null };
-  return {};
-}
-
 /**
  * Capacity search at k instances: bisection on the total open-model rate between
  * capacity.rateMin and rateMax (req/s over all loadgens) for the highest rate whose probe
@@ -139,4 +130,4 @@ function* capacitySearch(plan, cfg, k) {
   return { instances: k, capacityRps: best * c.loadgens, confirmed, reason: confirmed ? 'soak confirmed' : 'soak failed the criteria' };
 }
 
-module.exports = { aggregate, climbing, scaleUntilSlo, capacityPass, capacityOverrides, capacitySearch, ROUTER_CORES_WITHOUT_QUOTA };
+module.exports = { aggregate, climbing, scaleUntilSlo, capacityPass, capacitySearch };

@@ -3,8 +3,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const { test } = require('node:test');
-const { parseLabel } = require('./order.js');
-const { validatePlan } = require('./plan.js');
+const { parseLabel } = require('../../plans/order.js');
+const { validatePlan } = require('../../plans/plan.js');
 const { capacitySearch, climbing, scaleUntilSlo } = require('./procedures.js');
 
 const cfg = { app: 'node-app', variant: 'default', settings: {} };

@@ -3,7 +3,7 @@
 // and the measured figures of a round (the decisions of scale-until-SLO and the capacity
 // search). Reads the report views.
 'use strict';
-const { judgeRounds, ROUND_COLUMNS, roundMismatches } = require('./spec-match.js');
+const { judgeRounds, ROUND_COLUMNS, roundMismatches } = require('../../plans/spec-match.js');
 
 /** The newest round with this label, whatever its status: {id, status} or null. */
 async function roundByLabel(client, label) {

@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { REPO_ROOT, localCfEnv } = require('../ops/results-url.js');
-const { CONTROL_SETTINGS } = require('./plan.js');
+const { CONTROL_SETTINGS } = require('../../plans/plan.js');
 
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;

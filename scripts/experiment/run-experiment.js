@@ -3,12 +3,13 @@
 // plan (or the study's plans), connect to the results database, hand off to
 // runner.js, plan after plan, with the time left on every plan's start.
 'use strict';
-const { parseOrExit, note } = require('../../lib/arg-table.js');
+const { parseCommand, note, CliError, cliExitCode } = require('../../lib/arg-table.js');
 const { connect, resultsUrl } = require('../ops/results-url.js');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
-const { estimateText, listLines, shippedPlans, studyPlans, withEstimates } = require('./catalogue.js');
+const { estimateText, listLines, studyPlans, withEstimates } = require('./catalogue.js');
+const { shippedPlans } = require('../../plans/shipped.js');
 const { duration } = require('./estimate.js');
-const { defaultScale, loadPlan, PlanError, SCALES } = require('./plan.js');
+const { defaultScale, loadPlan, PlanError, SCALES } = require('../../plans/plan.js');
 const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('./round-runner.js');
 const { runExperiment, UsageError } = require('./runner.js');
 const { cellProblems, localCells } = require('./cell-fit.js');
@@ -78,7 +79,7 @@ function refuseOversized(entries) {
 }
 
 async function main() {
-  const o = parseOrExit('run-experiment', process.argv.slice(2), COMMAND);
+  const o = parseCommand('run-experiment', process.argv.slice(2), COMMAND);
   if (o.list) {
     if (o._.length || o.study) die('--list takes no PLAN and no --study (see --help)');
     const scale = o.scale || defaultScale('local');
@@ -149,4 +150,4 @@ async function main() {
   return 0;
 }
 
-main().then((code) => process.exit(code), (e) => die(e.stack || e.message, 2));
+main().then((code) => process.exit(code), (e) => (e instanceof CliError ? process.exit(cliExitCode(e)) : die(e.stack || e.message, 2)));

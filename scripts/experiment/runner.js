@@ -4,7 +4,7 @@
 // progress on stderr, --dry-run lists the rounds instead of running them.
 'use strict';
 const path = require('node:path');
-const { configurations, gridRounds } = require('./order.js');
+const { configurations, gridRounds } = require('../../plans/order.js');
 const { capacitySearch, scaleUntilSlo } = require('./procedures.js');
 const { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } = require('./results.js');
 const { EXIT_USAGE, commandOf, runRoundArgs, unsupportedFlags } = require('./round-runner.js');

@@ -30,6 +30,7 @@ const path = require('node:path');
 const { MANIFEST_DIR } = require('./cli');
 const { SERVICES, cfJsonOf } = require('./target');
 const { onPath, sleepSync, captureSync } = require('./exec');
+const { CliError } = require('../../lib/arg-table');
 const { requireNodeModules } = require('./node-modules');
 const { pgBindir } = require('../../local-platform/lib/pg-cluster.js');
 const { takesControlToken, setControlToken, giveMissingControlToken } = require('./control-token');
@@ -264,7 +265,7 @@ function appRoute(p, app, guid) {
 function appBaseUrl(p, app, guid, route = null) {
   if (p.name === 'local') {
     const r = p.cflQuery('router-url');
-    if (r.code !== 0) process.exit(r.code);
+    if (r.code !== 0) throw new CliError('', r.code);
     return r.stdout.replace(/\n+$/, '');
   }
   if (p.routesVia()) return p.routesVia();

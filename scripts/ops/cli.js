@@ -7,16 +7,17 @@
 // API:
 //   makeCli(name) → { name, log(msg), die(msg), usageError(msg), parse(argv, command),
 //     requireCpu(value), requireKnownApp(app), knownApps() }
-//     log → stderr `NAME: msg`; die → the same, exit 1; usageError → `NAME: msg (see --help)`,
-//     exit 1 (one line: the full help is --help).
-//     parse: command = { usage, about, rows, aliases, positionals, notes }; --help prints the
-//     help and exits 0; a bad flag is a usageError.
+//     log → stderr `NAME: msg`; die throws CliError `NAME: msg`, exit 1; usageError throws
+//     CliError `NAME: msg (see --help)`, exit 1 (one line: the full help is --help). The
+//     command's entry point prints it and exits (arg-table.js cliExitCode).
+//     parse: command = { usage, about, rows, aliases, positionals, notes }; --help throws
+//     CliError with the help (exit 0); a bad flag is a usageError.
 //   ROWS: the rows of --platform, --dry-run, --help and RESULTS_DATABASE_URL.
 //   isPositiveNumber(s), parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
 const path = require('node:path');
-const { parseOrExit, note, parseDuration } = require('../../lib/arg-table');
+const { parseCommand, note, parseDuration, CliError } = require('../../lib/arg-table');
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST_DIR = process.env.CFSCALE_MANIFEST_DIR || 'manifests';
@@ -57,16 +58,16 @@ function knownApps(dir = MANIFEST_DIR) {
 
 function makeCli(name) {
   const log = (msg) => { process.stderr.write(`${name}: ${msg}\n`); };
-  const die = (msg) => { log(msg); process.exit(1); };
-  const usageError = (msg) => { process.stderr.write(`${name}: ${msg} (see --help)\n`); process.exit(1); };
+  const die = (msg) => { throw new CliError(`${name}: ${msg}`, 1); };
+  const usageError = (msg) => { throw new CliError(`${name}: ${msg} (see --help)`, 1); };
   return {
     name,
     log,
     die,
     usageError,
-    /** argv by the command's table (cli.js header); exits on --help and on a bad flag. */
+    /** argv by the command's table (cli.js header); throws CliError on --help and on a bad flag. */
     parse(argv, command) {
-      return parseOrExit(name, argv, { width: HELP_WIDTH, ...command });
+      return parseCommand(name, argv, { width: HELP_WIDTH, ...command });
     },
     /** A local CPU quota: a positive number of cores, or none. */
     requireCpu(value) {

@@ -8,8 +8,8 @@
 // missed (its last 1000 lines; records already stored are dropped by vcap_request_id) and
 // `cf logs APP` follows again, until the collector is stopped.
 const { makeCli, ROWS } = require('./cli');
-const { note } = require('../../lib/arg-table');
-const { selectPlatform } = require('./target');
+const { note, cliExitCode } = require('../../lib/arg-table');
+const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { formatCmd } = require('./exec');
 
@@ -54,6 +54,7 @@ function followLogs(p, app) {
 }
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
@@ -69,4 +70,4 @@ async function main() {
     '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }
 
-main();
+main().catch((err) => process.exit(cliExitCode(err)));

@@ -7,8 +7,8 @@
 // (docs/cf-platform.md §1): when it ends by itself, the v3 stats are polled instead for the
 // rest of the run.
 const { makeCli, ROWS } = require('./cli');
-const { note } = require('../../lib/arg-table');
-const { selectPlatform } = require('./target');
+const { note, cliExitCode } = require('../../lib/arg-table');
+const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
 const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');
 
@@ -60,6 +60,7 @@ function producerOf(p, o, source) {
 }
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
@@ -75,4 +76,4 @@ async function main() {
     '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }
 
-main();
+main().catch((err) => process.exit(cliExitCode(err)));

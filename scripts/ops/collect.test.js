@@ -15,7 +15,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 const ROOT = path.resolve(__dirname, '../..');
 const COLLECT = path.join(__dirname, 'collect.js');
@@ -64,7 +65,7 @@ pipeUntilTerm(steps[0], JSON.parse(process.env.PIPE_CONSUMER)).then((code) => pr
 
 let db;
 const dirs = [];
-test.before(async () => { db = await createTestDb('cfscale_collect'); });
+test.before(async () => { db = await testDbs.open('cfscale_collect'); });
 test.after(async () => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   if (db) await db.close();

@@ -1,7 +1,7 @@
 'use strict';
 // ops.test.js — the pure parts of scripts/ops: duration parsing, number checks, shell
 // quoting (each quoted word, read back by bash, is the word), a command's help and flags from
-// its table, and the one-line usage errors (in a child process: they exit).
+// its table, and the one-line usage errors (thrown; printed by an entry point in a child process).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
@@ -50,7 +50,7 @@ test('--help of a wrapper: usage line, every flag of the table with its default,
 // A command's table, as the source text the child process evaluates.
 const TABLE = "{ rows: [['--warmup', 'warmupMs', 'dur', '0s', ''], ['--instances', 'instances', 'int', 1, '', [1]]], aliases: { '-i': '--instances' } }";
 
-test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
+test('usage errors and die: a CliError that the entry point prints as one line NAME: MESSAGE, exit 1', async (t) => {
   const cases = [
     ["c.usageError('bad thing')", 'x: bad thing (see --help)\n'],
     ["c.die('broken')", 'x: broken\n'],
@@ -66,13 +66,24 @@ test('usage errors and die: one line NAME: MESSAGE, exit 1', async (t) => {
   ];
   for (const [call, want] of cases) {
     await t.test(call, () => {
-      const r = spawnSync(process.execPath, ['-e', `const c = require(${JSON.stringify(path.join(__dirname, 'cli.js'))}).makeCli('x'); ${call}; process.exit(0)`],
-        { encoding: 'utf8' });
+      const entry = `const { cliExitCode } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'arg-table.js'))}); `
+        + `const c = require(${JSON.stringify(path.join(__dirname, 'cli.js'))}).makeCli('x'); `
+        + `try { ${call}; } catch (err) { process.exit(cliExitCode(err)); } process.exit(0)`;
+      const r = spawnSync(process.execPath, ['-e', entry], { encoding: 'utf8' });
       assert.equal(r.status, 1);
       if (typeof want === 'string') assert.equal(r.stderr, want);
       else assert.match(r.stderr, want);
     });
   }
+});
+
+test('die, usageError and --help throw, in this process: nothing below a command exits', () => {
+  const { CliError } = require('../../lib/arg-table');
+  const c = require('./cli').makeCli('x');
+  const ended = (code, message) => (e) => e instanceof CliError && e.exitCode === code && e.message === message;
+  assert.throws(() => c.die('broken'), ended(1, 'x: broken'));
+  assert.throws(() => c.usageError('bad thing'), ended(1, 'x: bad thing (see --help)'));
+  assert.throws(() => c.parse(['--help'], { usage: 'Usage: x', rows: [] }), (e) => ended(0, '')(e) && /^Usage: x\n/.test(e.stdout));
 });
 
 test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', () => {

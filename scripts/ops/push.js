@@ -3,11 +3,11 @@
 // push.js — scripts/push.sh: push an app (or all of them) from its manifest to the local
 // platform or CF. COMMAND is its help and its flags.
 const { makeCli, knownApps, ROWS } = require('./cli');
-const { selectPlatform, ALL_APPS } = require('./target');
+const { enterRepository, selectPlatform, ALL_APPS } = require('./target');
 const { localPlatformUp, localServices, pushApp } = require('./apps');
 const { requireNodeModules } = require('./node-modules');
 const { noteCfVerifies } = require('./tls');
-const { note } = require('../../lib/arg-table');
+const { note, cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('push');
 
@@ -48,6 +48,7 @@ const COMMAND = {
 };
 
 function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   const [target, second] = o._;
   if (second) cli.usageError(`one APP (or all) only, got "${target}" and "${second}"`);
@@ -67,4 +68,6 @@ function main() {
   for (const app of apps) pushApp(p, app, o.instances === undefined ? '' : String(o.instances));
 }
 
-if (require.main === module) main();
+if (require.main === module) {
+  try { main(); } catch (err) { process.exit(cliExitCode(err)); }
+}

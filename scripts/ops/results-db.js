@@ -16,11 +16,10 @@
 // run-round loads it before its first step, and on a fresh clone that step is the one
 // that installs the npm packages (ops/apps.js localPlatformUp runs scripts/setup.sh).
 
-const CONNECT_TIMEOUT_MS = 10000;
 // The longest outage every part of a round waits out (up to 60 s, plus margin
 // for the database's start and the last backoff step). CFSCALE_OUTAGE_TOLERANCE_MS (a
 // positive integer, ms) sets another, for every round helper and collector alike; a
-// value that is not one stops the process. Outages longer than
+// value that is not one ends the command (CliError, exit 1). Outages longer than
 // round_heartbeat_timeout() (results-schema.sql) get the round reaped meanwhile.
 const OUTAGE_TOLERANCE_MS = 90000;
 const OUTAGE_TOLERANCE_ENV = 'CFSCALE_OUTAGE_TOLERANCE_MS';
@@ -28,10 +27,7 @@ const OUTAGE_TOLERANCE_ENV = 'CFSCALE_OUTAGE_TOLERANCE_MS';
 function outageToleranceMs() {
   const v = process.env[OUTAGE_TOLERANCE_ENV];
   if (v === undefined || v === '') return OUTAGE_TOLERANCE_MS;
-  if (!/^[1-9][0-9]{0,8}$/.test(v)) {
-    process.stderr.write(`${OUTAGE_TOLERANCE_ENV} must be a positive integer (ms), got "${v}"\n`);
-    process.exit(1);
-  }
+  if (!/^[1-9][0-9]{0,8}$/.test(v)) throw new CliError(`${OUTAGE_TOLERANCE_ENV} must be a positive integer (ms), got "${v}"`, 1);
   return Number(v);
 }
 const BACKOFF_MIN_MS = 250;
@@ -52,24 +48,12 @@ function isConnectionError(err) {
 }
 
 const { sleep } = require('./sleep');
+const { CliError } = require('../../lib/arg-table');
 
-async function connect(url, name) {
-  const { Client } = require('pg');
-  const { connectionFromUrl, pgConfig } = require('../../lib/bindings');
-  const client = new Client({
-    ...pgConfig(connectionFromUrl(url, 'the results database URL')),
-    application_name: `cfscale-${name}`,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
-  // A connection that breaks while idle emits 'error'; unhandled it would end the process.
-  client.on('error', () => {});
-  try {
-    await client.connect();
-  } catch (err) {
-    client.end().catch(() => {});
-    throw err;
-  }
-  return client;
+/** A connected client (lib/results-client.js) as application cfscale-NAME; numbers: see there. */
+async function connect(url, name, options = {}) {
+  const { connectResults } = require('../../lib/results-client');
+  return connectResults(require('pg'), url, name, options);
 }
 
 /** One connection, opened when first needed and again after it broke; see the header. */
@@ -183,10 +167,10 @@ async function tryWithClient(url, name, fn, { quiet = false } = {}) {
   }
 }
 
-/** Run fn(client) with a fresh connection; a failure is one line on stderr and exit 1. */
+/** Run fn(client) with a fresh connection; a failure throws CliError `NAME: results database: MESSAGE`, exit 1. */
 async function withClient(url, name, fn) {
-  const res = await tryWithClient(url, name, fn);
-  if (!res.ok) process.exit(1);
+  const res = await tryWithClient(url, name, fn, { quiet: true });
+  if (!res.ok) throw new CliError(`${name}: results database: ${res.error.message}`, 1);
   return res.value;
 }
 

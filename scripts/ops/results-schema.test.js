@@ -6,8 +6,9 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let db;
 const clients = [];
@@ -19,7 +20,7 @@ async function client() {
 }
 const q = (c) => (text, params) => c.query(text, params);
 
-test.before(async () => { db = await createTestDb('schema'); });
+test.before(async () => { db = await testDbs.open('schema'); });
 test.after(async () => {
   for (const c of clients) await c.end().catch(() => {});
   await db.close();
@@ -27,7 +28,7 @@ test.after(async () => {
 
 test('an empty database gets the schema; a current one nothing; an older one the current views', async () => {
   const c = await client();
-  // createTestDb applied the file; an empty database is one without it.
+  // The test database came with the file applied; an empty database is one without it.
   await c.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
   assert.equal(await ensureResultsSchema(q(c)), true);
   assert.equal((await c.query("SELECT to_regclass('rounds') IS NOT NULL AS t")).rows[0].t, true);

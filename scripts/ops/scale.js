@@ -3,10 +3,10 @@
 // scale.js — scripts/scale.sh: set an app's instance count (and, on the local platform,
 // its CPU quota), then wait until that many are RUNNING. COMMAND is its help and its flags.
 const { makeCli, knownApps, ROWS } = require('./cli');
-const { selectPlatform } = require('./target');
+const { enterRepository, selectPlatform } = require('./target');
 const { localPlatformUp, scaleApp, appAction, waitRunning } = require('./apps');
 const { giveMissingControlToken } = require('./control-token');
-const { note } = require('../../lib/arg-table');
+const { note, cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('scale');
 
@@ -37,6 +37,7 @@ const COMMAND = {
 };
 
 function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   [o.app, o.second] = o._;
   if (o.second) cli.usageError(`one APP only, got "${o.app}" and "${o.second}"`);
@@ -58,4 +59,4 @@ function main() {
   waitRunning(p, o.app, guid, o.instances, sinceMs);
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

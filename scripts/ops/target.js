@@ -5,11 +5,12 @@
 // by the real cf CLI; they differ only in where it is logged in: the local platform
 // (scripts/cfl up) answers Cloud Controller's v3 API on `scripts/cfl api-url`, and its cf
 // config lives in a CF_HOME of its own (LOCAL_CF_HOME), so the user's own cf target is left
-// alone. Requiring it moves the process to the repository root, so printed commands read as
-// typed there, and appends .tools/bin to PATH (where scripts/setup.sh builds the cf CLI; a
-// cf already on PATH wins).
+// alone.
 //
 // API:
+//   enterRepository()  for a command's entry point, before anything runs: the process moves to
+//     the repository root, so printed commands read as typed there, and .tools/bin is appended
+//     to PATH (where scripts/setup.sh builds the cf CLI; a cf already on PATH wins)
 //   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
 //     --platform, else PLATFORM, else cf when `cf target` succeeds on an API whose /v3/info
 //     does not name the local platform (LOCAL_INFO_NAME), else local.
@@ -17,7 +18,8 @@
 //     printCmd(argv)          the command, shell-quoted, on one stdout line
 //     run(argv) → code        a command that changes something: printed under --dry-run
 //                             (code 0), else run with its stdout on stderr
-//     mustRun(argv)           run(); a failure ends the script with the command's code
+//     mustRun(argv)           run(); a failure throws CliError with the command's code (no
+//                             message: the command said why)
 //     cfRun(...args)          mustRun of a cf command
 //     cfQuery(...args, opts?) read-only look-up, runs even under --dry-run → {code, stdout, stderr}
 //     cflRun(...args), cflQuery(...args, opts?)  the same for the local platform's own
@@ -41,6 +43,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
 const { formatCmd, runSync, captureSync, onPath } = require('./exec');
+const { CliError } = require('../../lib/arg-table');
 
 const CFL = 'scripts/cfl';
 // The name the local platform's /v3/info gives (local-platform/lib/cc-api/root.js): no
@@ -54,8 +57,11 @@ const ALL_APPS = ['node-app', 'java-app', 'loadgen'];
 // Services every app manifest binds (manifests/*.yml).
 const SERVICES = ['node-db', 'java-db', 'results-db'];
 
-process.chdir(ROOT);
-process.env.PATH = `${process.env.PATH}:${path.join(ROOT, '.tools/bin')}`;
+function enterRepository() {
+  process.chdir(ROOT);
+  const tools = path.join(ROOT, '.tools/bin');
+  if (!process.env.PATH.split(':').includes(tools)) process.env.PATH = `${process.env.PATH}:${tools}`;
+}
 
 /** Has a cf target: cf installed and `cf target` exits 0. */
 function cfTargeted() {
@@ -132,7 +138,7 @@ class Platform {
 
   mustRun(argv) {
     const code = this.run(argv);
-    if (code !== 0) process.exit(code);
+    if (code !== 0) throw new CliError('', code);
   }
 
   cfRun(...args) {
@@ -236,7 +242,7 @@ class Platform {
 /** The local platform's CF_HOME: beside its state, so each CFSCALE_HOME has its own login. */
 function localCfHome() {
   const r = captureSync([path.join(ROOT, CFL), 'home']);
-  if (r.code !== 0) process.exit(r.code);
+  if (r.code !== 0) throw new CliError('', r.code);
   return path.join(r.stdout.trim(), 'cf-home');
 }
 
@@ -247,4 +253,4 @@ function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   return new Platform(cli, name, dryRun);
 }
 
-module.exports = { selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };
+module.exports = { enterRepository, selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };

@@ -3,9 +3,10 @@
 // teardown.js — scripts/teardown.sh: stop and delete the apps (with --all the services
 // too), leaving nothing running. COMMAND is its help and its flags.
 const { makeCli, ROWS } = require('./cli');
-const { selectPlatform, ALL_APPS, SERVICES } = require('./target');
+const { enterRepository, selectPlatform, ALL_APPS, SERVICES } = require('./target');
 const { onPath } = require('./exec');
 const { localPlatformUp } = require('./apps');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('teardown');
 
@@ -30,6 +31,7 @@ const COMMAND = {
 };
 
 function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (p.name === 'cf') {
@@ -48,4 +50,4 @@ function main() {
   if (o.all && !p.dryRun) cli.log('the platform\'s state and what it keeps outside the clone remain: scripts/cfl purge lists them, scripts/cfl purge --yes removes them');
 }
 
-main();
+try { main(); } catch (err) { process.exit(cliExitCode(err)); }

@@ -5,13 +5,14 @@
 //
 // Flags (flag → environment → default): ROWS below, plus a command's own (arg-table.js).
 // Exit codes: 0 ok, 1 usage/config, 2 rows could not be written to the database (it stayed
-// away longer than results-db.js outageToleranceMs(), or refused them).
+// away longer than results-db.js outageToleranceMs(), or refused them). Nothing here exits:
+// runMain gives the command the code its entry point exits with.
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Connection, isConnectionError, outageToleranceMs, BACKOFF_MAX_MS } = require('../ops/results-db');
-const { parse, help, convert, note, REQUIRED, UsageError } = require('../../lib/arg-table');
+const { parse, help, convert, note, REQUIRED, UsageError, CliError, cliExitCode } = require('../../lib/arg-table');
 
 const FLUSH_ROWS = 500; // rows per INSERT statement
 const FLUSH_INTERVAL_MS = 1000; // flush at least this often while input trickles in
@@ -34,17 +35,14 @@ const ROWS = [
 ];
 
 /**
- * argv by ROWS and `command.rows` (a command's own flags); --help prints `command.usage`,
- * `command.about` and the flags, and exits 0.
+ * argv by ROWS and `command.rows` (a command's own flags); --help throws CliError with
+ * `command.usage`, `command.about` and the flags for stdout, exit 0.
  */
 function parseArgs(argv, command = {}) {
   const all = [...ROWS, ...(command.rows || []), ['--help', 'help', 'bool', '', 'this help']];
   const aliases = { '-h': '--help' };
   const opts = parse(argv, all, { aliases });
-  if (opts.help) {
-    process.stdout.write(help(command.usage || '', command.about || '', all, { aliases }));
-    process.exit(0);
-  }
+  if (opts.help) throw new CliError('', 0, { stdout: help(command.usage || '', command.about || '', all, { aliases }) });
   opts.platform ??= convert(PLATFORM_ROW, process.env.PLATFORM || 'local');
   return opts;
 }
@@ -198,42 +196,46 @@ async function openConnection(url, log, { retryForMs = 0 } = {}) {
   return db;
 }
 
-/** openConnection for a CLI: a failure is one line and exit 2. */
+/** The results database cannot be used at all (not merely away): the command ends, exit 2. */
+class ConnectError extends Error {}
+
+/** openConnection for a CLI: a failure throws ConnectError (runMain: one line, exit 2). */
 async function connect(url, log, opts) {
   try {
     return await openConnection(url, log, opts);
   } catch (err) {
-    log(err.message);
-    process.exit(2);
+    throw new ConnectError(err.message);
   }
 }
 
 /**
- * Reads stdin as text to EOF or SIGTERM/SIGINT, then calls finish() once.
+ * Reads stdin as text to EOF or SIGTERM/SIGINT; resolves then, once.
  * @param {(text: string) => void} onText
- * @param {() => Promise<void>} finish
+ * @returns {Promise<void>}
  */
-function readInput(onText, finish) {
-  let done = false;
-  const end = () => {
-    if (done) return;
-    done = true;
-    process.stdin.pause();
-    finish();
-  };
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (text) => {
-    if (!done) onText(text);
+function readInput(onText) {
+  return new Promise((resolve) => {
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      process.stdin.pause();
+      resolve();
+    };
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (text) => {
+      if (!done) onText(text);
+    });
+    process.stdin.on('end', end);
+    process.stdin.on('error', end);
+    process.on('SIGTERM', end);
+    process.on('SIGINT', end);
   });
-  process.stdin.on('end', end);
-  process.stdin.on('error', end);
-  process.on('SIGTERM', end);
-  process.on('SIGINT', end);
 }
 
 /**
  * Final flush: tried again with backoff while the database is away, for up to results-db.js
- * outageToleranceMs(); exits 0 when everything is written, else 2 (NOT WRITTEN n).
+ * outageToleranceMs(); resolves the exit code: 0 when everything is written, else 2 (NOT WRITTEN n).
  */
 async function finalFlush(writers, db, log, summary) {
   const list = [].concat(writers);
@@ -251,20 +253,24 @@ async function finalFlush(writers, db, log, summary) {
   log(`${summary()}; inserted ${sum('inserted')}, already in db ${sum('duplicates')}${lost ? `, NOT WRITTEN ${lost}` : ''}`
     + `${spooled.length ? ` (${sum('spooledRows')} of them kept in ${spooled.map((w) => w.spoolDir).join(', ')})` : ''}`);
   await db.end();
-  process.exit(lost > 0 ? 2 : 0);
+  return lost > 0 ? 2 : 0;
 }
 
-/** Runs main(); usage errors → one line and exit 1. */
-function runMain(name, main) {
+/**
+ * Runs main(log) → the exit code the command's entry point exits with: main's own; a usage
+ * error one line and 1; ConnectError one line and 2; CliError as it says; anything else its
+ * stack and 2.
+ */
+async function runMain(name, main) {
   const log = (msg) => process.stderr.write(`${name}: ${msg}\n`);
-  main(log).catch((err) => {
-    if (err instanceof UsageError) {
-      log(err.message);
-      process.exit(1);
-    }
-    log(err.stack || String(err));
-    process.exit(2);
-  });
+  try {
+    return await main(log);
+  } catch (err) {
+    if (err instanceof CliError) return cliExitCode(err);
+    const usage = err instanceof UsageError;
+    log(usage || err instanceof ConnectError ? err.message : err.stack || String(err));
+    return usage ? 1 : 2;
+  }
 }
 
 /** Calls writer.flush() every FLUSH_INTERVAL_MS; returns the timer (unref'd). */

@@ -14,6 +14,7 @@
 const { JsonStream } = require('./json-stream');
 const { auditRows } = require('./audit-parser');
 const cli = require('./ingest-cli');
+const { CliError } = require('../../lib/arg-table');
 
 const COMMAND = {
   usage: 'Usage: RESULTS_DATABASE_URL=URL node scripts/parsers/ingest-events.js --round ID --app APP --platform local|cf [--since ISO-TIME]',
@@ -77,17 +78,17 @@ async function main(log) {
     throw new cli.UsageError(`--since must be an ISO time, got "${opts.since}"`);
   }
   let text = '';
-  cli.readInput((t) => { text += t; }, async () => {
-    try {
-      await ingestEvents(text, opts, log);
-    } catch (err) {
-      log(err.message);
-      process.exit(2);
-    }
-    process.exit(0);
-  });
+  await cli.readInput((t) => { text += t; });
+  try {
+    await ingestEvents(text, opts, log);
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    log(err.message);
+    return 2;
+  }
+  return 0;
 }
 
-if (require.main === module) cli.runMain('ingest-events', main);
+if (require.main === module) cli.runMain('ingest-events', main).then((code) => process.exit(code));
 
 module.exports = { ingestEvents };

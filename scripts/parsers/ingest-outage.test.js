@@ -12,7 +12,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
-const { freePort } = require('../test-support/test-db');
+const { portRange, randomFreePort } = require('../../lib/ports');
 const { MEMORY_ROWS } = require('./ingest-cli');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -37,7 +37,7 @@ async function query(sql) {
 }
 
 test.before(async () => {
-  port = await freePort();
+  port = await randomFreePort(...portRange('cf'));
   const admin = pgCluster.start(dir, { port });
   url = pgCluster.createdb(dir, 'results');
   assert.ok(admin);

@@ -50,7 +50,7 @@ async function main(log) {
   };
   cli.flushTimer(writer);
   cli.flushTimer(stops);
-  cli.readInput((text) => {
+  await cli.readInput((text) => {
     const lines = (partial + text).split('\n');
     partial = lines.pop();
     if (partial.length > MAX_LINE_CHARS) {
@@ -58,12 +58,11 @@ async function main(log) {
       counts.tooLong++;
     }
     lines.forEach(onLine);
-  }, async () => {
-    if (partial !== '') onLine(partial);
-    await cli.finalFlush([writer, stops], db, log, () =>
-      `${counts.lines} lines, ${counts.records} router records, ${counts.stops} instance stops, ${counts.ignored} other lines ignored` +
-      `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
   });
+  if (partial !== '') onLine(partial);
+  return cli.finalFlush([writer, stops], db, log, () =>
+    `${counts.lines} lines, ${counts.records} router records, ${counts.stops} instance stops, ${counts.ignored} other lines ignored` +
+    `${counts.tooLong ? `, ${counts.tooLong} over-long lines dropped` : ''}`);
 }
 
-cli.runMain('ingest-rtr', main);
+cli.runMain('ingest-rtr', main).then((code) => process.exit(code));

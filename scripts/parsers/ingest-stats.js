@@ -41,13 +41,12 @@ async function main(log) {
     }
   });
   cli.flushTimer(writer);
-  cli.readInput((text) => stream.write(text), async () => {
-    stream.end();
-    const c = stream.counts;
-    await cli.finalFlush(writer, db, log, () =>
-      `${c.values} JSON values, ${c.junkLines} junk lines, ${c.brokenValues} broken values; ` +
-      `${counts.rows} samples, ${counts.repeats} repeats dropped, ${counts.skipped} entries skipped`);
-  });
+  await cli.readInput((text) => stream.write(text));
+  stream.end();
+  const c = stream.counts;
+  return cli.finalFlush(writer, db, log, () =>
+    `${c.values} JSON values, ${c.junkLines} junk lines, ${c.brokenValues} broken values; ` +
+    `${counts.rows} samples, ${counts.repeats} repeats dropped, ${counts.skipped} entries skipped`);
 }
 
-cli.runMain('ingest-stats', main);
+cli.runMain('ingest-stats', main).then((code) => process.exit(code));

@@ -8,7 +8,8 @@ const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const path = require('node:path');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 const BIN = (name) => path.join(__dirname, `${name}.js`);
 
@@ -16,7 +17,7 @@ let db;
 let client;
 
 test.before(async () => {
-  db = await createTestDb('cfscale_cf_ingest');
+  db = await testDbs.open('cfscale_cf_ingest');
   client = new Client({ connectionString: db.url });
   await client.connect();
 });

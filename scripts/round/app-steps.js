@@ -9,6 +9,7 @@
 const { runSync } = require('../ops/exec');
 const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
 const { sleep } = require('../ops/sleep');
+const { CliError } = require('../../lib/arg-table');
 
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
 const PREWARM_PARALLEL = 8;
@@ -34,8 +35,8 @@ function setRouteLoadbalancing(plan) {
 
 /**
  * The app holds --seed-ads ads before the round is created, seeded with the loadgen's own
- * code: not inside the start lead, which the loadgens need whole to start on time. Exit 2
- * when it fails.
+ * code: not inside the start lead, which the loadgens need whole to start on time. A failure
+ * ends the round: CliError, exit 2.
  */
 function seedApp(plan) {
   const { p, o } = plan;
@@ -43,10 +44,7 @@ function seedApp(plan) {
   const args = ['node', LOADGEN_CLI, '--url', plan.baseUrl, '--seed', o.seedAds, '--seed-only'];
   if (plan.hostHeader) args.push('--host', plan.hostHeader);
   if (plan.insecure) args.push('--insecure');
-  if (p.run(args) !== 0) {
-    p.cli.log(`could not seed ${o.seedAds} ads into ${o.app}`);
-    process.exit(2);
-  }
+  if (p.run(args) !== 0) throw new CliError(`${p.cli.name}: could not seed ${o.seedAds} ads into ${o.app}`, 2);
 }
 
 /**

@@ -6,10 +6,11 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { startLostAckProxy } = require('../test-support/lost-ack-proxy');
 const { Connection } = require('../ops/results-db');
 const { createRound } = require('./create-round');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 const ROUND = {
   platform: 'local', app: 'node-app', target_url: 'http://127.0.0.1:1/', app_instances: 1, loadgens: 1,
@@ -17,7 +18,7 @@ const ROUND = {
 };
 
 test('a round INSERT retried after its lost acknowledgement makes one round', async () => {
-  const testDb = await createTestDb('cfscale_lostack');
+  const testDb = await testDbs.open('cfscale_lostack');
   const u = new URL(testDb.url);
   const proxy = await startLostAckProxy({ host: u.hostname, port: Number(u.port), tag: /^(SELECT|INSERT)/ });
   const viaProxy = new URL(testDb.url);

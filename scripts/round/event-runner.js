@@ -14,7 +14,7 @@ const { runAsync, formatCmd } = require('../ops/exec');
 const { cfJsonOf } = require('../ops/target');
 const { MANIFEST_DIR } = require('../ops/cli');
 const { sleep } = require('../ops/sleep');
-const { eventCommand, instancesVar, describeEvent } = require('./round-events');
+const { eventCommand, instancesVar, describeEvent } = require('../../lib/round-events');
 const { watchEvent } = require('./event-watch');
 
 const POLL_MS = 500;

@@ -8,14 +8,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
+
+const testDbs = testDatabases(require('pg'), 'cf');
 const { loadEvents, eventLines } = require('./event-summary');
 
 let testDb;
 let db;
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_event_views');
+  testDb = await testDbs.open('cfscale_event_views');
   db = new Client({ connectionString: testDb.url });
   await db.connect();
 });

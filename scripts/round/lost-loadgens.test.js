@@ -7,15 +7,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { finishRound } = require('./finish-round');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let url;
 let db;
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_scripts');
+  testDb = await testDbs.open('cfscale_scripts');
   ({ url } = testDb);
   db = new Client({ connectionString: url });
   await db.connect();

@@ -6,10 +6,11 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { getEventListeners } = require('node:events');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { sleep } = require('../ops/sleep');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let db;
@@ -17,7 +18,7 @@ const warnings = [];
 const onWarning = (w) => warnings.push(w);
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_poll');
+  testDb = await testDbs.open('cfscale_poll');
   db = new Client({ connectionString: testDb.url });
   await db.connect();
   process.on('warning', onWarning);

@@ -5,7 +5,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { parseEvents, eventCommand, instancesVar, EventError } = require('./round-events');
+const { parseEvents, eventCommand, instancesVar, EventError } = require('../../lib/round-events');
 const { watchEvent } = require('./event-watch');
 const { eventLines } = require('./event-summary');
 

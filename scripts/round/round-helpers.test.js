@@ -7,13 +7,14 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { createRound: insertRound, NotReadyError } = require('./create-round');
 const { finishRound } = require('./finish-round');
 const { waitRound } = require('./wait-round');
 const { showRound } = require('./show-round');
 const { printRounds } = require('./rounds-table');
 const { captureStdout } = require('../test-support/capture-stdout');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let adminUrl;
@@ -21,7 +22,7 @@ let url;
 let db;
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_scripts');
+  testDb = await testDbs.open('cfscale_scripts');
   ({ url, adminUrl } = testDb);
   db = new Client({ connectionString: url });
   await db.connect();

@@ -8,18 +8,19 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { BACKOFF_MIN_MS, Connection, isConnectionError } = require('../ops/results-db');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, printReaped } = require('./reap-rounds');
 const { captureStdout } = require('../test-support/capture-stdout');
 const { finishRound } = require('./finish-round');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let db;
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_outage');
+  testDb = await testDbs.open('cfscale_outage');
   db = new Client({ connectionString: testDb.url });
   await db.connect();
 });

@@ -4,11 +4,12 @@
 // full summary of one round, or (--reap) the rounds whose control process is gone marked
 // failed. COMMAND is its help and its flags.
 const { makeCli, ROWS } = require('../ops/cli');
-const { selectPlatform } = require('../ops/target');
+const { enterRepository, selectPlatform } = require('../ops/target');
 const { localPlatformUp } = require('../ops/apps');
 const { printReaped } = require('./reap-rounds');
 const { showRound } = require('./show-round');
 const { printRounds } = require('./rounds-table');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('rounds');
 
@@ -31,6 +32,7 @@ label. Exit: 0 ok, 1 usage or database error.`,
 };
 
 async function main() {
+  enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   if (o.app) cli.requireKnownApp(o.app);
   const p = selectPlatform(cli, { platformOpt: o.platform });
@@ -42,4 +44,4 @@ async function main() {
   process.exit(0);
 }
 
-if (require.main === module) main();
+if (require.main === module) main().catch((err) => process.exit(cliExitCode(err)));

@@ -13,7 +13,7 @@
 //   and loadgen command lines and the round document as given.
 const { ROWS } = require('../ops/cli');
 const { note, REQUIRED } = require('../../lib/arg-table');
-const { parseEvents, EventError } = require('./round-events');
+const { parseEvents, EventError } = require('../../lib/round-events');
 
 const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 const STRINGS = ['instances', 'loadgens', 'parallel', 'rate', 'requests', 'seedAds', 'prewarm', 'frontProxies', 'maxErrorRate',

@@ -25,7 +25,7 @@
 const os = require('node:os');
 const path = require('node:path');
 const { makeCli } = require('../ops/cli');
-const { cfJsonOf, wholeSecondUtc } = require('../ops/target');
+const { enterRepository, cfJsonOf, wholeSecondUtc } = require('../ops/target');
 const { runSync, runAsync } = require('../ops/exec');
 const { parseRunRoundArgs } = require('./run-round-args');
 const { preparePlan } = require('./round-plan');
@@ -44,6 +44,7 @@ const { shield } = require('./local-cells');
 const { ingestEvents: storeCrashEvents } = require('../parsers/ingest-events');
 const { sleep } = require('../ops/sleep');
 const { startEvents, printEvents, finalInstances } = require('./event-runner');
+const { cliExitCode } = require('../../lib/arg-table');
 
 const cli = makeCli('run-round');
 // Where the main line stops once an interrupt took over (the handler exits the process).
@@ -256,6 +257,7 @@ function joinHarnessCell(p) {
 }
 
 async function main() {
+  enterRepository();
   const o = parseRunRoundArgs(process.argv.slice(2), cli);
   const nice = observerNice();
   const plan = preparePlan(cli, o);
@@ -332,4 +334,4 @@ async function main() {
   return process.exit(res.code);
 }
 
-main();
+main().catch((err) => process.exit(cliExitCode(err)));

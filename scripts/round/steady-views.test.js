@@ -7,14 +7,15 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { loadSteady, steadyLines } = require('./steady-summary');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let db;
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_steady_views');
+  testDb = await testDbs.open('cfscale_steady_views');
   db = new Client({ connectionString: testDb.url });
   await db.connect();
 });

@@ -7,15 +7,16 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { createTestDb } = require('../test-support/test-db');
+const { testDatabases } = require('../../lib/test-db');
 const { watchSteady } = require('./steady-watch');
+const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
 let db;
 const GATE = { windowMs: 10000, cvMax: 0.05, trendMax: 0.05, maxWarmupMs: 60000 };
 
 test.before(async () => {
-  testDb = await createTestDb('cfscale_steady_watch');
+  testDb = await testDbs.open('cfscale_steady_watch');
   db = new Client({ connectionString: testDb.url });
   await db.connect();
 });

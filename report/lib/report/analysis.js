@@ -6,7 +6,7 @@
 // latency split per group; the study's own figures (Table 7.1, Fig. 7.5/7.6, memory needed,
 // §7.3 stops) come from study-figures.js.
 'use strict';
-const { DEFAULTS } = require('../../../scripts/experiment/plan.js');
+const { DEFAULTS } = require('../../../plans/plan.js');
 const { compare, efficiency, summarize } = require('../../../lib/inference.js');
 const { cmp, cpuLevels, cpuTable, memoryNeeded, scaleStops } = require('./study-figures.js');
 const { roundFlags, trusted } = require('./validity.js');

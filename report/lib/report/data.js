@@ -3,7 +3,7 @@
 // the plan name inside an exp: label); with neither, every round. Given the plan, rounds
 // of it recorded under other parameters than it gives now are left out (stale).
 'use strict';
-const { judgeRounds, ROUND_COLUMNS } = require('../../../scripts/experiment/spec-match.js');
+const { judgeRounds, ROUND_COLUMNS } = require('../../../plans/spec-match.js');
 const { loadSteadyData, markSuperseded } = require('./steady-data.js');
 const { loadEventData } = require('./event-data.js');
 

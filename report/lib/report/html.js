@@ -2,7 +2,7 @@
 // drawn in the browser by the inlined Vega-Embed, links to the SVG and CSV files.
 'use strict';
 const { STUDY } = require('./study.js');
-const { ROUTER_CORES_WITHOUT_QUOTA } = require('../../../scripts/experiment/procedures.js');
+const { ROUTER_CORES_WITHOUT_QUOTA } = require('../../../plans/plan.js');
 const {
   capacityRows, comparisonRows, cpuLevelRows, cpuRows, efficiencyRows, environmentRows, groupRows, memoryNeededRows, roundRows, scaleStopRows,
 } = require('./tables.js');

@@ -1,7 +1,7 @@
 // validity.js — per-round flags that say when a round's figures should not be trusted
 // (or need a second look). Thresholds: plan.js DEFAULTS.validity, documented in README.
 'use strict';
-const { DEFAULTS } = require('../../../scripts/experiment/plan.js');
+const { DEFAULTS } = require('../../../plans/plan.js');
 const { steadyFlags } = require('./steady-flags.js');
 const { parseCpuList } = require('../../../lib/cpu-list.js');
 

@@ -4,7 +4,7 @@
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { REPO_ROOT } = require('../../../scripts/ops/results-url.js');
+const { REPO_ROOT } = require('../../../lib/results-db-url.js');
 
 function runScript(script, args, env = {}) {
   const r = spawnSync(path.join(REPO_ROOT, 'scripts', script), args, {

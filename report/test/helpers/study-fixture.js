@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const zlib = require('node:zlib');
 const pg = require('pg');
-const { parseOrExit, REQUIRED } = require('../../../lib/arg-table.js');
+const { parseCommand, REQUIRED, cliExitCode } = require('../../../lib/arg-table.js');
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study-rounds.json.gz');
 // The plans (experiments/*.yml) the stored run was made under, kept beside it.
@@ -68,15 +68,20 @@ async function loadFixture(client, file = FIXTURE) {
 }
 
 if (require.main === module) {
-  const o = parseOrExit('study-fixture', process.argv.slice(2), {
-    usage: 'Usage: node report/test/helpers/study-fixture.js --from URL [--out FILE]',
-    about: 'Store a thinned sample of the study\'s real rounds for the report\'s --study test.',
-    rows: [
-      ['--from URL', 'from', 'str', REQUIRED, 'the results database the study ran into'],
-      ['--out FILE', 'out', 'str', path.relative(process.cwd(), FIXTURE), 'the fixture file (gzipped JSON)'],
-    ],
-  });
-  const { inStudy, shippedPlans } = require('../../../scripts/experiment/catalogue.js');
+  let o;
+  try {
+    o = parseCommand('study-fixture', process.argv.slice(2), {
+      usage: 'Usage: node report/test/helpers/study-fixture.js --from URL [--out FILE]',
+      about: 'Store a thinned sample of the study\'s real rounds for the report\'s --study test.',
+      rows: [
+        ['--from URL', 'from', 'str', REQUIRED, 'the results database the study ran into'],
+        ['--out FILE', 'out', 'str', path.relative(process.cwd(), FIXTURE), 'the fixture file (gzipped JSON)'],
+      ],
+    });
+  } catch (err) {
+    process.exit(cliExitCode(err));
+  }
+  const { inStudy, shippedPlans } = require('../../../plans/shipped.js');
   const experiments = shippedPlans('local').map((e) => e.plan).filter(inStudy).map((p) => p.name);
   makeFixture(o.from, o.out, experiments).then((n) => {
     process.stderr.write(`study-fixture: ${JSON.stringify(n)} → ${o.out} (${fs.statSync(o.out).size} bytes)\n`);

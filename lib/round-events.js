@@ -13,7 +13,7 @@
 // EventError with one line naming the event. eventCommand(ev, { app, varsFile, manifestDir,
 // instancesVar }) → the cf arguments. instancesVar(manifestText) → the manifest's
 // `instances: ((VAR))` variable, or null.
-const { parseDuration } = require('../../lib/arg-table');
+const { parseDuration } = require('./arg-table');
 
 class EventError extends Error {}
 

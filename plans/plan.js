@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { parseEvent } = require('../round/round-events');
+const { parseEvent } = require('../lib/round-events');
 
 const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 const ORDERS = ['interleaved', 'sequential', 'random'];
@@ -53,6 +53,8 @@ const DEFAULTS = Object.freeze({
   keepalive: true,
   frontProxies: 0,
 });
+// What the router has when its cgroup has no quota (cores): the share `scale.routerLoad` is of.
+const ROUTER_CORES_WITHOUT_QUOTA = 1;
 const AFTER_CHANGE = ['rerun', 'keep'];
 // change: restart the app only when a round's settings or memory change; round: before every round too (each round a fresh process: a JVM's warm-up is the gate's, never the round before's)
 const RESTART = ['change', 'round'];
@@ -306,7 +308,7 @@ function validatePlan(raw, source = 'plan') {
 }
 
 /**
- * A variant's events inside each round (run-round --event AT:ACTION, scripts/round/round-events.js):
+ * A variant's events inside each round (run-round --event AT:ACTION, lib/round-events.js):
  * the specs as written, each checked alone (the round's instance count and duration check
  * them together when run-round parses them); [] when none.
  */
@@ -446,4 +448,4 @@ function loadPlan(file, scale = null) {
   return validatePlanAt(raw, path.basename(file), scale ?? defaultScale(raw?.platform ?? DEFAULTS.platform));
 }
 
-module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS };
+module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS, ROUTER_CORES_WITHOUT_QUOTA };

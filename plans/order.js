@@ -6,7 +6,7 @@
 // variants) at every point, so drift over time hits all of them alike (talk 004:
 // "interleave comparison runs"; change one thing between compared runs).
 'use strict';
-const { seededRandom } = require('../../lib/seeded-random.js');
+const { seededRandom } = require('../lib/seeded-random.js');
 
 /** The configurations compared in a plan: every app × every variant that applies to it. */
 function configurations(plan) {
@@ -81,6 +81,13 @@ function roundSpec(plan, cfg, instances, step, suffix, overrides = {}) {
   };
 }
 
+/** Round spec overrides of a capacity round kind (probe, soak): its own duration. */
+function capacityOverrides(plan, kind) {
+  if (kind === 'probe') return { durationMs: plan.capacity.probeDurationMs, requests: null };
+  if (kind === 'soak') return { durationMs: plan.capacity.soakDurationMs, requests: null };
+  return {};
+}
+
 function shuffle(xs, rand) {
   const a = xs.slice();
   for (let i = a.length - 1; i > 0; i--) {
@@ -126,4 +133,4 @@ function gridRounds(plan) {
   return out;
 }
 
-module.exports = { configurations, loadKey, stepKey, labelFor, parseLabel, roundSpec, gridRounds, scaledStep };
+module.exports = { configurations, loadKey, stepKey, labelFor, parseLabel, roundSpec, capacityOverrides, gridRounds, scaledStep };

@@ -5,9 +5,8 @@
 // parameter it recorded equals the plan's spec for its label. One rule, used by the runner
 // (resume, cpuReference) and the report; scripts/experiment/README.md "Resume" states it.
 'use strict';
-const { configurations, parseLabel, roundSpec } = require('./order.js');
-const { capacityOverrides } = require('./procedures.js');
-const { parseEvents } = require('../round/round-events');
+const { capacityOverrides, configurations, parseLabel, roundSpec } = require('./order.js');
+const { parseEvents } = require('../lib/round-events');
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
 const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,

@@ -5,19 +5,12 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { test } = require('node:test');
-const { REPO_ROOT } = require('../ops/results-url.js');
 const { loadPlan, parseDurationMs, PlanError, validatePlan } = require('./plan.js');
-const { runRoundArgs } = require('./round-runner.js');
-const { roundSpec, gridRounds } = require('./order.js');
+const { gridRounds } = require('./order.js');
 const { roundMismatches } = require('./spec-match.js');
 
-/** scripts/NAME run as a user runs it: { code, stdout, stderr }. */
-function runScript(name, args) {
-  const r = spawnSync(path.join(REPO_ROOT, 'scripts', name), args, { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const REPO_ROOT = path.resolve(__dirname, '..');
 
 const ok = { apps: ['node-app', 'java-app'], load: [{ loadgens: 2, parallel: 1 }] };
 
@@ -59,18 +52,10 @@ test('every shipped plan in experiments/ is valid', () => {
   }
 });
 
-test('regenerates: figures, tables and sections of the study; --list prints each shipped plan with them', () => {
+test('regenerates: figures, tables and sections of the study', () => {
   assert.deepEqual(validatePlan({ ...ok, regenerates: ['Fig. 6.2', 'Table 7.1', '§5.2.3 keep-alive finding'] }, 'r.yml').regenerates,
     ['Fig. 6.2', 'Table 7.1', '§5.2.3 keep-alive finding']);
   assert.deepEqual(validatePlan(ok, 'r.yml').regenerates, []);
-  const r = runScript('run-experiment.sh', ['--list']);
-  assert.equal(r.code, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n');
-  const files = fs.readdirSync(path.join(REPO_ROOT, 'experiments')).filter((f) => /\.ya?ml$/.test(f));
-  assert.equal(lines.length, files.length);
-  assert.match(lines.find((l) => l.startsWith('experiments/pool-size.yml ')), /^experiments\/pool-size\.yml +study Fig\. 6\.2, Fig\. 6\.3 +\(database connection pool/);
-  assert.match(lines.find((l) => l.startsWith('experiments/ci-tiny.yml ')), /^experiments\/ci-tiny\.yml +- +\(/);
-  assert.equal(runScript('run-experiment.sh', ['--list', 'x.yml']).code, 1);
 });
 
 // [what is wrong, plan, text the one-line error must contain]
@@ -146,36 +131,24 @@ test('unreadable and malformed files', () => {
   }
 });
 
-test('prewarm: requests per instance, 0 by default, passed to run-round as --prewarm', async () => {
+test('prewarm: requests per instance, 0 by default', async () => {
   assert.equal(validatePlan(ok, 'mini.yml').prewarm, 0);
   const p = validatePlan({ ...ok, prewarm: 300 }, 'warm.yml');
   assert.equal(p.prewarm, 300);
   assert.throws(() => validatePlan({ ...ok, prewarm: -1 }, 'warm.yml'), /prewarm/);
   assert.throws(() => validatePlan({ ...ok, prewarm: 'lots' }, 'warm.yml'), /prewarm/);
-  const cfg = { app: 'node-app', variant: 'default', settings: {} };
-  const args = runRoundArgs(roundSpec(p, cfg, 2, p.load[0], 'rep1'), { prewarm: true });
-  assert.deepEqual(args.slice(args.indexOf('--prewarm'), args.indexOf('--prewarm') + 2), ['--prewarm', '300']);
-  const none = runRoundArgs(roundSpec(validatePlan(ok, 'mini.yml'), cfg, 1, p.load[0], 'rep1'), { prewarm: true });
-  assert.equal(none.includes('--prewarm'), false);
 });
 
-test('loadbalancing: none by default, round-robin | least-connection, passed to run-round as --loadbalancing', async () => {
-  const cfg = { app: 'node-app', variant: 'default', settings: {} };
-  const argsOf = (plan, features = { loadbalancing: true }) => runRoundArgs(roundSpec(plan, cfg, 2, plan.load[0], 'rep1'), features);
-  const none = validatePlan(ok, 'mini.yml');
-  assert.equal(none.loadbalancing, null);
-  assert.equal(argsOf(none).includes('--loadbalancing'), false, 'without the field the route is left as it is');
-  for (const algo of ['round-robin', 'least-connection']) {
-    const args = argsOf(validatePlan({ ...ok, loadbalancing: algo }, 'lb.yml'));
-    assert.deepEqual(args.slice(args.indexOf('--loadbalancing'), args.indexOf('--loadbalancing') + 2), ['--loadbalancing', algo]);
-  }
+test('loadbalancing: none by default, round-robin | least-connection', async () => {
+  assert.equal(validatePlan(ok, 'mini.yml').loadbalancing, null);
+  for (const algo of ['round-robin', 'least-connection']) assert.equal(validatePlan({ ...ok, loadbalancing: algo }, 'lb.yml').loadbalancing, algo);
   for (const bad of ['hash', 'least-conn', ['round-robin'], 1]) {
     assert.throws(() => validatePlan({ ...ok, loadbalancing: bad }, 'lb.yml'),
       /plan lb\.yml: loadbalancing must be one of round-robin, least-connection, got /, JSON.stringify(bad));
   }
 });
 
-test('keepalive and frontProxies: plan-wide defaults, per variant overrides, passed to run-round and compared with recorded rounds', async () => {
+test('keepalive and frontProxies: plan-wide defaults, per variant overrides, compared with recorded rounds', async () => {
   const mini = validatePlan(ok, 'mini.yml');
   assert.deepEqual([mini.keepalive, mini.frontProxies], [true, 0]);
   const p = validatePlan({
@@ -185,11 +158,6 @@ test('keepalive and frontProxies: plan-wide defaults, per variant overrides, pas
   const rounds = gridRounds(p);
   assert.deepEqual(rounds.map((r) => [r.variant, r.keepalive, r.frontProxies]),
     [['ka-p1', true, 1], ['noka-p1', false, 1], ['noka-router', false, 0]]);
-  const args = rounds.map((r) => runRoundArgs(r, {}));
-  assert.equal(args[0].includes('--no-keepalive'), false);
-  assert.deepEqual(args[0].slice(args[0].indexOf('--front-proxies'), args[0].indexOf('--front-proxies') + 2), ['--front-proxies', '1']);
-  assert.equal(args[1].includes('--no-keepalive'), true);
-  assert.equal(args[2].includes('--front-proxies'), false, 'no proxies: straight to the router');
   // A round recorded without proxies (plan.front_proxies absent) is not one with a proxy.
   const row = { app: 'node-app', app_instances: 1, loadgens: 2, model: 'closed', parallel: 1, rate: null, duration_ms: 60000,
     requests: null, warmup_ms: 10000, timeout_ms: 10000, keepalive: true, scenario: 'hello', plan: {}, environment: {}, settings: {} };
