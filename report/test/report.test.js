@@ -169,7 +169,7 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   const env = readCsv(path.join(out, 'csv', 'environment.csv'));
   assert.equal(env[0].platform, 'local');
   assert.equal(env[0].git_rev, 'abc1234');
-  assert.deepEqual(JSON.parse(env[0].environment), { host_cpu: 'synthetic', cpu_per_gb: 1 });
+  assert.deepEqual(JSON.parse(env[0].environment), { host_cpu: { cells: { sut_cpus: '1', harness_cpus: '0', sut_busy: 0.5, harness_busy: 0.5 } }, cpu_per_gb: 1 });
 });
 
 test('placement: the cells of app instances and loadgens; a loadgen on an app cell is flagged on CF; CF cannot see the router', async () => {

@@ -120,11 +120,11 @@ async function main() {
   const applySettings = makeSettingsApplier({ platform, log });
   const sum = { ran: 0, skipped: 0, failed: 0, planned: 0, stale: 0, reruns: 0 };
   let leftS = totalS;
+  let ranS = 0; // the estimate of the rounds run so far (a round done before takes no time)
   try {
     for (const [i, { plan, estimate }] of entries.entries()) {
-      // The time left: the estimate of the plans to come, scaled by how the done ones compared.
-      const doneS = totalS - leftS;
-      const pace = doneS > 0 ? (Date.now() - t0) / 1000 / doneS : 1;
+      // The time left: the estimate of the plans to come, scaled by how the rounds run compared.
+      const pace = ranS > 0 ? (Date.now() - t0) / 1000 / ranS : 1;
       if (entries.length > 1 && !dryRun) log(`study: plan ${i + 1}/${entries.length}, ${plan.name}; ETA about ${duration(leftS * pace)} left`);
       log(`plan ${plan.name} (${plan.scaleProfile} scale): kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, `
         + `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
@@ -134,6 +134,8 @@ async function main() {
         execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
       });
       for (const k of Object.keys(sum)) sum[k] += tally[k];
+      const run = tally.ran + tally.failed;
+      ranS += run > 0 ? estimate.seconds * run / (run + tally.skipped) : 0;
       leftS -= estimate.seconds;
     }
     const stale = sum.stale ? `, ${sum.stale} done before under other parameters (not reused)` : '';

@@ -6,6 +6,9 @@
 
 let clock = Date.parse('2026-11-21T10:00:00Z');
 
+// A round's environment as run-round.sh records it on the local platform with cells.
+const SYNTHETIC_ENV = { host_cpu: { cells: { sut_cpus: '1', harness_cpus: '0', sut_busy: 0.5, harness_busy: 0.5 } }, cpu_per_gb: 1.0 };
+
 /**
  * Insert one finished round. p: {app, instances, loadgens, parallel|rate, label,
  * experiment, requests (after warm-up), coverage (fraction of the measured part the samples
@@ -28,7 +31,7 @@ async function insertRound(client, p) {
        'abc1234', $14, $15, $16) RETURNING id`,
     [start, finished, p.status ?? 'done', p.app, p.instances, p.loadgens, open ? 'open' : 'closed',
       open ? null : p.parallel, open ? p.rate : null, durationMs, warmupMs, p.label ?? null, p.experiment ?? null,
-      { node: 'v20.20.2', app: p.app }, { host_cpu: 'synthetic', cpu_per_gb: 1.0 }, p.settings ?? {}]);
+      { node: 'v20.20.2', app: p.app }, SYNTHETIC_ENV, p.settings ?? {}]);
   const id = rows[0].id;
   // Other recorded parameters, as run-round.sh writes them (timeout_ms, plan, environment...).
   for (const [col, v] of Object.entries(p.columns ?? {})) {
