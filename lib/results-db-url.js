@@ -48,7 +48,7 @@ function localResultsUrl({ ensureLocal }) {
  * Resolve the results database URL: db (a command's CFSCALE_RESULTS_URL row), else CFSCALE_RESULTS_URL, else
  * RESULTS_DATABASE_URL, else on local the credentials of the report's service key on
  * results-db, through the cf CLI; with `ensureLocal` the local platform is started and the
- * service created first (both idempotent). null when none is known.
+ * service created first (both idempotent), and a failure throws with its reason. null when none is known.
  */
 function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   if (db) return db;
@@ -58,8 +58,11 @@ function resultsUrl({ db, platform = 'local', ensureLocal = false } = {}) {
   try {
     const out = localResultsUrl({ ensureLocal });
     return /^postgres(ql)?:\/\//.test(out || '') ? out : null;
-  } catch {
-    return null;
+  } catch (err) {
+    // Asked to start the platform: what failed is the answer, not "no database".
+    if (!ensureLocal) return null;
+    const why = String(err.stderr || '').trim().split('\n').pop() || err.message;
+    throw new Error(`the local platform's results database: ${why}`);
   }
 }
 

@@ -102,7 +102,12 @@ async function main() {
     if (!dryRun) die(`${runRoundPath} --help failed (${help.reason})`);
     log(`${runRoundPath} --help failed (${help.reason}); listing the rounds without checking their flags`);
   }
-  const url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
+  let url;
+  try {
+    url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
+  } catch (e) {
+    die(e.message, 2);
+  }
   let client = null;
   if (url) {
     try {

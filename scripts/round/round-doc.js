@@ -45,7 +45,7 @@ function firstLine(argv) {
   return r.code === 0 ? r.stdout.split('\n')[0] : '';
 }
 
-/** The host's CPU model (/proc/cpuinfo) and count (nproc): only known for the local platform. */
+/** The host's CPU model (/proc/cpuinfo) and count: only known for the local platform. */
 function hostCpu() {
   let model = '';
   try {
@@ -55,7 +55,8 @@ function hostCpu() {
   } catch {
     // no /proc: no model
   }
-  return { model, cpus: Number(firstLine(['nproc'])) };
+  // Every online CPU: nproc counts only those this process may run on (one cell's).
+  return { model, cpus: os.cpus().length };
 }
 
 /**

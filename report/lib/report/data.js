@@ -4,6 +4,7 @@
 // of it recorded under other parameters than it gives now are left out (stale).
 'use strict';
 const { judgeRounds, ROUND_COLUMNS } = require('../../../plans/spec-match.js');
+const { parseCpuList } = require('../../../lib/cpu-list.js');
 const { loadSteadyData, markSuperseded } = require('./steady-data.js');
 const { loadEventData } = require('./event-data.js');
 
@@ -37,8 +38,24 @@ const ROUND_EXTRA_SQL = `SELECT
       WHERE r.id = $1 AND s.host IS NOT NULL) AS app_hosts,
     (SELECT array_agg(DISTINCT host ORDER BY host) FROM loadgen_runs WHERE round_id = $1 AND host IS NOT NULL) AS loadgen_hosts`;
 
+/**
+ * A local round's host CPU count: run-round read it with nproc from inside the harness's cell
+ * (one CPU of two), so the cells' CPUs, when recorded, count too.
+ */
+function withHostCpus(r) {
+  const cells = r.environment?.cells;
+  if (r.platform !== 'local' || !cells?.sut_cpus || !cells?.harness_cpus) return r;
+  const all = new Set([...parseCpuList(cells.sut_cpus), ...parseCpuList(cells.harness_cpus)]).size;
+  if (Number(r.environment.host_cpus) >= all) return r;
+  return { ...r, environment: { ...r.environment, host_cpus: all } };
+}
+
 /** The rounds rows (ROUND_COLUMNS) of a selection, ascending by id. */
 async function selectedRounds(client, sel) {
+  return (await selectedRoundRows(client, sel)).map(withHostCpus);
+}
+
+async function selectedRoundRows(client, sel) {
   if (sel.rounds) {
     return (await client.query(`SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = ANY($1::bigint[]) ORDER BY id`, [sel.rounds])).rows;
   }
