@@ -70,9 +70,9 @@ async function selected(o) {
 }
 
 /** Locally, a plan whose quotas add up to more than the SUT's cell is refused, dry run or not (cell-fit.js). */
-function refuseOversized(entries) {
+async function refuseOversized(entries) {
   if (!entries.some((e) => e.plan.platform === 'local')) return;
-  const cells = localCells();
+  const cells = await localCells();
   if (!cells) return;
   const problems = entries.filter((e) => e.plan.platform === 'local').flatMap((e) => cellProblems(e.plan, e.specs, cells.sutCount));
   if (problems.length) die(problems.join('\n'));
@@ -88,7 +88,7 @@ async function main() {
     return 0;
   }
   const entries = await selected(o).catch(planError);
-  refuseOversized(entries);
+  await refuseOversized(entries);
   const runRoundPath = o.runRound || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = o.dryRun;

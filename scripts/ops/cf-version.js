@@ -35,8 +35,8 @@ function cfCliShortfall({ code, stdout }, want) {
   return code !== 0 ? 'cf version failed' : have ? `this is ${have.join('.')}` : `cannot tell from "${text}"`;
 }
 
-function requireCfCli(p, want, { what, alsoNeeds = '' }) {
-  const found = cfCliShortfall(p.cfQuery('version', { stderr: 'ignore' }), want);
+async function requireCfCli(p, want, { what, alsoNeeds = '' }) {
+  const found = cfCliShortfall(await p.cfQuery('version', { stderr: 'ignore' }), want);
   if (!found) return;
   p.cli.die(`${what} needs cf CLI >= ${want} (${found})${alsoNeeds ? ` and ${alsoNeeds}` : ''}: install a newer cf v8`);
 }

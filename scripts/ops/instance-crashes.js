@@ -53,19 +53,19 @@ function lastErrorLine(recentLog, index) {
   return last;
 }
 
-function findRepeatedCrash(p, guid, sinceMs) {
+async function findRepeatedCrash(p, guid, sinceMs) {
   const apiPath = `/v3/audit_events?target_guids=${guid}&types=${CRASH_EVENT}&created_ats[gte]=${wholeSecondUtc(sinceMs)}&per_page=5000`;
   let doc;
   try {
-    doc = p.cfCurlJson(apiPath, { quiet: true });
+    doc = await p.cfCurlJson(apiPath, { quiet: true });
   } catch {
     return null; // a failed look-up: the next poll asks again
   }
   return repeatedCrash(doc.resources || [], sinceMs);
 }
 
-function crashReport(p, app, crash) {
-  const logs = p.cfQuery('logs', app, '--recent', { stderr: 'ignore' });
+async function crashReport(p, app, crash) {
+  const logs = await p.cfQuery('logs', app, '--recent', { stderr: 'ignore' });
   const line = logs.code === 0 ? lastErrorLine(logs.stdout, crash.index) : '';
   const more = p.name === 'local' ? `scripts/cfl logs ${app} --recent` : `cf logs ${app} --recent`;
   return [

@@ -86,19 +86,19 @@ test('die, usageError and --help throw, in this process: nothing below a command
   assert.throws(() => c.parse(['--help'], { usage: 'Usage: x', rows: [] }), (e) => ended(0, '')(e) && /^Usage: x\n/.test(e.stdout));
 });
 
-test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', () => {
+test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', async () => {
   const { appHostHeader } = require('./apps');
   const route = { host: 'me-node-app', url: 'me-node-app.localhost' };
-  assert.equal(appHostHeader({ name: 'local' }, 'node-app', route), 'me-node-app.localhost');
-  assert.equal(appHostHeader({ name: 'local' }, 'node-app', null), '<node-app-route>', 'dry run, app not pushed');
-  assert.equal(appHostHeader({ name: 'cf', routesVia: () => '' }, 'node-app', route), '', 'on cf the URL carries the host');
-  assert.equal(appHostHeader({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', route), 'me-node-app.localhost',
+  assert.equal(await appHostHeader({ name: 'local' }, 'node-app', route), 'me-node-app.localhost');
+  assert.equal(await appHostHeader({ name: 'local' }, 'node-app', null), '<node-app-route>', 'dry run, app not pushed');
+  assert.equal(await appHostHeader({ name: 'cf', routesVia: () => '' }, 'node-app', route), '', 'on cf the URL carries the host');
+  assert.equal(await appHostHeader({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', route), 'me-node-app.localhost',
     'on cf with the routes served at an address (the local platform as a target): the route as Host');
 });
 
-test('the base URL on cf: https://ROUTE, or the address the API names for its routes', () => {
+test('the base URL on cf: https://ROUTE, or the address the API names for its routes', async () => {
   const { appBaseUrl } = require('./apps');
   const route = { host: 'me-node-app', url: 'me-node-app.localhost' };
-  assert.equal(appBaseUrl({ name: 'cf', routesVia: () => '' }, 'node-app', 'g', route), 'https://me-node-app.localhost');
-  assert.equal(appBaseUrl({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', 'g', route), 'https://127.0.0.1:4443');
+  assert.equal(await appBaseUrl({ name: 'cf', routesVia: () => '' }, 'node-app', 'g', route), 'https://me-node-app.localhost');
+  assert.equal(await appBaseUrl({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', 'g', route), 'https://127.0.0.1:4443');
 });
