@@ -13,14 +13,15 @@
 //   pushApp(p, app, instances?)    push from manifests/APP.yml with the platform's vars file
 //                                  (on cf a Node app's node_modules must be installed: node-modules.js);
 //                                  an app with /timings gets a fresh CONTROL_TOKEN first (control-token.js)
-//   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota)
+//   scaleApp(p, app, instances, cpu?, guid?)  cpu: the local CPU quota (setCpuQuota; undefined: unchanged)
 //   setCpuQuota(p, guid, cpu)      local: the process annotation the local Cloud Controller
-//                                  reads as the instances' CPU quota (cores, none, or default)
+//                                  reads as the instances' CPU quota (lib/cpu-quota.js: cores,
+//                                  CPU_NONE, or CPU_DEFAULT, which removes it)
 //   appAction(p, guid, action)     the v3 start or restart: returns at once, waitRunning waits
 //   waitRunning(p, app, guid, n, sinceMs?)  until the process has n instances, all RUNNING; dies
 //                                  at the timeout, or at once when a crash since sinceMs (default:
 //                                  now) repeats, with the instance's last error line (instance-crashes.js)
-//   ensureApp(p, app, n, { cpu, atLeast, defaultCpu }) → guid ('' under --dry-run when just pushed);
+//   ensureApp(p, app, n, { cpu, atLeast }) → guid ('' under --dry-run when just pushed);
 //                                  an existing app without the CONTROL_TOKEN it takes gets one and a restart
 //   instanceStates(p, guid)        one state per instance, index order (v3 process stats)
 //   appRoute(p, app, guid) → the first route resource; appBaseUrl(p, app, guid, route?),
@@ -32,6 +33,7 @@ const { SERVICES, cfJsonOf } = require('./target');
 const { onPath, capture } = require('./exec');
 const { sleep } = require('./sleep');
 const { CliError } = require('../../lib/arg-table');
+const { annotationOf, CPU_ANNOTATION, CPU_DEFAULT, CPU_NONE } = require('../../lib/cpu-quota');
 const { requireNodeModules } = require('./node-modules');
 const { pgBindir } = require('../../local-platform/lib/pg-cluster.js');
 const { takesControlToken, setControlToken, giveMissingControlToken } = require('./control-token');
@@ -46,11 +48,7 @@ const RUNNING_POLL_MS = 500;
 const CRASH_POLL_MS = 2000;
 // Locally the loadgen instances get no CPU quota: they are the instrument, not the subject,
 // and a throttled generator would measure itself (a quota given explicitly still wins).
-const LOADGEN_LOCAL_CPU = 'none';
-// The process annotation that sets a local instance's CPU quota (local-platform/lib/cc-api/presenters.js);
-// DEFAULT_CPU removes it: the quota then follows memory again, as run-round's --help says.
-const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
-const DEFAULT_CPU = 'default';
+const LOADGEN_LOCAL_CPU = CPU_NONE;
 
 /** What a local round needs that a fresh clone lacks: HAProxy, PostgreSQL, npm dependencies. */
 function localInstallNeeded() {
@@ -77,7 +75,7 @@ async function localServices(p) {
 }
 
 function setCpuQuota(p, guid, cpu) {
-  const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: cpu === DEFAULT_CPU ? null : String(cpu) } } });
+  const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: annotationOf(cpu) } } });
   return p.cfRun('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', body);
 }
 
@@ -144,10 +142,10 @@ async function guidOrPlaceholder(p, app) {
   return (await p.appGuid(app)) || (p.dryRun ? `<${app}-guid>` : p.cli.die(`${app}: cf app ${app} --guid finds nothing`));
 }
 
-/** scaleApp — cpu (cores or none) is a local-platform quota, set before the count changes. */
-async function scaleApp(p, app, instances, cpu = '', guid = '') {
-  const quota = !cpu && p.name === 'local' && app === 'loadgen' ? LOADGEN_LOCAL_CPU : cpu;
-  if (quota) await setCpuQuota(p, guid || await guidOrPlaceholder(p, app), quota);
+/** scaleApp — cpu (lib/cpu-quota.js) is a local-platform quota, set before the count changes. */
+async function scaleApp(p, app, instances, cpu = undefined, guid = '') {
+  const quota = cpu === undefined && p.name === 'local' && app === 'loadgen' ? LOADGEN_LOCAL_CPU : cpu;
+  if (quota !== undefined) await setCpuQuota(p, guid || await guidOrPlaceholder(p, app), quota);
   await p.cfRun('scale', app, '-i', String(instances));
 }
 
@@ -215,21 +213,24 @@ async function appState(p, guid) {
 }
 
 /**
- * Push when absent, else start/scale. Exactly n instances, and the cpu quota (local)
- * applied every time; atLeast: scale up only when fewer run. defaultCpu (local): without a
- * cpu, a quota an earlier call left is taken back to the default, so no round inherits
- * another's. An app without the CONTROL_TOKEN it takes (a plain `cf push`) gets one and is
+ * Push when absent, else start/scale. Exactly n instances, and the cpu quota (local, typed as
+ * lib/cpu-quota.js; undefined: left as it is) applied every time; atLeast: scale up only when
+ * fewer run. CPU_DEFAULT: a quota an earlier call left is taken back to the default, so no
+ * round inherits another's. An app without the CONTROL_TOKEN it takes (a plain `cf push`) gets one and is
  * restarted to start with it. Waits until all are RUNNING; returns the guid. The usual case
- * (already right) costs two look-ups, one more for an app with a token, one more with defaultCpu.
+ * (already right) costs two look-ups, one more for an app with a token, one more with CPU_DEFAULT.
  */
-async function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = false } = {}) {
+async function ensureApp(p, app, n, { cpu: asked = undefined, atLeast = false } = {}) {
+  // A CPU quota is the local platform's: CF has none (CPU follows memory, docs/cf-platform.md §7).
+  const cpu = p.name === 'local' ? asked : undefined;
+  const setQuota = cpu !== undefined && cpu !== CPU_DEFAULT;
   let want = Number(n);
   let guid = await p.appGuid(app);
   const sinceMs = Date.now();
   if (!guid) {
     if (p.name === 'local') await localServices(p);
     await pushApp(p, app, want);
-    if (cpu) await setCpuQuota(p, await guidOrPlaceholder(p, app), cpu);
+    if (setQuota) await setCpuQuota(p, await guidOrPlaceholder(p, app), cpu);
     if (p.dryRun) return '';
     guid = await p.appGuid(app);
     if (!guid) p.cli.die(`${app}: pushed, but cf app ${app} --guid finds nothing`);
@@ -238,9 +239,9 @@ async function ensureApp(p, app, n, { cpu = '', atLeast = false, defaultCpu = fa
     const states = await instanceStates(p, guid);
     const have = states.length;
     if (atLeast && have >= want) want = have;
-    const reset = !cpu && defaultCpu && (await cpuAnnotation(p, guid)) !== '';
-    if (have !== want || (cpu && !atLeast) || reset) {
-      await scaleApp(p, app, want, cpu || (reset ? DEFAULT_CPU : ''), guid);
+    const reset = cpu === CPU_DEFAULT && (await cpuAnnotation(p, guid)) !== '';
+    if (have !== want || (setQuota && !atLeast) || reset) {
+      await scaleApp(p, app, want, setQuota || reset ? cpu : undefined, guid);
     } else if (!restart && states.filter((s) => s === 'RUNNING').length === want) {
       return guid;
     }

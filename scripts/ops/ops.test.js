@@ -6,7 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseDurationMs, isPositiveNumber } = require('./cli');
+const { parseDurationMs } = require('./cli');
+const { parseCpuQuota, CpuQuotaError, CPU_NONE } = require('../../lib/cpu-quota');
 const { shellQuote, formatCmd } = require('./exec');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -20,10 +21,13 @@ test('parseDurationMs: units, bare seconds, rounding to ms, malformed', () => {
   for (const [input, want] of cases) assert.equal(parseDurationMs(input), want, input);
 });
 
-test('isPositiveNumber: decimals above zero only', () => {
-  const cases = [['1', true], ['0.5', true], ['10.0', true], ['0', false], ['0.0', false], ['00', false],
-    ['-3', false], ['1e3', false], ['', false], ['.5', false], ['none', false]];
-  for (const [input, want] of cases) assert.equal(isPositiveNumber(input), want, input);
+test('parseCpuQuota: decimals above zero (text or number) as cores, none as CPU_NONE, nothing else', () => {
+  const cases = [['1', 1], ['0.5', 0.5], ['10.0', 10], [0.25, 0.25], ['none', CPU_NONE], ['0', null], ['0.0', null], ['00', null],
+    ['-3', null], ['1e3', null], ['', null], ['.5', null], ['default', null], [0, null], [-1, null], [NaN, null], [Infinity, null]];
+  for (const [input, want] of cases) {
+    if (want === null) assert.throws(() => parseCpuQuota(input), CpuQuotaError, String(input));
+    else assert.equal(parseCpuQuota(input), want, String(input));
+  }
 });
 
 test('shellQuote: bare when safe, else single-quoted so that bash reads back the word', () => {
@@ -59,7 +63,7 @@ test('usage errors and die: a CliError that the entry point prints as one line N
     [`c.parse(['--instances', 'x'], ${TABLE})`, 'x: --instances must be a positive integer, got "x" (see --help)\n'],
     [`c.parse(['--bogus'], ${TABLE})`, 'x: unknown option: --bogus (see --help)\n'],
     [`c.parse(['extra'], ${TABLE})`, 'x: unexpected argument: extra (see --help)\n'],
-    ["c.requireCpu('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
+    ["c.cpuQuota('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
     ["c.requireKnownApp('vars')", /^x: unknown app "vars" \(known: .*node-app.*\) \(see --help\)\n$/],
     [`c.parse(['--warmup'], ${TABLE})`, 'x: --warmup needs a value (see --help)\n'],
     [`c.parse([], { rows: [['--app', 'app', 'str', require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'arg-table.js'))}).REQUIRED, '']] })`, 'x: --app is required (see --help)\n'],

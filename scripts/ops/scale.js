@@ -45,9 +45,9 @@ async function main() {
   cli.requireKnownApp(o.app);
   if (o.instances === undefined) cli.usageError('-i N is required');
   o.instances = String(o.instances);
-  if (o.cpu) cli.requireCpu(o.cpu);
+  if (o.cpu !== undefined) o.cpu = cli.cpuQuota(o.cpu);
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  if (o.cpu !== undefined && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
   if (p.name === 'cf') await p.cfPreflight();
   else await localPlatformUp(p);
   const guid = await p.appGuid(o.app);

@@ -15,6 +15,7 @@ const { capture } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
 const { CONTROL_VAR } = require('../ops/control-token');
 const { localCells } = require('./local-cells');
+const { CPU_DEFAULT, CPU_NONE } = require('../../lib/cpu-quota');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
 async function tryCurl(p, apiPath, { quiet = false } = {}) {
@@ -79,6 +80,17 @@ async function sutCpus(p, hostCpus) {
   return c ? { sut_cpus: c.sut.length, cells: { sut_cpus: c.sut_cpus, harness_cpus: c.harness_cpus, app_db: c.app_db } } : { sut_cpus: hostCpus };
 }
 
+/**
+ * The CPU quota the local platform gave the app's instances: cores (cpu_quota, the local
+ * platform's own field of the v3 process stats: local-platform/lib/instance-usage.js),
+ * CPU_NONE without one, null when unreadable.
+ */
+async function appliedCpuQuota(p, guid) {
+  const first = (await tryCurl(p, `/v3/apps/${guid}/processes/web/stats`, { quiet: true }))?.resources?.[0];
+  if (!first) return null;
+  return Number.isFinite(first.cpu_quota) ? first.cpu_quota : CPU_NONE;
+}
+
 /** The app's container memory (MB, `cf scale -m`: v3 process memory_in_mb), or null. */
 async function appMemoryMb(p, guid) {
   const proc = await tryCurl(p, `/v3/apps/${guid}/processes/web`, { quiet: true });
@@ -95,7 +107,8 @@ async function environment(p, o, cfApi, stats, guid) {
     const { model, cpus } = await hostCpu();
     Object.assign(env, {
       host_cpu_model: model, host_cpus: cpus, host_memory_bytes: os.totalmem(), host_kernel: os.release(),
-      app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
+      // What the platform applied, and whether that is its own default (no quota asked for).
+      app_cpu_quota_cores: await appliedCpuQuota(p, guid), app_cpu_quota_default: o.cpu === CPU_DEFAULT,
       app_cpu_period_us: await localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
       ...(await sutCpus(p, cpus)),
     });

@@ -14,6 +14,7 @@ const { requireCfCli } = require('../ops/cf-version');
 const { readControlToken } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
+const { CPU_DEFAULT } = require('../../lib/cpu-quota');
 
 const DEFAULT_REQUESTS_MAX_WAIT = '10m';
 // Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
@@ -58,7 +59,7 @@ function frozen(v) {
  */
 async function preparePlan(cli, o) {
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  if (o.cpu !== CPU_DEFAULT && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
   if (o.frontProxies && p.name !== 'local') cli.usageError('--front-proxies is local only (on CF the foundation has its own)');
   // Recorded with the round: the summary and the report expect duration ÷ intervalSec
   // samples per instance (at collect-stats.sh's default poll interval).
@@ -76,7 +77,7 @@ async function preparePlan(cli, o) {
   // On CF a missing URL must stop the round before anything changes; locally the
   // results-db service exists once the apps are pushed.
   let dbUrl = !p.dryRun && p.name === 'cf' ? await p.resultsDbUrl() : '';
-  const guid = (await apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu, defaultCpu: p.name === 'local' })) || `<${o.app}-guid>`;
+  const guid = (await apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu })) || `<${o.app}-guid>`;
   await apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
   if (!p.dryRun && !dbUrl) dbUrl = await p.resultsDbUrl();
   // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
