@@ -10,7 +10,7 @@
 //   versionAtLeast(have, want) → have >= want, both [major, minor, patch]
 //   cfCliShortfall({ code, stdout }, want) → '' when the `cf version` run shows a release
 //     >= want ('X.Y.Z'), else what was found instead ("this is 8.9.0", "cf version failed")
-//   requireCfCli(p, want, { what, alsoNeeds }) → dies naming what needs it, the needed and the
+//   requireCfCli(p, want, { what, alsoNeeds }) → a promise; dies naming what needs it, the needed and the
 //     installed version, and what else it needs (p: a Platform of target.js; want 'X.Y.Z')
 
 const VERSION_LINE = /^\S+ version (\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?\s*$/m;

@@ -9,7 +9,7 @@
 // API:
 //   CONTROL_VAR, takesControlToken(app) → whether a round's app (all but the loadgen)
 //   newControlToken() → 43 base64url characters (32 random bytes)
-//   setControlToken(p, guid)    a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
+//   setControlToken(p, guid)    (a promise, as the three below) a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
 //                               environment_variables); under --dry-run the command, masked
 //   hasControlToken(p, guid) → whether the app has a CONTROL_TOKEN (false under --dry-run for
 //                               an app not pushed yet)

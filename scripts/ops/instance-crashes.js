@@ -11,8 +11,8 @@
 //       >= 2, or two crashes of the index), else null
 //   lastErrorLine(recentLog, index) → the last error line instance `index` wrote (`cf logs APP
 //       --recent` text), '' when none
-//   findRepeatedCrash(p, guid, sinceMs) → repeatedCrash of the app's crash events (a look-up)
-//   crashReport(p, app, crash) → the lines that say which instance, why, and how to see more
+//   findRepeatedCrash(p, guid, sinceMs) → a promise of repeatedCrash of the app's crash events (a look-up)
+//   crashReport(p, app, crash) → a promise of the lines that say which instance, why, and how to see more
 const { wholeSecondUtc } = require('./target');
 
 const CRASH_EVENT = 'audit.app.process.crash';

@@ -1,5 +1,5 @@
 'use strict';
-// app-steps.js — what run-round.js does to the app itself around the round, each from the
+// app-steps.js — what round.js does to the app itself around the round, each from the
 // plan (round-plan.js): --loadbalancing on its route, seeding its ads, prewarming its
 // instances, and one request to every instance (the timings clear before the round, their
 // flush after it). Under --dry-run each prints what it would run.

@@ -4,7 +4,7 @@
 // the parameters with a plan: what is recorded must stay comparable across rounds).
 // Look-ups that fail leave their field out or empty.
 //
-// roundDocument(plan) → the document. plan: run-round.js's, of which it reads p (ops
+// roundDocument(plan) → Promise<the document>. plan: round.js's, of which it reads p (ops
 // Platform), o (run-round options from run-round-args.js), guid, baseUrl, hostHeader, stats
 // ({ source, intervalSec } of ops/stats-source.js: the stats source resolved and the seconds
 // between new samples) and frontUrls (the TLS front proxies' URLs of --front-proxies, null

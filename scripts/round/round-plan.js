@@ -1,5 +1,5 @@
 'use strict';
-// round-plan.js — the plan of one round (run-round.js): everything decided before the round
+// round-plan.js — the plan of one round (round.js): everything decided before the round
 // is created, made once and frozen, so that no step changes what the round was meant to be.
 // Making it brings the platform up and the app and the loadgen to their counts: the app's
 // guid, route, URL and credential exist only then.

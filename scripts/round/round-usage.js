@@ -1,5 +1,5 @@
 'use strict';
-// round-usage.js — what the round's neighbours used while it ran (run-round.js): the
+// round-usage.js — what the round's neighbours used while it ran (round.js): the
 // --front-proxies' CPU and connections (front-proxies.js), the local router's CPU
 // (router-usage.js) and where the host's CPU went (host-cpu.js). Each is read at the end of
 // the warm-up (the start with the steady-state gate) and again once the loadgens are done;

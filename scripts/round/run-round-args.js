@@ -2,7 +2,7 @@
 // run-round-args.js — the flags of scripts/run-round.sh: one table (arg-table.js) that is
 // their parser, their defaults and the --help text, and the checks that span flags. A bad
 // flag is a usage error (one line, exit 1); the platform-dependent checks (--cpu) come after
-// the platform is known (run-round.js).
+// the platform is known (round-plan.js).
 //
 // parseRunRoundArgs(argv, cli) → options (a command line); roundOptions(values, cli) → the same
 // options from values by key that a program holds typed (counts as numbers, durations in ms,
