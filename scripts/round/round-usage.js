@@ -6,7 +6,7 @@
 // the difference goes into rounds.environment (front_proxy_usage; router_cpu_cores,
 // router_cpu_quota_cores; host_cpu) with one summary line each. All three are local only.
 //
-// startRoundUsage(p, { app, dbUrl, withFrontProxies }, fromMs) → Promise<{ stop(conn, roundId) → Promise }>
+// startRoundUsage(p, { app, dbUrl, withFrontProxies }, fromMs) → Promise<{ stop(conn, roundId) → Promise, cancel() }>
 //   p: ops Platform; app: the app measured; dbUrl: the results database's URL (its backends
 //   are a part of host_cpu); fromMs: from now to the end of the warm-up. stop reads again,
 //   prints the lines and records the figures (conn: a results-db.js Connection); a figure
@@ -79,6 +79,10 @@ async function startRoundUsage(p, { app, dbUrl, withFrontProxies }, fromMs) {
   const places = local ? await hostCpuPlaces(p, app, dbUrl) : null;
   if (places) timers.push(setTimeout(() => { before.host = readHostCpu(places); }, fromMs));
   return {
+    /** The readings not taken yet are not taken (a round that ended early). */
+    cancel() {
+      for (const t of timers) clearTimeout(t);
+    },
     async stop(conn, roundId) {
       for (const t of timers) clearTimeout(t);
       if (withFrontProxies) await recordFrontUsage(p, conn, roundId, before.front);

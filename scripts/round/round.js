@@ -226,6 +226,8 @@ function startLive(plan) {
     collectors: [],
     // event-runner.js's { done } while the round's --event list runs.
     events: null,
+    // steady-watch.js's { stop } while the steady-state gate watches the round.
+    gate: null,
     // SIGINT/SIGTERM came: the main line stops, onInterrupt's handler ends the round.
     interrupted: false,
     // The handler's clean-up (a promise) once an interrupt came.
@@ -291,6 +293,8 @@ async function runRound(o) {
     removeInterrupt();
     process.removeListener('exit', killCollectors);
     killCollectors();
+    if (live.gate) await live.gate.stop().catch(() => {});
+    if (live.usage) live.usage.cancel();
     if (live.heartbeat) live.heartbeat.stop();
     if (live.control) await live.control.end();
   }
@@ -319,14 +323,15 @@ async function measure(plan, live, removeInterrupt) {
   if (p.dryRun) printEvents(plan);
   if (!p.dryRun) {
     // The steady-state gate sets the measured window while the loadgens run.
-    const gate = o.steadyGate && startSteadyWatch(live.control, { round: live.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log });
+    live.gate = o.steadyGate ? startSteadyWatch(live.control, { round: live.roundId, gate: o.steadyGate, durationMs: o.durationMs, log: cli.log }) : null;
     if (o.events.length) live.events = startEvents(plan, live, { log: cli.log });
     try {
       await waitRound(live.control, { round: live.roundId, deadlineMs: plan.maxWaitMs, signal: live.abort.signal });
     } catch (err) {
       if (!live.interrupted) await lostDatabase(live, err);
     }
-    if (gate) await gate.stop();
+    if (live.gate) await live.gate.stop();
+    live.gate = null;
     // An event's watch may outlast the loadgens (a rolling deployment still under way).
     if (live.events) await live.events.done;
     if (live.interrupted) return cancelled(live);
