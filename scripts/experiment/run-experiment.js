@@ -70,6 +70,16 @@ async function execRound(values) {
   }
 }
 
+/** A round run-round.sh would refuse stops the experiment (and its dry run) before it runs. */
+function checkRound(values) {
+  try {
+    roundOptions(values, makeCli('run-round'));
+  } catch (e) {
+    if (e instanceof CliError) die(`round ${values.label}: ${e.message}`);
+    throw e;
+  }
+}
+
 function die(msg, code = 1) {
   process.stderr.write(`run-experiment: ${msg}\n`);
   process.exit(code);
@@ -148,7 +158,7 @@ async function main() {
       log(`plan ${plan.name} (${plan.scaleProfile} scale): kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, `
         + `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
       const { tally } = await runExperiment(plan, {
-        client, dryRun, log, applySettings,
+        client, dryRun, log, applySettings, checkRound,
         print: (l) => process.stdout.write(`${l}\n`),
         execRound: (spec, values) => execRound(values),
       });

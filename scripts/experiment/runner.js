@@ -23,6 +23,7 @@ function fmt(m) {
 /**
  * opts: client (pg client of the results db; null only for a dry run), dryRun,
  * execRound(spec, values) → Promise<{ code, roundId }> (values: round-runner.js roundValues),
+ * checkRound(values) (optional: throws when run-round.sh would refuse the round, dry run too),
  * applySettings(app, settings, memoryMb, { restart }) → Promise, log (progress lines), print
  * (dry-run lines).
  */
@@ -43,6 +44,7 @@ async function runExperiment(plan, opts) {
     count += 1;
     const tag = `[${count}${total ? `/${total}` : ''}] ${spec.label}`;
     const values = roundValues(spec);
+    opts.checkRound?.(values);
     if (client) {
       // Only a done round recorded under the parameters the plan gives now is reused.
       const { round: prev, stale } = await doneRoundFor(client, spec);
