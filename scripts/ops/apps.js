@@ -74,9 +74,19 @@ async function localServices(p) {
   for (const s of SERVICES) await p.cfRun('create-service', 'postgres', 'local', s);
 }
 
-function setCpuQuota(p, guid, cpu) {
+/** The quota set; `cf curl` exits 0 on an HTTP error, so its answer is checked (cfJsonOf): a refusal dies. */
+async function setCpuQuota(p, guid, cpu) {
   const body = JSON.stringify({ metadata: { annotations: { [CPU_ANNOTATION]: annotationOf(cpu) } } });
-  return p.cfRun('curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', body);
+  const argv = [...p.cf, 'curl', '-X', 'PATCH', `/v3/processes/${guid}`, '-d', body];
+  if (p.dryRun) {
+    p.printCmd(argv);
+    return;
+  }
+  try {
+    cfJsonOf(`/v3/processes/${guid}`, await capture(argv, { stderr: 'pipe' }));
+  } catch (err) {
+    p.cli.die(`the CPU quota of ${guid}: ${err.message}`);
+  }
 }
 
 /** The CPU quota annotation of an app's web process ('' without one: the default quota). */
