@@ -21,6 +21,9 @@
 // the variable). env: where the variable rows are read (default process.env).
 // help(usageLine, about, rows, { aliases, notes, width }) → the --help text, the variable
 // rows under "Environment:".
+// parseValues(values, rows) → the same from values by key that a program already holds typed
+// (numbers, durations in ms, booleans, arrays for lists): each checked as its flag would be,
+// the defaults filled; an unknown key is a UsageError. No text in between.
 // parseCommand(name, argv, command) → the values; --help throws CliError with the help for stdout
 // (exit 0), a bad command line CliError `NAME: message (see --help)` (exit 1). command: { usage,
 // about, rows, aliases, positionals, rest, notes, width }; -h/--help are added when the rows lack them.
@@ -96,9 +99,10 @@ function convert(row, text, typed = flagName(row)) {
     if (range && !range.includes(text)) throw bad();
     return text;
   }
-  if (typeof text === 'number') return text;
   let n;
-  if (type === 'dur') n = parseDuration(text);
+  if (typeof text === 'number') n = text;
+  else if (typeof text !== 'string') throw bad();
+  else if (type === 'dur') n = parseDuration(text);
   else if (type === 'count') n = parseCount(text);
   else if (type === 'int') n = /^-?\d+$/.test(text) ? Number(text) : NaN;
   else n = text.trim() === '' ? NaN : Number(text);
@@ -148,13 +152,40 @@ function parse(argv, rows, { aliases = {}, positionals = 0, rest = null, env = p
     given.add(row[1]);
     out[row[1]] = convert(row, text);
   }
+  return withDefaults(out, rows, given);
+}
+
+/** out with the default of every row not given (a REQUIRED one missing: UsageError). */
+function withDefaults(out, rows, given) {
   for (const row of rows) {
     const [, key, type, def] = row;
     if (given.has(key) || type === 'list') continue;
     if (def === REQUIRED) throw new UsageError(`${flagName(row)} is ${isEnvRow(row) ? 'not set' : 'required'}`);
-    if (def !== undefined && def !== '' && !(def && def[NOTE])) out[key] = type === 'bool' ? def : convert(row, def);
+    if (def !== undefined && def !== '' && !(def && def[NOTE])) out[key] = type === 'bool' || typeof def === 'number' ? def : convert(row, def);
   }
   return out;
+}
+
+function parseValues(values, rows) {
+  const out = { _: [] };
+  for (const row of rows) if (row[2] === 'list') out[row[1]] = [];
+  const given = new Set();
+  for (const [key, v] of Object.entries(values)) {
+    if (v === undefined) continue;
+    const row = rows.find((r) => r[1] === key && !isEnvRow(r));
+    if (!row) throw new UsageError(`unknown option: ${key}`);
+    given.add(key);
+    if (row[2] === 'bool') {
+      if (typeof v !== 'boolean') throw new UsageError(`${flagName(row)} is a switch: true or false, got "${v}"`);
+      out[key] = v;
+    } else if (row[2] === 'list') {
+      if (!Array.isArray(v)) throw new UsageError(`${flagName(row)} takes a list, got "${v}"`);
+      out[key] = v.map((x) => convert(row, x));
+    } else {
+      out[key] = convert(row, v);
+    }
+  }
+  return withDefaults(out, rows, given);
 }
 
 /** The default as --help shows it, or '' for none. */
@@ -225,6 +256,6 @@ function parseCommand(name, argv, command) {
 }
 
 module.exports = {
-  parse, parseCommand, help, convert, describe, defaultText, note, REQUIRED, UsageError, CliError, cliExitCode, parseDuration, parseCount,
+  parse, parseValues, parseCommand, help, convert, describe, defaultText, note, REQUIRED, UsageError, CliError, cliExitCode, parseDuration, parseCount,
   isEnvRow,
 };

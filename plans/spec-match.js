@@ -7,6 +7,7 @@
 'use strict';
 const { capacityOverrides, configurations, parseLabel, roundSpec } = require('./order.js');
 const { parseEvents } = require('../lib/round-events');
+const { CPU_DEFAULT, CPU_NONE } = require('../lib/cpu-quota');
 
 /** The `rounds` columns roundMismatches reads: a SELECT list. */
 const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadgens, model, parallel, rate,
@@ -16,8 +17,6 @@ const ROUND_COLUMNS = `id, status, label, experiment, app, app_instances, loadge
 // on Gorouter (router.balancing_algorithm) and on the local platform (HAProxy `balance
 // roundrobin`, local-platform/lib/haproxy-config.js). run-round.sh records nothing then.
 const DEFAULT_LOADBALANCING = 'round-robin';
-// What run-round.sh records as the app's CPU quota without --cpu (environment.app_cpu_quota_cores).
-const DEFAULT_CPU_QUOTA = 'default';
 
 const NOT_COMPARED = undefined;
 // Events compared as what they do: "20000:scale:4,40000:deploy:4".
@@ -33,10 +32,20 @@ function specEvents(s) {
 const num = (v) => (v === null || v === undefined || v === '' ? null : Number(v));
 const isOpen = (s) => s.rate !== null && s.rate !== undefined;
 
+/**
+ * The CPU quota a local round ran with, as a plan names it: CPU_DEFAULT (none asked for), CPU_NONE
+ * or cores. A round records the quota the platform applied (app_cpu_quota_cores: cores or CPU_NONE)
+ * and whether it was the platform's default (app_cpu_quota_default); rounds recorded before that
+ * hold what --cpu said in app_cpu_quota_cores: CPU_DEFAULT without it, else CPU_NONE or cores as text.
+ */
 function cpuRecorded(env) {
   const q = env?.app_cpu_quota_cores;
+  if (typeof env?.app_cpu_quota_default === 'boolean') {
+    if (env.app_cpu_quota_default) return CPU_DEFAULT;
+    return q === CPU_NONE ? CPU_NONE : num(q);
+  }
   if (q === undefined || q === null) return NOT_COMPARED; // CF rounds, rounds older than the field
-  return q === DEFAULT_CPU_QUOTA || q === 'none' ? q : num(q);
+  return q === CPU_DEFAULT || q === CPU_NONE ? q : num(q);
 }
 
 // [what, recorded value (NOT_COMPARED when the round did not record it), the plan's value
@@ -61,8 +70,8 @@ const FIELDS = [
   // run-round --event records plan.events ([{at_ms, kind, instances}]); none recorded = none.
   ['events', (r) => eventsKey(r.plan?.events ?? []), (s) => eventsKey(specEvents(s))],
   ['scenario', (r) => r.scenario, (s) => s.scenario],
-  // Unset cpu: run-round gets no --cpu and records "default", so compared as that.
-  ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu === 'none' ? 'none' : s.cpu ? Number(s.cpu) : DEFAULT_CPU_QUOTA)],
+  // Unset cpu: the round runs with the platform's default quota (CPU_DEFAULT).
+  ['cpu', (r) => cpuRecorded(r.environment), (s) => (s.cpu === CPU_NONE ? CPU_NONE : s.cpu ? Number(s.cpu) : CPU_DEFAULT)],
   // A variant's memory against what run-round recorded (environment.app_memory_mb); unset: any.
   ['memory_mb', (r) => (r.environment?.app_memory_mb == null ? NOT_COMPARED : num(r.environment.app_memory_mb)), (s) => (s.memoryMb ?? NOT_COMPARED)],
   // Unset loadbalancing leaves the route as it is: whatever the round recorded matches.
@@ -136,4 +145,4 @@ function judgeRounds(rows, plan) {
   return { current, stale };
 }
 
-module.exports = { roundMismatches, matchesSpec, specForLabel, judgeRounds, ROUND_COLUMNS, DEFAULT_LOADBALANCING, DEFAULT_CPU_QUOTA };
+module.exports = { roundMismatches, matchesSpec, specForLabel, judgeRounds, ROUND_COLUMNS, DEFAULT_LOADBALANCING };

@@ -79,6 +79,28 @@ test('roundMismatches: a field the round recorded differs from the plan → stal
   }
 });
 
+test('cpu: rounds recorded before the applied quota (what --cpu said) and after (what the platform applied) both judged', () => {
+  // [case, environment the round recorded, the plan's cpu, mismatches]
+  const cases = [
+    ['before: no --cpu, plan unset', { app_cpu_quota_cores: 'default' }, undefined, []],
+    ['before: no --cpu, plan 0.5', { app_cpu_quota_cores: 'default' }, 0.5, ['cpu']],
+    ['before: --cpu 0.5 as text, plan 0.5', { app_cpu_quota_cores: '0.5' }, 0.5, []],
+    ['before: --cpu 0.5 as text, plan unset', { app_cpu_quota_cores: '0.5' }, undefined, ['cpu']],
+    ['before: --cpu none, plan none', { app_cpu_quota_cores: 'none' }, 'none', []],
+    ['before: --cpu none, plan 1', { app_cpu_quota_cores: 'none' }, 1, ['cpu']],
+    ['after: the default quota applied, plan unset', { app_cpu_quota_cores: 0.0625, app_cpu_quota_default: true }, undefined, []],
+    ['after: the default quota applied, plan asks the same cores', { app_cpu_quota_cores: 0.5, app_cpu_quota_default: true }, 0.5, ['cpu']],
+    ['after: 0.5 asked and applied, plan 0.5', { app_cpu_quota_cores: 0.5, app_cpu_quota_default: false }, 0.5, []],
+    ['after: 0.5 asked and applied, plan unset', { app_cpu_quota_cores: 0.5, app_cpu_quota_default: false }, undefined, ['cpu']],
+    ['after: no quota asked and applied, plan none', { app_cpu_quota_cores: 'none', app_cpu_quota_default: false }, 'none', []],
+    ['after: no quota, plan 0.5', { app_cpu_quota_cores: 'none', app_cpu_quota_default: false }, 0.5, ['cpu']],
+  ];
+  for (const [name, environment, cpu, want] of cases) {
+    const got = roundMismatches(row({ environment }), spec({ cpu })).map((m) => m.split(':')[0]);
+    assert.deepEqual(got, want, name);
+  }
+});
+
 test('roundMismatches says what differs, round value first', () => {
   assert.deepEqual(roundMismatches(row(), spec({ warmup: '10s', loadbalancing: 'round-robin' })),
     ['warmup_ms: round 5000, plan 10000', 'loadbalancing: round least-connection, plan round-robin']);

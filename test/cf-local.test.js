@@ -394,10 +394,10 @@ test('the round document on cf: the rounds columns from the CLI and Cloud Contro
           target_urls: ['https://127.0.0.1:8443', 'https://127.0.0.1:8444'] } },
       },
     ];
-    const p = selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
+    const p = await selectPlatform(makeCli('run-round'), { platformOpt: 'cf' });
     for (const c of cases) {
-      await t.test(c.name, () => {
-        const doc = roundDocument({ p, o: { ...OPTIONS, ...c.options }, guid: node, baseUrl: URL, hostHeader: '',
+      await t.test(c.name, async () => {
+        const doc = await roundDocument({ p, o: { ...OPTIONS, ...c.options }, guid: node, baseUrl: URL, hostHeader: '',
           stats: c.stats ?? { source: 'v3', intervalSec: 15 }, frontUrls: c.frontUrls ?? null });
         assert.deepEqual(doc, c.want);
         assert.deepEqual(Object.keys(doc), Object.keys(c.want), 'column order');

@@ -1,5 +1,5 @@
-// The experiment runner end to end against a real PostgreSQL, with a stand-in for
-// run-round.sh (fake-run-round.js): resume skips finished rounds, failed rounds
+// The experiment runner end to end against a real PostgreSQL, with a stand-in for the
+// round it runs in process (fake-run-round.js): resume skips finished rounds, failed rounds
 // are retried, adaptive plans replay their decisions, settings are applied on change.
 'use strict';
 const assert = require('node:assert/strict');
@@ -13,14 +13,23 @@ const { insertRound } = require('../report/test/helpers/synthetic.js');
 const { maxCpuOfApp } = require('../scripts/experiment/results.js');
 const { validatePlan } = require('../plans/plan.js');
 
-const FAKE = path.join(__dirname, 'fake-run-round.js');
+const { FAKE_ROUND_ENV } = require('./fake-run-round.js');
 const FAKE_CF = path.join(__dirname, 'fake-cf.js');
+// Apps of their own (change-app, mem-app) beside the harness's: the rounds are checked as
+// run-round.sh checks them, which takes an app with a manifest (CFSCALE_MANIFEST_DIR).
+const OWN_APPS = ['change-app', 'mem-app'];
 let db;
 let dir;
+let manifests;
 
 before(async () => {
   db = await testDatabase('runner');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-runner-'));
+  manifests = path.join(dir, 'manifests');
+  fs.mkdirSync(manifests);
+  const repoManifests = path.join(__dirname, '..', 'manifests');
+  for (const f of fs.readdirSync(repoManifests)) fs.symlinkSync(path.join(repoManifests, f), path.join(manifests, f));
+  for (const app of OWN_APPS) fs.writeFileSync(path.join(manifests, `${app}.yml`), `applications:\n- name: ${app}\n`);
 });
 after(async () => {
   await db.drop();
@@ -37,8 +46,8 @@ function writePlan(name, text) {
 // The apps' settings go to the stand-in cf (helpers/fake-cf.js): its calls in FAKE_CF_LOG.
 function run(plan, extraArgs = [], env = {}) {
   const state = path.join(dir, `${path.basename(plan)}.cf-state.json`);
-  return runScript('run-experiment.sh', [plan, '--run-round', FAKE, ...extraArgs],
-    { CFSCALE_RESULTS_URL: db.url, CFSCALE_PLATFORM_CLI: FAKE_CF, FAKE_CF_STATE: state, FAKE_CF_LOG: `${state}.log`, ...env });
+  return runScript('run-experiment.sh', [plan, ...extraArgs],
+    { ...FAKE_ROUND_ENV, CFSCALE_MANIFEST_DIR: manifests, CFSCALE_RESULTS_URL: db.url, CFSCALE_PLATFORM_CLI: FAKE_CF, FAKE_CF_STATE: state, FAKE_CF_LOG: `${state}.log`, ...env });
 }
 
 const GRID = `apps: [node-app, java-app]
@@ -76,7 +85,7 @@ test('resume: rounds done before are skipped, failed ones run again', async () =
   assert.match(r1.stderr, /finished: 5 ran, 3 skipped \(done before\), 0 failed/);
   assert.match(r1.stderr, /\[\d\/8\] exp:resume:/, 'progress lines');
   const c0 = calls(log)[0];
-  assert.deepEqual([c0.duration, c0.warmup, c0.platform, c0['max-error-rate']], ['4000ms', '1000ms', 'local', '0.01']);
+  assert.deepEqual([c0.durationMs, c0.warmupMs, c0.platform, c0.maxErrorRate], [4000, 1000, 'local', '0.01']);
 
   const r2 = run(plan, [], { FAKE_RUN_ROUND_LOG: log });
   assert.equal(r2.code, 0, r2.stderr);
@@ -139,7 +148,7 @@ slo: { metric: p95, threshold: 20ms }
 scale: { loadgensStart: 4, loadgensStep: 4, loadgensMax: 96, maxInstances: 9, routerSaturation: false }
 repetitions: 1
 duration: 4s
-warmup: 10s
+warmup: 1s
 afterChange: keep
 `);
   // 2 ms of router CPU per request: 70 % of one core (no quota) at 350 req/s served.
@@ -271,8 +280,10 @@ test('usage and configuration errors exit 1 with one line', () => {
     [[], 1, /^run-experiment: exactly one PLAN file is required/],
     [[writePlan('bad', 'apps: [node-app]\nload: [{ loadgens: 0, parallel: 1 }]\n')], 1, /^run-experiment: plan bad\.yml: load\[0\]\.loadgens must be an integer >= 1, got 0\n$/],
     [[writePlan('ok', GRID), '--platform', 'aws'], 1, /--platform must be local or cf/],
-    [[writePlan('ok2', GRID), '--run-round', '/nonexistent/run-round.sh'], 1, /run-round.sh --help failed/, 'postgres://x@127.0.0.1:1/x'],
-    [[writePlan('ok3', GRID), '--run-round', FAKE], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
+    [[writePlan('ok3', GRID)], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
+    // A round run-round.sh would refuse is refused before anything runs, in a dry run too.
+    ...[[], ['--dry-run']].map((extra) => [[writePlan('long-warmup', 'apps: [node-app]\nload: [{ loadgens: 1, parallel: 1 }]\nduration: 4s\nwarmup: 10s\n'), ...extra],
+      1, /^run-experiment: round exp:long-warmup:node-app:default:i1:l1:p1:rep1: run-round: --warmup must be shorter than --duration/m, db.url]),
     [[writePlan('ok4', GRID), '--bogus'], 1, /unknown option: --bogus/],
     // The URL holds a password: never a flag, so no command line carries it.
     [[writePlan('ok5', GRID), '--db', 'postgres://x@127.0.0.1:1/x'], 1, /unknown option: --db/],
@@ -308,8 +319,9 @@ test('a memory change is a change: the first round after `scale -m` is run again
   const log = path.join(dir, 'memchange.log');
   const r = run(plan, [], { FAKE_APP_MEMORY_FILE: mem, FAKE_RUN_ROUND_LOG: log });
   assert.equal(r.code, 0, r.stderr);
-  // Sequential: mem128m twice, then mem1g twice; its first round follows the change 128 → 1024.
+  // Sequential: mem128m twice, then mem1g twice; its first round follows the change 128 → 1024,
+  // and so does the CPU quota the platform applied by default (memory in GB x 1 core).
   assert.deepEqual(calls(log).map((c) => c.label.split(':')[3]), ['mem128m', 'mem128m', 'mem1g', 'mem1g', 'mem1g']);
-  assert.match(r.stderr, /exp:memchange:mem-app:mem1g:i1:l1:p1:rep1: round \d+ is the first after a change \(memory_mb: 128 → 1024\): left out, running the step again/);
+  assert.match(r.stderr, /exp:memchange:mem-app:mem1g:i1:l1:p1:rep1: round \d+ is the first after a change \(cpu_quota: 0\.125 → 1; memory_mb: 128 → 1024\): left out, running the step again/);
   assert.match(r.stderr, /1 step\(s\) run again after a change/);
 });

@@ -347,14 +347,15 @@ test('the steady-state gate: the window starts once a whole window is steady (or
   assert.match(res.stdout, /^measured window: from 6\.0 s for 3\.0 s: NOT steady within the maximum warm-up of 6\.0 s/m);
   // A round's settings are what it was given or the documented default, never what the round
   // before left: manifest memory in GB x CFSCALE_CPU_PER_GB (1.0) cores without --cpu.
-  // The quota each instance had, as its stats report it.
-  const quotas = (await c.query(`SELECT r.id, r.environment->>'app_cpu_quota_cores' AS given, (r.environment->>'app_memory_mb')::float8 AS mb,
+  // The quota each instance had, as its stats report it, and as the round recorded it applied.
+  const quotas = (await c.query(`SELECT r.id, (r.environment->>'app_cpu_quota_cores')::float8 AS applied,
+      r.environment->>'app_cpu_quota_default' AS by_default, (r.environment->>'app_memory_mb')::float8 AS mb,
       min(s.cpu_quota_cores)::float8 AS low, max(s.cpu_quota_cores)::float8 AS high
     FROM rounds r JOIN instance_stats s ON s.round_id = r.id AND s.app = r.app WHERE r.id = ANY($1) GROUP BY r.id ORDER BY r.id`, [[cpuRound, id]])).rows;
   // (The cgroup holds whole microseconds per period: compared to 3 places.)
-  const want = [['0.1', 0.1], ['default', quotas[1]?.mb / 1024]];
-  assert.deepEqual(quotas.map((q) => [q.given, q.low.toFixed(3), q.high.toFixed(3)]), want.map(([g, v]) => [g, v.toFixed(3), v.toFixed(3)]),
-    JSON.stringify(quotas));
+  const want = [[0.1, 'false'], [quotas[1]?.mb / 1024, 'true']];
+  assert.deepEqual(quotas.map((q) => [q.applied.toFixed(3), q.by_default, q.low.toFixed(3), q.high.toFixed(3)]),
+    want.map(([v, byDefault]) => [v.toFixed(3), byDefault, v.toFixed(3), v.toFixed(3)]), JSON.stringify(quotas));
 });
 
 // Nothing lost, nothing stuck: the platform's PostgreSQL — the

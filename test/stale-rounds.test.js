@@ -1,7 +1,7 @@
 // Regression: a plan edited after its rounds ran (warm-up, cpu, loadbalancing) got its OLD
 // rounds back on resume and in the report, because the label names the step only. Against a
-// real PostgreSQL with the stand-in run-round (helpers/fake-run-round.js, which records
-// the parameters it is given as run-round.sh does).
+// real PostgreSQL with the stand-in round (fake-run-round.js, which records the parameters it
+// is given as round.js does).
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -11,7 +11,7 @@ const { after, before, test } = require('node:test');
 const { loggedCalls: calls, runScript } = require('../report/test/helpers/cli.js');
 const { stopOwnCluster, testDatabase } = require('../report/test/helpers/pg.js');
 
-const FAKE = path.join(__dirname, 'fake-run-round.js');
+const { FAKE_ROUND_ENV } = require('./fake-run-round.js');
 let db;
 let dir;
 
@@ -41,18 +41,18 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   const planFile = path.join(dir, 'edited.yml');
   const log = path.join(dir, 'calls.log');
   const cfState = path.join(dir, 'cf-state.json');
-  const run = (extra = []) => runScript('run-experiment.sh', [planFile, '--run-round', FAKE, ...extra],
-    { CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
+  const run = (extra = []) => runScript('run-experiment.sh', [planFile, ...extra],
+    { ...FAKE_ROUND_ENV, CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
       FAKE_CF_STATE: cfState, FAKE_CF_LOG: `${cfState}.log` });
   fs.writeFileSync(planFile, BASE);
   const first = run();
   assert.equal(first.code, 0, first.stderr);
   assert.equal(calls(log).length, 2);
 
-  // [what is edited, plan text, the flag run-round now gets, the difference the runner names]
+  // [what is edited, plan text, the option (and its typed value) runRound now gets, the difference the runner names]
   const edits = [
-    ['warmup', BASE.replace('warmup: 1s', 'warmup: 2s'), ['warmup', '2000ms'], 'warmup_ms: round 1000, plan 2000'],
-    ['cpu', BASE.replace('warmup: 1s', 'warmup: 2s').replace('cpu: 1', 'cpu: 0.5'), ['cpu', '0.5'], 'cpu: round 1, plan 0.5'],
+    ['warmup', BASE.replace('warmup: 1s', 'warmup: 2s'), ['warmupMs', 2000], 'warmup_ms: round 1000, plan 2000'],
+    ['cpu', BASE.replace('warmup: 1s', 'warmup: 2s').replace('cpu: 1', 'cpu: 0.5'), ['cpu', 0.5], 'cpu: round 1, plan 0.5'],
     ['loadbalancing', `${BASE.replace('warmup: 1s', 'warmup: 2s').replace('cpu: 1', 'cpu: 0.5')}loadbalancing: least-connection\n`,
       ['loadbalancing', 'least-connection'], 'loadbalancing: round round-robin, plan least-connection'],
   ];
@@ -69,7 +69,7 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
     assert.equal(r.code, 0, r.stderr);
     const ran = calls(log).slice(n);
     assert.equal(ran.length, 2, `${what}: both rounds run again`);
-    assert.ok(ran.every((c) => c[flag] === value), `${what}: run with --${flag} ${value}: ${JSON.stringify(ran)}`);
+    assert.ok(ran.every((c) => c[flag] === value), `${what}: run with ${flag} ${value}: ${JSON.stringify(ran)}`);
     assert.ok(r.stderr.includes(difference), `${what}: says what differs\n${r.stderr}`);
     assert.ok(r.stderr.includes(`finished: 2 ran, 0 skipped (done before), 0 failed, ${stale} done before under other parameters`), what);
     // The new rounds match: a second run reuses them.

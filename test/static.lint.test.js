@@ -114,6 +114,20 @@ test('no process.exit below the commands: in scripts/, lib/, report/ and plans/ 
   assert.deepEqual(bad, []);
 });
 
+// Below the commands everything is asynchronous: a round runs as a function in a process that
+// does other work meanwhile (its heartbeat, the collectors' pipes, the next round), so no layer
+// blocks it on a child process or a sleep. A command's entry point may.
+const BLOCKING = /\b(spawnSync|execFileSync|execSync|sleepSync)\b|Atomics\.wait\(/;
+
+test('no spawnSync, execFileSync or synchronous sleep below the commands: in scripts/, lib/, report/ and plans/', () => {
+  const bad = tracked('scripts/*.js', 'lib/*.js', 'report/*.js', 'plans/*.js')
+    .filter((f) => !/\.test\.js$|(^|\/)(test|test-support)\//.test(f))
+    .filter((f) => BLOCKING.test(read(f)) && !ENTRY_POINT.test(read(f)));
+  assert.deepEqual(bad, []);
+  assert.ok(BLOCKING.test("const { spawnSync } = require('node:child_process');") && BLOCKING.test('Atomics.wait(a, 0, 0, ms)'));
+  assert.ok(!BLOCKING.test('await sleep(ms)'));
+});
+
 // A module does nothing when required: a statement at the top level of a file that moves the
 // process, edits its environment or changes a library's global state belongs in a function
 // that a command's entry point calls.

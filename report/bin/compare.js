@@ -45,12 +45,12 @@ function die(msg, code = 1) {
 }
 
 /** The database's URL, checked; never with a password typed on the command line. */
-function database(o) {
+async function database(o) {
   const parse = (url, what) => { try { return connectionFromUrl(url, what); } catch (e) { return die(e.message); } };
   if (o.db && parse(o.db, '--db').password) {
     die('--db must not carry a password (the process list shows it): set RESULTS_DATABASE_URL or CFSCALE_RESULTS_URL instead');
   }
-  const url = resultsUrl({ db: o.db, platform: o.platform });
+  const url = await resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: set RESULTS_DATABASE_URL (or CFSCALE_RESULTS_URL), or pass --db URL');
   parse(url, 'the results database URL');
   return url;
@@ -98,7 +98,7 @@ async function main() {
   const o = parseCommand('compare', process.argv.slice(2), COMMAND);
   if (!o.simulate && !o.b) die('--b is required (or --simulate)');
   if (o.simulate && o.b) die('--simulate takes --a only: it draws both sets from its rounds');
-  const url = database(o);
+  const url = await database(o);
   let client;
   try { client = await connect(url, 'compare'); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
   try {

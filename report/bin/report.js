@@ -54,7 +54,7 @@ async function studyPage(o) {
   const scale = o.scale || defaultScale(o.platform);
   let plans;
   try { plans = shippedPlans(scale).map((e) => e.plan).filter(inStudy); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
-  const url = resultsUrl({ db: o.db, platform: o.platform });
+  const url = await resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out/study'));
   let client;
@@ -88,7 +88,7 @@ async function main() {
     try { sel.plan = loadPlan(planFile); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
     if (o.experiment && sel.plan.name !== o.experiment) die(`--plan ${o.plan} is plan ${sel.plan.name}, not --experiment ${o.experiment}`);
   }
-  const url = resultsUrl({ db: o.db, platform: o.platform });
+  const url = await resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out', o.experiment || (o.rounds ? 'rounds' : 'all')));
   let client;

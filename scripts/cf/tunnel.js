@@ -20,10 +20,11 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
-const { execFile, spawnSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const { makeCli, MANIFEST_DIR, ROWS } = require('../ops/cli');
 const { enterRepository, selectPlatform, CFL, RESULTS_KEY, ROOT } = require('../ops/target');
-const { shellQuote, formatCmd, captureSync, isExecutable, onPath, processAlive, sleepSync } = require('../ops/exec');
+const { shellQuote, formatCmd, capture, run, isExecutable, onPath, processAlive } = require('../ops/exec');
+const { sleep } = require('../ops/sleep');
 const { tunnelInfo } = require('./tunnel-info');
 const { localPlatformUp } = require('../ops/apps');
 const { skipSslValidation } = require('../ops/tls');
@@ -59,38 +60,37 @@ function readPid(file) {
 
 const pidAlive = (file) => { const pid = readPid(file); return pid !== null && processAlive(pid); };
 
-function stopPidfile(file, quiet) {
+async function stopPidfile(file, quiet) {
   const pid = readPid(file);
   if (pid === null || !processAlive(pid)) { fs.rmSync(file, { force: true }); return; }
   try { process.kill(pid); } catch { /* gone meanwhile */ }
-  for (let waited = 0; waited < STOP_WAIT_MS && processAlive(pid); waited += 100) sleepSync(100);
+  for (let waited = 0; waited < STOP_WAIT_MS && processAlive(pid); waited += 100) await sleep(100);
   if (processAlive(pid)) try { process.kill(pid, 'SIGKILL'); } catch { /* gone meanwhile */ }
   if (!quiet) log(`stopped pid ${pid} (${path.basename(file, '.pid')})`);
   fs.rmSync(file, { force: true });
 }
 
-/** End the tunnel (client, local server) and remove the state; synchronous (exit handler). */
-function stopTunnel(quiet = false) {
+/** End the tunnel (client, local server) and remove the state. */
+async function stopTunnel(quiet = false) {
   if (!fs.existsSync(STATE_DIR)) {
     if (!quiet) log('no tunnel running');
     return;
   }
-  stopPidfile(stateFile('client.pid'), quiet);
-  stopPidfile(stateFile('server.pid'), quiet);
+  await stopPidfile(stateFile('client.pid'), quiet);
+  await stopPidfile(stateFile('server.pid'), quiet);
   fs.rmSync(STATE_DIR, { recursive: true, force: true });
 }
 
 /** The chisel client and server from .tools/bin, built from chisel/ (vendored modules) when missing. */
-function ensureChisel() {
+async function ensureChisel() {
   if (isExecutable(path.join(BIN_DIR, 'chisel')) && isExecutable(path.join(BIN_DIR, 'chisel-server'))) return;
   if (!onPath('go')) die('chisel is not built and go is missing: run scripts/setup.sh');
   log(`building chisel into ${BIN_DIR}`);
   const out = path.join(ROOT, BIN_DIR);
   fs.mkdirSync(out, { recursive: true });
-  const env = { ...process.env, GOFLAGS: '-mod=vendor' };
   for (const args of [['-o', `${out}/chisel`, 'github.com/jpillora/chisel'], ['-o', `${out}/chisel-server`, '.']]) {
-    const r = spawnSync('go', ['build', ...args], { cwd: path.join(ROOT, 'chisel'), env, stdio: ['ignore', 2, 2] });
-    if (r.status !== 0) die(`building chisel failed: go build ${args.join(' ')}`);
+    const code = await run(['env', '-C', path.join(ROOT, 'chisel'), 'GOFLAGS=-mod=vendor', 'go', 'build', ...args]);
+    if (code !== 0) die(`building chisel failed: go build ${args.join(' ')}`);
   }
 }
 
@@ -118,20 +118,28 @@ const randomSecret = () => crypto.randomBytes(24).toString('base64').replace(/[/
  * Start BIN with ARGS in the background, detached and orphaned (nohup, output to LOG);
  * its pid into PIDFILE. Secrets travel in ENV, never in argv (ps shows argv).
  */
-function startDetached(bin, args, env, log, pidFile) {
+async function startDetached(bin, args, env, log, pidFile) {
   if (process.env.DEBUG === '1') process.stderr.write(`+ ${formatCmd([bin, ...args])} &\n`);
-  const r = spawnSync('sh', ['-c', 'nohup "$@" >"$TUNNEL_LOG" 2>&1 </dev/null & echo $!', 'sh', bin, ...args],
-    { env: { ...process.env, ...env, TUNNEL_LOG: log }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const pid = (r.stdout || '').trim();
-  if (r.status !== 0 || !/^\d+$/.test(pid)) die(`could not start ${bin}`);
+  const r = await execText('sh', ['-c', 'nohup "$@" >"$TUNNEL_LOG" 2>&1 </dev/null & echo $!', 'sh', bin, ...args],
+    { ...env, TUNNEL_LOG: log });
+  const pid = r.stdout.trim();
+  if (r.code !== 0 || !/^\d+$/.test(pid)) die(`could not start ${bin}`);
   fs.writeFileSync(pidFile, `${pid}\n`);
 }
 
-function fingerprint(key) {
-  const r = spawnSync(path.join(BIN_DIR, 'chisel-server'), ['fingerprint'],
-    { env: { ...process.env, CHISEL_KEY: key }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const fp = (r.stdout || '').trim();
-  if (r.status !== 0 || !fp) die(`${BIN_DIR}/chisel-server fingerprint failed`);
+/** A command's stdout, its environment extended by env (secrets: never argv); stderr passed on. */
+function execText(bin, args, env) {
+  return new Promise((resolve) => {
+    const child = execFile(bin, args, { env: { ...process.env, ...env }, encoding: 'utf8' },
+      (err, stdout) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 127) : 0, stdout: stdout || '' }));
+    child.stderr.pipe(process.stderr);
+  });
+}
+
+async function fingerprint(key) {
+  const r = await execText(path.join(BIN_DIR, 'chisel-server'), ['fingerprint'], { CHISEL_KEY: key });
+  const fp = r.stdout.trim();
+  if (r.code !== 0 || !fp) die(`${BIN_DIR}/chisel-server fingerprint failed`);
   return fp;
 }
 
@@ -145,7 +153,7 @@ function clientFlags(fp, insecure, hostname = '') {
 }
 
 function startClient(localPort, auth, fp, server, target, insecure, hostname = '') {
-  startDetached(path.join(BIN_DIR, 'chisel'),
+  return startDetached(path.join(BIN_DIR, 'chisel'),
     ['client', ...clientFlags(fp, insecure, hostname), server, `127.0.0.1:${localPort}:${target}`],
     { AUTH: auth }, stateFile('client.log'), stateFile('client.pid'));
 }
@@ -172,7 +180,7 @@ async function proveTunnel(url) {
   let lines = [];
   try { lines = fs.readFileSync(stateFile('client.log'), 'utf8').split('\n').filter(Boolean); } catch { /* no log */ }
   const why = lines.find((l) => CLIENT_ERROR.test(l)) || lines[lines.length - 1] || '';
-  stopTunnel();
+  await stopTunnel();
   throw new CliError(`tunnel: the tunnel does not carry traffic: psql SELECT 1 failed (client: ${why})`, 2);
 }
 
@@ -186,11 +194,11 @@ function report(localPort, url, via) {
 }
 
 async function tunnelLocal(p, localPort) {
-  localPlatformUp(p);
-  if (!p.cfCurlJson(`/v3/service_instances?names=${SERVICE}`).resources?.length) {
+  await localPlatformUp(p);
+  if (!(await p.cfCurlJson(`/v3/service_instances?names=${SERVICE}`)).resources?.length) {
     die(`no local ${SERVICE}: scripts/push.sh APP creates it, or cf create-service postgres local ${SERVICE}`);
   }
-  const dbUrl = p.resultsDbUrl();
+  const dbUrl = await p.resultsDbUrl();
   const port = await freeServerPort(localPort);
   const auth = `tunnel:${randomSecret()}`;
   const key = randomSecret();
@@ -198,11 +206,11 @@ async function tunnelLocal(p, localPort) {
   // The same look-up as on CF, from the document CF would answer.
   const info = tunnelInfo({ environment_variables: { CHISEL_AUTH: auth, CHISEL_KEY: key }, system_env_json: { VCAP_SERVICES: vcap } },
     { service: SERVICE, localPort });
-  startDetached(path.join(BIN_DIR, 'chisel-server'), [],
+  await startDetached(path.join(BIN_DIR, 'chisel-server'), [],
     { PORT: String(port), HOST: '127.0.0.1', CHISEL_AUTH: auth, CHISEL_KEY: key, VCAP_SERVICES: JSON.stringify(vcap) },
     stateFile('server.log'), stateFile('server.pid'));
-  const fp = fingerprint(key);
-  startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target, false);
+  const fp = await fingerprint(key);
+  await startClient(localPort, auth, fp, `http://127.0.0.1:${port}`, info.target, false);
   await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via the local chisel server on 127.0.0.1:${port} (fingerprint ${fp})`);
 }
@@ -235,36 +243,36 @@ function dryRun(p, localPort, insecure) {
 
 async function tunnelCf(p, localPort, insecure) {
   if (!onPath('cf')) die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin)');
-  if (captureSync(['cf', 'oauth-token'], { stderr: 'ignore' }).code !== 0) {
+  if ((await capture(['cf', 'oauth-token'], { stderr: 'ignore' })).code !== 0) {
     die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
   }
-  let guid = p.appGuid(APP);
+  let guid = await p.appGuid(APP);
   if (!guid) {
     if (!fs.existsSync(p.varsFile)) {
       die(`${p.varsFile} missing: cp ${MANIFEST_DIR}/vars-example.yml ${p.varsFile} and set chisel-auth and chisel-key`);
     }
     log(`pushing ${APP}`);
-    p.cfRun('push', '-f', `${MANIFEST_DIR}/${APP}.yml`, '--vars-file', p.varsFile);
-    guid = p.appGuid(APP);
+    await p.cfRun('push', '-f', `${MANIFEST_DIR}/${APP}.yml`, '--vars-file', p.varsFile);
+    guid = await p.appGuid(APP);
     if (!guid) die(`cf push ${APP} did not create the app`);
   }
-  let envDoc = p.cfCurlJson(`/v3/apps/${guid}/env`);
+  let envDoc = await p.cfCurlJson(`/v3/apps/${guid}/env`);
   const vcap = (envDoc.system_env_json && envDoc.system_env_json.VCAP_SERVICES) || {};
   if (!Object.values(vcap).some((bs) => Array.isArray(bs) && bs.some((b) => b && b.name === SERVICE))) {
     log(`binding ${SERVICE} to ${APP}`);
-    p.cfRun('bind-service', APP, SERVICE);
-    p.cfRun('restart', APP);
-    envDoc = p.cfCurlJson(`/v3/apps/${guid}/env`);
+    await p.cfRun('bind-service', APP, SERVICE);
+    await p.cfRun('restart', APP);
+    envDoc = await p.cfCurlJson(`/v3/apps/${guid}/env`);
   }
   const info = tunnelInfo(envDoc, { service: SERVICE, localPort });
-  const routes = p.cfCurlJson(`/v3/apps/${guid}/routes`);
+  const routes = await p.cfCurlJson(`/v3/apps/${guid}/routes`);
   const route = (routes.resources && routes.resources[0] && routes.resources[0].url) || '';
   if (!route) die(`${APP} has no route: cf map-route ${APP} DOMAIN --hostname HOST (chisel-host of the vars file)`);
-  const fp = fingerprint(info.key);
+  const fp = await fingerprint(info.key);
   // The local platform as a target names its router (no DNS here knows the apps domain).
-  const via = p.routesVia();
+  const via = await p.routesVia();
   const server = via || `https://${route}`;
-  startClient(localPort, info.auth, fp, server, info.target, insecure, via ? route : '');
+  await startClient(localPort, info.auth, fp, server, info.target, insecure, via ? route : '');
   await proveTunnel(info.url);
   report(localPort, info.url, `${info.target} via https://${route}${via ? ` (at ${via})` : ''} (fingerprint ${fp})`);
 }
@@ -313,8 +321,8 @@ function parseArgs(argv) {
 async function main(argv) {
   enterRepository();
   const o = parseArgs(argv);
-  if (o.stop) { stopTunnel(); return; }
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (o.stop) { await stopTunnel(); return; }
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   const insecure = skipSslValidation(p, o.skipSslValidation);
   if (o.dryRun) { dryRun(p, o.localPort, insecure); return; }
   if (pidAlive(stateFile('client.pid'))) {
@@ -322,17 +330,22 @@ async function main(argv) {
     try { what = maskCredentials(fs.readFileSync(stateFile('url'), 'utf8').trim()); } catch { /* no url yet */ }
     die(`a tunnel is already running (${what}): scripts/tunnel.sh --stop first`);
   }
-  if (fs.existsSync(STATE_DIR)) stopTunnel(); // leftovers of a run that died (a stale server pid, say)
+  if (fs.existsSync(STATE_DIR)) await stopTunnel(); // leftovers of a run that died (a stale server pid, say)
   fs.mkdirSync(STATE_DIR, { recursive: true });
-  // Any exit before report() (die, a failed cf command, exit 2) ends what this run started.
-  // A signal (Ctrl-C while the proof waits, say) exits the same way, as a shell reports it.
-  process.on('exit', () => { if (!tunnelUp) stopTunnel(true); });
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(128 + os.constants.signals[sig]));
-  if (await portInUse(o.localPort)) die(`127.0.0.1:${o.localPort} is in use: pick another with --local-port`);
-  if (!onPath('psql')) die('psql is missing: run scripts/setup.sh');
-  ensureChisel();
-  if (p.name === 'local') await tunnelLocal(p, o.localPort);
-  else await tunnelCf(p, o.localPort, insecure);
+  // Any end before report() (die, a failed cf command, exit 2) ends what this run started.
+  // A signal (Ctrl-C while the proof waits, say) does the same, then exits as a shell reports it.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => stopTunnel(true).finally(() => process.exit(128 + os.constants.signals[sig])));
+  }
+  try {
+    if (await portInUse(o.localPort)) die(`127.0.0.1:${o.localPort} is in use: pick another with --local-port`);
+    if (!onPath('psql')) die('psql is missing: run scripts/setup.sh');
+    await ensureChisel();
+    if (p.name === 'local') await tunnelLocal(p, o.localPort);
+    else await tunnelCf(p, o.localPort, insecure);
+  } finally {
+    if (!tunnelUp) await stopTunnel(true);
+  }
 }
 
 if (require.main === module) main(process.argv.slice(2)).catch((err) => process.exit(cliExitCode(err)));

@@ -3,16 +3,19 @@
 // a quota is a ceiling, not a reservation, and instances that together were given more than
 // the cell has would share it, so the plan would measure the cell, not the quota it names.
 'use strict';
-const { spawnSync } = require('node:child_process');
 const path = require('node:path');
+const { capture } = require('../ops/exec.js');
 const { parseCpuList } = require('../../lib/cpu-list.js');
 
 const CFL = path.join(__dirname, '..', 'cfl');
 
-/** The local platform's cells (`cfl cells`: the running one's, else the split it would make), or null. */
-function localCells(run = () => spawnSync(CFL, ['cells'], { encoding: 'utf8' })) {
-  const r = run();
-  if (r.status !== 0) return null;
+/**
+ * The local platform's cells (`cfl cells`: the running one's, else the split it would make), or
+ * null. run: the look-up, → Promise<{ code, stdout }> (exec.js capture).
+ */
+async function localCells(run = () => capture([CFL, 'cells'])) {
+  const r = await run();
+  if (r.code !== 0) return null;
   try {
     const c = JSON.parse(r.stdout);
     return c && { ...c, sutCount: parseCpuList(c.sut_cpus).length };

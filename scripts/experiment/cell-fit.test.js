@@ -23,9 +23,9 @@ test('no quota (cpu none or unset) never exceeds the cell: the instances share i
   }
 });
 
-test('the cells come from cfl cells\' JSON; no cells or no answer is null', () => {
-  assert.deepEqual(localCells(() => ({ status: 0, stdout: '{"sut_cpus":"2-3","harness_cpus":"0-1","app_db":"sut"}\n' })),
+test('the cells come from cfl cells\' JSON; no cells or no answer is null', async () => {
+  assert.deepEqual(await localCells(async () => ({ code: 0, stdout: '{"sut_cpus":"2-3","harness_cpus":"0-1","app_db":"sut"}\n' })),
     { sut_cpus: '2-3', harness_cpus: '0-1', app_db: 'sut', sutCount: 2 });
-  assert.equal(localCells(() => ({ status: 0, stdout: 'null\n' })), null);
-  assert.equal(localCells(() => ({ status: 2, stdout: '' })), null);
+  assert.equal(await localCells(async () => ({ code: 0, stdout: 'null\n' })), null);
+  assert.equal(await localCells(async () => ({ code: 2, stdout: '' })), null);
 });

@@ -1,73 +1,63 @@
-// round-runner.js — run one round with run-round (scripts/round/run-round.js, the program of
-// scripts/run-round.sh, started with this node) and apply the round's app settings on the
-// platform first (and restart the app when the plan restarts it every round). run-round's exit codes: 0 ok,
-// 1 usage/config (the experiment stops: the plan is wrong), 2 the round failed its own
-// criteria (recorded, the experiment goes on; a resumed run retries it).
-// The round id is read back from `rounds` by the unique label we pass, so nothing
-// depends on run-round's output format (a final `round_id=N` line is used when present).
+// round-runner.js — one round of a plan: its options, typed as runRound takes them
+// (scripts/round/round.js, run in this process; run-round-args.js roundOptions checks them),
+// and the round's app settings applied on the platform first (and the app restarted when the
+// plan restarts it every round). A round's outcome: code 0 ok, 1 usage/config (the experiment
+// stops: the plan is wrong), 2 the round failed its own criteria (recorded, the experiment goes
+// on; a resumed run retries it).
 'use strict';
-const { spawn, spawnSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { REPO_ROOT, localCfEnv } = require('../ops/results-url.js');
 const { CONTROL_SETTINGS } = require('../../plans/plan.js');
+const { COMMAND } = require('../round/run-round-args.js');
+const { shellQuote } = require('../ops/exec.js');
 
 const EXIT_USAGE = 1;
 const EXIT_ROUND_FAILED = 2;
 
-/** The argv that runs FILE: a .js file with node (this one; no shell between two Node programs), else the file itself. */
-const commandOf = (file, node = process.execPath) => (file.endsWith('.js') ? [node, file] : [file]);
+/** The steady-state gate's settings a plan gives (`steady`), as round options; none for its defaults. */
+function steadyValues(st) {
+  if (!st) return {};
+  return {
+    steadyWindowMs: st.windowMs ?? undefined, steadyCv: st.cv ?? undefined,
+    steadyTrend: st.trend ?? undefined, maxWarmupMs: st.maxWarmupMs ?? undefined,
+  };
+}
 
 /**
- * The flags run-round takes, read from its --help: { ok, flags: Set of "--name" } or
- * { ok: false, reason }. A round needs every flag it is given (unsupportedFlags).
+ * The round options (values by run-round-args.js key, typed: counts, ms, cores) for a round
+ * spec (order.js roundSpec); its settings are applied apart (makeSettingsApplier).
  */
-function runRoundFlags(runRound) {
-  const [cmd, ...pre] = commandOf(runRound);
-  const r = spawnSync(cmd, [...pre, '--help'], { encoding: 'utf8', timeout: 30_000 });
-  if (r.error || r.status !== 0) {
-    return { ok: false, reason: r.error ? r.error.message : `exit ${r.status}: ${(r.stderr || '').trim().split('\n')[0]}` };
+function roundValues(spec) {
+  const given = (v) => (v === null || v === '' || v === 0 ? undefined : v);
+  const open = spec.rate !== null && spec.rate !== undefined;
+  return {
+    app: spec.app, instances: spec.instances, loadgens: spec.loadgens,
+    ...(open ? { rate: spec.rate } : { parallel: spec.parallel }),
+    ...(spec.requests ? { requests: spec.requests } : { durationMs: spec.durationMs }),
+    ...(spec.warmupMs !== null && spec.warmupMs !== undefined ? { warmupMs: spec.warmupMs } : steadyValues(spec.steady)),
+    timeoutMs: spec.timeoutMs, scenario: spec.scenario, label: spec.label, platform: spec.platform,
+    noKeepalive: spec.keepalive === false ? true : undefined,
+    frontProxies: given(spec.frontProxies), cpu: given(spec.cpu), prewarm: given(spec.prewarm),
+    loadbalancing: given(spec.loadbalancing), events: spec.events ?? [],
+    experiment: spec.experiment, maxErrorRate: spec.maxErrorRate,
+  };
+}
+
+/** The run-round.sh command line that runs the same round by hand (the dry run's listing). */
+function roundCommandLine(values) {
+  const words = ['scripts/run-round.sh'];
+  for (const [key, v] of Object.entries(values)) {
+    const row = COMMAND.rows.find((r) => r[1] === key);
+    if (v === undefined || !row) continue;
+    const flag = row[0].split(' ')[0];
+    if (row[2] === 'bool') words.push(...(v ? [flag] : []));
+    else if (row[2] === 'list') for (const x of v) words.push(flag, String(x));
+    else words.push(flag, row[2] === 'dur' ? `${v}ms` : String(v));
   }
-  return { ok: true, flags: new Set(`${r.stdout}\n${r.stderr}`.match(/--[a-z][a-z0-9-]*/g)) };
-}
-
-/** The flags of args that run-round's --help does not list (a round is never run without one of them). */
-function unsupportedFlags(args, flags) {
-  return [...new Set(args.filter((a) => a.startsWith('--') && !flags.has(a)))];
-}
-
-const ms = (v) => `${v}ms`;
-
-/** The steady-state gate's settings a plan gives (`steady`), as run-round.sh flags; none for its defaults. */
-function steadyArgs(st) {
-  if (!st) return [];
-  const a = [];
-  if (st.windowMs !== null) a.push('--steady-window', ms(st.windowMs));
-  if (st.cv !== null) a.push('--steady-cv', String(st.cv));
-  if (st.trend !== null) a.push('--steady-trend', String(st.trend));
-  if (st.maxWarmupMs !== null) a.push('--max-warmup', ms(st.maxWarmupMs));
-  return a;
-}
-
-/** run-round.sh arguments for a round spec (order.js roundSpec); its settings are applied apart (makeSettingsApplier). */
-function runRoundArgs(spec) {
-  const a = ['--app', spec.app, '--instances', String(spec.instances), '--loadgens', String(spec.loadgens)];
-  if (spec.rate !== null && spec.rate !== undefined) a.push('--rate', String(spec.rate));
-  else a.push('--parallel', String(spec.parallel));
-  if (spec.requests) a.push('--requests', String(spec.requests));
-  else a.push('--duration', ms(spec.durationMs));
-  if (spec.warmupMs !== null && spec.warmupMs !== undefined) a.push('--warmup', ms(spec.warmupMs));
-  else a.push(...steadyArgs(spec.steady));
-  a.push('--timeout', ms(spec.timeoutMs), '--scenario', spec.scenario, '--label', spec.label, '--platform', spec.platform);
-  if (spec.keepalive === false) a.push('--no-keepalive');
-  if (spec.frontProxies) a.push('--front-proxies', String(spec.frontProxies));
-  if (spec.cpu) a.push('--cpu', String(spec.cpu));
-  if (spec.prewarm) a.push('--prewarm', String(spec.prewarm));
-  if (spec.loadbalancing) a.push('--loadbalancing', spec.loadbalancing);
-  for (const e of spec.events || []) a.push('--event', e);
-  a.push('--experiment', spec.experiment, '--max-error-rate', String(spec.maxErrorRate));
-  return a;
+  return words.map(shellQuote).join(' ');
 }
 
 // The cf CLI on both platforms (locally logged in to the local platform: localCfEnv);
@@ -76,11 +66,19 @@ function platformCli() {
   return process.env.CFSCALE_PLATFORM_CLI || 'cf';
 }
 
+// The longest a cf command of the applier may take (a push or restart that stages the app).
+const CF_TIMEOUT_MS = 600_000;
+
+/** A command run to its end → { status, stdout, stderr }: 127 when it could not start. */
 function run(cmd, args, log, env = process.env) {
   // Look-ups (cf app, cf curl) are not logged: only what changes the app.
   if (!['app', 'curl'].includes(args[0])) log(`$ ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 600_000, env });
-  return { status: r.error ? 127 : r.status, stdout: r.stdout || '', stderr: (r.stderr || r.error?.message || '').trim() };
+  return new Promise((resolve) => {
+    execFile(cmd, args, { encoding: 'utf8', timeout: CF_TIMEOUT_MS, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const status = !err ? 0 : typeof err.code === 'number' ? err.code : 127;
+      resolve({ status, stdout: stdout || '', stderr: (stderr || (status === 127 ? err.message : '') || '').trim() });
+    });
+  });
 }
 
 // The apps' settings, the variables of their one settings spec (contract/settings.json): the
@@ -113,28 +111,28 @@ function manifestDefaults(app, platform, root = REPO_ROOT) {
  */
 function makeSettingsApplier({ platform, log, cli = platformCli() }) {
   let env = null;
-  const cfEnv = () => {
-    if (!env) env = platform === 'local' && !process.env.CFSCALE_PLATFORM_CLI ? localCfEnv() : process.env;
+  const cfEnv = async () => {
+    if (!env) env = platform === 'local' && !process.env.CFSCALE_PLATFORM_CLI ? await localCfEnv() : process.env;
     return env;
   };
-  const cf = (args) => run(cli, args, log, cfEnv());
+  const cf = async (args) => run(cli, args, log, await cfEnv());
   const state = new Map(); // app → { env: {name: value}, memoryMb }
-  const ensurePushed = (app) => {
-    if (cf(['app', app, '--guid']).status === 0) return;
-    const p = run(process.execPath, [path.join(REPO_ROOT, 'scripts/ops/push.js'), app, '--platform', platform], log);
+  const ensurePushed = async (app) => {
+    if ((await cf(['app', app, '--guid'])).status === 0) return;
+    const p = await run(process.execPath, [path.join(REPO_ROOT, 'scripts/ops/push.js'), app, '--platform', platform], log);
     if (p.status !== 0) throw new Error(`cannot push ${app}: ${p.stderr.split('\n').pop()}`);
   };
-  const must = (args, what) => {
-    const r = cf(args);
+  const must = async (args, what) => {
+    const r = await cf(args);
     if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr.split('\n').pop()}`);
     return r.stdout;
   };
-  const current = (app) => {
+  const current = async (app) => {
     if (!state.has(app)) {
-      ensurePushed(app);
-      const guid = must(['app', app, '--guid'], `cf app ${app} --guid`).trim();
-      const vars = JSON.parse(must(['curl', `/v3/apps/${guid}/environment_variables`], `cf curl ${app} env`)).var ?? {};
-      const web = JSON.parse(must(['curl', `/v3/apps/${guid}/processes/web`], `cf curl ${app} process`));
+      await ensurePushed(app);
+      const guid = (await must(['app', app, '--guid'], `cf app ${app} --guid`)).trim();
+      const vars = JSON.parse(await must(['curl', `/v3/apps/${guid}/environment_variables`], `cf curl ${app} env`)).var ?? {};
+      const web = JSON.parse(await must(['curl', `/v3/apps/${guid}/processes/web`], `cf curl ${app} process`));
       state.set(app, {
         env: Object.fromEntries(Object.entries(vars).filter(([k]) => SETTING_NAMES.has(k)).map(([k, v]) => [k, String(v)])),
         memoryMb: web.memory_in_mb ?? null,
@@ -143,50 +141,26 @@ function makeSettingsApplier({ platform, log, cli = platformCli() }) {
     return state.get(app);
   };
   // restart: restart the app even when nothing changed (plan `restart: round`: every round a fresh process).
-  return (app, settings, memoryMb = null, { restart: always = false } = {}) => {
+  return async (app, settings, memoryMb = null, { restart: always = false } = {}) => {
     const base = manifestDefaults(app, platform);
     const want = { ...base.env, ...settings };
-    const have = current(app);
+    const have = await current(app);
     let restart = always;
     for (const k of new Set([...Object.keys(want), ...Object.keys(have.env)])) {
       if (want[k] === have.env[k]) continue;
-      if (want[k] === undefined) must(['unset-env', app, k], `unset-env ${app} ${k}`);
-      else must(['set-env', app, k, want[k]], `set-env ${app} ${k}`);
+      if (want[k] === undefined) await must(['unset-env', app, k], `unset-env ${app} ${k}`);
+      else await must(['set-env', app, k, want[k]], `set-env ${app} ${k}`);
       restart = true;
     }
     have.env = want;
     const mem = memoryMb ?? base.memoryMb;
     if (mem !== null && mem !== have.memoryMb) {
-      must(['scale', app, '-m', `${mem}M`, '-f'], `scale ${app} -m ${mem}M`);
+      await must(['scale', app, '-m', `${mem}M`, '-f'], `scale ${app} -m ${mem}M`);
       have.memoryMb = mem;
       restart = false; // the scale restarted it
     }
-    if (restart) must(['restart', app], `restart ${app}`);
+    if (restart) await must(['restart', app], `restart ${app}`);
   };
 }
 
-/** Run run-round for a spec; resolves {code, roundId} (roundId from a round_id=N line). */
-function runRoundProcess(runRound, args, { onLine = () => {} } = {}) {
-  return new Promise((resolve) => {
-    const [cmd, ...pre] = commandOf(runRound);
-    const child = spawn(cmd, [...pre, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let roundId = null;
-    const lines = (chunk, stream) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (!line) continue;
-        const m = /^round_id=(\d+)\s*$/.exec(line);
-        if (m) roundId = Number(m[1]);
-        onLine(line, stream);
-      }
-    };
-    child.stdout.on('data', (c) => lines(c, 'stdout'));
-    child.stderr.on('data', (c) => lines(c, 'stderr'));
-    child.on('error', (e) => resolve({ code: 127, roundId, error: e.message }));
-    child.on('close', (code) => resolve({ code: code ?? 128, roundId }));
-  });
-}
-
-// scripts/run-round.sh's Node program, run with this node.
-const DEFAULT_RUN_ROUND = path.join(REPO_ROOT, 'scripts/round/run-round.js');
-
-module.exports = { runRoundFlags, unsupportedFlags, runRoundArgs, makeSettingsApplier, manifestDefaults, runRoundProcess, commandOf, EXIT_USAGE, EXIT_ROUND_FAILED, DEFAULT_RUN_ROUND };
+module.exports = { roundValues, roundCommandLine, makeSettingsApplier, manifestDefaults, EXIT_USAGE, EXIT_ROUND_FAILED };

@@ -1,26 +1,31 @@
 #!/usr/bin/env node
 // run-experiment.js — entry point of scripts/run-experiment.sh: parse flags, load the
 // plan (or the study's plans), connect to the results database, hand off to
-// runner.js, plan after plan, with the time left on every plan's start.
+// runner.js, plan after plan, with the time left on every plan's start. The rounds run in
+// this process (round/round.js runRound), one after another.
 'use strict';
 const { parseCommand, note, CliError, cliExitCode } = require('../../lib/arg-table.js');
+const { makeCli } = require('../ops/cli.js');
+const { enterRepository } = require('../ops/target.js');
+const { roundOptions } = require('../round/run-round-args.js');
+const round = require('../round/round.js');
 const { connect, resultsUrl } = require('../ops/results-url.js');
 const { ensureResultsSchema } = require('../../lib/results-schema.js');
 const { estimateText, listLines, studyPlans, withEstimates } = require('./catalogue.js');
 const { shippedPlans } = require('../../plans/shipped.js');
 const { duration } = require('./estimate.js');
 const { defaultScale, loadPlan, PlanError, SCALES } = require('../../plans/plan.js');
-const { DEFAULT_RUN_ROUND, makeSettingsApplier, runRoundFlags, runRoundProcess } = require('./round-runner.js');
+const { makeSettingsApplier } = require('./round-runner.js');
 const { runExperiment, UsageError } = require('./runner.js');
 const { cellProblems, localCells } = require('./cell-fit.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf] [--run-round PATH]\n'
+  usage: 'Usage: scripts/run-experiment.sh PLAN [--scale local|cf] [--dry-run] [--platform local|cf]\n'
     + '       scripts/run-experiment.sh --study [--scale local|cf] [--dry-run] [...]\n'
     + '       scripts/run-experiment.sh --list [--scale local|cf]',
   about: 'Run an experiment plan unattended, resumable. PLAN: experiments/NAME.yml (or .json), see scripts/experiment/README.md '
-    + 'for every field. Every round goes through scripts/run-round.sh with a label exp:<plan>:<step>:rep<r>.',
+    + 'for every field. Every round is a round of scripts/run-round.sh, run in this process, with a label exp:<plan>:<step>:rep<r>.',
   rows: [
     ['--study', 'study', 'bool', false, 'run every shipped plan that regenerates part of the study (the regenerates of '
       + '--list, its future work aside), ordered so that plans needing the same app configuration follow each other; '
@@ -32,7 +37,6 @@ const COMMAND = {
     ['--dry-run', 'dryRun', 'bool', false, 'print the rounds it would run (and the ones already done, when the results '
       + 'database is reachable) and the estimated time; run nothing'],
     ['--platform P', 'platform', 'str', note("the plan's"), "override the plan's platform", ['local', 'cf']],
-    ['--run-round PATH', 'runRound', 'str', note('CFSCALE_RUN_ROUND, else scripts/round/run-round.js'), 'the round runner'],
     // A URL with its password: from the environment only, never a flag (`ps` shows argv).
     ['CFSCALE_RESULTS_URL URL', 'db', 'str', note('RESULTS_DATABASE_URL, else on local the report\'s service key on '
       + 'results-db through the cf CLI, starting the local platform and creating results-db first when needed'),
@@ -46,6 +50,35 @@ const COMMAND = {
     + 'Exit: 0 every round done, 1 usage or configuration, 2 some round failed. DEBUG=1 traces.',
   width: 100,
 };
+
+/**
+ * One round in this process (round/round.js runRound): its values checked as run-round.sh
+ * checks its flags, then run; its summary on stderr, indented. Resolves { code, roundId }: a
+ * round that stopped early is its CliError's code (said on stderr); SIGINT/SIGTERM (130) ends
+ * the experiment.
+ */
+async function execRound(values) {
+  const cli = makeCli('run-round');
+  try {
+    const res = await round.runRound(roundOptions(values, cli));
+    for (const line of (res.text || '').split('\n').filter(Boolean)) process.stderr.write(`  | ${line}\n`);
+    return { code: res.code, roundId: res.roundId };
+  } catch (e) {
+    if (!(e instanceof CliError) || e.exitCode === round.EXIT_INTERRUPTED) throw e;
+    if (e.message) process.stderr.write(`  | ${e.message}\n`);
+    return { code: e.exitCode, roundId: null };
+  }
+}
+
+/** A round run-round.sh would refuse stops the experiment (and its dry run) before it runs. */
+function checkRound(values) {
+  try {
+    roundOptions(values, makeCli('run-round'));
+  } catch (e) {
+    if (e instanceof CliError) die(`round ${values.label}: ${e.message}`);
+    throw e;
+  }
+}
 
 function die(msg, code = 1) {
   process.stderr.write(`run-experiment: ${msg}\n`);
@@ -70,9 +103,9 @@ async function selected(o) {
 }
 
 /** Locally, a plan whose quotas add up to more than the SUT's cell is refused, dry run or not (cell-fit.js). */
-function refuseOversized(entries) {
+async function refuseOversized(entries) {
   if (!entries.some((e) => e.plan.platform === 'local')) return;
-  const cells = localCells();
+  const cells = await localCells();
   if (!cells) return;
   const problems = entries.filter((e) => e.plan.platform === 'local').flatMap((e) => cellProblems(e.plan, e.specs, cells.sutCount));
   if (problems.length) die(problems.join('\n'));
@@ -88,8 +121,9 @@ async function main() {
     return 0;
   }
   const entries = await selected(o).catch(planError);
-  refuseOversized(entries);
-  const runRoundPath = o.runRound || process.env.CFSCALE_RUN_ROUND || DEFAULT_RUN_ROUND;
+  await refuseOversized(entries);
+  // The rounds run from the repository root (their commands and files are named from there).
+  enterRepository();
   const log = (line) => process.stderr.write(`run-experiment: ${line}\n`);
   const dryRun = o.dryRun;
   const platform = entries[0].plan.platform;
@@ -97,14 +131,9 @@ async function main() {
   for (const e of entries) log(`${e.plan.name}: ${estimateText(e.estimate, e.plan.scaleProfile)}`);
   if (entries.length > 1 || dryRun) log(`estimated total: about ${duration(totalS)}, ${entries.reduce((t, e) => t + e.estimate.rounds, 0)} rounds`);
 
-  const help = runRoundFlags(runRoundPath);
-  if (!help.ok) {
-    if (!dryRun) die(`${runRoundPath} --help failed (${help.reason})`);
-    log(`${runRoundPath} --help failed (${help.reason}); listing the rounds without checking their flags`);
-  }
   let url;
   try {
-    url = resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
+    url = await resultsUrl({ db: o.db, platform, ensureLocal: !dryRun });
   } catch (e) {
     die(e.message, 2);
   }
@@ -134,9 +163,9 @@ async function main() {
       log(`plan ${plan.name} (${plan.scaleProfile} scale): kind ${plan.kind}, platform ${plan.platform}, apps ${plan.apps.join(', ')}, `
         + `${plan.variants.length} variant(s), ${plan.repetitions} repetition(s), order ${plan.order}`);
       const { tally } = await runExperiment(plan, {
-        client, dryRun, log, runRoundPath, flags: help.ok ? help.flags : null, applySettings,
+        client, dryRun, log, applySettings, checkRound,
         print: (l) => process.stdout.write(`${l}\n`),
-        execRound: (spec, a) => runRoundProcess(runRoundPath, a, { onLine: (l) => process.stderr.write(`  | ${l}\n`) }),
+        execRound: (spec, values) => execRound(values),
       });
       for (const k of Object.keys(sum)) sum[k] += tally[k];
       const run = tally.ran + tally.failed;
@@ -149,6 +178,7 @@ async function main() {
     if (!dryRun) log(`finished: ${sum.ran} ran, ${sum.skipped} skipped (done before), ${sum.failed} failed${stale}${reruns} in ${duration((Date.now() - t0) / 1000)}`);
     return sum.failed > 0 ? 2 : 0;
   } catch (e) {
+    if (e instanceof CliError) throw e;
     if (e instanceof UsageError) die(e.message);
     die(e.message, 2);
   } finally {

@@ -1,13 +1,12 @@
-// runner.js — run an experiment plan unattended: every round through run-round.sh,
+// runner.js — run an experiment plan unattended: every round through runRound (execRound),
 // finished rounds (same label, status done, recorded under the parameters the plan gives
 // now: spec-match.js) skipped so an interrupted run resumes,
 // progress on stderr, --dry-run lists the rounds instead of running them.
 'use strict';
-const path = require('node:path');
 const { configurations, gridRounds } = require('../../plans/order.js');
 const { capacitySearch, scaleUntilSlo } = require('./procedures.js');
 const { changeOf, doneRoundFor, maxCpuOfApp, roundByLabel, roundMetrics } = require('./results.js');
-const { EXIT_USAGE, commandOf, runRoundArgs, unsupportedFlags } = require('./round-runner.js');
+const { EXIT_USAGE, roundCommandLine, roundValues } = require('./round-runner.js');
 
 class UsageError extends Error {}
 
@@ -23,9 +22,10 @@ function fmt(m) {
 
 /**
  * opts: client (pg client of the results db; null only for a dry run), dryRun,
- * runRoundPath, flags (the Set of run-round's flags, round-runner.js runRoundFlags; null: not
- * checked, a dry run without run-round), execRound(spec, args),
- * applySettings(app, settings), log (progress lines), print (dry-run lines).
+ * execRound(spec, values) → Promise<{ code, roundId }> (values: round-runner.js roundValues),
+ * checkRound(values) (optional: throws when run-round.sh would refuse the round, dry run too),
+ * applySettings(app, settings, memoryMb, { restart }) → Promise, log (progress lines), print
+ * (dry-run lines).
  */
 async function runExperiment(plan, opts) {
   const { client, dryRun, log, print } = opts;
@@ -43,9 +43,8 @@ async function runExperiment(plan, opts) {
   async function runOne(spec) {
     count += 1;
     const tag = `[${count}${total ? `/${total}` : ''}] ${spec.label}`;
-    const args = runRoundArgs(spec);
-    const missing = opts.flags ? unsupportedFlags(args, opts.flags) : [];
-    if (missing.length) throw new UsageError(`${path.basename(opts.runRoundPath)} does not take ${missing.join(', ')} (not in its --help), which round ${spec.label} needs`);
+    const values = roundValues(spec);
+    opts.checkRound?.(values);
     if (client) {
       // Only a done round recorded under the parameters the plan gives now is reused.
       const { round: prev, stale } = await doneRoundFor(client, spec);
@@ -64,26 +63,25 @@ async function runExperiment(plan, opts) {
     if (dryRun) {
       tally.planned += 1;
       opts.onPlanned?.(spec);
-      const runRound = path.relative(process.cwd(), opts.runRoundPath) || opts.runRoundPath;
-      print(`run   ${[...commandOf(runRound, 'node'), ...args].map(quote).join(' ')}`);
+      print(`run   ${roundCommandLine(values)}`);
       return { ...DRY_METRICS };
     }
     log(`${tag}: running${eta()}`);
-    const m = await execute(spec, args, tag);
+    const m = await execute(spec, values, tag);
     // The first round after a change is left out and the step runs again (once): it now
     // follows a round of the same configuration.
     const change = m && spec.afterChange !== 'keep' ? await changeOf(client, m.roundId) : null;
     if (!change) return m;
     tally.reruns += 1;
     log(`${tag}: round ${m.roundId} is the first after a change (${change.join('; ')}): left out, running the step again`);
-    return execute(spec, args, tag);
+    return execute(spec, values, tag);
   }
 
-  async function execute(spec, args, tag) {
+  async function execute(spec, values, tag) {
     const t0 = Date.now();
-    opts.applySettings(spec.app, spec.settings, spec.memoryMb, { restart: spec.restart === 'round' });
-    const res = await opts.execRound(spec, args);
-    if (res.code === EXIT_USAGE) throw new UsageError(`run-round.sh rejected the round ${spec.label} (exit 1); fix the plan or the platform`);
+    await opts.applySettings(spec.app, spec.settings, spec.memoryMb, { restart: spec.restart === 'round' });
+    const res = await opts.execRound(spec, values);
+    if (res.code === EXIT_USAGE) throw new UsageError(`the round ${spec.label} was rejected (exit 1); fix the plan or the platform`);
     const row = res.roundId ? { id: res.roundId } : await roundByLabel(client, spec.label);
     const m = row ? await roundMetrics(client, row.id) : null;
     ranMs += Date.now() - t0;
@@ -132,8 +130,7 @@ async function plannedRounds(plan) {
   const specs = [];
   const quiet = () => {};
   await runExperiment(plan, {
-    client: null, dryRun: true, log: quiet, print: quiet, runRoundPath: 'run-round.sh', flags: null,
-    applySettings: quiet, execRound: null, onPlanned: (s) => specs.push(s),
+    client: null, dryRun: true, log: quiet, print: quiet, applySettings: quiet, execRound: null, onPlanned: (s) => specs.push(s),
   });
   return specs;
 }
@@ -178,10 +175,6 @@ async function interleave(gens, runOne) {
     }
   }
   return done;
-}
-
-function quote(w) {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
 
 module.exports = { UsageError, runExperiment, plannedRounds, interleave };

@@ -10,7 +10,7 @@
 //   versionAtLeast(have, want) → have >= want, both [major, minor, patch]
 //   cfCliShortfall({ code, stdout }, want) → '' when the `cf version` run shows a release
 //     >= want ('X.Y.Z'), else what was found instead ("this is 8.9.0", "cf version failed")
-//   requireCfCli(p, want, { what, alsoNeeds }) → dies naming what needs it, the needed and the
+//   requireCfCli(p, want, { what, alsoNeeds }) → a promise; dies naming what needs it, the needed and the
 //     installed version, and what else it needs (p: a Platform of target.js; want 'X.Y.Z')
 
 const VERSION_LINE = /^\S+ version (\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?\s*$/m;
@@ -35,8 +35,8 @@ function cfCliShortfall({ code, stdout }, want) {
   return code !== 0 ? 'cf version failed' : have ? `this is ${have.join('.')}` : `cannot tell from "${text}"`;
 }
 
-function requireCfCli(p, want, { what, alsoNeeds = '' }) {
-  const found = cfCliShortfall(p.cfQuery('version', { stderr: 'ignore' }), want);
+async function requireCfCli(p, want, { what, alsoNeeds = '' }) {
+  const found = cfCliShortfall(await p.cfQuery('version', { stderr: 'ignore' }), want);
   if (!found) return;
   p.cli.die(`${what} needs cf CLI >= ${want} (${found})${alsoNeeds ? ` and ${alsoNeeds}` : ''}: install a newer cf v8`);
 }

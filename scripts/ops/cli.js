@@ -6,18 +6,19 @@
 //
 // API:
 //   makeCli(name) → { name, log(msg), die(msg), usageError(msg), parse(argv, command),
-//     requireCpu(value), requireKnownApp(app), knownApps() }
+//     cpuQuota(value), requireKnownApp(app), knownApps() }
 //     log → stderr `NAME: msg`; die throws CliError `NAME: msg`, exit 1; usageError throws
 //     CliError `NAME: msg (see --help)`, exit 1 (one line: the full help is --help). The
 //     command's entry point prints it and exits (arg-table.js cliExitCode).
 //     parse: command = { usage, about, rows, aliases, positionals, notes }; --help throws
 //     CliError with the help (exit 0); a bad flag is a usageError.
 //   ROWS: the rows of --platform, --dry-run, --help and RESULTS_DATABASE_URL.
-//   isPositiveNumber(s), parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
+//   parseDurationMs(s) → ms or null (500ms, 10s, 2m, 1h; bare = s).
 //   MANIFEST_DIR (CFSCALE_MANIFEST_DIR, default manifests/, relative to the repository root).
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseCommand, note, parseDuration, CliError } = require('../../lib/arg-table');
+const { parseCpuQuota, CpuQuotaError } = require('../../lib/cpu-quota');
 
 const ROOT = path.resolve(__dirname, '../..');
 const MANIFEST_DIR = process.env.CFSCALE_MANIFEST_DIR || 'manifests';
@@ -38,11 +39,6 @@ const ROWS = {
 function parseDurationMs(value) {
   const ms = parseDuration(value);
   return Number.isNaN(ms) ? null : ms;
-}
-
-/** A positive decimal number (10, 0.5; not 0, not 1e3). */
-function isPositiveNumber(s) {
-  return /^[0-9]+(\.[0-9]+)?$/.test(s) && !/^0+(\.0+)?$/.test(s);
 }
 
 /** The apps of the harness: every manifests/*.yml but the vars files. */
@@ -69,10 +65,13 @@ function makeCli(name) {
     parse(argv, command) {
       return parseCommand(name, argv, { width: HELP_WIDTH, ...command });
     },
-    /** A local CPU quota: a positive number of cores, or none. */
-    requireCpu(value) {
-      if (value !== 'none' && !isPositiveNumber(value)) {
-        usageError(`--cpu must be a positive number of cores or none, got "${value}"`);
+    /** --cpu as its one typed value (lib/cpu-quota.js): a number of cores or CPU_NONE; else a usage error. */
+    cpuQuota(value) {
+      try {
+        return parseCpuQuota(value);
+      } catch (err) {
+        if (err instanceof CpuQuotaError) return usageError(`--cpu ${err.message}`);
+        throw err;
       }
     },
     /** An app of the harness: it has a manifest MANIFEST_DIR/APP.yml. */
@@ -85,4 +84,4 @@ function makeCli(name) {
   };
 }
 
-module.exports = { makeCli, isPositiveNumber, parseDurationMs, knownApps, ROWS, ROOT, MANIFEST_DIR };
+module.exports = { makeCli, parseDurationMs, knownApps, ROWS, ROOT, MANIFEST_DIR };

@@ -57,7 +57,7 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
   const producer = followLogs(p, o.app);
   if (p.dryRun) {
@@ -65,7 +65,7 @@ async function main() {
     return;
   }
   // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
-  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || p.resultsDbUrl() };
+  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || await p.resultsDbUrl() };
   process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-rtr.js',
     '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }

@@ -41,12 +41,11 @@ be written). The cf CLI is the client on both platforms (locally logged in by pu
 };
 
 /** The producer of the stats: the v3 poll, or the plugin with the v3 poll to take over. */
-function producerOf(p, o, source) {
+async function producerOf(p, o, source) {
   const intervalSec = Number(o.interval);
-  const v3 = () => {
-    const guid = o.guid || p.appGuid(o.app);
-    return guid ? { argv: [...p.cf, 'curl', `/v3/apps/${guid}/processes/web/stats`], intervalMs: intervalSec * 1000 } : null;
-  };
+  // Looked up once: the guid stays the app's while it is not deleted.
+  const guid = o.guid || await p.appGuid(o.app);
+  const v3 = () => (guid ? { argv: [...p.cf, 'curl', `/v3/apps/${guid}/processes/web/stats`], intervalMs: intervalSec * 1000 } : null);
   if (source === 'v3') return v3() || cli.die(`${o.app} is not pushed`);
   return {
     argv: [...p.cf, 'statistics', o.app, '--debug', '--full'],
@@ -63,15 +62,15 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   o.interval ||= defaultIntervalSec(p.name);
-  const producer = producerOf(p, o, resolveStatsSource(p, o.source));
+  const producer = await producerOf(p, o, resolveStatsSource(p, o.source));
   if (p.dryRun) {
     p.printCmd(producer.argv);
     return;
   }
   // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
-  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || p.resultsDbUrl() };
+  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || await p.resultsDbUrl() };
   process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-stats.js',
     '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
 }

@@ -9,7 +9,7 @@
 // API:
 //   CONTROL_VAR, takesControlToken(app) → whether a round's app (all but the loadgen)
 //   newControlToken() → 43 base64url characters (32 random bytes)
-//   setControlToken(p, guid)    a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
+//   setControlToken(p, guid)    (a promise, as the three below) a fresh token as the app's CONTROL_TOKEN (PATCH of its v3
 //                               environment_variables); under --dry-run the command, masked
 //   hasControlToken(p, guid) → whether the app has a CONTROL_TOKEN (false under --dry-run for
 //                               an app not pushed yet)
@@ -23,7 +23,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { captureSync } = require('./exec');
+const { capture } = require('./exec');
 const { cfJsonOf } = require('./target');
 
 // The apps without /timings: the instrument. Every app a round measures gets a credential.
@@ -37,7 +37,7 @@ const takesControlToken = (app) => !NO_CONTROL_APPS.includes(app);
 const newControlToken = () => crypto.randomBytes(TOKEN_BYTES).toString('base64url');
 const envPath = (guid) => `/v3/apps/${guid}/environment_variables`;
 
-function setControlToken(p, guid) {
+async function setControlToken(p, guid) {
   const body = (token) => JSON.stringify({ var: { [CONTROL_VAR]: token } });
   if (p.dryRun) {
     p.printCmd([...p.cf, 'curl', '-X', 'PATCH', envPath(guid), '-d', body(MASK)]);
@@ -48,7 +48,7 @@ function setControlToken(p, guid) {
   try {
     fs.writeFileSync(file, body(newControlToken()), { mode: 0o600 });
     // The answer lists the app's variables, the token among them: kept, not shown.
-    const r = captureSync([...p.cf, 'curl', '-X', 'PATCH', envPath(guid), '-d', `@${file}`], { stderr: 'pipe' });
+    const r = await capture([...p.cf, 'curl', '-X', 'PATCH', envPath(guid), '-d', `@${file}`], { stderr: 'pipe' });
     try {
       cfJsonOf(envPath(guid), r);
     } catch (err) {
@@ -59,21 +59,21 @@ function setControlToken(p, guid) {
   }
 }
 
-function hasControlToken(p, guid) {
+async function hasControlToken(p, guid) {
   if (p.dryRun && guid.startsWith('<')) return false;
-  return Boolean(p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR]);
+  return Boolean((await p.cfCurlJson(envPath(guid))).var?.[CONTROL_VAR]);
 }
 
-function giveMissingControlToken(p, app, guid, then) {
-  if (!takesControlToken(app) || hasControlToken(p, guid)) return false;
+async function giveMissingControlToken(p, app, guid, then) {
+  if (!takesControlToken(app) || (await hasControlToken(p, guid))) return false;
   p.cli.log(`${app} has no ${CONTROL_VAR} (a plain cf push sets none; its control endpoints answer 401): giving it one, then ${then}`);
-  setControlToken(p, guid);
+  await setControlToken(p, guid);
   return true;
 }
 
-function readControlToken(p, app, guid) {
+async function readControlToken(p, app, guid) {
   if (p.dryRun && guid.startsWith('<')) return null;
-  const token = p.cfCurlJson(envPath(guid)).var?.[CONTROL_VAR];
+  const token = (await p.cfCurlJson(envPath(guid))).var?.[CONTROL_VAR];
   if (!token && !p.dryRun) p.cli.die(`${app} has no ${CONTROL_VAR} (cf curl ${envPath(guid)}): scripts/push.sh ${app} gives it one`);
   return token || null;
 }

@@ -6,18 +6,19 @@
 // API:
 //   shellQuote(word), formatCmd(argv) → one shell-quoted line
 //   trace(argv) → under DEBUG=1, `+ command` on stderr (for commands spawned elsewhere)
-//   runSync(argv, { stdout: 'stderr'|'inherit'|'ignore' }) → exit code (128+N on signal N,
+//   run(argv, { stdout: 'stderr'|'inherit'|'ignore' }) → Promise<exit code> (128+N on signal N,
 //     127 when the command is missing); stdin and stderr inherited
-//   captureSync(argv, { stderr: 'inherit'|'ignore'|'pipe' }) → { code, stdout, stderr }
+//   capture(argv, { stderr: 'inherit'|'ignore'|'pipe' }) → Promise<{ code, stdout, stderr }>
 //   runAsync(argv, { input, stdout: 'pipe'|'inherit'|'stderr'|'ignore', stderr, onLine,
 //     detached, env }) → { child, done: Promise<{ code, stdout }> }; onLine(line) gets every line
 //     of stdout and stderr (both piped) instead of them being passed on.
 //   exitCode(status, signal) → the code a shell reports (128+N on signal N)
 //   spawnError(argv, err) → 127 (missing) or 126, after one line on stderr
 //   findOnPath(cmd), isExecutable(file), processAlive(pid) (process-checks.js, re-exported); onPath(cmd)
-//   sleepSync(ms)
+// Everything here is asynchronous: a round runs inside a process that does other work
+// meanwhile (its heartbeat, the collectors' pipes, a second round's timers).
 const os = require('node:os');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { isExecutable, findOnPath, processAlive } = require('../../lib/process-checks');
 
 const SAFE_WORD = /^[A-Za-z0-9_./:=@%+,-]+$/;
@@ -47,25 +48,29 @@ function spawnError(argv, err) {
 
 const onPath = (cmd) => findOnPath(cmd) !== null;
 
-/** Block this thread for ms (the synchronous polls of the scripts). */
-const sleepSync = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
 const STDOUT = { stderr: 2, inherit: 'inherit', ignore: 'ignore', pipe: 'pipe' };
 
-function runSync(argv, { stdout = 'stderr' } = {}) {
-  trace(argv);
-  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['inherit', STDOUT[stdout], 'inherit'] });
-  if (r.error) return spawnError(argv, r.error);
-  return exitCode(r.status, r.signal);
+/** A command run to its end, its stdout where asked; resolves its exit code. */
+async function run(argv, { stdout = 'stderr' } = {}) {
+  return (await runAsync(argv, { stdout, stderr: 'inherit' }).done).code;
 }
 
-function captureSync(argv, { stderr = 'inherit' } = {}) {
+/** A command run to its end with its stdout (and stderr when 'pipe') kept; never rejects. */
+function capture(argv, { stderr = 'inherit' } = {}) {
   trace(argv);
-  const r = spawnSync(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', stderr], encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (r.error && r.error.code === 'ENOENT') {
-    return { code: 127, stdout: '', stderr: `${argv[0]}: command not found\n` };
-  }
-  return { code: r.error ? 126 : exitCode(r.status, r.signal), stdout: r.stdout || '', stderr: r.stderr || '' };
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', STDOUT[stderr]] });
+    const out = [];
+    const err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    if (stderr === 'pipe') child.stderr.on('data', (d) => err.push(d));
+    child.on('error', (e) => resolve(e.code === 'ENOENT'
+      ? { code: 127, stdout: '', stderr: `${argv[0]}: command not found\n` }
+      : { code: 126, stdout: '', stderr: `${e.message}\n` }));
+    child.on('close', (status, signal) => resolve({
+      code: exitCode(status, signal), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'),
+    }));
+  });
 }
 
 /** Split a stream into lines for onLine (the last, unterminated one at the end). */
@@ -108,6 +113,6 @@ function runAsync(argv, { input, stdout = 'inherit', stderr = 'inherit', onLine,
 }
 
 module.exports = {
-  shellQuote, formatCmd, trace, runSync, captureSync, runAsync, exitCode, spawnError,
-  isExecutable, findOnPath, onPath, processAlive, sleepSync,
+  shellQuote, formatCmd, trace, run, capture, runAsync, exitCode, spawnError,
+  isExecutable, findOnPath, onPath, processAlive,
 };

@@ -11,8 +11,8 @@
 //       >= 2, or two crashes of the index), else null
 //   lastErrorLine(recentLog, index) → the last error line instance `index` wrote (`cf logs APP
 //       --recent` text), '' when none
-//   findRepeatedCrash(p, guid, sinceMs) → repeatedCrash of the app's crash events (a look-up)
-//   crashReport(p, app, crash) → the lines that say which instance, why, and how to see more
+//   findRepeatedCrash(p, guid, sinceMs) → a promise of repeatedCrash of the app's crash events (a look-up)
+//   crashReport(p, app, crash) → a promise of the lines that say which instance, why, and how to see more
 const { wholeSecondUtc } = require('./target');
 
 const CRASH_EVENT = 'audit.app.process.crash';
@@ -53,19 +53,19 @@ function lastErrorLine(recentLog, index) {
   return last;
 }
 
-function findRepeatedCrash(p, guid, sinceMs) {
+async function findRepeatedCrash(p, guid, sinceMs) {
   const apiPath = `/v3/audit_events?target_guids=${guid}&types=${CRASH_EVENT}&created_ats[gte]=${wholeSecondUtc(sinceMs)}&per_page=5000`;
   let doc;
   try {
-    doc = p.cfCurlJson(apiPath, { quiet: true });
+    doc = await p.cfCurlJson(apiPath, { quiet: true });
   } catch {
     return null; // a failed look-up: the next poll asks again
   }
   return repeatedCrash(doc.resources || [], sinceMs);
 }
 
-function crashReport(p, app, crash) {
-  const logs = p.cfQuery('logs', app, '--recent', { stderr: 'ignore' });
+async function crashReport(p, app, crash) {
+  const logs = await p.cfQuery('logs', app, '--recent', { stderr: 'ignore' });
   const line = logs.code === 0 ? lastErrorLine(logs.stdout, crash.index) : '';
   const more = p.name === 'local' ? `scripts/cfl logs ${app} --recent` : `cf logs ${app} --recent`;
   return [

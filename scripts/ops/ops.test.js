@@ -6,7 +6,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { parseDurationMs, isPositiveNumber } = require('./cli');
+const { parseDurationMs } = require('./cli');
+const { parseCpuQuota, CpuQuotaError, CPU_NONE } = require('../../lib/cpu-quota');
 const { shellQuote, formatCmd } = require('./exec');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -20,10 +21,13 @@ test('parseDurationMs: units, bare seconds, rounding to ms, malformed', () => {
   for (const [input, want] of cases) assert.equal(parseDurationMs(input), want, input);
 });
 
-test('isPositiveNumber: decimals above zero only', () => {
-  const cases = [['1', true], ['0.5', true], ['10.0', true], ['0', false], ['0.0', false], ['00', false],
-    ['-3', false], ['1e3', false], ['', false], ['.5', false], ['none', false]];
-  for (const [input, want] of cases) assert.equal(isPositiveNumber(input), want, input);
+test('parseCpuQuota: decimals above zero (text or number) as cores, none as CPU_NONE, nothing else', () => {
+  const cases = [['1', 1], ['0.5', 0.5], ['10.0', 10], [0.25, 0.25], ['none', CPU_NONE], ['0', null], ['0.0', null], ['00', null],
+    ['-3', null], ['1e3', null], ['', null], ['.5', null], ['default', null], [0, null], [-1, null], [NaN, null], [Infinity, null]];
+  for (const [input, want] of cases) {
+    if (want === null) assert.throws(() => parseCpuQuota(input), CpuQuotaError, String(input));
+    else assert.equal(parseCpuQuota(input), want, String(input));
+  }
 });
 
 test('shellQuote: bare when safe, else single-quoted so that bash reads back the word', () => {
@@ -59,7 +63,7 @@ test('usage errors and die: a CliError that the entry point prints as one line N
     [`c.parse(['--instances', 'x'], ${TABLE})`, 'x: --instances must be a positive integer, got "x" (see --help)\n'],
     [`c.parse(['--bogus'], ${TABLE})`, 'x: unknown option: --bogus (see --help)\n'],
     [`c.parse(['extra'], ${TABLE})`, 'x: unexpected argument: extra (see --help)\n'],
-    ["c.requireCpu('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
+    ["c.cpuQuota('0')", 'x: --cpu must be a positive number of cores or none, got "0" (see --help)\n'],
     ["c.requireKnownApp('vars')", /^x: unknown app "vars" \(known: .*node-app.*\) \(see --help\)\n$/],
     [`c.parse(['--warmup'], ${TABLE})`, 'x: --warmup needs a value (see --help)\n'],
     [`c.parse([], { rows: [['--app', 'app', 'str', require(${JSON.stringify(path.join(__dirname, '..', '..', 'lib', 'arg-table.js'))}).REQUIRED, '']] })`, 'x: --app is required (see --help)\n'],
@@ -86,19 +90,19 @@ test('die, usageError and --help throw, in this process: nothing below a command
   assert.throws(() => c.parse(['--help'], { usage: 'Usage: x', rows: [] }), (e) => ended(0, '')(e) && /^Usage: x\n/.test(e.stdout));
 });
 
-test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', () => {
+test('the local Host header is the route the API gives back, not APP.localhost (hosts are manifest vars)', async () => {
   const { appHostHeader } = require('./apps');
   const route = { host: 'me-node-app', url: 'me-node-app.localhost' };
-  assert.equal(appHostHeader({ name: 'local' }, 'node-app', route), 'me-node-app.localhost');
-  assert.equal(appHostHeader({ name: 'local' }, 'node-app', null), '<node-app-route>', 'dry run, app not pushed');
-  assert.equal(appHostHeader({ name: 'cf', routesVia: () => '' }, 'node-app', route), '', 'on cf the URL carries the host');
-  assert.equal(appHostHeader({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', route), 'me-node-app.localhost',
+  assert.equal(await appHostHeader({ name: 'local' }, 'node-app', route), 'me-node-app.localhost');
+  assert.equal(await appHostHeader({ name: 'local' }, 'node-app', null), '<node-app-route>', 'dry run, app not pushed');
+  assert.equal(await appHostHeader({ name: 'cf', routesVia: () => '' }, 'node-app', route), '', 'on cf the URL carries the host');
+  assert.equal(await appHostHeader({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', route), 'me-node-app.localhost',
     'on cf with the routes served at an address (the local platform as a target): the route as Host');
 });
 
-test('the base URL on cf: https://ROUTE, or the address the API names for its routes', () => {
+test('the base URL on cf: https://ROUTE, or the address the API names for its routes', async () => {
   const { appBaseUrl } = require('./apps');
   const route = { host: 'me-node-app', url: 'me-node-app.localhost' };
-  assert.equal(appBaseUrl({ name: 'cf', routesVia: () => '' }, 'node-app', 'g', route), 'https://me-node-app.localhost');
-  assert.equal(appBaseUrl({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', 'g', route), 'https://127.0.0.1:4443');
+  assert.equal(await appBaseUrl({ name: 'cf', routesVia: () => '' }, 'node-app', 'g', route), 'https://me-node-app.localhost');
+  assert.equal(await appBaseUrl({ name: 'cf', routesVia: () => 'https://127.0.0.1:4443' }, 'node-app', 'g', route), 'https://127.0.0.1:4443');
 });

@@ -47,7 +47,7 @@ const COMMAND = {
   ].join('\n'),
 };
 
-function main() {
+async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   const [target, second] = o._;
@@ -56,18 +56,18 @@ function main() {
   o.target = target;
   const apps = o.target === 'all' ? ALL_APPS : [o.target];
   for (const app of apps) cli.requireKnownApp(app);
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (p.name === 'local') {
-    localPlatformUp(p);
-    localServices(p);
+    await localPlatformUp(p);
+    await localServices(p);
   } else {
     noteCfVerifies(p, o.skipSslValidation);
-    p.cfPreflight();
+    await p.cfPreflight();
     for (const app of apps) requireNodeModules(p, app);
   }
-  for (const app of apps) pushApp(p, app, o.instances === undefined ? '' : String(o.instances));
+  for (const app of apps) await pushApp(p, app, o.instances === undefined ? '' : String(o.instances));
 }
 
 if (require.main === module) {
-  try { main(); } catch (err) { process.exit(cliExitCode(err)); }
+  main().catch((err) => process.exit(cliExitCode(err)));
 }

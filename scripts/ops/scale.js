@@ -36,7 +36,7 @@ const COMMAND = {
   ].join('\n'),
 };
 
-function main() {
+async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   [o.app, o.second] = o._;
@@ -45,18 +45,18 @@ function main() {
   cli.requireKnownApp(o.app);
   if (o.instances === undefined) cli.usageError('-i N is required');
   o.instances = String(o.instances);
-  if (o.cpu) cli.requireCpu(o.cpu);
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
-  if (p.name === 'cf') p.cfPreflight();
-  else localPlatformUp(p);
-  const guid = p.appGuid(o.app);
+  if (o.cpu !== undefined) o.cpu = cli.cpuQuota(o.cpu);
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (o.cpu !== undefined && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+  if (p.name === 'cf') await p.cfPreflight();
+  else await localPlatformUp(p);
+  const guid = await p.appGuid(o.app);
   if (!guid) cli.die(`${o.app} is not pushed: run scripts/push.sh ${o.app}`);
   const sinceMs = Date.now();
-  const restart = giveMissingControlToken(p, o.app, guid, 'restarting it');
-  scaleApp(p, o.app, o.instances, o.cpu, guid);
-  if (restart) appAction(p, guid, 'restart');
-  waitRunning(p, o.app, guid, o.instances, sinceMs);
+  const restart = await giveMissingControlToken(p, o.app, guid, 'restarting it');
+  await scaleApp(p, o.app, o.instances, o.cpu, guid);
+  if (restart) await appAction(p, guid, 'restart');
+  await waitRunning(p, o.app, guid, o.instances, sinceMs);
 }
 
-try { main(); } catch (err) { process.exit(cliExitCode(err)); }
+main().catch((err) => process.exit(cliExitCode(err)));

@@ -1,6 +1,6 @@
 'use strict';
 // stats-source.js — where an app's per-instance stats come from, and how often a new sample
-// can be expected: the one place for collect-stats.js (what it runs) and run-round.js (what
+// can be expected: the one place for collect-stats.js (what it runs) and round.js (what
 // a round records and the expectation its summary and report check against).
 //
 // API:

@@ -11,7 +11,8 @@
 //   enterRepository()  for a command's entry point, before anything runs: the process moves to
 //     the repository root, so printed commands read as typed there, and .tools/bin is appended
 //     to PATH (where scripts/setup.sh builds the cf CLI; a cf already on PATH wins)
-//   selectPlatform(cli, { platformOpt, dryRun }) → Platform (cli from cli.js makeCli):
+//   Every look-up and run below is asynchronous (a promise of what is said).
+//   selectPlatform(cli, { platformOpt, dryRun }) → Promise<Platform> (cli from cli.js makeCli):
 //     --platform, else PLATFORM, else cf when `cf target` succeeds on an API whose /v3/info
 //     does not name the local platform (LOCAL_INFO_NAME), else local.
 //   Platform: name ('local'|'cf'), cf (argv prefix ['cf']), varsFile, dryRun, cli;
@@ -42,7 +43,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ROOT, MANIFEST_DIR } = require('./cli');
-const { formatCmd, runSync, captureSync, onPath } = require('./exec');
+const { formatCmd, run, capture, onPath } = require('./exec');
 const { CliError } = require('../../lib/arg-table');
 
 const CFL = 'scripts/cfl';
@@ -64,14 +65,14 @@ function enterRepository() {
 }
 
 /** Has a cf target: cf installed and `cf target` exits 0. */
-function cfTargeted() {
-  return captureSync(['cf', 'target'], { stderr: 'ignore' }).code === 0;
+async function cfTargeted() {
+  return (await capture(['cf', 'target'], { stderr: 'ignore' })).code === 0;
 }
 
 /** The targeted API's /v3/info (anonymous in CC), {} when it cannot be read. */
-function cfInfo() {
+async function cfInfo() {
   try {
-    return cfJsonOf('/v3/info', captureSync(['cf', 'curl', '/v3/info'], { stderr: 'ignore' }));
+    return cfJsonOf('/v3/info', await capture(['cf', 'curl', '/v3/info'], { stderr: 'ignore' }));
   } catch {
     return {};
   }
@@ -114,12 +115,13 @@ function apiErrors(doc) {
 }
 
 class Platform {
-  constructor(cli, name, dryRun) {
+  /** cfHome: the local platform's CF_HOME (localCfHome), for name 'local'. */
+  constructor(cli, name, dryRun, cfHome = '') {
     this.cli = cli;
     this.name = name;
     this.dryRun = dryRun;
     this.cf = ['cf'];
-    if (name === 'local') process.env.CF_HOME = localCfHome();
+    if (name === 'local') process.env.CF_HOME = cfHome;
     this.varsFile = process.env.CFSCALE_VARS_FILE
       || `${MANIFEST_DIR}/${name === 'local' ? 'vars-local.yml' : 'vars.yml'}`;
   }
@@ -128,51 +130,51 @@ class Platform {
     process.stdout.write(`${formatCmd(argv)}\n`);
   }
 
-  run(argv) {
+  async run(argv) {
     if (this.dryRun) {
       this.printCmd(argv);
       return 0;
     }
-    return runSync(argv);
+    return run(argv);
   }
 
-  mustRun(argv) {
-    const code = this.run(argv);
+  async mustRun(argv) {
+    const code = await this.run(argv);
     if (code !== 0) throw new CliError('', code);
   }
 
   cfRun(...args) {
-    this.mustRun([...this.cf, ...args]);
+    return this.mustRun([...this.cf, ...args]);
   }
 
   cfQuery(...args) {
     const opts = typeof args[args.length - 1] === 'object' ? args.pop() : {};
-    return captureSync([...this.cf, ...args], opts);
+    return capture([...this.cf, ...args], opts);
   }
 
   cflRun(...args) {
-    this.mustRun([CFL, ...args]);
+    return this.mustRun([CFL, ...args]);
   }
 
   cflQuery(...args) {
     const opts = typeof args[args.length - 1] === 'object' ? args.pop() : {};
-    return captureSync([CFL, ...args], opts);
+    return capture([CFL, ...args], opts);
   }
 
-  routesVia() {
+  async routesVia() {
     if (this.name !== 'cf') return '';
-    if (this.via === undefined) this.via = cfInfo().custom?.router_https_url || '';
+    if (this.via === undefined) this.via = (await cfInfo()).custom?.router_https_url || '';
     return this.via;
   }
 
-  appGuid(app) {
-    const r = this.cfQuery('app', app, '--guid', { stderr: 'ignore' });
+  async appGuid(app) {
+    const r = await this.cfQuery('app', app, '--guid', { stderr: 'ignore' });
     const out = r.stdout.replace(/\n+$/, '');
     return r.code === 0 && /^[0-9A-Za-z-]+$/.test(out) ? out : '';
   }
 
-  cfCurlJson(apiPath, { quiet = false } = {}) {
-    const r = this.cfQuery('curl', apiPath, { stderr: quiet ? 'ignore' : 'inherit' });
+  async cfCurlJson(apiPath, { quiet = false } = {}) {
+    const r = await this.cfQuery('curl', apiPath, { stderr: quiet ? 'ignore' : 'inherit' });
     try {
       return cfJsonOf(apiPath, r);
     } catch (err) {
@@ -182,24 +184,24 @@ class Platform {
   }
 
   /** The local results-db's credentials URI, through its service key (made when missing). */
-  localServiceUrl(service) {
-    const keyGuid = () => {
-      const r = this.cfQuery('service-key', service, RESULTS_KEY, '--guid', { stderr: 'ignore' });
+  async localServiceUrl(service) {
+    const keyGuid = async () => {
+      const r = await this.cfQuery('service-key', service, RESULTS_KEY, '--guid', { stderr: 'ignore' });
       const out = r.stdout.trim();
       return r.code === 0 && /^[0-9a-f-]+$/.test(out) ? out : '';
     };
-    let guid = keyGuid();
+    let guid = await keyGuid();
     if (!guid) {
-      this.cfRun('create-service-key', service, RESULTS_KEY);
-      guid = keyGuid();
+      await this.cfRun('create-service-key', service, RESULTS_KEY);
+      guid = await keyGuid();
       if (!guid) this.cli.die(`cf service-key ${service} ${RESULTS_KEY} --guid finds nothing after cf create-service-key`);
     }
-    const uri = this.cfCurlJson(`/v3/service_credential_bindings/${guid}/details`).credentials?.uri;
+    const uri = (await this.cfCurlJson(`/v3/service_credential_bindings/${guid}/details`)).credentials?.uri;
     if (!uri) this.cli.die(`the service key ${RESULTS_KEY} of ${service} has no credentials.uri`);
     return uri;
   }
 
-  resultsDbUrl() {
+  async resultsDbUrl() {
     if (this.name === 'local') return this.localServiceUrl('results-db');
     if (!process.env.RESULTS_DATABASE_URL) {
       this.cli.die('RESULTS_DATABASE_URL is not set: open the tunnel with scripts/tunnel.sh and export the URL it prints');
@@ -217,17 +219,17 @@ class Platform {
     }
   }
 
-  cfPreflight() {
-    const ok = (args) => captureSync(['cf', ...args], { stderr: 'ignore' }).code === 0;
+  async cfPreflight() {
+    const ok = async (args) => (await capture(['cf', ...args], { stderr: 'ignore' })).code === 0;
     const { die } = this.cli;
     if (!onPath('cf')) {
       die('the cf CLI is not installed: run scripts/setup.sh (builds it into .tools/bin) or install cf v8');
     }
-    if (!ok(['oauth-token'])) die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
-    if (!ok(['target'])) die('no cf target: run cf target -o ORG -s SPACE');
+    if (!(await ok(['oauth-token']))) die('not logged in to Cloud Foundry: run cf login -a https://api.YOUR-SYSTEM-DOMAIN');
+    if (!(await ok(['target']))) die('no cf target: run cf target -o ORG -s SPACE');
     const space = Platform.cfSpaceGuid();
     if (!space) die('no space targeted: run cf target -o ORG -s SPACE');
-    const found = this.cfCurlJson(`/v3/service_instances?names=${SERVICES.join(',')}&space_guids=${space}`)
+    const found = (await this.cfCurlJson(`/v3/service_instances?names=${SERVICES.join(',')}&space_guids=${space}`))
       .resources.map((r) => r.name);
     const missing = SERVICES.filter((s) => !found.includes(s));
     if (missing.length > 0) {
@@ -240,17 +242,17 @@ class Platform {
 }
 
 /** The local platform's CF_HOME: beside its state, so each CFSCALE_HOME has its own login. */
-function localCfHome() {
-  const r = captureSync([path.join(ROOT, CFL), 'home']);
+async function localCfHome() {
+  const r = await capture([path.join(ROOT, CFL), 'home']);
   if (r.code !== 0) throw new CliError('', r.code);
   return path.join(r.stdout.trim(), 'cf-home');
 }
 
-function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
+async function selectPlatform(cli, { platformOpt = '', dryRun = false } = {}) {
   let name = platformOpt || process.env.PLATFORM || '';
-  if (!name) name = cfTargeted() && cfInfo().name !== LOCAL_INFO_NAME ? 'cf' : 'local';
+  if (!name) name = (await cfTargeted()) && (await cfInfo()).name !== LOCAL_INFO_NAME ? 'cf' : 'local';
   if (name !== 'local' && name !== 'cf') cli.usageError(`--platform must be local or cf, got "${name}"`);
-  return new Platform(cli, name, dryRun);
+  return new Platform(cli, name, dryRun, name === 'local' ? await localCfHome() : '');
 }
 
 module.exports = { enterRepository, selectPlatform, Platform, cfJsonOf, wholeSecondUtc, localCfHome, SERVICES, ALL_APPS, CFL, RESULTS_KEY, ROOT, LOCAL_INFO_NAME };

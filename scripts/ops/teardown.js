@@ -30,24 +30,24 @@ const COMMAND = {
   ].join('\n'),
 };
 
-function main() {
+async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   if (p.name === 'cf') {
     if (!onPath('cf')) cli.die('the cf CLI is not installed: run scripts/setup.sh');
-    for (const app of ALL_APPS) p.cfRun('delete', app, '-f');
-    if (o.all) for (const s of SERVICES) p.cfRun('delete-service', s, '-f');
+    for (const app of ALL_APPS) await p.cfRun('delete', app, '-f');
+    if (o.all) for (const s of SERVICES) await p.cfRun('delete-service', s, '-f');
     return;
   }
   // Locally the services live in the platform's PostgreSQL: it must be up to delete them.
   if (o.all) {
-    localPlatformUp(p);
-    for (const app of ALL_APPS) p.cfRun('delete', app, '-f');
-    for (const s of SERVICES) p.cfRun('delete-service', s, '-f');
+    await localPlatformUp(p);
+    for (const app of ALL_APPS) await p.cfRun('delete', app, '-f');
+    for (const s of SERVICES) await p.cfRun('delete-service', s, '-f');
   }
-  p.cflRun('down');
+  await p.cflRun('down');
   if (o.all && !p.dryRun) cli.log('the platform\'s state and what it keeps outside the clone remain: scripts/cfl purge lists them, scripts/cfl purge --yes removes them');
 }
 
-try { main(); } catch (err) { process.exit(cliExitCode(err)); }
+main().catch((err) => process.exit(cliExitCode(err)));

@@ -1,12 +1,12 @@
 'use strict';
-// app-steps.js — what run-round.js does to the app itself around the round, each from the
+// app-steps.js — what round.js does to the app itself around the round, each from the
 // plan (round-plan.js): --loadbalancing on its route, seeding its ads, prewarming its
 // instances, and one request to every instance (the timings clear before the round, their
 // flush after it). Under --dry-run each prints what it would run.
 //
 // setRouteLoadbalancing(plan), seedApp(plan), prewarmInstances(plan): see each;
 // eachInstance(plan, method, urlPath, opts) → Promise<boolean>.
-const { runSync } = require('../ops/exec');
+const { run } = require('../ops/exec');
 const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
 const { sleep } = require('../ops/sleep');
 const { CliError } = require('../../lib/arg-table');
@@ -20,7 +20,7 @@ const FLUSH_RETRY_MIN_MS = 1000;
 const FLUSH_RETRY_MAX_MS = 5000;
 
 /** --loadbalancing on the app's route: a per-route option of Gorouter (docs/cf-platform.md §11). */
-function setRouteLoadbalancing(plan) {
+async function setRouteLoadbalancing(plan) {
   const { p, o } = plan;
   if (!o.loadbalancing) return;
   let host = `<${o.app}-host>`;
@@ -30,7 +30,7 @@ function setRouteLoadbalancing(plan) {
     domain = plan.route.url.split('/')[0];
     if (domain.startsWith(`${host}.`)) domain = domain.slice(host.length + 1);
   }
-  p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
+  await p.cfRun('update-route', domain, '--hostname', host, '-o', `loadbalancing=${o.loadbalancing}`);
 }
 
 /**
@@ -38,20 +38,20 @@ function setRouteLoadbalancing(plan) {
  * code: not inside the start lead, which the loadgens need whole to start on time. A failure
  * ends the round: CliError, exit 2.
  */
-function seedApp(plan) {
+async function seedApp(plan) {
   const { p, o } = plan;
   if (!(Number(o.seedAds) > 0)) return;
   const args = ['node', LOADGEN_CLI, '--url', plan.baseUrl, '--seed', o.seedAds, '--seed-only'];
   if (plan.hostHeader) args.push('--host', plan.hostHeader);
   if (plan.insecure) args.push('--insecure');
-  if (p.run(args) !== 0) throw new CliError(`${p.cli.name}: could not seed ${o.seedAds} ads into ${o.app}`, 2);
+  if ((await p.run(args)) !== 0) throw new CliError(`${p.cli.name}: could not seed ${o.seedAds} ads into ${o.app}`, 2);
 }
 
 /**
  * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
  * reads among the seeded ads, else /health. Before the timings are cleared.
  */
-function prewarmInstances(plan) {
+async function prewarmInstances(plan) {
   const { p, o } = plan;
   if (!(Number(o.prewarm) > 0)) return;
   for (let i = 0; i < Number(o.instances); i++) {
@@ -62,7 +62,7 @@ function prewarmInstances(plan) {
     if (Number(o.seedAds) > 0) args.push('--url', plan.baseUrl, '--scenario', 'read', '--seed', o.seedAds);
     else args.push('--url', `${plan.baseUrl}/health`);
     if (p.dryRun) p.printCmd(args);
-    else if (runSync(args, { stdout: 'ignore' }) !== 0) p.cli.die(`prewarming ${o.app} instance ${i} failed`);
+    else if ((await run(args, { stdout: 'ignore' })) !== 0) p.cli.die(`prewarming ${o.app} instance ${i} failed`);
   }
 }
 

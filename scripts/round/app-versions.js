@@ -9,7 +9,7 @@
 // database (a service instance on the foundation's network): not recorded.
 const fs = require('node:fs');
 const path = require('node:path');
-const { captureSync } = require('../ops/exec');
+const { capture } = require('../ops/exec');
 
 const REPO = path.resolve(__dirname, '../..');
 
@@ -38,13 +38,13 @@ function javaLibs(root = REPO) {
 }
 
 /** The local runtime of an app: `node --version` or the first line of `java -version`. */
-function localRuntime(kind) {
+async function localRuntime(kind) {
   if (kind === 'java') {
-    const r = captureSync(['java', '-version'], { stderr: 'pipe' });
+    const r = await capture(['java', '-version'], { stderr: 'pipe' });
     const line = `${r.stderr || ''}${r.stdout || ''}`.split('\n')[0].trim();
     return r.code === 0 && line ? { java: line } : {};
   }
-  const r = captureSync(['node', '--version'], { stderr: 'ignore' });
+  const r = await capture(['node', '--version'], { stderr: 'ignore' });
   return r.code === 0 ? { node: r.stdout.trim() } : {};
 }
 
@@ -52,11 +52,11 @@ function localRuntime(kind) {
  * The versions of app `app` (node-app / java-app by name): {app_libs, node | java} locally,
  * {app_libs, buildpacks, stack} on CF. dropletOf(guid) → the current droplet document or null.
  */
-function appVersions(platform, app, { guid, dropletOf } = {}) {
+async function appVersions(platform, app, { guid, dropletOf } = {}) {
   const kind = /java/.test(app) ? 'java' : 'node';
   const out = { app_libs: kind === 'java' ? javaLibs() : nodeLibs() };
-  if (platform === 'local') return { ...out, ...localRuntime(kind) };
-  const d = guid && dropletOf ? dropletOf(guid) : null;
+  if (platform === 'local') return { ...out, ...(await localRuntime(kind)) };
+  const d = guid && dropletOf ? await dropletOf(guid) : null;
   if (d) {
     out.buildpacks = (d.buildpacks ?? []).map((b) => `${b.buildpack_name || b.name}${b.version ? ` ${b.version}` : ''}`);
     if (d.stack) out.stack = d.stack;

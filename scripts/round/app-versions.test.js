@@ -33,14 +33,14 @@ test('the shipped apps: every library of the study named (study §6.1: Jetty, Hi
   assert.deepEqual(Object.keys(nodeLibs()).sort(), ['express', 'pg', 'pg_native']);
 });
 
-test('runtime: locally the node / java that starts the app; on CF the droplet buildpacks and stack', () => {
-  assert.equal(appVersions('local', 'node-app').node, process.version);
+test('runtime: locally the node / java that starts the app; on CF the droplet buildpacks and stack', async () => {
+  assert.equal((await appVersions('local', 'node-app')).node, process.version);
   const droplet = { stack: 'cflinuxfs4', buildpacks: [{ name: 'java_buildpack', buildpack_name: 'java', version: '4.77.0' }, { name: 'x' }] };
   const asked = [];
-  const cf = appVersions('cf', 'java-app', { guid: 'G', dropletOf: (g) => { asked.push(g); return droplet; } });
+  const cf = await appVersions('cf', 'java-app', { guid: 'G', dropletOf: (g) => { asked.push(g); return droplet; } });
   assert.deepEqual(asked, ['G']);
   assert.deepEqual(cf.buildpacks, ['java 4.77.0', 'x']);
   assert.equal(cf.stack, 'cflinuxfs4');
   assert.equal(cf.java, undefined, 'the workstation runtime is not the app runtime on CF');
-  assert.deepEqual(Object.keys(appVersions('cf', 'node-app', { guid: 'G', dropletOf: () => null })), ['app_libs']);
+  assert.deepEqual(Object.keys(await appVersions('cf', 'node-app', { guid: 'G', dropletOf: () => null })), ['app_libs']);
 });

@@ -3,7 +3,7 @@
 // wakes on the insert's NOTIFY).
 //
 // createRound(client, round, { startLeadMs, waitLoadgens, readyTimeoutMs, signal })
-// → { id, start_at, created_at } (run-round.js). round holds the `rounds` columns (platform,
+// → { id, start_at, created_at } (round.js). round holds the `rounds` columns (platform,
 // app, target_url, host_header, app_instances, loadgens, model, parallel, rate, duration_ms,
 // requests, warmup_ms, timeout_ms, keepalive, scenario, plan, label, experiment, git_rev,
 // versions, environment, settings, steady_gate). The id comes from the database; start_at =

@@ -6,7 +6,7 @@
 // results-schema.sql derives the stages and the traffic around each). One line per event on
 // stderr. Events start in time order; an event's watch may outlast the next one's start.
 //
-// startEvents(plan, live, { log }) → { done: Promise } (run-round.js: awaited after the
+// startEvents(plan, live, { log }) → { done: Promise } (round.js: awaited after the
 // loadgens finished, so the rows are in before the summary). printEvents(plan): --dry-run.
 const fs = require('node:fs');
 const path = require('node:path');

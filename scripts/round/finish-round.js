@@ -4,7 +4,7 @@
 // run-round's --max-error-rate), mark it done or failed (or cancelled), give its summary.
 //
 // finishRound(client, { round, maxErrorRate, cancel, loadgenLog, dbOutageMs }) → { code, text }
-// (run-round.js): loadgenLog: async () → the `cf logs loadgen --recent` text (lost-sample
+// (round.js): loadgenLog: async () → the `cf logs loadgen --recent` text (lost-sample
 // lines), read only when a loadgen died; dbOutageMs: how long run-round found the results
 // database unreachable during the round (rounds.db_outage_ms, a validity flag).
 const { loadSummary, verdict, formatSummary, DEFAULT_MAX_ERROR_RATE } = require('./summary');

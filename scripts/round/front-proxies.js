@@ -7,25 +7,25 @@
 // proxies' CPU over the round, read from their cgroups, goes into the round's environment
 // (front_proxy_usage) and one summary line.
 const path = require('node:path');
-const { captureSync } = require('../ops/exec');
+const { capture } = require('../ops/exec');
 
 // The local platform's own verb: not a cf command, so always scripts/cfl.
 const CFL = path.join(__dirname, '..', 'cfl');
 
 /** Makes N proxies run (cfl front-proxies -n N) and returns their URLs; dies when it cannot. */
-function startFrontProxies(p, n) {
-  p.mustRun([CFL, 'front-proxies', '-n', String(n)]);
+async function startFrontProxies(p, n) {
+  await p.mustRun([CFL, 'front-proxies', '-n', String(n)]);
   if (p.dryRun) return Array.from({ length: n }, (_, i) => `https://<front-proxy-${i}>`);
-  const r = captureSync([CFL, 'front-proxies']);
+  const r = await capture([CFL, 'front-proxies']);
   const urls = r.code === 0 ? r.stdout.split('\n').filter(Boolean) : [];
   if (urls.length !== n) p.cli.die(`cfl front-proxies: want ${n} URLs, got ${urls.length}: ${r.stderr || r.stdout}`);
   return urls;
 }
 
 /** The proxies' counters now (cfl front-proxies --json) with the time read, or null. */
-function readUsage(p) {
+async function readUsage(p) {
   if (p.dryRun) return null;
-  const r = captureSync([CFL, 'front-proxies', '--json'], { stderr: 'ignore' });
+  const r = await capture([CFL, 'front-proxies', '--json'], { stderr: 'ignore' });
   if (r.code !== 0) return null;
   try { return { atNs: process.hrtime.bigint(), proxies: JSON.parse(r.stdout) }; } catch { return null; }
 }

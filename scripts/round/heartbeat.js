@@ -1,6 +1,6 @@
 'use strict';
 // heartbeat.js — the control process's sign of life: rounds.heartbeat_at = now() every
-// HEARTBEAT_MS from the round's insert until it is final (run-round.js). A round whose
+// HEARTBEAT_MS from the round's insert until it is final (round.js). A round whose
 // heartbeat is older than round_heartbeat_timeout() (results-schema.sql) lost its control
 // process and is reaped (reap-rounds.js). A beat that cannot be written while the database
 // is away is skipped; the next one after it is back counts.

@@ -5,8 +5,8 @@
 const { parseCpuList } = require('../../lib/cpu-list');
 
 /** { sut_cpus, harness_cpus, app_db (as the platform names them), sut, harness (CPU numbers) }, or null without cells. */
-function localCells(p) {
-  const r = p.cflQuery('cells', { stderr: 'ignore' });
+async function localCells(p) {
+  const r = await p.cflQuery('cells', { stderr: 'ignore' });
   let c = null;
   try { c = r.code === 0 ? JSON.parse(r.stdout) : null; } catch { /* an older platform */ }
   return c && { ...c, sut: parseCpuList(c.sut_cpus), harness: parseCpuList(c.harness_cpus) };
@@ -16,8 +16,8 @@ function localCells(p) {
  * Raise the shield for `seconds` (the machine's other processes off the SUT's CPUs while the round
  * measures; it lowers itself after them), or lower it (0). False when it could not be asked.
  */
-function shield(p, seconds) {
-  return p.cflQuery('cells', '--shield', String(Math.ceil(seconds)), { stderr: 'ignore' }).code === 0;
+async function shield(p, seconds) {
+  return (await p.cflQuery('cells', '--shield', String(Math.ceil(seconds)), { stderr: 'ignore' })).code === 0;
 }
 
 module.exports = { localCells, shield };

@@ -4,22 +4,23 @@
 // the parameters with a plan: what is recorded must stay comparable across rounds).
 // Look-ups that fail leave their field out or empty.
 //
-// roundDocument(plan) → the document. plan: run-round.js's, of which it reads p (ops
+// roundDocument(plan) → Promise<the document>. plan: round.js's, of which it reads p (ops
 // Platform), o (run-round options from run-round-args.js), guid, baseUrl, hostHeader, stats
 // ({ source, intervalSec } of ops/stats-source.js: the stats source resolved and the seconds
 // between new samples) and frontUrls (the TLS front proxies' URLs of --front-proxies, null
 // without).
 const fs = require('node:fs');
 const os = require('node:os');
-const { captureSync } = require('../ops/exec');
+const { capture } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
 const { CONTROL_VAR } = require('../ops/control-token');
 const { localCells } = require('./local-cells');
+const { CPU_DEFAULT, CPU_NONE } = require('../../lib/cpu-quota');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
-function tryCurl(p, apiPath, { quiet = false } = {}) {
+async function tryCurl(p, apiPath, { quiet = false } = {}) {
   try {
-    return p.cfCurlJson(apiPath, { quiet: true });
+    return await p.cfCurlJson(apiPath, { quiet: true });
   } catch (err) {
     if (!quiet) p.cli.log(err.message);
     return null;
@@ -30,8 +31,8 @@ function tryCurl(p, apiPath, { quiet = false } = {}) {
  * The app's environment variables are its settings (pool size, threads, framework...), all but
  * its control credential: the results database is no place for it.
  */
-function appSettings(p, guid) {
-  const doc = tryCurl(p, `/v3/apps/${guid}/environment_variables`, { quiet: true });
+async function appSettings(p, guid) {
+  const doc = await tryCurl(p, `/v3/apps/${guid}/environment_variables`, { quiet: true });
   if (doc) {
     const { [CONTROL_VAR]: secret, ...settings } = doc.var ?? {};
     return settings;
@@ -40,8 +41,8 @@ function appSettings(p, guid) {
   return {};
 }
 
-function firstLine(argv) {
-  const r = captureSync(argv, { stderr: 'ignore' });
+async function firstLine(argv) {
+  const r = await capture(argv, { stderr: 'ignore' });
   return r.code === 0 ? r.stdout.split('\n')[0] : '';
 }
 
@@ -65,8 +66,8 @@ function hostCpu() {
  * it starts, not per round, and it changes what a quota means under load (an instance works
  * at most one period's share, then waits for the next): a round must say which one it had.
  */
-function localCpuPeriodUs(p) {
-  const r = p.cflQuery('status', { stderr: 'ignore' });
+async function localCpuPeriodUs(p) {
+  const r = await p.cflQuery('status', { stderr: 'ignore' });
   const m = r.code === 0 ? /CPU mode quota, period (\d+) µs/.exec(r.stdout) : null;
   return m ? Number(m[1]) : null;
 }
@@ -75,30 +76,42 @@ function localCpuPeriodUs(p) {
  * What the system under test could use: sut_cpus, a count (the SUT's cell, else the host's), and
  * with cells the platform's split as it names it (cells: {sut_cpus, harness_cpus, app_db}).
  */
-function sutCpus(p, hostCpus) {
-  const c = localCells(p);
+async function sutCpus(p, hostCpus) {
+  const c = await localCells(p);
   return c ? { sut_cpus: c.sut.length, cells: { sut_cpus: c.sut_cpus, harness_cpus: c.harness_cpus, app_db: c.app_db } } : { sut_cpus: hostCpus };
 }
 
+/**
+ * The CPU quota the local platform gave the app's instances: cores (cpu_quota, the local
+ * platform's own field of the v3 process stats: local-platform/lib/instance-usage.js),
+ * CPU_NONE without one, null when unreadable.
+ */
+async function appliedCpuQuota(p, guid) {
+  const first = (await tryCurl(p, `/v3/apps/${guid}/processes/web/stats`, { quiet: true }))?.resources?.[0];
+  if (!first) return null;
+  return Number.isFinite(first.cpu_quota) ? first.cpu_quota : CPU_NONE;
+}
+
 /** The app's container memory (MB, `cf scale -m`: v3 process memory_in_mb), or null. */
-function appMemoryMb(p, guid) {
-  const proc = tryCurl(p, `/v3/apps/${guid}/processes/web`, { quiet: true });
+async function appMemoryMb(p, guid) {
+  const proc = await tryCurl(p, `/v3/apps/${guid}/processes/web`, { quiet: true });
   return Number.isInteger(proc?.memory_in_mb) ? proc.memory_in_mb : null;
 }
 
-function environment(p, o, cfApi, stats, guid) {
+async function environment(p, o, cfApi, stats, guid) {
   // The summary and the report expect duration ÷ stats_interval_s samples per instance.
   const env = { stats_source: stats.source, stats_interval_s: stats.intervalSec };
   // A change of memory restarts the app: round_changes marks the first round after it.
-  const memoryMb = appMemoryMb(p, guid);
+  const memoryMb = await appMemoryMb(p, guid);
   if (memoryMb !== null) env.app_memory_mb = memoryMb;
   if (p.name === 'local') {
-    const { model, cpus } = hostCpu();
+    const { model, cpus } = await hostCpu();
     Object.assign(env, {
       host_cpu_model: model, host_cpus: cpus, host_memory_bytes: os.totalmem(), host_kernel: os.release(),
-      app_cpu_quota_cores: o.cpu === '' ? 'default' : o.cpu,
-      app_cpu_period_us: localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
-      ...sutCpus(p, cpus),
+      // What the platform applied, and whether that is its own default (no quota asked for).
+      app_cpu_quota_cores: await appliedCpuQuota(p, guid), app_cpu_quota_default: o.cpu === CPU_DEFAULT,
+      app_cpu_period_us: await localCpuPeriodUs(p), loadgen_cpu_quota_cores: 'none',
+      ...(await sutCpus(p, cpus)),
     });
   }
   if (cfApi) env.cf_api = cfApi;
@@ -114,17 +127,17 @@ function gateDocument(g) {
   return { window_ms: g.windowMs, cv_max: g.cvMax, trend_max: g.trendMax, max_warmup_ms: g.maxWarmupMs };
 }
 
-function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = null }) {
-  const settings = appSettings(p, guid);
+async function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = null }) {
+  const settings = await appSettings(p, guid);
   let cliVersion = '';
   let cfApi = '';
   if (p.name === 'cf') {
-    cliVersion = firstLine(['cf', 'version']);
-    const info = tryCurl(p, '/v3/info');
+    cliVersion = await firstLine(['cf', 'version']);
+    const info = await tryCurl(p, '/v3/info');
     cfApi = (info?.links?.self?.href ?? '').replace(/\/v3\/info$/, '');
   }
   // The route's algorithm as the platform reports it (else what --loadbalancing asked).
-  const routes = tryCurl(p, `/v3/apps/${guid}/routes`, { quiet: true });
+  const routes = await tryCurl(p, `/v3/apps/${guid}/routes`, { quiet: true });
   const routeLb = routes?.resources?.[0]?.options?.loadbalancing || o.loadbalancing;
   const seedAds = Number(o.seedAds);
   const plan = { ...(seedAds > 0 ? { seed_ads: seedAds } : {}), prewarm: Number(o.prewarm),
@@ -150,12 +163,12 @@ function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = nul
     plan,
     label: strOrNull(o.label),
     experiment: strOrNull(o.experiment),
-    git_rev: strOrNull(firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
+    git_rev: strOrNull(await firstLine(['git', 'rev-parse', '--short', 'HEAD'])),
     versions: {
       ...(cliVersion ? { cf_cli: cliVersion } : {}),
-      ...appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) }),
+      ...(await appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) })),
     },
-    environment: environment(p, o, cfApi, stats, guid),
+    environment: await environment(p, o, cfApi, stats, guid),
     settings,
     steady_gate: gateDocument(o.steadyGate),
   };

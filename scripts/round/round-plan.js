@@ -1,11 +1,11 @@
 'use strict';
-// round-plan.js — the plan of one round (run-round.js): everything decided before the round
+// round-plan.js — the plan of one round (round.js): everything decided before the round
 // is created, made once and frozen, so that no step changes what the round was meant to be.
 // Making it brings the platform up and the app and the loadgen to their counts: the app's
 // guid, route, URL and credential exist only then.
 //
-// preparePlan(cli, o) → plan (its fields: above preparePlan); exits on a usage error or when
-// the platform or an app cannot be made ready.
+// preparePlan(cli, o) → Promise<plan> (its fields: above preparePlan); throws CliError on a
+// usage error or when the platform or an app cannot be made ready.
 const { parseDurationMs } = require('../ops/cli');
 const { selectPlatform } = require('../ops/target');
 const apps = require('../ops/apps');
@@ -14,6 +14,7 @@ const { requireCfCli } = require('../ops/cf-version');
 const { readControlToken } = require('../ops/control-token');
 const { skipSslValidation } = require('../ops/tls');
 const frontProxies = require('./front-proxies');
+const { CPU_DEFAULT } = require('../../lib/cpu-quota');
 
 const DEFAULT_REQUESTS_MAX_WAIT = '10m';
 // Per-route options: `cf update-route -o` from cf CLI 8.9.1, CC API 3.183.0, and CC took
@@ -56,40 +57,40 @@ function frozen(v) {
  *   stats       { source, intervalSec }: the stats source and the seconds between samples
  *   controlToken, baseUrl, hostHeader, frontUrls, insecure: below
  */
-function preparePlan(cli, o) {
-  const p = selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
-  if (o.cpu && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
+async function preparePlan(cli, o) {
+  const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
+  if (o.cpu !== CPU_DEFAULT && p.name !== 'local') cli.usageError('--cpu is local only (on CF, CPU follows memory)');
   if (o.frontProxies && p.name !== 'local') cli.usageError('--front-proxies is local only (on CF the foundation has its own)');
   // Recorded with the round: the summary and the report expect duration ÷ intervalSec
   // samples per instance (at collect-stats.sh's default poll interval).
   const statsSource = resolveStatsSource(p, o.statsSource);
   const stats = { source: statsSource, intervalSec: statsIntervalSec(p.name, statsSource) };
   const t = PER_PLATFORM[p.name];
-  if (p.name === 'local') apps.localPlatformUp(p);
-  else p.cfPreflight();
+  if (p.name === 'local') await apps.localPlatformUp(p);
+  else await p.cfPreflight();
   if (o.loadbalancing && p.name === 'cf') {
-    requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
+    await requireCfCli(p, LOADBALANCING_CLI, { what: '--loadbalancing', alsoNeeds: LOADBALANCING_CC });
   }
   const maxWaitMs = o.maxWaitMs ?? (o.durationMs !== null
     ? o.durationMs + (o.steadyGate ? o.steadyGate.maxWarmupMs : o.warmupMs) + o.timeoutMs + t.marginMs
     : parseDurationMs(DEFAULT_REQUESTS_MAX_WAIT));
   // On CF a missing URL must stop the round before anything changes; locally the
   // results-db service exists once the apps are pushed.
-  let dbUrl = !p.dryRun && p.name === 'cf' ? p.resultsDbUrl() : '';
-  const guid = apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu, defaultCpu: p.name === 'local' }) || `<${o.app}-guid>`;
-  apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
-  if (!p.dryRun && !dbUrl) dbUrl = p.resultsDbUrl();
+  let dbUrl = !p.dryRun && p.name === 'cf' ? await p.resultsDbUrl() : '';
+  const guid = (await apps.ensureApp(p, o.app, o.instances, { cpu: o.cpu })) || `<${o.app}-guid>`;
+  await apps.ensureApp(p, 'loadgen', o.loadgens, { atLeast: true });
+  if (!p.dryRun && !dbUrl) dbUrl = await p.resultsDbUrl();
   // The app's route, looked up once (its host is a manifest var): the URL on CF, the Host
   // header locally and, for --loadbalancing, host and domain.
-  const route = !guid.startsWith('<') ? apps.appRoute(p, o.app, guid) : null;
+  const route = !guid.startsWith('<') ? await apps.appRoute(p, o.app, guid) : null;
   return Object.freeze({
     p, o: frozen(o), t, guid, dbUrl, maxWaitMs, route: frozen(route), stats: frozen(stats),
     // The credential of the app's /timings endpoints, from Cloud Controller (control-token.js).
-    controlToken: readControlToken(p, o.app, guid),
-    baseUrl: apps.appBaseUrl(p, o.app, guid, route),
-    hostHeader: apps.appHostHeader(p, o.app, route),
+    controlToken: await readControlToken(p, o.app, guid),
+    baseUrl: await apps.appBaseUrl(p, o.app, guid, route),
+    hostHeader: await apps.appHostHeader(p, o.app, route),
     // The TLS front proxies' URLs of --front-proxies, else null.
-    frontUrls: frozen(o.frontProxies ? frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null),
+    frontUrls: frozen(o.frontProxies ? await frontProxies.startFrontProxies(p, Number(o.frontProxies)) : null),
     // The workstation's own HTTPS requests (seeding, prewarm, timings) skip verification.
     insecure: skipSslValidation(p, o.skipSslValidation),
   });

@@ -35,9 +35,9 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   if (o.app) cli.requireKnownApp(o.app);
-  const p = selectPlatform(cli, { platformOpt: o.platform });
-  if (p.name === 'local') localPlatformUp(p);
-  const db = p.resultsDbUrl();
+  const p = await selectPlatform(cli, { platformOpt: o.platform });
+  if (p.name === 'local') await localPlatformUp(p);
+  const db = await p.resultsDbUrl();
   if (o.reap) await printReaped(db);
   else if (o.round) await showRound(db, o.round);
   else await printRounds(db, { last: o.last, app: o.app || '' });

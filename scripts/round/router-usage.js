@@ -7,15 +7,15 @@
 // router_cpu_quota_cores (null: none) for scale-until-SLO's router-load rule. On CF the router (Gorouter)
 // is the foundation's and its load cannot be observed: nothing is recorded.
 const path = require('node:path');
-const { captureSync } = require('../ops/exec');
+const { capture } = require('../ops/exec');
 
 // The local platform's own verb: not a cf command, so always scripts/cfl.
 const CFL = path.join(__dirname, '..', 'cfl');
 
 /** {atNs, cpuNs, quotaCores} now, or null (dry run, CF, no cgroups, the daemon not answering). */
-function readRouterCpu(p) {
+async function readRouterCpu(p) {
   if (p.dryRun || p.name !== 'local') return null;
-  const r = captureSync([CFL, 'router-usage'], { stderr: 'ignore' });
+  const r = await capture([CFL, 'router-usage'], { stderr: 'ignore' });
   if (r.code !== 0) return null;
   try {
     const { cpu_ns: cpuNs, cpu_quota_cores: quota } = JSON.parse(r.stdout);

@@ -14,7 +14,7 @@ test('routerCores: CPU time over wall time between the readings', () => {
   assert.equal(routerCores(b, b), null, 'no span');
 });
 
-test('readRouterCpu: nothing on CF or in a dry run', () => {
-  assert.equal(readRouterCpu({ name: 'cf', dryRun: false }), null);
-  assert.equal(readRouterCpu({ name: 'local', dryRun: true }), null);
+test('readRouterCpu: nothing on CF or in a dry run', async () => {
+  assert.equal(await readRouterCpu({ name: 'cf', dryRun: false }), null);
+  assert.equal(await readRouterCpu({ name: 'local', dryRun: true }), null);
 });

@@ -2,22 +2,27 @@
 // run-round-args.js — the flags of scripts/run-round.sh: one table (arg-table.js) that is
 // their parser, their defaults and the --help text, and the checks that span flags. A bad
 // flag is a usage error (one line, exit 1); the platform-dependent checks (--cpu) come after
-// the platform is known (run-round.js).
+// the platform is known (round-plan.js).
 //
-// parseRunRoundArgs(argv, cli) → options: app, instances, loadgens, parallel, rate, durationMs,
+// parseRunRoundArgs(argv, cli) → options (a command line); roundOptions(values, cli) → the same
+// options from values by key that a program holds typed (counts as numbers, durations in ms,
+// cpu in cores: the experiment runner), checked by the same table and the same validate.
+// The options: app, instances, loadgens, parallel, rate, durationMs,
 //   requests, warmupMs, timeoutMs, scenario, keepalive, cpu, label, seedAds,
 //   prewarm, loadbalancing, experiment, maxErrorRate, maxWaitMs, statsSource, platform,
 //   frontProxies, skipSslValidation, dryRun, steadyGate: the steady-state gate's settings
 //   { windowMs, cvMax, trendMax, maxWarmupMs }, or null when it is off (--warmup given, or a
-//   --requests round), and events: the --event list as round-events.js parseEvents gives it. The counts and texts are strings ('' when not given): they go into cf
-//   and loadgen command lines and the round document as given.
+//   --requests round), events: the --event list as round-events.js parseEvents gives it, and
+//   cpu: lib/cpu-quota.js's typed quota (cores, CPU_NONE, or CPU_DEFAULT without --cpu). The
+//   counts and texts are strings ('' when not given): they go into cf and loadgen command lines.
 const { ROWS } = require('../ops/cli');
-const { note, REQUIRED } = require('../../lib/arg-table');
+const { note, parseValues, REQUIRED, UsageError } = require('../../lib/arg-table');
+const { CPU_DEFAULT } = require('../../lib/cpu-quota');
 const { parseEvents, EventError } = require('../../lib/round-events');
 
 const SCENARIOS = ['read', 'browse', 'publish', 'hello', 'mix'];
 const STRINGS = ['instances', 'loadgens', 'parallel', 'rate', 'requests', 'seedAds', 'prewarm', 'frontProxies', 'maxErrorRate',
-  'cpu', 'label', 'experiment', 'loadbalancing'];
+  'label', 'experiment', 'loadbalancing'];
 
 const COMMAND = {
   usage: 'Usage: scripts/run-round.sh --app APP --duration DUR|--requests N [options]',
@@ -123,7 +128,7 @@ function validate(o, cli) {
   if (o.durationMs !== null && o.warmupMs >= o.durationMs) usageError('--warmup must be shorter than --duration');
   if (o.timeoutMs <= 0) usageError('--timeout must be above 0');
   if (!SCENARIOS.includes(o.scenario)) usageError(`--scenario must be one of ${SCENARIOS.join(' ')}, got "${o.scenario}"`);
-  if (o.cpu) cli.requireCpu(o.cpu);
+  o.cpu = o.cpu === undefined ? CPU_DEFAULT : cli.cpuQuota(o.cpu);
   if (!(o.maxErrorRate >= 0 && o.maxErrorRate <= 1)) usageError(`--max-error-rate must be a fraction from 0 to 1, got "${o.maxErrorRate}"`);
   o.maxWaitMs ??= null;
   o.keepalive = !o.noKeepalive;
@@ -146,4 +151,15 @@ function parseRunRoundArgs(argv, cli) {
   return validate(cli.parse(argv, COMMAND), cli);
 }
 
-module.exports = { parseRunRoundArgs, SCENARIOS, COMMAND };
+function roundOptions(values, cli) {
+  let o;
+  try {
+    o = parseValues(values, COMMAND.rows);
+  } catch (e) {
+    if (e instanceof UsageError) cli.usageError(e.message);
+    throw e;
+  }
+  return validate(o, cli);
+}
+
+module.exports = { parseRunRoundArgs, roundOptions, SCENARIOS, COMMAND };

@@ -1,5 +1,5 @@
 'use strict';
-// steady-watch.js — the steady-state gate while a round runs (run-round.js). Every second
+// steady-watch.js — the steady-state gate while a round runs (round.js). Every second
 // it reads the round's ok responses per complete second since start_at from the samples
 // the loadgens stream into `requests`, and hands them to steady-state.js decide(). Once the
 // last window is steady, or at the maximum warm-up, it gives the round its measured window:

@@ -4,7 +4,7 @@
 // (rows in `requests`), loadgens done.
 //
 // waitRound(client, { round, deadlineMs, pollMs, progressMs, signal, stderr }) → 0 | 2 | 130
-// (run-round.js); client may be a results-db.js Connection that rides out an outage (its
+// (round.js); client may be a results-db.js Connection that rides out an outage (its
 // downMs extends the deadline). The deadline counts from start_at; the progress line
 // rewrites itself on a terminal and is printed every 5 s otherwise (logs stay short).
 const { sleep } = require('../ops/sleep');

@@ -17,8 +17,9 @@ const EPOCH = '2026-01-01T00:00:00Z';
 // .time_precision = 0): 2026-11-23T21:51:12Z. The platform keeps milliseconds.
 const ts = (iso) => (iso ? String(iso).replace(/\.\d+Z$/, 'Z') : iso);
 const META = () => ({ labels: {}, annotations: {} });
-// The local CPU quota of a process's instances, in cores or "none" (cc-api/apps.js PATCH).
-const CPU_ANNOTATION = 'cfscale.local/cpu-quota';
+// The local CPU quota of a process's instances, in cores or "none" (cc-api/apps.js PATCH):
+// the name the harness sets it by (lib/cpu-quota.js).
+const { CPU_ANNOTATION } = require('../../../lib/cpu-quota');
 
 // {pagination, resources} of everything: server.js cuts it to the page asked for (pagination.js).
 function list(base, path, resources) {

@@ -140,7 +140,7 @@ function register(router, { platform, base }) {
       platform.events.app('audit.app.process.scale', a, { data: { process_guid: a.guid, process_type: 'web', request } });
     });
     if (count) platform.converge(a.name);
-    return [202, proc(a)];
+    return [202, proc(processOr404(params.guid, params.type))];
   };
   router.add('POST', '/v3/apps/:guid/processes/:type/actions/scale', scale);
   router.add('POST', '/v3/processes/:guid/actions/scale', scale);
@@ -169,7 +169,7 @@ function register(router, { platform, base }) {
       }
       platform.save();
     });
-    return proc(a);
+    return proc(processOr404(ctx.params.guid));
   });
 
   router.add('DELETE', '/v3/apps/:guid/processes/:type/instances/:index', async ({ params }) => {
