@@ -150,6 +150,9 @@ async function main(argv) {
   // A local platform a test starts must pin every port (local-platform/lib/config.js): the
   // user's own platform may be up on the defaults.
   process.env.CFSCALE_PIN_PORTS = '1';
+  // The suites run side by side: a round's shield (cells.js) would move every other lane onto
+  // the harness's CPUs while it measures. The cells test raises one on a group of its own.
+  process.env.CFSCALE_SHIELD = 'off';
   const pgPort = process.env.CFSCALE_TEST_PG_PORT || '55433';
   process.env.CFSCALE_TEST_PG_DIR = process.env.CFSCALE_TEST_PG_DIR || '/tmp/cfscale-test-pg';
   process.env.CFSCALE_TEST_PG_URL = pgCluster.start(process.env.CFSCALE_TEST_PG_DIR, { port: pgPort, tls: true });

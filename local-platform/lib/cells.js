@@ -54,11 +54,16 @@ function splitCpus(spec, online) {
 }
 
 class Cells {
-  /** split: splitCpus(...) or null; root: the cgroup root; group: cfscale-<hash>; make: false only to remove them. */
-  constructor({ root, group, split, log, make = true }) {
+  /**
+   * split: splitCpus(...) or null; root: the cgroup root; group: cfscale-<hash>; make: false only
+   * to remove them; shieldFrom: the cpuset group whose processes the shield takes (default the
+   * root cpuset: the whole machine; a test gives a group of its own).
+   */
+  constructor({ root, group, split, log, make = true, shieldFrom = null }) {
     this.split = split;
     this.log = log;
     this.root = path.join(root, 'cpuset');
+    this.shieldFrom = shieldFrom || this.root;
     this.top = path.join(this.root, group);
     this.available = split && make ? this.make(root) : false;
   }
@@ -118,21 +123,21 @@ class Cells {
     return moved;
   }
 
-  /** Lower the shield: its processes back to the root cpuset, until it is empty; returns how many. */
+  /** Lower the shield: its processes back where it took them from, until it is empty; returns how many. */
   lowerShield() {
     let moved = 0;
     for (let pass = 0; pass < MOVE_PASSES; pass++) {
       const pids = this.pids('shield');
       if (pids.length === 0) break;
       for (const pid of pids) {
-        try { fs.writeFileSync(path.join(this.root, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
+        try { fs.writeFileSync(path.join(this.shieldFrom, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
       }
     }
     return moved;
   }
 
   rootPids() {
-    return (readText(path.join(this.root, 'cgroup.procs')) || '').split('\n').filter(Boolean).map(Number);
+    return (readText(path.join(this.shieldFrom, 'cgroup.procs')) || '').split('\n').filter(Boolean).map(Number);
   }
 
   /** What `cfl cells` and `cfl status` show: { sut_cpus, harness_cpus } as CPU lists, or null. */

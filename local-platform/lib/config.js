@@ -44,7 +44,7 @@ const DEFAULTS = {
   // memory in MB, and 64 instances per core (each instance is a process on these cores).
   // Instance ports run from CFSCALE_INSTANCE_PORT_BASE, one per instance the quota allows.
   CFSCALE_QUOTA_MEMORY_MB: [Math.floor(os.totalmem() / (1024 * 1024)), 'number'],
-  CFSCALE_QUOTA_INSTANCES: [64 * os.availableParallelism(), 'number'],
+  CFSCALE_QUOTA_INSTANCES: [64 * os.cpus().length, 'number'],
   // The cells (cells.js): the CPUs of the system under test, a list like 1 or 2-3 ('' = the
   // upper half of the online CPUs, 'off' = none); the harness gets the rest. The apps that are
   // the harness (comma-separated names) run in its cell, every other app in the SUT's; an app
@@ -53,6 +53,10 @@ const DEFAULTS = {
   CFSCALE_SUT_CPUS: ['', 'string'],
   CFSCALE_HARNESS_APPS: ['loadgen,chisel', 'string'],
   CFSCALE_APP_DB_CELL: ['sut', 'string'],
+  // Whether `cfl cells --shield` moves the machine's other processes off the SUT's CPUs while
+  // a round measures ('on'), or answers and moves nothing ('off': the test suite, whose lanes
+  // run side by side, turns it off so that one lane's round does not crowd the others).
+  CFSCALE_SHIELD: ['on', 'string'],
 };
 
 // A proxy per port from CFSCALE_FRONT_PROXY_PORT_BASE; more than this would be a typo.
@@ -152,6 +156,7 @@ function loadConfig(env = process.env) {
     quotaInstances: readValue(env, 'CFSCALE_QUOTA_INSTANCES'),
     harnessApps: readValue(env, 'CFSCALE_HARNESS_APPS').split(',').map((s) => s.trim()).filter(Boolean),
     appDbCell: readValue(env, 'CFSCALE_APP_DB_CELL'),
+    shield: readValue(env, 'CFSCALE_SHIELD'),
     repoRoot: REPO_ROOT,
     // Short hash of the home dir: cgroup names of two CFSCALE_HOMEs never collide.
     homeHash: crypto.createHash('sha1').update(home).digest('hex').slice(0, 8),
@@ -172,6 +177,7 @@ function loadConfig(env = process.env) {
     throw new Error(`CFSCALE_INSTANCE_PORT_BASE ${cfg.instancePortBase} + CFSCALE_QUOTA_INSTANCES ${cfg.quotaInstances} ports pass 65535`);
   }
   if (!['sut', 'harness'].includes(cfg.appDbCell)) throw new Error(`CFSCALE_APP_DB_CELL must be sut or harness, got "${cfg.appDbCell}"`);
+  if (!['on', 'off'].includes(cfg.shield)) throw new Error(`CFSCALE_SHIELD must be on or off, got "${cfg.shield}"`);
   cfg.cells = splitCpus(readValue(env, 'CFSCALE_SUT_CPUS'), onlineCpus());
   if (cfg.cpuPerGb <= 0) throw new Error(`CFSCALE_CPU_PER_GB must be > 0, got ${cfg.cpuPerGb}`);
   cfg.socketPath = path.join(home, 'cfl.sock');

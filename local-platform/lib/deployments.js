@@ -261,7 +261,7 @@ class Deployments {
 
   /** Only `proc` remains, with `instances`, as the app's web process (promoted when it was not). */
   async keepOnly(app, proc, instances) {
-    for (const p of this.processes(app)) if (p !== proc) await this.setInstances(app, p, 0);
+    for (const p of this.processes(app)) if (p.key !== proc.key) await this.setInstances(app, p, 0);
     if (!proc.original) {
       this.platform.cell.promote(proc.key, app.name);
       this.platform.staged.set(app.name, this.platform.staged.get(proc.key) || {});

@@ -283,7 +283,7 @@ class Platform {
    * SECONDS (cells.js), 0 lowers it.
    */
   cellsVerb({ join, shield }) {
-    if (shield !== undefined && this.cells.available) {
+    if (shield !== undefined && this.cells.available && this.cfg.shield === 'on') {
       if (shield > 0) {
         const moved = this.cells.raiseShield();
         if (!this.shieldUntil) this.log(`shield raised for ${shield} s: ${moved} processes onto CPU ${this.cells.describe().harness_cpus}`);

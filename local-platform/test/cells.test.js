@@ -62,7 +62,7 @@ test('app database backends go to the SUT cell, the rest to the harness, each mo
 
 const cpusetWritable = (() => { try { fs.accessSync('/sys/fs/cgroup/cpuset/cgroup.procs', fs.constants.W_OK); return true; } catch { return false; } })();
 
-test('a process in a real cell runs only on its CPUs', { skip: !cpusetWritable || os.availableParallelism() < 2 ? 'no writable cpuset cgroups or one CPU' : false }, async (t) => {
+test('a process in a real cell runs only on its CPUs', { skip: !cpusetWritable || os.cpus().length < 2 ? 'no writable cpuset cgroups or one CPU' : false }, async (t) => {
   const cells = new Cells({ root: '/sys/fs/cgroup', group: `cfscale-test-${process.pid}`, split: splitCpus('', [0, 1]), log: () => {} });
   assert.ok(cells.available);
   const child = spawn('sh', ['-c', `${cells.enterScript('sut')} && exec sleep 30`], { stdio: 'ignore' });
@@ -82,11 +82,22 @@ test('a process in a real cell runs only on its CPUs', { skip: !cpusetWritable |
   assert.ok(!fs.existsSync(`/sys/fs/cgroup/cpuset/cfscale-test-${process.pid}`), 'the groups are gone');
 });
 
-test('the shield moves the root cpuset\'s processes onto the harness\'s CPUs and back', { skip: !cpusetWritable || os.availableParallelism() < 2 ? 'no writable cpuset cgroups or one CPU' : false }, async (t) => {
-  const cells = new Cells({ root: '/sys/fs/cgroup', group: `cfscale-test-shield-${process.pid}`, split: splitCpus('', [0, 1]), log: () => {} });
-  const child = spawn('sleep', ['30'], { stdio: 'ignore' });
-  t.after(() => { child.kill('SIGKILL'); cells.removeAll(); });
+// The shield takes a group's processes: here a group of the test's own (the machine's root
+// cpuset in use), so that the suites beside it keep their CPUs.
+test('the shield moves a cpuset\'s processes onto the harness\'s CPUs and back', { skip: !cpusetWritable || os.cpus().length < 2 ? 'no writable cpuset cgroups or one CPU' : false }, async (t) => {
+  const from = `/sys/fs/cgroup/cpuset/cfscale-test-from-${process.pid}`;
+  fs.mkdirSync(from);
+  for (const f of ['cpuset.cpus', 'cpuset.mems']) fs.writeFileSync(path.join(from, f), fs.readFileSync(path.join('/sys/fs/cgroup/cpuset', f)));
+  const cells = new Cells({ root: '/sys/fs/cgroup', group: `cfscale-test-shield-${process.pid}`, split: splitCpus('', [0, 1]), log: () => {}, shieldFrom: from });
+  const child = spawn('sh', ['-c', `echo $$ > ${from}/cgroup.procs && exec sleep 30`], { stdio: 'ignore' });
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.on('exit', r)));
+    cells.removeAll();
+    fs.rmdirSync(from);
+  });
   await new Promise((r) => child.on('spawn', r));
+  for (let i = 0; i < 50 && !fs.readFileSync(`${from}/cgroup.procs`, 'utf8').includes(String(child.pid)); i++) await new Promise((r) => setTimeout(r, 20));
   const allowed = () => (/Cpus_allowed_list:\s*(\S+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8')) || [])[1];
   assert.strictEqual(allowed(), '0-1');
   assert.ok(cells.raiseShield() >= 1);

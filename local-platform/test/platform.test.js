@@ -302,7 +302,9 @@ test('local platform end to end', { timeout: 240000 }, async (t) => {
     assert.deepEqual(seen, new Set(['0', '1', '2']));
     await ok('scale', 'tiny', '-i', '1');
     await allRunning(guid, 1);
-    assert.deepEqual(fs.readdirSync(path.join(HOME, 'instances', 'tiny')), ['0'], 'temp dirs of scaled-down indices removed');
+    // A scale-in stops its instances as Diego does (SIGTERM, then the grace period): their disks
+    // go once each has exited.
+    await until('temp dirs of scaled-down indices removed', () => fs.readdirSync(path.join(HOME, 'instances', 'tiny')).join() === '0');
     for (let i = 0; i < 4; i++) assert.equal((await get('tiny.localhost', '/')).headers['x-instance-index'], '0');
     assert.equal((await get('tiny.localhost', '/')).localPort, conn, 'same client connection (no router reload)');
   });

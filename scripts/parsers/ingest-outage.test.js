@@ -84,7 +84,7 @@ test('ingest-rtr through a database stop and start: every record written once, s
   const code = await closed;
   assert.equal(code, 0, stderr);
   const total = before + during + 10;
-  assert.match(stderr, new RegExp(`${total} router records, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.match(stderr, new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
   assert.doesNotMatch(stderr, /NOT WRITTEN/);
   assert.match(stderr, /insert into router_timings failed, holding \d+ rows: /);
   assert.match(stderr, /database writes work again/);
@@ -118,7 +118,7 @@ test('ingest-rtr while a batch is in flight and memory spills: every record writ
   child.stdin.end();
   const code = await closed;
   assert.equal(code, 0, stderr);
-  assert.match(stderr, new RegExp(`${total} router records, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.match(stderr, new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
   assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
   const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 8');
   assert.deepEqual(rows[0], { n: total, d: total });

@@ -134,7 +134,7 @@ test('ingest-rtr: router lines in, app lines and junk out, dedupe on vcap_reques
   ].join('\n');
   const r = await run('ingest-rtr', args(5, 'node-app', 'local'), input);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /3 router records, 3 other lines ignored; inserted 2, already in db 1/);
+  assert.match(r.stderr, /3 router records, 0 instance stops, 3 other lines ignored; inserted 2, already in db 1/);
   const rows = await q(`SELECT vcap_request_id, correlation_id, response_time_us, gorouter_time_us, app_index, status, bytes_sent,
     method, path, platform, app, to_char(at AT TIME ZONE 'UTC', 'HH24:MI:SS.US') AS at FROM router_timings WHERE round_id = 5 ORDER BY vcap_request_id`);
   assert.deepEqual(rows[0], { vcap_request_id: 'req-1', correlation_id: 'corr-1', response_time_us: '2500', gorouter_time_us: '100',

@@ -76,13 +76,17 @@ function register(router, { platform, base }) {
     return P.list(base, '/v3/tasks', filtered(list, query).map(presented));
   });
   router.add('GET', '/v3/tasks/:guid', ({ params }) => presented(taskOr404(params.guid)));
-  router.add('POST', '/v3/tasks/:guid/actions/cancel', ({ params }) => platform.exclusive(() => {
+  // CC routes both to tasks#cancel (config/routes.rb); the cf CLI v8 sends the PUT
+  // (api/cloudcontroller/ccv3/internal/api_routes.go PutTaskCancelRequest).
+  const cancel = ({ params }) => platform.exclusive(() => {
     const t = taskOr404(params.guid);
     try { platform.tasks.cancel(t); } catch (e) { throw errors.unprocessable(e.message); }
     const a = platform.appByGuid(t.appGuid);
     if (a) platform.events.app('audit.app.task.cancel', a, { data: { task_guid: t.guid, request: { name: t.name } } });
     return [202, presented(t)];
-  }));
+  });
+  router.add('POST', '/v3/tasks/:guid/actions/cancel', cancel);
+  router.add('PUT', '/v3/tasks/:guid/cancel', cancel);
 }
 
 module.exports = { register, createProblems };

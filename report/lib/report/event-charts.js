@@ -42,6 +42,7 @@ function timelineValues(a) {
 }
 
 function timeline(a, what, layer) {
+  if (!a.events?.events?.length) return null; // an analysis of rounds without events
   const v = timelineValues(a);
   if (!v.some((x) => x.mark === undefined)) return null;
   const n = a.events.events.length;
