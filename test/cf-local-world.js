@@ -108,6 +108,7 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
     fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nprintf '%s\\n' "$*" >>"$CF_CALL_LOG"\nexec ${CF} "$@"\n`, { mode: 0o755 });
     fs.mkdirSync(w.home);
     fs.copyFileSync(path.join(ROOT, 'manifests/vars-example.yml'), w.vars);
+    await core.ready;
     w.localApi = core.api;
     w.api = w.localApi;
     if (foundation) {

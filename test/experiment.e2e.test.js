@@ -59,7 +59,7 @@ test('ci-tiny experiment → report → Chromium on the local platform', { skip:
   Object.assign(process.env, ENV);
   let url;
   try {
-    url = resultsUrl({ platform: 'local' });
+    url = await resultsUrl({ platform: 'local' });
   } finally {
     for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v; }
   }

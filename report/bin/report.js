@@ -19,7 +19,7 @@ const { connect } = require('../lib/report/results-db.js');
 
 // The flags, their defaults and --help in one (arg-table.js).
 const COMMAND = {
-  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME | --study] [--plan FILE] [--scale local|cf] [--out DIR] [--platform local|cf]',
+  usage: 'Usage: scripts/report.sh [--rounds IDS | --experiment NAME | --study [--plans DIR]] [--plan FILE] [--scale local|cf] [--out DIR] [--platform local|cf]',
   about: 'Render the results of rounds or an experiment: HTML with charts, SVG, CSV, from the report views of '
     + 'results-schema.sql (statistics method: report/README.md). Prints the path of index.html.',
   rows: [
@@ -30,6 +30,8 @@ const COMMAND = {
     ['--experiment NAME', 'experiment', 'str', note('every round'), 'every round of an experiment (plan name)'],
     ['--plan FILE', 'plan', 'str', note('experiments/NAME.yml when it exists'), "the experiment's plan: its rounds "
       + 'recorded under other parameters than it gives now are left out and counted (stale); its validity thresholds apply'],
+    ['--plans DIR', 'plansDir', 'str', note('experiments/'), '--study: the plans the run was made under (a run kept with '
+      + 'the plans of its day); rounds recorded under other parameters are left out as stale'],
     ['--out DIR', 'out', 'str', note('report/out/<experiment|rounds|all|study>'), 'output directory'],
     ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when CFSCALE_RESULTS_URL is not set',
       ['local', 'cf']],
@@ -53,7 +55,11 @@ async function studyPage(o) {
   if (o.rounds || o.experiment || o.plan) die('--study takes no --rounds, --experiment or --plan');
   const scale = o.scale || defaultScale(o.platform);
   let plans;
-  try { plans = shippedPlans(scale).map((e) => e.plan).filter(inStudy); } catch (e) { if (e instanceof PlanError) die(e.message); throw e; }
+  if (o.plansDir && !fs.existsSync(o.plansDir)) die(`--plans ${o.plansDir}: no such directory`);
+  try { plans = shippedPlans(scale, o.plansDir ? path.resolve(o.plansDir) : undefined).map((e) => e.plan).filter(inStudy); } catch (e) {
+    if (e instanceof PlanError) die(e.message);
+    throw e;
+  }
   const url = await resultsUrl({ db: o.db, platform: o.platform });
   if (!url) die('no results database: set CFSCALE_RESULTS_URL');
   const outDir = path.resolve(o.out || path.join(REPO_ROOT, 'report/out/study'));
@@ -77,6 +83,7 @@ async function studyPage(o) {
 
 async function main() {
   const o = parseCommand('report', process.argv.slice(2), COMMAND);
+  if (o.plansDir && !o.study) die('--plans goes with --study');
   if (o.study) return studyPage(o);
   if (o.rounds && o.experiment) die('give --rounds or --experiment, not both');
   const sel = {};

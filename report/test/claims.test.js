@@ -12,7 +12,7 @@ const { claimRows, CLAIMS } = require('../lib/report/study-claims.js');
 const { studyAnalyses } = require('../lib/report/study-page.js');
 const { inStudy, shippedPlans } = require('../../plans/shipped.js');
 const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
-const { loadFixture, FIXTURE_PLANS } = require('./helpers/study-fixture.js');
+const { loadFixture, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26 } = require('./helpers/study-fixture.js');
 
 let nextId = 1;
 /** A trusted report_round_overview row of a plan's point. */
@@ -99,9 +99,9 @@ function describeFixture() {
   let analyses;
   before(async () => {
     db = await testDatabase('claims');
-    await loadFixture(db.client);
+    await loadFixture(db.client, FIXTURE_2026_11_26);
     // The plans as they were when the stored run was made: today's would find its rounds stale.
-    const plans = shippedPlans('local', FIXTURE_PLANS).map((e) => e.plan).filter(inStudy);
+    const plans = shippedPlans('local', FIXTURE_PLANS_2026_11_26).map((e) => e.plan).filter(inStudy);
     analyses = Object.fromEntries(Object.entries(await studyAnalyses(db.client, plans)).map(([k, x]) => [k, x.analysis]));
   });
   after(async () => {

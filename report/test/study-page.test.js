@@ -14,7 +14,7 @@ const path = require('node:path');
 const { after, before, test } = require('node:test');
 const { runScript } = require('./helpers/cli.js');
 const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
-const { loadFixture } = require('./helpers/study-fixture.js');
+const { loadFixture, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26 } = require('./helpers/study-fixture.js');
 const { FIGURES } = require('../lib/report/study-figures-page.js');
 const { CLAIMS, CLAIM_RULES } = require('../lib/report/study-claims.js');
 const { RULES, VERDICTS } = require('../../lib/verdict.js');
@@ -27,7 +27,7 @@ let counts;
 
 before(async () => {
   db = await testDatabase('studypage');
-  counts = await loadFixture(db.client);
+  counts = await loadFixture(db.client, FIXTURE_2026_11_26);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-study-page-'));
 });
 after(async () => {
@@ -39,7 +39,7 @@ after(async () => {
 test('report.sh --study writes every section of the results page from real rounds', () => {
   assert.ok(counts.rounds > 50 && counts.requests > 1000, JSON.stringify(counts));
   const out = path.join(dir, 'page');
-  const r = runScript('report.sh', ['--study', '--out', out], { CFSCALE_RESULTS_URL: db.url });
+  const r = runScript('report.sh', ['--study', '--plans', FIXTURE_PLANS_2026_11_26, '--out', out], { CFSCALE_RESULTS_URL: db.url });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), path.join(out, 'README.md'));
   const page = fs.readFileSync(path.join(out, 'README.md'), 'utf8');

@@ -85,7 +85,7 @@ async function loadReportData(client, sel) {
   for (const { id, keepalive, plan } of current) {
     // Keep-alive and the TLS front proxies the loadgens went through (keepalive-chart.js).
     const extra = { keepalive, front_proxies: Number(plan?.front_proxies ?? 0) };
-    overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows.map((o) => ({ ...o, ...extra })));
+    overview.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows.map((o) => withHostCpus({ ...o, ...extra })));
     split.push(...(await client.query('SELECT * FROM report_round_latency_split WHERE round_id = $1', [id])).rows);
     await loadSteadyData(client, id, overview, series);
     await loadEventData(client, id, events);

@@ -87,7 +87,8 @@ function usedMemory(a) {
   };
   const j = used('java-app');
   const n = used('node-app');
-  return j && n ? `At most ${n0(j)} MiB used per Java instance against ${n0(n)} MiB per Node.js one (${n1(j / n)}×).` : '';
+  return j && n ? `At most ${n0(j)} MiB used per Java instance against ${n0(n)} MiB per Node.js one (${n1(j / n)}×).`
+    : 'No trusted round of both apps holds a memory sample.';
 }
 
 function poolSay(a) {

@@ -14,9 +14,13 @@ const zlib = require('node:zlib');
 const pg = require('pg');
 const { parseCommand, REQUIRED, cliExitCode } = require('../../../lib/arg-table.js');
 
+// Where makeFixture writes a new run by default.
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study-rounds.json.gz');
-// The plans (experiments/*.yml) the stored run was made under, kept beside it.
-const FIXTURE_PLANS = path.join(__dirname, '..', 'fixtures', 'study-plans');
+// A stored run of 2 rounds a point, and the plans it was made under, kept beside it: the page
+// renders every section from it (study-page.test.js, report.sh --study --plans), and the
+// verdict engine calls its groups inconclusive (claims.test.js).
+const FIXTURE_2026_11_26 = path.join(__dirname, '..', 'fixtures', 'study-rounds-2026-11-26.json.gz');
+const FIXTURE_PLANS_2026_11_26 = path.join(__dirname, '..', 'fixtures', 'study-plans-2026-11-26');
 const SAMPLE_EVERY = 200;
 const TIMINGS_EVERY = 1000; // a multiple of SAMPLE_EVERY: the timings' requests are in the sample
 const sampled = (column, every) => `abs(hashtext(${column})) % ${every} = 0`;
@@ -88,4 +92,4 @@ if (require.main === module) {
   }, (e) => { process.stderr.write(`study-fixture: ${e.message}\n`); process.exit(1); });
 }
 
-module.exports = { loadFixture, makeFixture, FIXTURE, FIXTURE_PLANS, SAMPLE_EVERY, TIMINGS_EVERY };
+module.exports = { loadFixture, makeFixture, FIXTURE, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26, SAMPLE_EVERY, TIMINGS_EVERY };
