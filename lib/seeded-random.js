@@ -1,6 +1,6 @@
 // seeded-random.js — a small seeded generator of uniform numbers in [0, 1) (mulberry32), so a
-// "random" run order (plans/order.js) and compare's simulation (verdict-sim.js) are
-// reproducible from their seed.
+// "random" run order (plans/order.js), compare's simulation (verdict-sim.js) and the report's
+// bootstrap (report/lib/report/event-stats.js) are reproducible from their seed.
 'use strict';
 
 function seededRandom(seed) {

@@ -7,20 +7,10 @@
 // event. Pure; the bootstrap is seeded, so a report is reproducible.
 'use strict';
 
+const { seededRandom: prng } = require('../../../lib/seeded-random.js');
+
 const B = 2000;
 const SEED = 20260101;
-
-// mulberry32: a small seeded PRNG.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The q-quantile of xs by linear interpolation between order statistics (PostgreSQL's percentile_cont). */
 function quantile(xs, q) {
