@@ -87,35 +87,22 @@ function registerLifecycle(router, { platform, base, appOr404, exclusive, user }
   };
   // app_event_repository.rb: start, stop and restart are the user's events, each with an
   // API line in the app's log.
-  router.add('POST', '/v3/apps/:guid/actions/start', async ({ params }) => {
+  const action = (verb, run, done) => router.add('POST', `/v3/apps/:guid/actions/${verb}`, async ({ params }) => {
     const a = appOr404(params.guid);
     await exclusive(async () => {
-      await start(a);
-      platform.logs.write(a.name, 'API/0', 'OUT', `Starting app with guid ${a.guid}`);
-      user(a, 'audit.app.start', {});
+      await run(a);
+      platform.logs.write(a.name, 'API/0', 'OUT', `${done} app with guid ${a.guid}`);
+      user(a, `audit.app.${verb}`, {});
     });
     return P.app(base, a);
   });
-  router.add('POST', '/v3/apps/:guid/actions/stop', async ({ params }) => {
-    const a = appOr404(params.guid);
-    await exclusive(async () => {
-      await platform.stop({ appName: a.name });
-      platform.logs.write(a.name, 'API/0', 'OUT', `Stopping app with guid ${a.guid}`);
-      user(a, 'audit.app.stop', {});
-    });
-    return P.app(base, a);
-  });
-  router.add('POST', '/v3/apps/:guid/actions/restart', async ({ params }) => {
-    const a = appOr404(params.guid);
-    await exclusive(async () => {
-      startable(a);
-      await platform.stop({ appName: a.name });
-      await start(a);
-      platform.logs.write(a.name, 'API/0', 'OUT', `Restarted app with guid ${a.guid}`);
-      user(a, 'audit.app.restart', {});
-    });
-    return P.app(base, a);
-  });
+  action('start', start, 'Starting');
+  action('stop', (a) => platform.stop({ appName: a.name }), 'Stopping');
+  action('restart', async (a) => {
+    startable(a);
+    await platform.stop({ appName: a.name });
+    await start(a);
+  }, 'Restarted');
 }
 
 // An app's environment, its routes, and the audit events.
