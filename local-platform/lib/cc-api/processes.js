@@ -150,7 +150,8 @@ function registerScale(router, { platform, deployments, processOr404, exclusive,
       platform.events.app('audit.app.process.scale', a, { data: { process_guid: a.guid, process_type: 'web', request } });
     });
     if (count) platform.converge(a.name);
-    return [202, proc(a)];
+    // The process as it is now (its instance count the new one).
+    return [202, proc(processOr404(params.guid, params.type))];
   };
   router.add('POST', '/v3/apps/:guid/processes/:type/actions/scale', scale);
   router.add('POST', '/v3/processes/:guid/actions/scale', scale);
@@ -182,7 +183,7 @@ function registerUpdates(router, { platform, processOr404, exclusive, proc, body
       }
       platform.save();
     });
-    return proc(a);
+    return proc(processOr404(ctx.params.guid));
   });
 
   router.add('DELETE', '/v3/apps/:guid/processes/:type/instances/:index', async ({ params }) => {
