@@ -272,7 +272,7 @@ test('usage and configuration errors exit 1 with one line', () => {
     [[writePlan('ok3', GRID)], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
     // A round run-round.sh would refuse is refused before anything runs, in a dry run too.
     ...[[], ['--dry-run']].map((extra) => [[writePlan('long-warmup', 'apps: [node-app]\nload: [{ loadgens: 1, parallel: 1 }]\nduration: 4s\nwarmup: 10s\n'), ...extra],
-      1, /^run-experiment: round exp:long-warmup:node-app:default:i1:l1:p1:rep1: run-round: --warmup must be shorter than --duration/m, db.url]),
+      1, /^run-experiment: round exp:long-warmup:node-app:default:i1:l1:p1:rep1: run-round: --warmup must be shorter than --duration/m, fx.db.url]),
     [[writePlan('ok4', GRID), '--bogus'], 1, /unknown option: --bogus/],
     // The URL holds a password: never a flag, so no command line carries it.
     [[writePlan('ok5', GRID), '--db', 'postgres://x@127.0.0.1:1/x'], 1, /unknown option: --db/],
