@@ -63,6 +63,25 @@ async function lockerFor(db) {
   return c;
 }
 
+/** A client of db holding the ads table in ACCESS EXCLUSIVE mode (its transaction open). */
+async function lockAds(db) {
+  const locker = await lockerFor(db);
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
+  return locker;
+}
+
+/** Wait until GET /ads/1 answers 200 again, at most RECOVERY_MS after `after` happened. */
+async function waitRecovered(problems, url, after) {
+  const t0 = Date.now();
+  let status = 0;
+  while (Date.now() - t0 < RECOVERY_MS && status !== 200) {
+    status = (await send(url, { path: '/ads/1' })).status;
+    if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after ${after} (last: ${status})`);
+}
+
 /**
  * Wait until GET /ads answers 200: the app has reached its database and created its table.
  * Until then a 503 is within the contract (e.g. with DB_POOL_SIZE=1 the one connection is
@@ -103,214 +122,201 @@ function checkNoPassword(problems, app, password) {
   if (password && app.output.includes(password)) problems.push('the app output contains the database password');
 }
 
-describe(`lifecycle of ${VARIANT}`, () => {
-  test('database outage: 503 database unavailable with Retry-After, the process lives, recovery by itself', async () => {
-    const problems = [];
-    const { port, superUrl } = await startOutageCluster();
-    try {
-      const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
-      const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
-      const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) });
-      await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
-      await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 });
-      const countBefore = await timingsCount(url);
+async function databaseOutage() {
+  const problems = [];
+  const { port, superUrl } = await startOutageCluster();
+  try {
+    const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
+    const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
+    const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) });
+    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
+    await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 });
+    const countBefore = await timingsCount(url);
 
-      stopCluster(OUTAGE_DIR);
-      const down = { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } };
-      for (const req of [{ path: '/ads/1' }, { path: '/ads' }, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=during' }, { path: '/ads/1' }]) {
-        const { ms } = await expectAnswer(problems, url, req, down, `during the outage ${req.method || 'GET'} ${req.path}`);
-        if (ms > DB_DEADLINE_MS) problems.push(`during the outage ${req.method || 'GET'} ${req.path}: answered after ${ms} ms (want <= ${DB_DEADLINE_MS})`);
-      }
-      await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health during the outage');
-      await expectAnswer(problems, url, { path: '/hello' }, { status: 200, body: 'Hello World\n' }, 'GET /hello during the outage');
-      const kept = await timingsCount(url);
-      await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=1' }, { status: 503, body: 'results database unavailable\n' }, 'flush with the results database down');
-      const afterFailedFlush = await timingsCount(url);
-      if (afterFailedFlush !== kept || kept <= countBefore) problems.push(`timings buffer: ${countBefore} before the outage, ${kept} during, ${afterFailedFlush} after the failed flush (want kept)`);
-      if (!app.alive) problems.push(`the app exited during the outage: ${JSON.stringify(app.exitInfo)}`);
-
-      startCluster(OUTAGE_DIR, port);
-      const t0 = Date.now();
-      let status = 0;
-      while (Date.now() - t0 < RECOVERY_MS && status !== 200) {
-        status = (await send(url, { path: '/ads/1' })).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after the database came back (last: ${status})`);
-      await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after recovery');
-      const beforeFlush = await timingsCount(url);
-      if (!(beforeFlush > afterFailedFlush)) problems.push(`timings buffer after recovery: ${beforeFlush} (want more than the ${afterFailedFlush} kept)`);
-      const round = await insertRound(resultsDb, APP_NAME);
-      await expectAnswer(problems, url, { method: 'POST', path: `/timings/flush?round=${round}` }, { status: 200, body: `flushed ${beforeFlush}\n` }, 'flush after recovery (the kept buffer)');
-      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
-      checkNoPassword(problems, app, urlParts(superUrl).password);
-    } finally {
-      stopCluster(OUTAGE_DIR);
+    stopCluster(OUTAGE_DIR);
+    const down = { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } };
+    for (const req of [{ path: '/ads/1' }, { path: '/ads' }, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=during' }, { path: '/ads/1' }]) {
+      const { ms } = await expectAnswer(problems, url, req, down, `during the outage ${req.method || 'GET'} ${req.path}`);
+      if (ms > DB_DEADLINE_MS) problems.push(`during the outage ${req.method || 'GET'} ${req.path}: answered after ${ms} ms (want <= ${DB_DEADLINE_MS})`);
     }
-    report(problems);
-  });
+    await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health during the outage');
+    await expectAnswer(problems, url, { path: '/hello' }, { status: 200, body: 'Hello World\n' }, 'GET /hello during the outage');
+    const kept = await timingsCount(url);
+    await expectAnswer(problems, url, { method: 'POST', path: '/timings/flush?round=1' }, { status: 503, body: 'results database unavailable\n' }, 'flush with the results database down');
+    const afterFailedFlush = await timingsCount(url);
+    if (afterFailedFlush !== kept || kept <= countBefore) problems.push(`timings buffer: ${countBefore} before the outage, ${kept} during, ${afterFailedFlush} after the failed flush (want kept)`);
+    if (!app.alive) problems.push(`the app exited during the outage: ${JSON.stringify(app.exitInfo)}`);
 
-  test('frozen database (SIGSTOP of the postmaster and all its processes): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', async () => {
-    const problems = [];
-    const { superUrl } = await startOutageCluster();
-    const frozen = [];
-    try {
-      const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_frozen_app`);
-      const { app, url } = await startApp({
-        DATABASE_URL: appDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
-      });
-      await waitDatabaseReady(problems, url);
-      await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
-      // One connection per request: a cluster's workers all get to open a pool connection.
-      for (let i = 0; i < 4; i += 1) await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 before the freeze');
+    startCluster(OUTAGE_DIR, port);
+    await waitRecovered(problems, url, 'the database came back');
+    await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after recovery');
+    const beforeFlush = await timingsCount(url);
+    if (!(beforeFlush > afterFailedFlush)) problems.push(`timings buffer after recovery: ${beforeFlush} (want more than the ${afterFailedFlush} kept)`);
+    const round = await insertRound(resultsDb, APP_NAME);
+    await expectAnswer(problems, url, { method: 'POST', path: `/timings/flush?round=${round}` }, { status: 200, body: `flushed ${beforeFlush}\n` }, 'flush after recovery (the kept buffer)');
+    if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}`);
+    checkNoPassword(problems, app, urlParts(superUrl).password);
+  } finally {
+    stopCluster(OUTAGE_DIR);
+  }
+  report(problems);
+}
 
-      const appBackends = await withClient(superUrl, (c) => c.query(
-        "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [urlParts(appDb).db]));
-      if (appBackends.rows.length === 0) problems.push('no backend of the app database in pg_stat_activity to freeze');
-      // The whole cluster: the postmaster first (no new connection gets past the startup
-      // packet, so none slips through while we look), then every process it started — the
-      // app's pool connections among them, also one still logging in (HikariCP fills its
-      // pool in the background, and such a backend may not show in pg_stat_activity yet).
-      const postmaster = postmasterPid(OUTAGE_DIR);
-      freeze(frozen, postmaster);
-      for (const pid of childPids(postmaster)) freeze(frozen, pid);
-      const missed = appBackends.rows.filter((r) => !frozen.includes(r.pid));
-      if (missed.length) problems.push(`app backends not among the postmaster's children: ${missed.map((r) => r.pid).join(' ')}`);
-
-      for (const req of [{ path: '/ads/1' }, { path: '/ads?limit=5' }, { path: '/ads/1' }]) {
-        const label = `database frozen: GET ${req.path}`;
-        const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
-        if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS}: DB_STATEMENT_TIMEOUT_MS ${STATEMENT_TIMEOUT_MS} + 1000)`);
-      }
-      await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health with the database frozen');
-      if (!app.alive) problems.push(`the app exited with the database frozen: ${JSON.stringify(app.exitInfo)}`);
-
-      thaw(frozen);
-      const t0 = Date.now();
-      let status = 0;
-      while (Date.now() - t0 < RECOVERY_MS && status !== 200) {
-        status = (await send(url, { path: '/ads/1' })).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
-      }
-      if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after SIGCONT (last: ${status})`);
-      await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after SIGCONT');
-      if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}; output:\n${app.output.slice(-1500)}`);
-    } finally {
-      thaw(frozen);
-      stopCluster(OUTAGE_DIR);
-    }
-    report(problems);
-  });
-
-  test('a statement held by a lock: the server cancels it, 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, then 200', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
-    const problems = [];
-    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_locked_app`);
-    const { url } = await startApp({ DATABASE_URL: appDb, DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
-    await waitDatabaseReady(problems, url);
-    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=locked' }, { status: 201, body: '1\n' });
-    const locker = await lockerFor(appDb);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
-    for (const req of [{ path: '/ads/1' }, { path: '/ads' }]) {
-      const label = `table locked: GET ${req.path}`;
-      const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
-      if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS})`);
-    }
-    await locker.query('COMMIT');
-    await locker.end();
-    await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the lock is released');
-    report(problems);
-  });
-
-  test('SIGTERM: in-flight requests complete, new connections are refused, exit 0, timings flushed', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
-    const problems = [];
-    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
-    const resultsDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_results`, { results: true });
-    const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_FLUSH_ON_EXIT: 'true' });
-    const { res: posted } = await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=in+flight' }, { status: 201, body: '1\n' });
-    await expectAnswer(problems, url, { method: 'POST', path: '/timings/clear' }, { status: 200 });
-    const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
-
-    // Hold the ads table so the reads below are in flight (waiting in the database) when SIGTERM comes.
-    const locker = await lockerFor(appDb);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
-    const cids = Array.from({ length: IN_FLIGHT }, (_, i) => `sigterm-${VARIANT}-${Date.now()}-${i}`);
-    const conns = cids.map(() => new RawConnection(url, { timeoutMs: EXIT_DEADLINE_MS }));
-    const pending = conns.map((c, i) => c.request({ path: '/ads/1', close: false, headers: { 'X-Correlation-ID': cids[i] } }));
-    await waitForLockWaiters(problems, locker, IN_FLIGHT);
-
-    app.signal('SIGTERM');
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, 500));
-    const probe = await probeConnect(url);
-    if (probe !== 'refused') problems.push(`a new connection 500 ms after SIGTERM: want refused, got ${probe}`);
-    if (!app.alive) problems.push(`the app exited with requests still in flight: ${JSON.stringify(app.exitInfo)}`);
-    await locker.query('COMMIT');
-    await locker.end();
-
-    const answers = await Promise.all(pending);
-    answers.forEach((res, i) => {
-      const found = checkResponse(res, { status: 200, body: adBody }, { cid: cids[i], wantEcho: true });
-      problems.push(...found.map((p) => `in-flight request ${i}: ${p}`));
+async function frozenDatabase() {
+  const problems = [];
+  const { superUrl } = await startOutageCluster();
+  const frozen = [];
+  try {
+    const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_frozen_app`);
+    const { app, url } = await startApp({
+      DATABASE_URL: appDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     });
-    conns.forEach((c) => c.close());
-    const exit = await app.waitExit(Math.max(0, EXIT_DEADLINE_MS - (Date.now() - t0)));
-    if (!exit) problems.push(`still running ${EXIT_DEADLINE_MS} ms after SIGTERM`);
-    else if (exit.code !== 0) problems.push(`exit: want code 0, got ${JSON.stringify(exit)}; output:\n${app.output.slice(-1500)}`);
-    const rows = await withClient(resultsDb, (c) => c.query('SELECT correlation_id, status FROM server_timings WHERE correlation_id = ANY($1)', [cids])).then((r) => r.rows);
-    const flushed = new Set(rows.filter((r) => r.status === 200).map((r) => r.correlation_id));
-    const missing = cids.filter((c) => !flushed.has(c));
-    if (missing.length) problems.push(`TIMINGS_FLUSH_ON_EXIT=true: ${missing.length} of ${cids.length} in-flight requests not in server_timings (${show(missing.join(' '))})`);
-    checkNoPassword(problems, app, urlParts(PG_URL).password);
-    report(problems);
-  });
-
-  test('pool timeout: with the only connection busy, the next request gets 503 in time', { skip: PG_URL && Number(VARIANT_ENV.WEB_CONCURRENCY || 1) === 1 ? false : 'needs CONTRACT_PG_URL and one process' }, async () => {
-    const problems = [];
-    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_pool_app`);
-    const { url } = await startApp({ DATABASE_URL: appDb, DB_POOL_SIZE: '1', DB_POOL_TIMEOUT_MS: String(SHORT_POOL_TIMEOUT_MS) });
     await waitDatabaseReady(problems, url);
-    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=pooled' }, { status: 201, body: '1\n' });
-    const locker = await lockerFor(appDb);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
-    const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
-    await waitForLockWaiters(problems, locker, 1);
-    const { ms } = await expectAnswer(problems, url, { path: '/ads/1' }, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, 'GET /ads/1 while the pool is busy');
-    if (ms > SHORT_POOL_TIMEOUT_MS + 1000) problems.push(`503 after ${ms} ms (want <= DB_POOL_TIMEOUT_MS ${SHORT_POOL_TIMEOUT_MS} + 1000)`);
-    await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health while the pool is busy');
-    await locker.query('COMMIT');
-    await locker.end();
-    const held = await holder;
-    if (held.status !== 200) problems.push(`the request holding the connection: want 200, got ${held.status ?? held.error}`);
-    await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the pool is free');
-    report(problems);
-  });
+    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
+    // One connection per request: a cluster's workers all get to open a pool connection.
+    for (let i = 0; i < 4; i += 1) await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 before the freeze');
 
-  test('SIGTERM with a request that never finishes: exit within SHUTDOWN_TIMEOUT_MS', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, async () => {
-    const problems = [];
-    const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
-    const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
-    await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
-    const locker = await lockerFor(appDb);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE ads IN ACCESS EXCLUSIVE MODE');
-    const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
-    const pending = conn.request({ path: '/ads/1', close: false });
-    await waitForLockWaiters(problems, locker, 1);
-    app.signal('SIGTERM');
-    const t0 = Date.now();
-    const exit = await app.waitExit(STUCK_SHUTDOWN_MS + EXIT_SLACK_MS);
-    const ms = Date.now() - t0;
-    await locker.query('ROLLBACK').catch(() => {});
-    await locker.end();
-    await pending;
-    conn.close();
-    if (!exit) problems.push(`still running ${ms} ms after SIGTERM with SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS}`);
-    else if (ms < STUCK_SHUTDOWN_MS - EXIT_SLACK_MS) problems.push(`exited ${ms} ms after SIGTERM: it did not wait for the in-flight request (SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS})`);
-    report(problems);
+    const appBackends = await withClient(superUrl, (c) => c.query(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'", [urlParts(appDb).db]));
+    if (appBackends.rows.length === 0) problems.push('no backend of the app database in pg_stat_activity to freeze');
+    // The whole cluster: the postmaster first (no new connection gets past the startup
+    // packet, so none slips through while we look), then every process it started — the
+    // app's pool connections among them, also one still logging in (HikariCP fills its
+    // pool in the background, and such a backend may not show in pg_stat_activity yet).
+    const postmaster = postmasterPid(OUTAGE_DIR);
+    freeze(frozen, postmaster);
+    for (const pid of childPids(postmaster)) freeze(frozen, pid);
+    const missed = appBackends.rows.filter((r) => !frozen.includes(r.pid));
+    if (missed.length) problems.push(`app backends not among the postmaster's children: ${missed.map((r) => r.pid).join(' ')}`);
+
+    for (const req of [{ path: '/ads/1' }, { path: '/ads?limit=5' }, { path: '/ads/1' }]) {
+      const label = `database frozen: GET ${req.path}`;
+      const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
+      if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS}: DB_STATEMENT_TIMEOUT_MS ${STATEMENT_TIMEOUT_MS} + 1000)`);
+    }
+    await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health with the database frozen');
+    if (!app.alive) problems.push(`the app exited with the database frozen: ${JSON.stringify(app.exitInfo)}`);
+
+    thaw(frozen);
+    await waitRecovered(problems, url, 'SIGCONT');
+    await expectAnswer(problems, url, { path: '/ads?limit=1' }, { status: 200, body: '1\t0.00\tbefore\n', headers: { 'X-Total-Count': '1' } }, 'GET /ads after SIGCONT');
+    if (!app.alive) problems.push(`the app exited: ${JSON.stringify(app.exitInfo)}; output:\n${app.output.slice(-1500)}`);
+  } finally {
+    thaw(frozen);
+    stopCluster(OUTAGE_DIR);
+  }
+  report(problems);
+}
+
+async function lockedStatement() {
+  const problems = [];
+  const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_locked_app`);
+  const { url } = await startApp({ DATABASE_URL: appDb, DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
+  await waitDatabaseReady(problems, url);
+  await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=locked' }, { status: 201, body: '1\n' });
+  const locker = await lockAds(appDb);
+  for (const req of [{ path: '/ads/1' }, { path: '/ads' }]) {
+    const label = `table locked: GET ${req.path}`;
+    const { ms } = await expectAnswer(problems, url, req, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, label);
+    if (ms > STATEMENT_DEADLINE_MS) problems.push(`${label}: answered after ${ms} ms (want <= ${STATEMENT_DEADLINE_MS})`);
+  }
+  await locker.query('COMMIT');
+  await locker.end();
+  await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the lock is released');
+  report(problems);
+}
+
+async function sigtermInFlight() {
+  const problems = [];
+  const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
+  const resultsDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_results`, { results: true });
+  const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_FLUSH_ON_EXIT: 'true' });
+  const { res: posted } = await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=in+flight' }, { status: 201, body: '1\n' });
+  await expectAnswer(problems, url, { method: 'POST', path: '/timings/clear' }, { status: 200 });
+  const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
+
+  // Hold the ads table so the reads below are in flight (waiting in the database) when SIGTERM comes.
+  const locker = await lockAds(appDb);
+  const cids = Array.from({ length: IN_FLIGHT }, (_, i) => `sigterm-${VARIANT}-${Date.now()}-${i}`);
+  const conns = cids.map(() => new RawConnection(url, { timeoutMs: EXIT_DEADLINE_MS }));
+  const pending = conns.map((c, i) => c.request({ path: '/ads/1', close: false, headers: { 'X-Correlation-ID': cids[i] } }));
+  await waitForLockWaiters(problems, locker, IN_FLIGHT);
+
+  app.signal('SIGTERM');
+  const t0 = Date.now();
+  await new Promise((r) => setTimeout(r, 500));
+  const probe = await probeConnect(url);
+  if (probe !== 'refused') problems.push(`a new connection 500 ms after SIGTERM: want refused, got ${probe}`);
+  if (!app.alive) problems.push(`the app exited with requests still in flight: ${JSON.stringify(app.exitInfo)}`);
+  await locker.query('COMMIT');
+  await locker.end();
+
+  const answers = await Promise.all(pending);
+  answers.forEach((res, i) => {
+    const found = checkResponse(res, { status: 200, body: adBody }, { cid: cids[i], wantEcho: true });
+    problems.push(...found.map((p) => `in-flight request ${i}: ${p}`));
   });
+  conns.forEach((c) => c.close());
+  const exit = await app.waitExit(Math.max(0, EXIT_DEADLINE_MS - (Date.now() - t0)));
+  if (!exit) problems.push(`still running ${EXIT_DEADLINE_MS} ms after SIGTERM`);
+  else if (exit.code !== 0) problems.push(`exit: want code 0, got ${JSON.stringify(exit)}; output:\n${app.output.slice(-1500)}`);
+  const rows = await withClient(resultsDb, (c) => c.query('SELECT correlation_id, status FROM server_timings WHERE correlation_id = ANY($1)', [cids])).then((r) => r.rows);
+  const flushed = new Set(rows.filter((r) => r.status === 200).map((r) => r.correlation_id));
+  const missing = cids.filter((c) => !flushed.has(c));
+  if (missing.length) problems.push(`TIMINGS_FLUSH_ON_EXIT=true: ${missing.length} of ${cids.length} in-flight requests not in server_timings (${show(missing.join(' '))})`);
+  checkNoPassword(problems, app, urlParts(PG_URL).password);
+  report(problems);
+}
+
+async function poolTimeout() {
+  const problems = [];
+  const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_pool_app`);
+  const { url } = await startApp({ DATABASE_URL: appDb, DB_POOL_SIZE: '1', DB_POOL_TIMEOUT_MS: String(SHORT_POOL_TIMEOUT_MS) });
+  await waitDatabaseReady(problems, url);
+  await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=pooled' }, { status: 201, body: '1\n' });
+  const locker = await lockAds(appDb);
+  const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
+  await waitForLockWaiters(problems, locker, 1);
+  const { ms } = await expectAnswer(problems, url, { path: '/ads/1' }, { status: 503, body: 'database unavailable\n', headers: { 'Retry-After': '1' } }, 'GET /ads/1 while the pool is busy');
+  if (ms > SHORT_POOL_TIMEOUT_MS + 1000) problems.push(`503 after ${ms} ms (want <= DB_POOL_TIMEOUT_MS ${SHORT_POOL_TIMEOUT_MS} + 1000)`);
+  await expectAnswer(problems, url, { path: '/health' }, { status: 200, body: 'ok\n' }, 'GET /health while the pool is busy');
+  await locker.query('COMMIT');
+  await locker.end();
+  const held = await holder;
+  if (held.status !== 200) problems.push(`the request holding the connection: want 200, got ${held.status ?? held.error}`);
+  await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 after the pool is free');
+  report(problems);
+}
+
+async function stuckShutdown() {
+  const problems = [];
+  const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
+  const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
+  await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
+  const locker = await lockAds(appDb);
+  const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
+  const pending = conn.request({ path: '/ads/1', close: false });
+  await waitForLockWaiters(problems, locker, 1);
+  app.signal('SIGTERM');
+  const t0 = Date.now();
+  const exit = await app.waitExit(STUCK_SHUTDOWN_MS + EXIT_SLACK_MS);
+  const ms = Date.now() - t0;
+  await locker.query('ROLLBACK').catch(() => {});
+  await locker.end();
+  await pending;
+  conn.close();
+  if (!exit) problems.push(`still running ${ms} ms after SIGTERM with SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS}`);
+  else if (ms < STUCK_SHUTDOWN_MS - EXIT_SLACK_MS) problems.push(`exited ${ms} ms after SIGTERM: it did not wait for the in-flight request (SHUTDOWN_TIMEOUT_MS=${STUCK_SHUTDOWN_MS})`);
+  report(problems);
+}
+
+describe(`lifecycle of ${VARIANT}`, () => {
+  test('database outage: 503 database unavailable with Retry-After, the process lives, recovery by itself', databaseOutage);
+  test('frozen database (SIGSTOP of the postmaster and all its processes): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', frozenDatabase);
+  test('a statement held by a lock: the server cancels it, 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, then 200', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, lockedStatement);
+  test('SIGTERM: in-flight requests complete, new connections are refused, exit 0, timings flushed', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, sigtermInFlight);
+  test('pool timeout: with the only connection busy, the next request gets 503 in time', { skip: PG_URL && Number(VARIANT_ENV.WEB_CONCURRENCY || 1) === 1 ? false : 'needs CONTRACT_PG_URL and one process' }, poolTimeout);
+  test('SIGTERM with a request that never finishes: exit within SHUTDOWN_TIMEOUT_MS', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, stuckShutdown);
 });
 
 /** Wait until `n` statements of the app wait for the lock `locker` holds (so they are in flight). */

@@ -127,11 +127,8 @@ function elapsedUs(fromNs) {
   return Number(process.hrtime.bigint() - fromNs) / 1000;
 }
 
-/**
- * The app database of config (loadConfig). logDriver: log which driver runs; native: false
- * for the pure-JS driver (tests run both).
- */
-function openAdStore(config, { logDriver = true, native = true } = {}) {
+/** The pool of the app database and its driver's name: the driver chosen and logged, its timeouts, TLS as bound. */
+function openPool(config, { logDriver, native }) {
   const { driver, name, reason } = loadDriver(native);
   if (logDriver) log(`database driver: ${name}${reason ? ` (${reason})` : ''}`);
   const driverConnectTimeoutMs = Math.max(config.dbPoolTimeoutMs, DRIVER_MIN_CONNECT_TIMEOUT_MS);
@@ -154,6 +151,15 @@ function openAdStore(config, { logDriver = true, native = true } = {}) {
   });
   const logIdleError = throttledLog(1000);
   pool.on('error', (err) => logIdleError(`idle database connection failed: ${err.message}`));
+  return { pool, driverName: name };
+}
+
+/**
+ * The app database of config (loadConfig). logDriver: log which driver runs; native: false
+ * for the pure-JS driver (tests run both).
+ */
+function openAdStore(config, { logDriver = true, native = true } = {}) {
+  const { pool, driverName } = openPool(config, { logDriver, native });
 
   let tableReady = false;
   let creating = null;
@@ -238,7 +244,7 @@ function openAdStore(config, { logDriver = true, native = true } = {}) {
     );
   }
 
-  return { insert, find, page, query, ensureTable, startUp, end: () => pool.end(), driverName: name };
+  return { insert, find, page, query, ensureTable, startUp, end: () => pool.end(), driverName };
 }
 
 module.exports = { openAdStore, isConnectionError, statementError, CREATE_ADS_TABLE, STATEMENT_GRACE_MS };

@@ -108,6 +108,49 @@ function unwrap(result) {
 }
 
 /**
+ * Writes the buffer's timings through client (for round, or null), a batch at a time, then
+ * releases client; batch.pending is the batch being written until it is known written.
+ */
+async function flushOn(client, { buffer, round, appName, instanceIndex, batch }) {
+  // A connection that breaks during a statement also emits 'error' on the client, which
+  // the pool listens to only while the client is idle: unheard it would end the process.
+  // The statement's own rejection is what the flush answers.
+  const ignore = () => {};
+  client.on('error', ignore);
+  const total = buffer.count;
+  let flushed = 0;
+  let already = 0;
+  try {
+    if (round !== null && !(await roundTakesTimings(client, round, appName))) {
+      client.removeListener('error', ignore);
+      client.release();
+      logError(`flush refused: round ${round} is neither running nor just finished for ${appName}`);
+      return { error: 'round-refused' };
+    }
+    while (flushed < total) {
+      batch.pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) };
+      if (!(await writeBatch(client, buffer, flushed, batch.pending, { round, app: appName, instanceIndex }))) {
+        already += batch.pending.rows;
+      }
+      flushed += batch.pending.rows;
+      batch.pending = null;
+    }
+    client.removeListener('error', ignore);
+    client.release();
+    buffer.dropped = 0;
+    const before = already === 0 ? '' : ` (${already} of them written by an earlier flush whose answer was lost)`;
+    log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}${before}`);
+    return { flushed };
+  } catch (err) {
+    client.release(err);
+    logError(`flush failed after ${flushed} of ${total} timings: ${err.message}`);
+    return { error: isConnectionError(err) ? 'results-unavailable' : 'internal' };
+  } finally {
+    if (flushed > 0) buffer.removeFirst(flushed);
+  }
+}
+
+/**
  * @param {object} o
  * @param {import('./timing-buffer').TimingBuffer} o.buffer
  * @param {object|null} o.results connection settings of the results database, or null
@@ -119,7 +162,7 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
   let queue = Promise.resolve();
   // The batch being written, { id, rows } (the buffer's first rows), until it is known
   // written: after a failure, whether it committed is not known.
-  let pending = null;
+  const batch = { pending: null };
 
   function resultsPool() {
     if (pool === null) {
@@ -148,42 +191,7 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
       logError(`flush: results database unavailable: ${err.message}`);
       return { error: 'results-unavailable' };
     }
-    // A connection that breaks during a statement also emits 'error' on the client, which
-    // the pool listens to only while the client is idle: unheard it would end the process.
-    // The statement's own rejection is what the flush answers.
-    const ignore = () => {};
-    client.on('error', ignore);
-    const total = buffer.count;
-    let flushed = 0;
-    let already = 0;
-    try {
-      if (round !== null && !(await roundTakesTimings(client, round, appName))) {
-        client.removeListener('error', ignore);
-        client.release();
-        logError(`flush refused: round ${round} is neither running nor just finished for ${appName}`);
-        return { error: 'round-refused' };
-      }
-      while (flushed < total) {
-        pending ??= { id: randomUUID(), rows: Math.min(FLUSH_BATCH_ROWS, total - flushed) };
-        if (!(await writeBatch(client, buffer, flushed, pending, { round, app: appName, instanceIndex }))) {
-          already += pending.rows;
-        }
-        flushed += pending.rows;
-        pending = null;
-      }
-      client.removeListener('error', ignore);
-      client.release();
-      buffer.dropped = 0;
-      const before = already === 0 ? '' : ` (${already} of them written by an earlier flush whose answer was lost)`;
-      log(`flushed ${flushed} timings${round === null ? '' : ` for round ${round}`}${before}`);
-      return { flushed };
-    } catch (err) {
-      client.release(err);
-      logError(`flush failed after ${flushed} of ${total} timings: ${err.message}`);
-      return { error: isConnectionError(err) ? 'results-unavailable' : 'internal' };
-    } finally {
-      if (flushed > 0) buffer.removeFirst(flushed);
-    }
+    return flushOn(client, { buffer, round, appName, instanceIndex, batch });
   }
 
   const ops = {
@@ -195,7 +203,7 @@ function createTimingsService({ buffer, results, appName, instanceIndex, connect
     }),
     flush: (round) => serialized(() => flush(round)),
     clear: () => serialized(() => {
-      pending = null;
+      batch.pending = null;
       return { cleared: buffer.clear() };
     }),
     recording: (on) => {

@@ -6,7 +6,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const { parseEvent } = require('../lib/round-events');
+const { PlanError, fail, show, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
+  checkRegenerates, warmupOf, checkSteady, checkKeepalive, checkCpuReference } = require('./plan-fields');
 
 const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 const ORDERS = ['interleaved', 'sequential', 'random'];
@@ -62,125 +63,6 @@ const RESTART = ['change', 'round'];
 const LOADGENS_PER = ['round', 'instance', 'proxy'];
 
 const NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-const SETTING_RE = /^[A-Z][A-Z0-9_]*$/;
-
-class PlanError extends Error {}
-
-function fail(where, msg) { throw new PlanError(`${where}${msg}`); }
-function show(v) { return JSON.stringify(v); }
-
-/** "60s" | "2m" | "500ms" | 60 (seconds) → milliseconds. */
-function parseDurationMs(v) {
-  if (typeof v === 'number' && v > 0) return Math.round(v * 1000);
-  if (typeof v !== 'string') return NaN;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
-  if (!m) return NaN;
-  const f = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] || 's'];
-  const ms = Math.round(Number(m[1]) * f);
-  return ms > 0 ? ms : NaN;
-}
-
-function makeCheck(where) {
-  const c = {
-    int(obj, key, min, dflt, max = Infinity) {
-      const v = obj[key];
-      if (v === undefined) return dflt;
-      if (!Number.isInteger(v) || v < min || v > max) {
-        fail(where, `${key} must be an integer ${max === Infinity ? `>= ${min}` : `from ${min} to ${max}`}, got ${show(v)}`);
-      }
-      return v;
-    },
-    num(obj, key, min, dflt, { exclusive = false, max = Infinity } = {}) {
-      const v = obj[key];
-      if (v === undefined) return dflt;
-      if (typeof v !== 'number' || !Number.isFinite(v) || (exclusive ? v <= min : v < min) || v > max) {
-        fail(where, `${key} must be a number ${exclusive ? '>' : '>='} ${min}${max < Infinity ? ` and <= ${max}` : ''}, got ${show(v)}`);
-      }
-      return v;
-    },
-    dur(obj, key, dflt) {
-      const v = obj[key];
-      if (v === undefined) return dflt;
-      const ms = parseDurationMs(v);
-      if (!Number.isFinite(ms)) fail(where, `${key} must be a duration like 30s, 2m or 500ms, got ${show(v)}`);
-      return ms;
-    },
-    oneOf(obj, key, allowed, dflt) {
-      const v = obj[key];
-      if (v === undefined) return dflt;
-      if (!allowed.includes(v)) fail(where, `${key} must be one of ${allowed.join(', ')}, got ${show(v)}`);
-      return v;
-    },
-    obj(obj, key) {
-      const v = obj[key];
-      if (v === undefined) return {};
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${key} must be a mapping, got ${show(v)}`);
-      return v;
-    },
-    fail(msg) { fail(where, msg); },
-    known(obj, keys, prefix) {
-      for (const k of Object.keys(obj)) {
-        if (!keys.includes(k)) fail(where, `${prefix}${k} is not a known field (known: ${keys.join(', ')})`);
-      }
-    },
-  };
-  return c;
-}
-
-const CONTROL_SETTINGS = ['CONTROL_TOKEN', 'LOCAL_DEV_NO_CONTROL_TOKEN'];
-
-function checkSettings(where, settings, prefix) {
-  if (settings === undefined) return {};
-  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
-    fail(where, `${prefix} must be a mapping of VARIABLE: value, got ${show(settings)}`);
-  }
-  const out = {};
-  for (const [k, v] of Object.entries(settings)) {
-    if (!SETTING_RE.test(k)) fail(where, `${prefix}.${k} is not an environment variable name (A-Z, 0-9, _)`);
-    // A plan file is committed; the credential of the apps' /timings is made at push instead.
-    if (CONTROL_SETTINGS.includes(k)) fail(where, `${prefix}.${k} is not a plan setting: scripts/push.sh sets the control credential (docs/control-credential.md)`);
-    if (!['string', 'number', 'boolean'].includes(typeof v)) fail(where, `${prefix}.${k} must be a string, number or boolean, got ${show(v)}`);
-    out[k] = String(v);
-  }
-  return out;
-}
-
-function checkLoad(where, load, c) {
-  // Either a list of {loadgens, parallel|rate} or a grid {loadgens: [..], parallel|rate: [..]}.
-  let steps = load;
-  if (load && !Array.isArray(load) && typeof load === 'object') {
-    c.known(load, ['loadgens', 'parallel', 'rate'], 'load.');
-    const lg = [].concat(load.loadgens ?? []);
-    const key = load.rate !== undefined ? 'rate' : 'parallel';
-    const vals = [].concat(load[key] ?? []);
-    if (load.rate !== undefined && load.parallel !== undefined) fail(where, 'load has both parallel and rate; give one');
-    steps = [];
-    for (const l of lg) for (const v of vals) steps.push({ loadgens: l, [key]: v });
-    if (steps.length === 0) fail(where, 'load needs loadgens and parallel (or rate) values');
-  }
-  if (!Array.isArray(steps) || steps.length === 0) fail(where, 'load must be a non-empty list of {loadgens, parallel | rate}');
-  return steps.map((s, i) => {
-    const p = `load[${i}].`;
-    if (s === null || typeof s !== 'object' || Array.isArray(s)) fail(where, `load[${i}] must be a mapping, got ${show(s)}`);
-    c.known(s, ['loadgens', 'parallel', 'rate'], p);
-    const sc = makeCheck(`${where}${p}`);
-    const loadgens = sc.int(s, 'loadgens', 1, undefined);
-    if (loadgens === undefined) fail(where, `${p}loadgens is required`);
-    if ((s.parallel === undefined) === (s.rate === undefined)) fail(where, `load[${i}] needs exactly one of parallel (closed model) or rate (open model, req/s per loadgen)`);
-    if (s.parallel !== undefined) return { loadgens, parallel: sc.int(s, 'parallel', 1) };
-    return { loadgens, rate: sc.num(s, 'rate', 0, undefined, { exclusive: true }) };
-  });
-}
-
-// A nested mapping (slo, scale, capacity, validity): spec is inKey → [outKey, check].
-function checkSub(where, raw, key, defaults, spec) {
-  const obj = makeCheck(where).obj(raw, key);
-  makeCheck(where).known(obj, Object.keys(spec), `${key}.`);
-  const c = makeCheck(`${where}${key}.`);
-  const out = { ...defaults };
-  for (const [outKey, check] of Object.values(spec)) out[outKey] = check(c, obj, defaults[outKey]);
-  return out;
-}
 
 /** Validate a parsed plan object; `source` names the file in errors. */
 function validatePlan(raw, source = 'plan') {
@@ -194,85 +76,17 @@ function validatePlan(raw, source = 'plan') {
   const name = raw.name ?? fileBase;
   if (typeof name !== 'string' || !NAME_RE.test(name)) fail(where, `name must match ${NAME_RE} (lower case, digits, - and _), got ${show(name)}`);
   const kind = c.oneOf(raw, 'kind', KINDS, DEFAULTS.kind);
-  if (!Array.isArray(raw.apps) || raw.apps.length === 0) fail(where, 'apps must be a non-empty list of app names, e.g. [node-app, java-app]');
-  raw.apps.forEach((a, i) => { if (typeof a !== 'string' || !NAME_RE.test(a)) fail(where, `apps[${i}] must be an app name, got ${show(a)}`); });
-  if (new Set(raw.apps).size !== raw.apps.length) fail(where, 'apps lists an app twice');
+  checkApps(where, raw);
   const settings = checkSettings(where, raw.settings, 'settings');
-  let variants = [{ name: 'default', apps: null, settings: {}, memoryMb: null }];
-  if (raw.variants !== undefined) {
-    if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
-    variants = raw.variants.map((v, i) => {
-      if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
-      c.known(v, ['name', 'apps', 'settings', 'memory', 'keepalive', 'frontProxies', 'events'], `variants[${i}].`);
-      if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
-      let apps = null;
-      if (v.apps !== undefined) {
-        if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
-        apps = v.apps;
-      }
-      const vc = makeCheck(`${where}variants[${i}].`);
-      return {
-        name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i),
-        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null), events: checkEvents(where, v.events, i),
-      };
-    });
-    if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
-    if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
-    // A variable set by one variant and not another would leak from round to round.
-    const keys0 = Object.keys(variants[0].settings).sort().join(',');
-    variants.forEach((v, i) => {
-      if (Object.keys(v.settings).sort().join(',') !== keys0) {
-        fail(where, `variants[${i}].settings must set the same variables as variants[0] (${keys0 || 'none'}), so no round inherits a setting of the one before`);
-      }
-    });
-  }
-  let instances = DEFAULTS.instances;
-  if (raw.instances !== undefined) {
-    instances = [].concat(raw.instances);
-    instances.forEach((k, i) => { if (!Number.isInteger(k) || k < 1) fail(where, `instances[${i}] must be an integer >= 1, got ${show(k)}`); });
-    if (instances.length === 0) fail(where, 'instances must not be empty');
-  }
+  const variants = checkVariants(where, raw);
+  const instances = checkInstances(where, raw);
   if (raw.duration !== undefined && raw.requests !== undefined) fail(where, 'give one of duration or requests, not both');
-  const slo = checkSub(where, raw, 'slo', DEFAULTS.slo, {
-    metric: ['metric', (sc, o, d) => sc.oneOf(o, 'metric', SLO_METRICS, d)],
-    threshold: ['thresholdMs', (sc, o, d) => sc.dur(o, 'threshold', d)],
-    maxErrorRate: ['maxErrorRate', (sc, o, d) => sc.num(o, 'maxErrorRate', 0, d, { max: 1 })],
-  });
-  const scale = checkSub(where, raw, 'scale', DEFAULTS.scale, {
-    startInstances: ['startInstances', (sc, o, d) => sc.int(o, 'startInstances', 1, d)],
-    maxInstances: ['maxInstances', (sc, o, d) => sc.int(o, 'maxInstances', 1, d)],
-    loadgensStart: ['loadgensStart', (sc, o, d) => sc.int(o, 'loadgensStart', 1, d)],
-    loadgensStep: ['loadgensStep', (sc, o, d) => sc.int(o, 'loadgensStep', 1, d)],
-    loadgensMax: ['loadgensMax', (sc, o, d) => sc.int(o, 'loadgensMax', 1, d)],
-    parallel: ['parallel', (sc, o, d) => sc.int(o, 'parallel', 1, d)],
-    trendSteps: ['trendSteps', (sc, o, d) => sc.int(o, 'trendSteps', 2, d)],
-    trendRise: ['trendRise', (sc, o, d) => sc.num(o, 'trendRise', 0, d, { exclusive: true })],
-    routerSaturation: ['routerSaturation', (sc, o, d) => { if (o.routerSaturation !== undefined && typeof o.routerSaturation !== 'boolean') fail(where, `scale.routerSaturation must be true or false, got ${show(o.routerSaturation)}`); return o.routerSaturation ?? d; }],
-    cpuReference: ['cpuReference', (sc, o, d) => checkCpuReference(where, o.cpuReference, raw.apps, d)],
-    routerLoad: ['routerLoad', (sc, o, d) => (o.routerLoad === 'none' ? null : sc.num(o, 'routerLoad', 0, d, { exclusive: true, max: 1 }))],
-  });
-  const capacity = checkSub(where, raw, 'capacity', DEFAULTS.capacity, {
-    instances: ['instances', (sc, o, d) => { const v = o.instances === undefined ? d : [].concat(o.instances); v.forEach((k) => { if (!Number.isInteger(k) || k < 1) fail(where, `capacity.instances must be integers >= 1, got ${show(o.instances)}`); }); return v; }],
-    loadgens: ['loadgens', (sc, o, d) => sc.int(o, 'loadgens', 1, d)],
-    rateMin: ['rateMin', (sc, o, d) => sc.num(o, 'rateMin', 0, d, { exclusive: true })],
-    rateMax: ['rateMax', (sc, o, d) => sc.num(o, 'rateMax', 0, d, { exclusive: true })],
-    tolerance: ['tolerance', (sc, o, d) => sc.num(o, 'tolerance', 0, d, { exclusive: true, max: 1 })],
-    maxProbes: ['maxProbes', (sc, o, d) => sc.int(o, 'maxProbes', 1, d, 50)],
-    probeDuration: ['probeDurationMs', (sc, o, d) => sc.dur(o, 'probeDuration', d)],
-    soakDuration: ['soakDurationMs', (sc, o, d) => sc.dur(o, 'soakDuration', d)],
-    maxLateFraction: ['maxLateFraction', (sc, o, d) => sc.num(o, 'maxLateFraction', 0, d, { max: 1 })],
-  });
+  const slo = checkSlo(where, raw);
+  const scale = checkScale(where, raw);
+  const capacity = checkCapacity(where, raw);
   if (capacity.rateMin >= capacity.rateMax) fail(where, `capacity.rateMin (${capacity.rateMin}) must be below capacity.rateMax (${capacity.rateMax})`);
   if (scale.startInstances > scale.maxInstances) fail(where, 'scale.startInstances must not exceed scale.maxInstances');
-  const validity = checkSub(where, raw, 'validity', DEFAULTS.validity, {
-    loadgenCpuMax: ['loadgenCpuMax', (sc, o, d) => sc.num(o, 'loadgenCpuMax', 0, d, { exclusive: true })],
-    eventLoopP99MaxMs: ['eventLoopP99MaxMs', (sc, o, d) => sc.num(o, 'eventLoopP99MaxMs', 0, d, { exclusive: true })],
-    lateMax: ['lateMax', (sc, o, d) => sc.num(o, 'lateMax', 0, d, { max: 1 })],
-    errorRateMax: ['errorRateMax', (sc, o, d) => sc.num(o, 'errorRateMax', 0, d, { max: 1 })],
-    trendMax: ['trendMax', (sc, o, d) => sc.num(o, 'trendMax', 0, d, { exclusive: true })],
-    throttledMax: ['throttledMax', (sc, o, d) => sc.num(o, 'throttledMax', 0, d, { max: 1 })],
-    entitlementMax: ['entitlementMax', (sc, o, d) => sc.num(o, 'entitlementMax', 0, d, { exclusive: true })],
-  });
+  const validity = checkValidity(where, raw);
   const steady = checkSteady(where, raw);
   const load = kind === 'grid' ? checkLoad(where, raw.load, c) : null;
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
@@ -307,83 +121,107 @@ function validatePlan(raw, source = 'plan') {
   };
 }
 
-/**
- * A variant's events inside each round (run-round --event AT:ACTION, lib/round-events.js):
- * the specs as written, each checked alone (the round's instance count and duration check
- * them together when run-round parses them); [] when none.
- */
-function checkEvents(where, v, i) {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || v.some((e) => typeof e !== 'string')) fail(where, `variants[${i}].events must be a list of AT:ACTION like "20s:scale=4", got ${show(v)}`);
-  for (const e of v) {
-    try { parseEvent(e); } catch (err) { fail(where, `variants[${i}].events: ${err.message}`); }
+// apps: a non-empty list of distinct app names.
+function checkApps(where, raw) {
+  if (!Array.isArray(raw.apps) || raw.apps.length === 0) fail(where, 'apps must be a non-empty list of app names, e.g. [node-app, java-app]');
+  raw.apps.forEach((a, i) => { if (typeof a !== 'string' || !NAME_RE.test(a)) fail(where, `apps[${i}] must be an app name, got ${show(a)}`); });
+  if (new Set(raw.apps).size !== raw.apps.length) fail(where, 'apps lists an app twice');
+}
+
+// variants: each a name, apps, settings, memory, keep-alive, front proxies and events; one
+// default variant when none is given.
+function checkVariants(where, raw) {
+  const c = makeCheck(where);
+  let variants = [{ name: 'default', apps: null, settings: {}, memoryMb: null }];
+  if (raw.variants !== undefined) {
+    if (!Array.isArray(raw.variants) || raw.variants.length === 0) fail(where, 'variants must be a non-empty list of {name, settings}');
+    variants = raw.variants.map((v, i) => {
+      if (v === null || typeof v !== 'object') fail(where, `variants[${i}] must be a mapping`);
+      c.known(v, ['name', 'apps', 'settings', 'memory', 'keepalive', 'frontProxies', 'events'], `variants[${i}].`);
+      if (typeof v.name !== 'string' || !NAME_RE.test(v.name)) fail(where, `variants[${i}].name must match ${NAME_RE}, got ${show(v.name)}`);
+      let apps = null;
+      if (v.apps !== undefined) {
+        if (!Array.isArray(v.apps) || v.apps.some((a) => !raw.apps.includes(a))) fail(where, `variants[${i}].apps must list apps from apps, got ${show(v.apps)}`);
+        apps = v.apps;
+      }
+      const vc = makeCheck(`${where}variants[${i}].`);
+      return {
+        name: v.name, apps, settings: checkSettings(where, v.settings, `variants[${i}].settings`), memoryMb: checkMemory(where, v.memory, i),
+        keepalive: checkKeepalive(vc, v, null), frontProxies: vc.int(v, 'frontProxies', 0, null), events: checkEvents(where, v.events, i),
+      };
+    });
+    if (new Set(variants.map((v) => v.memoryMb === null)).size > 1) fail(where, 'variants must all set memory or none, so no round inherits the memory of the one before');
+    if (new Set(variants.map((v) => v.name)).size !== variants.length) fail(where, 'variants has a name twice');
+    // A variable set by one variant and not another would leak from round to round.
+    const keys0 = Object.keys(variants[0].settings).sort().join(',');
+    variants.forEach((v, i) => {
+      if (Object.keys(v.settings).sort().join(',') !== keys0) {
+        fail(where, `variants[${i}].settings must set the same variables as variants[0] (${keys0 || 'none'}), so no round inherits a setting of the one before`);
+      }
+    });
   }
-  return v;
+  return variants;
 }
 
-/** A variant's container memory ("512M", "1G": `cf scale -m`) in MB, or null. */
-function checkMemory(where, v, i) {
-  if (v === undefined) return null;
-  const m = /^(\d+)(M|G)$/.exec(String(v));
-  if (!m || Number(m[1]) < 1) fail(where, `variants[${i}].memory must be a size like 512M or 1G, got ${show(v)}`);
-  return Number(m[1]) * (m[2] === 'G' ? 1024 : 1);
+// instances: a number or a list of them, each >= 1.
+function checkInstances(where, raw) {
+  let instances = DEFAULTS.instances;
+  if (raw.instances !== undefined) {
+    instances = [].concat(raw.instances);
+    instances.forEach((k, i) => { if (!Number.isInteger(k) || k < 1) fail(where, `instances[${i}] must be an integer >= 1, got ${show(k)}`); });
+    if (instances.length === 0) fail(where, 'instances must not be empty');
+  }
+  return instances;
 }
 
-// What of the study a plan regenerates: "Fig. 6.2", "Table 7.1", "§5.2.3 keep-alive finding".
-const REGENERATES_RE = /^(Fig\. \d+\.\d+|Table \d+\.\d+|§\d+(\.\d+)*)( .+)?$/;
-
-function checkRegenerates(where, v) {
-  if (v === undefined) return [];
-  const list = [].concat(v);
-  list.forEach((x, i) => {
-    if (typeof x !== 'string' || !REGENERATES_RE.test(x)) {
-      fail(where, `regenerates[${i}] must name a figure, table or section of the study like "Fig. 6.2", "Table 7.1" or "§5.2.3 keep-alive finding", got ${show(x)}`);
-    }
+function checkSlo(where, raw) {
+  return checkSub(where, raw, 'slo', DEFAULTS.slo, {
+    metric: ['metric', (sc, o, d) => sc.oneOf(o, 'metric', SLO_METRICS, d)],
+    threshold: ['thresholdMs', (sc, o, d) => sc.dur(o, 'threshold', d)],
+    maxErrorRate: ['maxErrorRate', (sc, o, d) => sc.num(o, 'maxErrorRate', 0, d, { max: 1 })],
   });
-  return list;
 }
 
-// Is the plan's warm-up the steady-state gate? Unset, it is for a plan by duration: the gate's
-// identical rounds repeat within about 5 % where a guessed warm-up scattered by some 25 %
-// (bench/rounds/README.md). A plan by requests has no window to gate.
-const gated = (raw) => raw.warmup === 'steady' || (raw.warmup === undefined && raw.requests === undefined);
-
-/** The warm-up in ms, or null for the steady-state gate. */
-function warmupOf(c, raw) {
-  if (gated(raw)) return null;
-  if (raw.warmup === undefined || /^0+(\.0+)?(ms|s|m|h)?$/.test(String(raw.warmup))) return 0;
-  return c.dur(raw, 'warmup', null);
+function checkScale(where, raw) {
+  return checkSub(where, raw, 'scale', DEFAULTS.scale, {
+    startInstances: ['startInstances', (sc, o, d) => sc.int(o, 'startInstances', 1, d)],
+    maxInstances: ['maxInstances', (sc, o, d) => sc.int(o, 'maxInstances', 1, d)],
+    loadgensStart: ['loadgensStart', (sc, o, d) => sc.int(o, 'loadgensStart', 1, d)],
+    loadgensStep: ['loadgensStep', (sc, o, d) => sc.int(o, 'loadgensStep', 1, d)],
+    loadgensMax: ['loadgensMax', (sc, o, d) => sc.int(o, 'loadgensMax', 1, d)],
+    parallel: ['parallel', (sc, o, d) => sc.int(o, 'parallel', 1, d)],
+    trendSteps: ['trendSteps', (sc, o, d) => sc.int(o, 'trendSteps', 2, d)],
+    trendRise: ['trendRise', (sc, o, d) => sc.num(o, 'trendRise', 0, d, { exclusive: true })],
+    routerSaturation: ['routerSaturation', (sc, o, d) => { if (o.routerSaturation !== undefined && typeof o.routerSaturation !== 'boolean') fail(where, `scale.routerSaturation must be true or false, got ${show(o.routerSaturation)}`); return o.routerSaturation ?? d; }],
+    cpuReference: ['cpuReference', (sc, o, d) => checkCpuReference(where, o.cpuReference, raw.apps, d)],
+    routerLoad: ['routerLoad', (sc, o, d) => (o.routerLoad === 'none' ? null : sc.num(o, 'routerLoad', 0, d, { exclusive: true, max: 1 }))],
+  });
 }
 
-/**
- * `warmup: steady` (the default for a plan by duration) hands the warm-up to run-round's
- * steady-state gate; `steady` may set its settings (unset: run-round's defaults,
- * scripts/round/run-round-args.js).
- */
-function checkSteady(where, raw) {
-  const o = makeCheck(where).obj(raw, 'steady');
-  if (raw.steady !== undefined && !gated(raw)) fail(where, 'steady is for warmup: steady (the steady-state gate)');
-  if (raw.warmup === 'steady' && raw.requests !== undefined) fail(where, 'warmup: steady needs a duration, not requests');
-  makeCheck(where).known(o, ['window', 'cv', 'trend', 'maxWarmup'], 'steady.');
-  const c = makeCheck(`${where}steady.`);
-  return {
-    windowMs: c.dur(o, 'window', null), cv: c.num(o, 'cv', 0, null, { exclusive: true, max: 1 }),
-    trend: c.num(o, 'trend', 0, null, { exclusive: true, max: 1 }), maxWarmupMs: c.dur(o, 'maxWarmup', null),
-  };
+function checkCapacity(where, raw) {
+  return checkSub(where, raw, 'capacity', DEFAULTS.capacity, {
+    instances: ['instances', (sc, o, d) => { const v = o.instances === undefined ? d : [].concat(o.instances); v.forEach((k) => { if (!Number.isInteger(k) || k < 1) fail(where, `capacity.instances must be integers >= 1, got ${show(o.instances)}`); }); return v; }],
+    loadgens: ['loadgens', (sc, o, d) => sc.int(o, 'loadgens', 1, d)],
+    rateMin: ['rateMin', (sc, o, d) => sc.num(o, 'rateMin', 0, d, { exclusive: true })],
+    rateMax: ['rateMax', (sc, o, d) => sc.num(o, 'rateMax', 0, d, { exclusive: true })],
+    tolerance: ['tolerance', (sc, o, d) => sc.num(o, 'tolerance', 0, d, { exclusive: true, max: 1 })],
+    maxProbes: ['maxProbes', (sc, o, d) => sc.int(o, 'maxProbes', 1, d, 50)],
+    probeDuration: ['probeDurationMs', (sc, o, d) => sc.dur(o, 'probeDuration', d)],
+    soakDuration: ['soakDurationMs', (sc, o, d) => sc.dur(o, 'soakDuration', d)],
+    maxLateFraction: ['maxLateFraction', (sc, o, d) => sc.num(o, 'maxLateFraction', 0, d, { max: 1 })],
+  });
 }
 
-function checkKeepalive(c, obj, dflt) {
-  const v = obj.keepalive;
-  if (v === undefined) return dflt;
-  if (typeof v !== 'boolean') c.fail(`keepalive must be true or false, got ${show(v)}`);
-  return v;
-}
-
-function checkCpuReference(where, v, apps, dflt) {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v === 'number' && v > 0) return { cores: v };
-  if (typeof v === 'object' && typeof v.app === 'string' && apps.includes(v.app)) return { app: v.app };
-  return fail(where, `scale.cpuReference must be a number of cores or {app: NAME} of an app in apps, got ${show(v)}`);
+function checkValidity(where, raw) {
+  return checkSub(where, raw, 'validity', DEFAULTS.validity, {
+    loadgenCpuMax: ['loadgenCpuMax', (sc, o, d) => sc.num(o, 'loadgenCpuMax', 0, d, { exclusive: true })],
+    eventLoopP99MaxMs: ['eventLoopP99MaxMs', (sc, o, d) => sc.num(o, 'eventLoopP99MaxMs', 0, d, { exclusive: true })],
+    lateMax: ['lateMax', (sc, o, d) => sc.num(o, 'lateMax', 0, d, { max: 1 })],
+    errorRateMax: ['errorRateMax', (sc, o, d) => sc.num(o, 'errorRateMax', 0, d, { max: 1 })],
+    trendMax: ['trendMax', (sc, o, d) => sc.num(o, 'trendMax', 0, d, { exclusive: true })],
+    throttledMax: ['throttledMax', (sc, o, d) => sc.num(o, 'throttledMax', 0, d, { max: 1 })],
+    entitlementMax: ['entitlementMax', (sc, o, d) => sc.num(o, 'entitlementMax', 0, d, { exclusive: true })],
+  });
 }
 
 // The scales a plan runs at: cf, the fields as written; local, with its `local:` mapping laid

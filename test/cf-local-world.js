@@ -104,6 +104,7 @@ function localCfWorld({ services = ['node-db', 'java-db', 'results-db'], foundat
   };
 
   test.before(async () => {
+    await core.ready;
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin/cf'), `#!/bin/sh\nprintf '%s\\n' "$*" >>"$CF_CALL_LOG"\nexec ${CF} "$@"\n`, { mode: 0o755 });
     fs.mkdirSync(w.home);

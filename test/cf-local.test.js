@@ -31,87 +31,24 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const http = require('node:http');
-const { spawn, spawnSync } = require('node:child_process');
-const { Client } = require('pg');
-const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
+const { spawnSync } = require('node:child_process');
+const { localCfWorld, ROOT } = require('./cf-local-world');
+const { scriptsIn, start, lines } = require('./cf-local-scripts');
+const { collectorTests, wholeRoundTests } = require('./cf-local-rounds');
+const { tunnelFixture, tunnelTests } = require('./cf-local-tunnel');
 const { testDatabases } = require('../lib/test-db');
 const { portRange, freePortInRange } = require('../lib/ports');
 const testDbs = testDatabases(require('pg'), 'cf');
 
 // java-db comes later: the preflight's missing service until then.
 const w = localCfWorld({ services: ['node-db', 'results-db'], foundation: true });
+const { run, withCfConfig, pluginsConfig } = scriptsIn(w);
 const URL = 'https://node-app.localhost';
-const lines = (s) => s.split('\n').filter(Boolean);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const dirOf = (name) => { const d = path.join(w.dir, name); fs.mkdirSync(d, { recursive: true }); return d; };
-const cfConfig = () => path.join(w.cfHome, '.cf/config.json');
-const PLUGINS = () => path.join(w.cfHome, '.cf/plugins/config.json');
 
 let testDb;
 test.before(async () => { testDb = await testDbs.open('cfscale_cf_local'); });
 test.after(async () => { if (testDb) await testDb.close(); });
-
-/** A script run to its end with w.env (PLATFORM=cf) unless env says otherwise. */
-function run(script, args, env = {}, { local = false } = {}) {
-  w.clearCalls();
-  const res = spawnSync('bash', [path.join(ROOT, 'scripts', script), ...args],
-    { encoding: 'utf8', env: local ? w.localEnv(env) : w.env(env) });
-  return { code: res.status, stdout: res.stdout, stderr: res.stderr, mutating: w.calls().filter((a) => !READ_ONLY.has(a[0])) };
-}
-
-/** A script started in a process group of its own (as run-round starts its collectors). */
-function start(script, args, env) {
-  const child = spawn(path.join(ROOT, 'scripts', script), args, { env, detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => { stdout += d; });
-  child.stderr.on('data', (d) => { stderr += d; });
-  const done = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  return { child, done };
-}
-
-async function until(what, fn, timeoutMs = 30000) {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    assert.ok(Date.now() - t0 < timeoutMs, `timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-async function query(url, sql, params) {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
-/** GET through the platform's router to the tiny node-app → status (0: no answer, as from /die). */
-function viaRouter(router, urlPath, headers = {}) {
-  return new Promise((resolve) => {
-    const req = http.get(`${router}${urlPath}`, { headers: { Host: 'node-app.localhost', ...headers } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', () => resolve(0));
-  });
-}
-
-/** Edits the world's cf config for the duration of fn. */
-async function withCfConfig(patch, fn) {
-  const saved = fs.readFileSync(cfConfig(), 'utf8');
-  fs.writeFileSync(cfConfig(), JSON.stringify({ ...JSON.parse(saved), ...patch }));
-  try {
-    return await fn();
-  } finally {
-    fs.writeFileSync(cfConfig(), saved);
-  }
-}
 
 // Before java-db exists (the missing service), then after: what else is missing.
 const PREFLIGHT = [
@@ -179,31 +116,19 @@ test('checks that need a cf look-up: one line, exit 1, nothing run', async (t) =
     });
   }
   await t.test('the plugin listed in CF_HOME: collect-stats --source plugin runs it', () => {
-    fs.mkdirSync(path.dirname(PLUGINS()), { recursive: true });
-    fs.writeFileSync(PLUGINS(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
+    fs.mkdirSync(path.dirname(pluginsConfig()), { recursive: true });
+    fs.writeFileSync(pluginsConfig(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
     try {
       const res = run('collect-stats.sh', ['--app', 'node-app', '--round', '1', '--source', 'plugin', '--dry-run']);
       assert.equal(res.code, 0, res.stderr);
       assert.deepEqual(lines(res.stdout), ['cf statistics node-app --debug --full']);
     } finally {
-      fs.rmSync(PLUGINS(), { force: true });
+      fs.rmSync(pluginsConfig(), { force: true });
     }
   });
 });
 
-// tunnel.sh on cf: the chisel app from manifests/chisel.yml (built from chisel/ by the
-// platform's go build), its route on the local domain. The API is the foundation stand-in:
-// the client dials https://ROUTE, which nothing here resolves: the proof fails (exit 2),
-// which is what these cases need; the tunnel carrying traffic is journey.e2e.test.js's
-// (through the router, the local API as a cf target) and tunnel.e2e.test.js's (local).
-const tunnel = {
-  vars: path.join(w.dir, 'tunnel-vars.yml'), state: path.join(w.dir, 'tunnel'), localPort: '',
-  // The runs that wait long for the cf CLI's polls run beside other cases, their cf calls in a log of their own.
-  first: null, unbound: null, log: (name) => path.join(w.dir, `tunnel-calls-${name}.log`),
-};
-tunnel.env = (extra = {}) => w.env({
-  CFSCALE_VARS_FILE: tunnel.vars, CFSCALE_TUNNEL_DIR: tunnel.state, CFSCALE_TUNNEL_TIMEOUT_SEC: '2', ...extra,
-});
+const tunnel = tunnelFixture(w);
 
 // Each push waits for the cf CLI's polls (3 s apart), as does CC's job of a create-service.
 test('at once: node-app and loadgen pushed (the tiny app), java-db created, tunnel.sh pushing chisel', async () => {
@@ -409,282 +334,8 @@ test('the round document on cf: the rounds columns from the CLI and Cloud Contro
   }
 });
 
-/** Pids of the descendants of pid (from /proc). */
-function descendants(pid) {
-  const children = new Map();
-  for (const d of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) || []), Number(d)]);
-    } catch { /* gone */ }
-  }
-  const out = [];
-  for (let todo = [pid]; todo.length;) {
-    const kids = children.get(todo.pop()) || [];
-    out.push(...kids);
-    todo.push(...kids);
-  }
-  return out;
-}
+collectorTests({ w, tunnel, testDbUrl: () => testDb.url, pluginsConfig });
 
-const alive = (pid) => { try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] !== 'Z'; } catch { return false; } };
+wholeRoundTests({ w, run });
 
-test('the collectors on the real cf: SIGTERM ends them with their rows stored and nothing left running', async (t) => {
-  // Meanwhile (through the rounds below): tunnel.sh with chisel unbound binds and restarts it.
-  tunnel.unbound = w.cf('unbind-service', 'chisel', 'results-db').then(() => start('tunnel.sh',
-    ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CF_CALL_LOG: tunnel.log('unbound') })).done)
-    .catch((err) => ({ code: -1, stderr: err.message }));
-  const db = testDb.url;
-  const rows = (table, round) => query(db, `SELECT count(*)::int AS n FROM ${table} WHERE round_id = $1`, [round]);
-  // The URL holds a password: the collectors take it from the environment, never from argv.
-  const withDb = { ...w.env(), RESULTS_DATABASE_URL: db };
-  await t.test('collect-stats --source v3: SIGTERM in the sleep between polls', async () => {
-    const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '21', '--source', 'v3', '--interval', '60'], withDb);
-    await until('the first poll\'s row', async () => (await rows('instance_stats', 21))[0].n === 1);
-    const kids = descendants(c.child.pid);
-    c.child.kill('SIGTERM');
-    const res = await c.done;
-    assert.equal(res.code, 0, res.stderr);
-    assert.deepEqual(await query(db, 'SELECT instance_index, source FROM instance_stats WHERE round_id = 21'), [{ instance_index: 0, source: 'v3' }]);
-    await until('no child left', () => kids.every((k) => !alive(k)), 5000);
-  });
-  await t.test('collect-stats --source plugin: a statistics plugin that ends by itself gives way to the v3 stats', async () => {
-    // Listed but not there: the real cf CLI cannot start it and exits 1, as a plugin on a
-    // foundation without the v2 API does.
-    fs.mkdirSync(path.dirname(PLUGINS()), { recursive: true });
-    fs.writeFileSync(PLUGINS(), JSON.stringify({ Plugins: { Statistics: { Location: '/nonexistent/statistics', Version: { Major: 1 } } } }));
-    try {
-      const c = start('collect-stats.sh', ['--app', 'node-app', '--round', '22', '--source', 'plugin', '--interval', '60'], withDb);
-      await until('the v3 row', async () => (await rows('instance_stats', 22))[0].n === 1);
-      c.child.kill('SIGTERM');
-      const res = await c.done;
-      assert.equal(res.code, 0, res.stderr);
-      assert.match(res.stderr, /^collect-stats: cf statistics ended by itself \(exit 1\): polling the v3 stats every 60 s instead$/m);
-    } finally {
-      fs.rmSync(PLUGINS(), { force: true });
-    }
-  });
-  await t.test('collect-logs: the router\'s lines of requests made meanwhile, in router_timings', async () => {
-    const c = start('collect-logs.sh', ['--app', 'node-app', '--round', '23'], withDb);
-    const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
-    const n = 20;
-    // cf logs follows from now: requests until the first one shows, then n more.
-    await until('cf logs following', async () => {
-      await viaRouter(router, '/warm');
-      return (await rows('router_timings', 23))[0].n > 0;
-    });
-    const counted = async () => (await query(db, "SELECT count(*)::int AS n FROM router_timings WHERE round_id = 23 AND path LIKE '/counted-%'"))[0].n;
-    for (let i = 0; i < n; i++) assert.equal(await viaRouter(router, `/counted-${i}`), 200);
-    await until(`${n} rows`, async () => (await counted()) === n);
-    const kids = descendants(c.child.pid);
-    c.child.kill('SIGTERM');
-    const res = await c.done;
-    assert.equal(res.code, 0, res.stderr);
-    assert.equal(await counted(), n);
-    await until('no child left', () => kids.every((k) => !alive(k)), 5000);
-  });
-});
-
-// Whole short rounds on the local platform (PLATFORM=local: the scripts log in to it
-// themselves), the results database its results-db; the loadgen is played by this test (a
-// connection named like an idle loadgen, its loadgen_runs row), so no samples: verdict failed.
-test('whole short rounds: the verdict, a crash, connections terminated, reaping, SIGTERM', async (t) => {
-  await w.cf('create-service-key', 'results-db', 'cfscale-scripts');
-  const key = await w.cf('service-key', 'results-db', 'cfscale-scripts', '--guid');
-  const url = JSON.parse(await w.cf('curl', `/v3/service_credential_bindings/${key}/details`)).credentials.uri;
-  const node = await w.guid('node-app');
-  const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  const started = [];
-  // A subtest that failed leaves no round running into the next (its collectors, its connections).
-  t.afterEach(async () => {
-    for (const r of started.splice(0)) {
-      if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill('SIGTERM');
-      await r.done;
-    }
-  });
-  const startRound = (label) => {
-    const child = spawn('bash', [path.join(ROOT, 'scripts/run-round.sh'), '--app', 'node-app', '--duration', '2s',
-      '--seed-ads', '0', '--stats-source', 'v3', '--label', label], { env: w.localEnv() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const r = { child, done: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))) };
-    started.push(r);
-    return r;
-  };
-  const idleLoadgen = async () => {
-    const c = new Client({ connectionString: url, application_name: 'cfscale-loadgen:0:idle' });
-    await c.connect();
-    return c;
-  };
-  const roundOf = (label) => until(`round ${label}`, async () => (await db.query('SELECT * FROM rounds WHERE label = $1', [label])).rows[0], 60000);
-  const loadgenDone = (id) => db.query("INSERT INTO loadgen_runs (round_id, instance_index, status, finished_at) VALUES ($1, 0, 'done', now())", [id]);
-  // run-round's collectors of round ID: their arguments name the round, their environment this database.
-  const collectorsOf = (id) => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
-    try {
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-      return new RegExp(`collect-(stats|logs)\\.js .*--round ${id} --platform local`).test(argv) && env.includes(`RESULTS_DATABASE_URL=${url}`);
-    } catch {
-      return false; // gone meanwhile
-    }
-  }).join(' ');
-  const staleRound = async (label, beat) => (await db.query(`INSERT INTO rounds (platform, app, target_url, app_instances, loadgens, model,
-      parallel, duration_ms, start_at, heartbeat_at, label)
-    VALUES ('local', 'node-app', 'http://x', 1, 1, 'closed', 1, 1000, now() - interval '1 hour', now() - interval '${beat}', $1)
-    RETURNING id`, [label])).rows[0];
-  const loadgen = await idleLoadgen();
-  try {
-    await t.test('a finished round with an instance crashed: summary, the crash in instance_events, round_id=N last, the verdict the exit code', async () => {
-      // node-app as a plain cf push leaves it, without a control credential: the round gives it one.
-      await w.cf('unset-env', 'node-app', 'CONTROL_TOKEN');
-      const run = startRound('finished');
-      const round = await roundOf('finished');
-      await viaRouter(router, '/die', { 'X-Cf-App-Instance': `${node}:0` });
-      await until('the crash event', async () => JSON.parse(await w.cf('curl', `/v3/audit_events?types=audit.app.process.crash&target_guids=${node}`))
-        .resources.some((e) => Date.parse(e.created_at) >= Math.floor(round.created_at.getTime() / 1000) * 1000));
-      await loadgenDone(round.id);
-      const res = await run.done;
-      assert.equal(res.code, 2, res.stderr);
-      const out = lines(res.stdout);
-      assert.equal(out[out.length - 1], `round_id=${round.id}`);
-      assert.match(res.stdout, new RegExp(`^round ${round.id}: node-app on local, 1 instance`));
-      assert.match(res.stdout, /^verdict: FAILED: no samples$/m);
-      assert.match(res.stderr, new RegExp(`^run-round: round ${round.id}: node-app x1, 1 loadgen\\(s\\), starts at `, 'm'));
-      assert.match(res.stderr, /^run-round: node-app has no CONTROL_TOKEN \(a plain cf push sets none; its control endpoints answer 401\): giving it one, then restarting it$/m);
-      assert.doesNotMatch(res.stderr, /not ingested/);
-      assert.deepEqual((await db.query('SELECT instance_index, kind, detail FROM instance_events WHERE round_id = $1', [round.id])).rows,
-        [{ instance_index: 0, kind: 'crash', detail: 'CRASHED: APP/PROC/WEB: Exited with status 3' }]);
-      assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [round.id])).rows[0].status, 'failed');
-      assert.equal(collectorsOf(round.id), '');
-    });
-    await t.test('connections terminated mid-round (57P01): run-round and the collectors reconnect; a stale round reaped first', async () => {
-      const stale = await staleRound('stale', '1 hour');
-      const run = startRound('blink');
-      const round = await roundOf('blink');
-      await until('the collectors', () => collectorsOf(round.id) !== '');
-      const ours = `FROM pg_stat_activity WHERE datname = current_database() AND application_name IN ('cfscale-run-round', 'cfscale-ingest')`;
-      await until('three connections', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n === 3);
-      assert.equal((await db.query(`SELECT pg_terminate_backend(pid) ${ours}`)).rows.length, 3);
-      await until('run-round reconnected', async () => (await db.query(`SELECT count(*)::int AS n ${ours}`)).rows[0].n >= 1);
-      await db.query(`SELECT pg_terminate_backend(pid) ${ours}`);
-      await loadgenDone(round.id);
-      const res = await run.done;
-      assert.equal(res.code, 2, res.stderr); // no samples: the verdict, not the blink
-      assert.doesNotMatch(res.stderr, /at .*\.js:\d+|Unhandled|NOT WRITTEN/);
-      assert.match(res.stdout, new RegExp(`^round_id=${round.id}$`, 'm'));
-      assert.match(res.stderr, new RegExp(`^run-round: reaped round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
-      const after = (await db.query('SELECT status, status_reason FROM rounds WHERE id = ANY($1) ORDER BY id', [[stale.id, round.id]])).rows;
-      assert.deepEqual(after.map((r) => r.status), ['failed', 'failed']);
-      assert.equal(after[1].status_reason, 'no samples');
-      assert.equal(collectorsOf(round.id), '');
-    });
-    await t.test('rounds.sh --reap: a round whose control process is gone is marked failed, one line', () => {
-      return staleRound('stale-2', '3 minutes').then((stale) => {
-        const res = run('rounds.sh', ['--reap'], {}, { local: true });
-        assert.equal(res.code, 0, res.stderr);
-        assert.match(res.stdout, new RegExp(`^round ${stale.id}: failed: control process gone: no heartbeat since `, 'm'));
-        assert.match(res.stdout, /^reap-rounds: 1 round\(s\) reaped$/m);
-      });
-    });
-    await t.test('SIGTERM mid-round: exit 130, the round cancelled, the collectors stopped', async () => {
-      const run = startRound('interrupted');
-      const round = await roundOf('interrupted');
-      await until('the collectors', () => collectorsOf(round.id) !== '');
-      run.child.kill('SIGTERM');
-      const res = await run.done;
-      assert.equal(res.code, 130, res.stderr);
-      assert.match(res.stderr, new RegExp(`^run-round: interrupted: cancelling round ${round.id}$`, 'm'));
-      assert.doesNotMatch(res.stdout, /round_id=/);
-      assert.equal((await db.query('SELECT status FROM rounds WHERE id = $1', [round.id])).rows[0].status, 'cancelled');
-      assert.equal(collectorsOf(round.id), '');
-    });
-  } finally {
-    await loadgen.end();
-  }
-  await t.test('SIGTERM while waiting for the loadgens: exit 130 at once, no round inserted', async () => {
-    const run = startRound('never-ready');
-    await until('the wait for loadgens', async () => (await db.query(
-      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'cfscale-run-round'")).rows.length > 0, 60000);
-    const t0 = Date.now();
-    run.child.kill('SIGTERM');
-    const res = await run.done;
-    assert.equal(res.code, 130, res.stderr);
-    assert.ok(Date.now() - t0 < 10000, 'stopped waiting for the loadgens');
-    assert.match(res.stderr, /^run-round: interrupted: cancelling round <round>$/m);
-    assert.equal((await db.query("SELECT count(*)::int AS n FROM rounds WHERE label = 'never-ready'")).rows[0].n, 0);
-  });
-  await db.end();
-});
-
-test('tunnel.sh --platform cf: the cf calls, and what stops it', async (t) => {
-  const { vars, state } = tunnel;
-  const run1 = () => run('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env());
-  const failsProof = (res) => {
-    assert.equal(res.code, 2, res.stderr);
-    assert.match(res.stderr, /the tunnel does not carry traffic: psql SELECT 1 failed/);
-    assert.ok(!fs.existsSync(state), 'state removed, client stopped');
-  };
-  const guid = await w.guid('chisel');
-  await t.test('absent: pushed (its manifest binds results-db), looked up by cf curl; exit 2 when psql cannot pass, nothing left', () => {
-    failsProof(tunnel.first);
-    assert.deepEqual(fs.readFileSync(tunnel.log('first'), 'utf8').trim().split('\n'), [
-      'oauth-token',
-      'app chisel --guid',
-      `push -f manifests/chisel.yml --vars-file ${vars}`,
-      'app chisel --guid',
-      `curl /v3/apps/${guid}/env`,
-      `curl /v3/apps/${guid}/routes`,
-      'curl /v3/info',
-    ]);
-  });
-  await t.test('unbound: bound and restarted, its env looked up again', async () => {
-    failsProof(await tunnel.unbound);
-    assert.deepEqual(fs.readFileSync(tunnel.log('unbound'), 'utf8').trim().split('\n'), [
-      'oauth-token',
-      'app chisel --guid',
-      `curl /v3/apps/${guid}/env`,
-      'bind-service chisel results-db',
-      'restart chisel',
-      `curl /v3/apps/${guid}/env`,
-      `curl /v3/apps/${guid}/routes`,
-      'curl /v3/info',
-    ]);
-  });
-  await t.test('regression: a SIGTERM while the proof waits stops the client this run started (exit 143)', async () => {
-    const c = start('tunnel.sh', ['--platform', 'cf', '--local-port', tunnel.localPort], tunnel.env({ CFSCALE_TUNNEL_TIMEOUT_SEC: '60' }));
-    const pidFile = path.join(state, 'client.pid');
-    await until('the client', () => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '');
-    await sleep(300); // inside the proof's wait
-    const clientPid = Number(fs.readFileSync(pidFile, 'utf8'));
-    c.child.kill('SIGTERM');
-    const res = await c.done;
-    assert.ok(res.code === 143 || res.signal === 'SIGTERM', `exit ${res.code} ${res.signal}: ${res.stderr}`);
-    assert.ok(!alive(clientPid), 'the chisel client still runs');
-    assert.ok(!fs.existsSync(state), 'state removed');
-  });
-  const lacks = [
-    ['no CHISEL_AUTH (a failure inside tunnel-info)', ['unset-env', 'chisel', 'CHISEL_AUTH'], ['set-env', 'chisel', 'CHISEL_AUTH', 'tunnel:CHANGE-ME'],
-      /^tunnel-info: the chisel app has no CHISEL_AUTH/],
-    ['no route', ['unmap-route', 'chisel', 'localhost', '--hostname', 'chisel'], ['map-route', 'chisel', 'localhost', '--hostname', 'chisel'],
-      /^tunnel: chisel has no route: cf map-route chisel DOMAIN --hostname HOST \(chisel-host of the vars file\)$/],
-  ];
-  for (const [name, lack, restore, msg] of lacks) {
-    await t.test(`what the app lacks ends the run with one line, exit 1, no state left: ${name}`, async () => {
-      await w.cf(...lack);
-      try {
-        const res = run1();
-        assert.equal(res.code, 1, res.stderr);
-        assert.match(res.stderr.trim(), msg);
-        assert.equal(lines(res.stderr).length, 1, res.stderr);
-        assert.equal(res.stdout, '');
-        assert.ok(!fs.existsSync(state), 'state removed');
-      } finally {
-        await w.cf(...restore);
-      }
-    });
-  }
-});
+tunnelTests({ w, tunnel, run });

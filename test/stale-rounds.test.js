@@ -5,25 +5,13 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { after, before, test } = require('node:test');
+const { test } = require('node:test');
 const { loggedCalls: calls, runScript } = require('../report/test/helpers/cli.js');
-const { stopOwnCluster, testDatabase } = require('../report/test/helpers/pg.js');
+const { testDatabaseAndDir } = require('../report/test/helpers/pg.js');
 
 const { FAKE_ROUND_ENV } = require('./fake-run-round.js');
-let db;
-let dir;
-
-before(async () => {
-  db = await testDatabase('stale');
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-stale-'));
-});
-after(async () => {
-  await db.drop();
-  stopOwnCluster();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const fx = testDatabaseAndDir('stale', 'cfscale-report-stale-');
 
 // afterChange: keep: the edits change the CPU quota; re-running the first round after that
 // change is the subject of runner.test.js, not of this one.
@@ -38,11 +26,11 @@ afterChange: keep
 `;
 
 test('a plan edited after its rounds ran re-runs them; the report ignores the old ones', async () => {
-  const planFile = path.join(dir, 'edited.yml');
-  const log = path.join(dir, 'calls.log');
-  const cfState = path.join(dir, 'cf-state.json');
+  const planFile = path.join(fx.dir, 'edited.yml');
+  const log = path.join(fx.dir, 'calls.log');
+  const cfState = path.join(fx.dir, 'cf-state.json');
   const run = (extra = []) => runScript('run-experiment.sh', [planFile, ...extra],
-    { ...FAKE_ROUND_ENV, CFSCALE_RESULTS_URL: db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
+    { ...FAKE_ROUND_ENV, CFSCALE_RESULTS_URL: fx.db.url, FAKE_RUN_ROUND_LOG: log, CFSCALE_PLATFORM_CLI: path.join(__dirname, 'fake-cf.js'),
       FAKE_CF_STATE: cfState, FAKE_CF_LOG: `${cfState}.log` });
   fs.writeFileSync(planFile, BASE);
   const first = run();
@@ -80,11 +68,11 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   }
 
   // 8 rounds in the database, 2 under the plan as it is now.
-  const { rows } = await db.client.query("SELECT id FROM rounds WHERE experiment = 'edited' ORDER BY id");
+  const { rows } = await fx.db.client.query("SELECT id FROM rounds WHERE experiment = 'edited' ORDER BY id");
   assert.equal(rows.length, 8);
   const newest = rows.slice(-2).map((r) => r.id);
-  const out = path.join(dir, 'report');
-  const rep = runScript('report.sh', ['--experiment', 'edited', '--plan', planFile, '--out', out], { CFSCALE_RESULTS_URL: db.url });
+  const out = path.join(fx.dir, 'report');
+  const rep = runScript('report.sh', ['--experiment', 'edited', '--plan', planFile, '--out', out], { CFSCALE_RESULTS_URL: fx.db.url });
   assert.equal(rep.code, 0, rep.stderr);
   assert.match(rep.stderr, /report: 2 round\(s\)/);
   assert.match(rep.stderr, /checked against plan edited: 6 stale round\(s\) ignored/);
@@ -95,25 +83,25 @@ test('a plan edited after its rounds ran re-runs them; the report ignores the ol
   assert.match(html, /Plan check: checked against plan edited: 6 stale round\(s\) ignored/);
 
   // Under the first version of the plan, only its two rounds count again.
-  const v1 = path.join(dir, 'v1.yml');
+  const v1 = path.join(fx.dir, 'v1.yml');
   fs.writeFileSync(v1, BASE);
-  const old = runScript('report.sh', ['--experiment', 'edited', '--plan', v1, '--out', path.join(dir, 'report-v1')], { CFSCALE_RESULTS_URL: db.url });
+  const old = runScript('report.sh', ['--experiment', 'edited', '--plan', v1, '--out', path.join(fx.dir, 'report-v1')], { CFSCALE_RESULTS_URL: fx.db.url });
   assert.equal(old.code, 0, old.stderr);
   assert.match(old.stderr, /report: 2 round\(s\).*\n.*6 stale round\(s\) ignored/);
 });
 
 test('report: --plan errors and a plan whose every round is stale exit 1 with one line', () => {
-  const other = path.join(dir, 'other.yml');
+  const other = path.join(fx.dir, 'other.yml');
   fs.writeFileSync(other, BASE.replace('name: edited', 'name: other'));
-  const allStale = path.join(dir, 'all-stale.yml');
+  const allStale = path.join(fx.dir, 'all-stale.yml');
   fs.writeFileSync(allStale, BASE.replace('duration: 4s', 'duration: 9s'));
   const cases = [
     [['--experiment', 'edited', '--plan', other], /^report: --plan .*other\.yml is plan other, not --experiment edited\n$/],
-    [['--experiment', 'edited', '--plan', path.join(dir, 'missing.yml')], /^report: plan .*missing\.yml: cannot read: ENOENT\n$/],
+    [['--experiment', 'edited', '--plan', path.join(fx.dir, 'missing.yml')], /^report: plan .*missing\.yml: cannot read: ENOENT\n$/],
     [['--experiment', 'edited', '--plan', allStale], /^report: no rounds match --experiment edited \(checked against plan edited: 8 stale round\(s\) ignored.*duration_ms: round 4000, plan 9000\)\n$/],
   ];
   for (const [args, re] of cases) {
-    const r = runScript('report.sh', [...args, '--out', path.join(dir, 'never')], { CFSCALE_RESULTS_URL: db.url });
+    const r = runScript('report.sh', [...args, '--out', path.join(fx.dir, 'never')], { CFSCALE_RESULTS_URL: fx.db.url });
     assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, re, args.join(' '));
   }

@@ -13,6 +13,50 @@ const FORM = 'application/x-www-form-urlencoded';
 const README_EXAMPLE = 'id: 1\ntitle: Bike for sale\nprice: 120.00\ncontact: anna@example.com\n'
   + 'created: 2026-11-21T13:17:01.123Z\n\nAlmost new.\nCollect in person.\n';
 
+/** The lines of GET /ads for the ads of ids (fixtureAds' ads, id k at k - 1). */
+const pageOf = (ads, ids) => ids.map((id) => {
+  const a = ads[id - 1];
+  return `${a.id}\t${a.price}\t${a.title}\n`;
+}).join('');
+/** from, from - 1, ..., to. */
+const range = (from, to) => Array.from({ length: from - to + 1 }, (_, k) => from - k);
+
+/** Two ads posted through the API head the first page, and the total grows by two. */
+async function postedAdsFirst(cfg) {
+  const problems = [];
+  const before = await send(cfg.baseUrl, { path: '/ads?limit=1' });
+  const ids = [];
+  for (const title of ['first of two', 'second of two']) {
+    const res = await send(cfg.baseUrl, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: `title=${encodeURIComponent(title)}&price=3` });
+    if (res.status !== 201) problems.push(`POST /ads: want 201, got ${res.status ?? res.error}`);
+    ids.push(res.body?.toString().trim());
+  }
+  const res = await send(cfg.baseUrl, { path: '/ads?limit=2' });
+  const want = `${ids[1]}\t3.00\tsecond of two\n${ids[0]}\t3.00\tfirst of two\n`;
+  if (res.body?.toString() !== want) problems.push(`GET /ads?limit=2: want ${show(want)}, got ${show(res.body ?? res.error)}`);
+  const totalBefore = Number(one(before, 'x-total-count'));
+  const totalAfter = Number(one(res, 'x-total-count'));
+  if (totalAfter !== totalBefore + 2) problems.push(`X-Total-Count: want ${totalBefore + 2} after two posts, got ${totalAfter}`);
+  report(problems);
+}
+
+/** A missing table is neither "database down" nor a pool timeout: the contract's 500. */
+async function internalError(cfg, ads, expectExact) {
+  await arrangeAds(cfg.dbUrl, ads);
+  const problems = [];
+  await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads RENAME TO ads_hidden_by_contract'));
+  try {
+    const internal = 'internal error\n';
+    await expectExact(problems, { path: '/ads/1' }, 500, internal);
+    await expectExact(problems, { path: '/ads' }, 500, internal);
+    await expectExact(problems, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=x' }, 500, internal);
+  } finally {
+    await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads_hidden_by_contract RENAME TO ads'));
+  }
+  await expectExact(problems, { path: '/ads/1' }, 200, README_EXAMPLE);
+  report(problems);
+}
+
 module.exports = function adsState(cfg) {
   const ctx = { instanceIndex: cfg.instanceIndex };
   const noDb = cfg.dbUrl ? false : 'needs CONTRACT_DB_URL';
@@ -27,12 +71,6 @@ module.exports = function adsState(cfg) {
     problems.push(...found.map((p) => `${req.method || 'GET'} ${req.path}: ${p}`));
     return res;
   }
-
-  const pageOf = (ads, ids) => ids.map((id) => {
-    const a = ads[id - 1];
-    return `${a.id}\t${a.price}\t${a.title}\n`;
-  }).join('');
-  const range = (from, to) => Array.from({ length: from - to + 1 }, (_, k) => from - k);
 
   describe('ads in a known database state', () => {
     const ads = fixtureAds(25);
@@ -94,39 +132,8 @@ module.exports = function adsState(cfg) {
       report(problems);
     });
 
-    test('an unexpected database error is 500 internal error, without SQL or a stack trace', { skip: noDb }, async () => {
-      await arrangeAds(cfg.dbUrl, ads);
-      const problems = [];
-      // A missing table is neither "database down" nor a pool timeout: the contract's 500.
-      await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads RENAME TO ads_hidden_by_contract'));
-      try {
-        const internal = 'internal error\n';
-        await expectExact(problems, { path: '/ads/1' }, 500, internal);
-        await expectExact(problems, { path: '/ads' }, 500, internal);
-        await expectExact(problems, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=x' }, 500, internal);
-      } finally {
-        await withClient(cfg.dbUrl, (c) => c.query('ALTER TABLE ads_hidden_by_contract RENAME TO ads'));
-      }
-      await expectExact(problems, { path: '/ads/1' }, 200, README_EXAMPLE);
-      report(problems);
-    });
+    test('an unexpected database error is 500 internal error, without SQL or a stack trace', { skip: noDb }, () => internalError(cfg, ads, expectExact));
   });
 
-  test('posted ads come first on the first page (through the API only)', async () => {
-    const problems = [];
-    const before = await send(cfg.baseUrl, { path: '/ads?limit=1' });
-    const ids = [];
-    for (const title of ['first of two', 'second of two']) {
-      const res = await send(cfg.baseUrl, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: `title=${encodeURIComponent(title)}&price=3` });
-      if (res.status !== 201) problems.push(`POST /ads: want 201, got ${res.status ?? res.error}`);
-      ids.push(res.body?.toString().trim());
-    }
-    const res = await send(cfg.baseUrl, { path: '/ads?limit=2' });
-    const want = `${ids[1]}\t3.00\tsecond of two\n${ids[0]}\t3.00\tfirst of two\n`;
-    if (res.body?.toString() !== want) problems.push(`GET /ads?limit=2: want ${show(want)}, got ${show(res.body ?? res.error)}`);
-    const totalBefore = Number(one(before, 'x-total-count'));
-    const totalAfter = Number(one(res, 'x-total-count'));
-    if (totalAfter !== totalBefore + 2) problems.push(`X-Total-Count: want ${totalBefore + 2} after two posts, got ${totalAfter}`);
-    report(problems);
-  });
+  test('posted ads come first on the first page (through the API only)', () => postedAdsFirst(cfg));
 };

@@ -13,6 +13,7 @@ const pg = require('pg');
 const ROOT = path.resolve(__dirname, '..');
 const REPO = path.resolve(ROOT, '..');
 const pgCluster = require('../../local-platform/lib/pg-cluster.js');
+const { until } = require('../../lib/until');
 const SCHEMA = path.join(REPO, 'results-schema.sql');
 // loadgen's range of the repository's port table.
 const OWN_PORTS = JSON.parse(fs.readFileSync(path.join(REPO, 'ports.json'), 'utf8')).ranges.loadgen.ports.split('-').map(Number);
@@ -154,15 +155,8 @@ async function insertRound(db, fields) {
 
 function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 
-async function waitFor(fn, timeoutMs, what) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** fn's first truthy value, polled every 100 ms; fails after timeoutMs naming what. */
+function waitFor(fn, timeoutMs, what) { return until(what, fn, { timeoutMs }); }
 
 module.exports = {
   startServer, closedPort, createDatabase, ownCluster, testCluster, stopTestCluster, query, spawnNode, sleep, waitFor, ROOT,

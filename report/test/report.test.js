@@ -3,39 +3,28 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { after, before, test } = require('node:test');
+const { test } = require('node:test');
 const { runScript } = require('./helpers/cli.js');
-const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { testDatabaseAndDir } = require('./helpers/pg.js');
 const { insertExperiment, insertRound } = require('./helpers/synthetic.js');
 const { readCsv } = require('./helpers/csv.js');
 
-let db;
-let dir;
 let ids;
-
-before(async () => {
-  db = await testDatabase('report');
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-report-out-'));
+const fx = testDatabaseAndDir('report', 'cfscale-report-out-', async ({ db }) => {
   ids = await insertExperiment(db.client, 'synth');
-});
-after(async () => {
-  await db.drop();
-  stopOwnCluster();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const close = (a, b, tol, what) => assert.ok(Math.abs(Number(a) - b) <= tol, `${what}: ${a} vs ${b}`);
 
 function report(args) {
-  const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: db.url });
+  const r = runScript('report.sh', args, { CFSCALE_RESULTS_URL: fx.db.url });
   assert.equal(r.code, 0, r.stderr);
   return r;
 }
 
 test('the report renders HTML, one SVG per chart and the CSV tables', () => {
-  const out = path.join(dir, 'synth');
+  const out = path.join(fx.dir, 'synth');
   const r = report(['--experiment', 'synth', '--out', out]);
   assert.equal(r.stdout.trim(), path.join(out, 'index.html'));
   const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
@@ -56,7 +45,7 @@ test('the report renders HTML, one SVG per chart and the CSV tables', () => {
 });
 
 test('groups: n, means and Student t intervals are the known answers', () => {
-  const groups = readCsv(path.join(dir, 'synth', 'csv', 'groups.csv'));
+  const groups = readCsv(path.join(fx.dir, 'synth', 'csv', 'groups.csv'));
   assert.equal(groups.length, 8);
   const g = groups.find((x) => x.app === 'java-app' && x.instances === '1' && x.loadgens === '2');
   assert.equal(g.n, '3');
@@ -73,7 +62,7 @@ test('groups: n, means and Student t intervals are the known answers', () => {
 });
 
 test('comparisons: a real difference is significant, an equal p95 is within noise', () => {
-  const cmp = readCsv(path.join(dir, 'synth', 'csv', 'comparisons.csv'));
+  const cmp = readCsv(path.join(fx.dir, 'synth', 'csv', 'comparisons.csv'));
   assert.equal(cmp.length, 8, 'app comparison at 4 points × 2 metrics');
   for (const c of cmp) {
     assert.equal(c.changed, 'app');
@@ -88,7 +77,7 @@ test('comparisons: a real difference is significant, an equal p95 is within nois
 });
 
 test('rounds with a bad validity flag are excluded from the groups and listed', () => {
-  const groups = readCsv(path.join(dir, 'synth', 'csv', 'groups.csv'));
+  const groups = readCsv(path.join(fx.dir, 'synth', 'csv', 'groups.csv'));
   const g = groups.find((x) => x.app === 'java-app' && x.instances === '2' && x.loadgens === '4');
   assert.equal(g.n, '1');
   assert.equal(g.excluded_rounds.split(' ').length, 2);
@@ -98,12 +87,12 @@ test('rounds with a bad validity flag are excluded from the groups and listed', 
 });
 
 test('scaling efficiency and CPU utilisation (Table 7.1)', () => {
-  const eff = readCsv(path.join(dir, 'synth', 'csv', 'scaling-efficiency.csv'));
+  const eff = readCsv(path.join(fx.dir, 'synth', 'csv', 'scaling-efficiency.csv'));
   const e2 = eff.find((e) => e.app === 'node-app' && e.instances === '2');
   close(e2.efficiency, 1.6 / 2, 0.015, 'X(2) / 2 X(1)');
   assert.equal(e2.n, '2');
   assert.ok(Number(e2.ci_low) < Number(e2.efficiency) && Number(e2.ci_high) > Number(e2.efficiency));
-  const cpu = readCsv(path.join(dir, 'synth', 'csv', 'cpu-utilisation.csv'));
+  const cpu = readCsv(path.join(fx.dir, 'synth', 'csv', 'cpu-utilisation.csv'));
   const n2 = cpu.find((c) => c.app === 'node-app' && c.instances === '2');
   // Peak as the study took it: each instance's highest sample (jitter +2 %), summed.
   close(n2.max_cpu_used_pct, 2 * 80 * 1.02, 0.2, 'node ×2 at 4 loadgens, peak');
@@ -119,12 +108,12 @@ test('scaling efficiency and CPU utilisation (Table 7.1)', () => {
   close(j1.study_available_pct, 400, 0.01, 'study: 4 cores per Java instance');
   assert.match(j1.study_basis, /assumed 4 cores per cell \(study §7\.2\)/);
   assert.deepEqual([j1.published_max_cpu_pct, j1.published_utilisation_pct], ['229', '57']);
-  const html = fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8');
+  const html = fs.readFileSync(path.join(fx.dir, 'synth', 'index.html'), 'utf8');
   assert.match(html, /<b>Assumption:<\/b> the cell's cores are not known .*: assumed 4 cores per cell \(study §7\.2\)/);
 });
 
 test('validity flags: saturated generator, restarts, late sends, errors, no warm-up, stats samples lost', async () => {
-  const rounds = readCsv(path.join(dir, 'synth', 'csv', 'rounds.csv'));
+  const rounds = readCsv(path.join(fx.dir, 'synth', 'csv', 'rounds.csv'));
   const byId = new Map(rounds.map((r) => [Number(r.round), r]));
   const crash = rounds.find((r) => r.label === 'exp:synth:java-app:default:i2:l4:p1:rep2');
   assert.equal(crash.trusted, 'false');
@@ -134,9 +123,9 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.equal(byId.get(ids[0]).trusted, 'true');
   assert.equal(byId.get(ids[0]).flags, '');
   // A round with late sends, errors and no warm-up, selected by --rounds.
-  const bad = await insertRound(db.client, { app: 'node-app', instances: 1, loadgens: 2, rate: 50, label: 'manual', requests: 100,
+  const bad = await insertRound(fx.db.client, { app: 'node-app', instances: 1, loadgens: 2, rate: 50, label: 'manual', requests: 100,
     late: 20, errorEvery: 10, warmupMs: 0 });
-  const out = path.join(dir, 'single');
+  const out = path.join(fx.dir, 'single');
   report(['--rounds', `${bad}`, '--out', out]);
   const [r] = readCsv(path.join(out, 'csv', 'rounds.csv'));
   assert.equal(r.trusted, 'false');
@@ -147,8 +136,8 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   assert.doesNotMatch(r.flags, /warm-up/);
   assert.match(fs.readFileSync(path.join(out, 'index.html'), 'utf8'), new RegExp(`1 round\\(s\\) ran without one .*\\n?.*round ${bad}\\)`));
   // A generator that joined late: 10 samples 0.24 s apart (first to last 2.2 s) in 30 % of 8 s.
-  const late = await insertRound(db.client, { app: 'java-app', instances: 1, loadgens: 1, parallel: 1, label: 'late join', requests: 10, coverage: 0.3 });
-  const out2 = path.join(dir, 'late');
+  const late = await insertRound(fx.db.client, { app: 'java-app', instances: 1, loadgens: 1, parallel: 1, label: 'late join', requests: 10, coverage: 0.3 });
+  const out2 = path.join(fx.dir, 'late');
   report(['--rounds', `${late}`, '--out', out2]);
   const [l] = readCsv(path.join(out2, 'csv', 'rounds.csv'));
   assert.match(l.flags, /only 10 sample\(s\) after the warm-up/);
@@ -158,9 +147,9 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
   // of 1.25 s expects 5 (6, less one for an edge); a warning (CPU and memory figures thin), the
   // round stays in its group. At 1.6 s, 4 are expected: none lost.
   const stats = (intervalS) => ({ environment: { stats_source: 'v3', stats_interval_s: intervalS } });
-  const thin = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'thin stats', columns: stats(1.25) });
-  const full = await insertRound(db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'full stats', columns: stats(1.6) });
-  const out3 = path.join(dir, 'stats');
+  const thin = await insertRound(fx.db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'thin stats', columns: stats(1.25) });
+  const full = await insertRound(fx.db.client, { app: 'node-app', instances: 2, loadgens: 1, parallel: 1, label: 'full stats', columns: stats(1.6) });
+  const out3 = path.join(fx.dir, 'stats');
   report(['--rounds', `${thin},${full}`, '--out', out3]);
   const statsRows = new Map(readCsv(path.join(out3, 'csv', 'rounds.csv')).map((x) => [x.label, x]));
   assert.match(statsRows.get('thin stats').flags, /8 of 10 expected stats samples \(one per 1\.25 s per instance\)/);
@@ -173,14 +162,14 @@ test('validity flags: saturated generator, restarts, late sends, errors, no warm
 });
 
 test('placement: the cells of app instances and loadgens; a loadgen on an app cell is flagged on CF; CF cannot see the router', async () => {
-  const cf = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed cf', columns: { platform: 'cf' } });
-  const local = await insertRound(db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local',
+  const cf = await insertRound(fx.db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed cf', columns: { platform: 'cf' } });
+  const local = await insertRound(fx.db.client, { app: 'java-app', instances: 2, loadgens: 2, parallel: 1, label: 'placed local',
     columns: { environment: { host_cpus: 2, router_cpu_cores: 0.123 } } });
-  await db.client.query(`UPDATE instance_stats SET host = CASE WHEN instance_index = 0 THEN '10.0.4.12' ELSE '10.0.4.13' END
+  await fx.db.client.query(`UPDATE instance_stats SET host = CASE WHEN instance_index = 0 THEN '10.0.4.12' ELSE '10.0.4.13' END
     WHERE round_id = ANY($1)`, [[cf, local]]);
-  await db.client.query(`UPDATE loadgen_runs SET host = CASE WHEN instance_index = 0 THEN '10.0.4.13' ELSE '10.0.4.99' END
+  await fx.db.client.query(`UPDATE loadgen_runs SET host = CASE WHEN instance_index = 0 THEN '10.0.4.13' ELSE '10.0.4.99' END
     WHERE round_id = ANY($1)`, [[cf, local]]);
-  const out = path.join(dir, 'placement');
+  const out = path.join(fx.dir, 'placement');
   report(['--rounds', `${cf},${local}`, '--out', out]);
   const rows = new Map(readCsv(path.join(out, 'csv', 'rounds.csv')).map((x) => [x.label, x]));
   for (const label of ['placed cf', 'placed local']) {
@@ -198,8 +187,8 @@ test('placement: the cells of app instances and loadgens; a loadgen on an app ce
   assert.match(html, /On CF an app's database is a service instance only the\napp reaches, so its PostgreSQL server version is not recorded for CF rounds/);
   assert.match(html, /Scale-until-SLO stops when it reaches <code>scale\.routerLoad<\/code>\n\(70 %, the study's\) of 1 core\(s\) \(the router's cgroup has no quota\)/);
   assert.match(html, new RegExp(`<b>Router load \\(local\\)\\.</b> The local router \\(HAProxy, in its own cgroup\\) used at most\\n0\\.123 cores .*\\(round ${local};`));
-  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'no router figure, no CF round: nothing to say');
-  assert.doesNotMatch(fs.readFileSync(path.join(dir, 'synth', 'index.html'), 'utf8'), /App databases on Cloud Foundry/, 'no CF round');
+  assert.doesNotMatch(fs.readFileSync(path.join(fx.dir, 'synth', 'index.html'), 'utf8'), /Router load/, 'no router figure, no CF round: nothing to say');
+  assert.doesNotMatch(fs.readFileSync(path.join(fx.dir, 'synth', 'index.html'), 'utf8'), /App databases on Cloud Foundry/, 'no CF round');
 });
 
 test('report.sh: selections and usage errors', () => {
@@ -208,7 +197,7 @@ test('report.sh: selections and usage errors', () => {
     [['--rounds', '1,x'], 1, /--rounds must be ids and ranges/],
     [['--rounds', '5-2'], 1, /backwards/],
     [['--rounds', '1', '--experiment', 'synth'], 1, /not both/],
-    [['--experiment', 'nope'], 1, /no rounds match --experiment nope/, db.url],
+    [['--experiment', 'nope'], 1, /no rounds match --experiment nope/, fx.db.url],
     [[], 1, /cannot reach the results database/, 'postgres://x@127.0.0.1:1/x'],
     // The URL holds a password: never a flag, so no command line carries it.
     [['--db', 'postgres://x@127.0.0.1:1/x'], 1, /unknown option: --db/],
@@ -219,7 +208,7 @@ test('report.sh: selections and usage errors', () => {
     assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
     assert.match(code === 0 ? r.stdout : r.stderr, re, args.join(' '));
   }
-  const out = path.join(dir, 'range');
+  const out = path.join(fx.dir, 'range');
   report(['--rounds', `${ids[0]}-${ids[3]}`, '--out', out]);
   assert.equal(readCsv(path.join(out, 'csv', 'rounds.csv')).length, 4);
 });

@@ -9,11 +9,10 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { after, before, test } = require('node:test');
+const { test } = require('node:test');
 const { runScript } = require('./helpers/cli.js');
-const { stopOwnCluster, testDatabase } = require('./helpers/pg.js');
+const { testDatabaseAndDir } = require('./helpers/pg.js');
 const { loadFixture, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26 } = require('./helpers/study-fixture.js');
 const { FIGURES } = require('../lib/report/study-figures-page.js');
 const { CLAIMS, CLAIM_RULES } = require('../lib/report/study-claims.js');
@@ -21,25 +20,15 @@ const { RULES, VERDICTS } = require('../../lib/verdict.js');
 const { chartProblems } = require('./helpers/svg-rules.js');
 const { readCsv } = require('./helpers/csv.js');
 
-let db;
-let dir;
 let counts;
-
-before(async () => {
-  db = await testDatabase('studypage');
+const fx = testDatabaseAndDir('studypage', 'cfscale-study-page-', async ({ db }) => {
   counts = await loadFixture(db.client, FIXTURE_2026_11_26);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfscale-study-page-'));
-});
-after(async () => {
-  await db.drop();
-  stopOwnCluster();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('report.sh --study writes every section of the results page from real rounds', () => {
   assert.ok(counts.rounds > 50 && counts.requests > 1000, JSON.stringify(counts));
-  const out = path.join(dir, 'page');
-  const r = runScript('report.sh', ['--study', '--plans', FIXTURE_PLANS_2026_11_26, '--out', out], { CFSCALE_RESULTS_URL: db.url });
+  const out = path.join(fx.dir, 'page');
+  const r = runScript('report.sh', ['--study', '--plans', FIXTURE_PLANS_2026_11_26, '--out', out], { CFSCALE_RESULTS_URL: fx.db.url });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout.trim(), path.join(out, 'README.md'));
   const page = fs.readFileSync(path.join(out, 'README.md'), 'utf8');

@@ -13,11 +13,13 @@ const { spawn } = require('node:child_process');
 const YAML = require('yaml');
 const { testDatabases } = require('../../lib/test-db');
 const { portRange, randomFreePort } = require('../../lib/ports');
+const { until: pollUntil } = require('../../lib/until');
 const testDbs = testDatabases(require('pg'), 'cf');
 const freePort = () => randomFreePort(...portRange('cf'));
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const until = (what, fn) => pollUntil(what, fn, { intervalMs: 50 });
 
 function manifestApp(name) {
   return YAML.parse(fs.readFileSync(path.join(ROOT, 'manifests', `${name}.yml`), 'utf8')).applications[0];
@@ -35,16 +37,6 @@ function launch(dir, command, env) {
   proc.stderr.on('data', (d) => { out += d; });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal)));
   return { proc, exited, output: () => out };
-}
-
-async function until(what, fn, timeoutMs = 30000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 const connects = (port) => new Promise((resolve) => {

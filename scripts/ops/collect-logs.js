@@ -10,7 +10,7 @@
 const { makeCli, ROWS } = require('./cli');
 const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
-const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
+const { requireCollectorArgs, ingestFrom } = require('./collect');
 const { formatCmd } = require('./exec');
 
 const cli = makeCli('collect-logs');
@@ -60,14 +60,8 @@ async function main() {
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
   const producer = followLogs(p, o.app);
-  if (p.dryRun) {
-    p.printCmd(producer.argv);
-    return;
-  }
-  // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
-  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || await p.resultsDbUrl() };
-  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-rtr.js',
-    '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
+  const code = await ingestFrom(p, o, producer, 'ingest-rtr.js');
+  if (code !== undefined) process.exit(code);
 }
 
 main().catch((err) => process.exit(cliExitCode(err)));

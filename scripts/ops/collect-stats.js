@@ -9,7 +9,7 @@
 const { makeCli, ROWS } = require('./cli');
 const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
-const { requireCollectorArgs, pipeUntilTerm } = require('./collect');
+const { requireCollectorArgs, ingestFrom } = require('./collect');
 const { resolveStatsSource, defaultIntervalSec } = require('./stats-source');
 
 const cli = makeCli('collect-stats');
@@ -65,14 +65,8 @@ async function main() {
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   o.interval ||= defaultIntervalSec(p.name);
   const producer = await producerOf(p, o, resolveStatsSource(p, o.source));
-  if (p.dryRun) {
-    p.printCmd(producer.argv);
-    return;
-  }
-  // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
-  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || await p.resultsDbUrl() };
-  process.exit(await pipeUntilTerm(producer, ['node', 'scripts/parsers/ingest-stats.js',
-    '--round', o.round, '--app', o.app, '--platform', p.name], { env }));
+  const code = await ingestFrom(p, o, producer, 'ingest-stats.js');
+  if (code !== undefined) process.exit(code);
 }
 
 main().catch((err) => process.exit(cliExitCode(err)));

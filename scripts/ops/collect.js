@@ -24,6 +24,9 @@
 //                             delayMs, if any), or null: then the input ends;
 //       { argv }              runs until it exits or is stopped.
 //     The consumer ending first (a usage or database error) stops the producer.
+//   ingestFrom(p, o, producer, parser) → Promise<exit code, or undefined under --dry-run (the
+//     producer's command printed)>: producer piped into scripts/parsers/PARSER for o's round
+//     and app on platform p, the results database's URL in its environment.
 const { spawn } = require('node:child_process');
 const { trace, exitCode, spawnError } = require('./exec');
 
@@ -124,4 +127,15 @@ async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {})
   return code;
 }
 
-module.exports = { requireCollectorArgs, pipeUntilTerm, KILL_AFTER_MS };
+/** A collector's end: the producer into its ingest CLI (see the header), or printed under --dry-run. */
+async function ingestFrom(p, o, producer, parser) {
+  if (p.dryRun) {
+    p.printCmd(producer.argv);
+    return undefined;
+  }
+  // The URL holds a password: the ingest CLI gets it in its environment, never in argv.
+  const env = { ...process.env, RESULTS_DATABASE_URL: o.db || await p.resultsDbUrl() };
+  return pipeUntilTerm(producer, ['node', `scripts/parsers/${parser}`, '--round', o.round, '--app', o.app, '--platform', p.name], { env });
+}
+
+module.exports = { requireCollectorArgs, pipeUntilTerm, ingestFrom, KILL_AFTER_MS };

@@ -22,7 +22,14 @@ function register(router, { platform, base, jobs }) {
   };
   const exclusive = (fn) => platform.exclusive(fn);
   const user = (a, type, data) => platform.events.app(type, a, { data });
+  const ctx = { platform, base, jobs, apps, appOr404, exclusive, user };
+  registerRecords(router, ctx);
+  registerLifecycle(router, ctx);
+  registerEnvironment(router, ctx);
+}
 
+// The app records: list, show, rename, delete.
+function registerRecords(router, { platform, base, jobs, apps, appOr404, exclusive, user }) {
   router.add('GET', '/v3/apps', ({ query }) => {
     const names = query.get('names');
     const spaces = query.get('space_guids');
@@ -63,48 +70,43 @@ function register(router, { platform, base, jobs }) {
       if (platform.bits) platform.bits.discardApp(a.guid);
     }));
   });
+}
+
+// Start, stop, restart.
+function registerLifecycle(router, { platform, base, appOr404, exclusive, user }) {
   // CC starts and answers at once; the CLI polls the stats until an instance runs. A start
   // the org quota cannot hold is CC's 422 with the quota's message (app_start.rb, §17).
-  const start = async (a) => {
+  const startable = (a) => {
     if (!a.path) throw errors.unprocessable('Assign a droplet before starting this app.');
     const over = platform.quotaErrors({ ...a, state: 'STARTED' });
     if (over.length) throw errors.unprocessable(over.join(', '));
+  };
+  const start = async (a) => {
+    startable(a);
     await platform.start({ appName: a.name, wait: false });
   };
   // app_event_repository.rb: start, stop and restart are the user's events, each with an
   // API line in the app's log.
-  router.add('POST', '/v3/apps/:guid/actions/start', async ({ params }) => {
+  const action = (verb, run, done) => router.add('POST', `/v3/apps/:guid/actions/${verb}`, async ({ params }) => {
     const a = appOr404(params.guid);
     await exclusive(async () => {
-      await start(a);
-      platform.logs.write(a.name, 'API/0', 'OUT', `Starting app with guid ${a.guid}`);
-      user(a, 'audit.app.start', {});
+      await run(a);
+      platform.logs.write(a.name, 'API/0', 'OUT', `${done} app with guid ${a.guid}`);
+      user(a, `audit.app.${verb}`, {});
     });
     return P.app(base, a);
   });
-  router.add('POST', '/v3/apps/:guid/actions/stop', async ({ params }) => {
-    const a = appOr404(params.guid);
-    await exclusive(async () => {
-      await platform.stop({ appName: a.name });
-      platform.logs.write(a.name, 'API/0', 'OUT', `Stopping app with guid ${a.guid}`);
-      user(a, 'audit.app.stop', {});
-    });
-    return P.app(base, a);
-  });
-  router.add('POST', '/v3/apps/:guid/actions/restart', async ({ params }) => {
-    const a = appOr404(params.guid);
-    await exclusive(async () => {
-      if (!a.path) throw errors.unprocessable('Assign a droplet before starting this app.');
-      const over = platform.quotaErrors({ ...a, state: 'STARTED' });
-      if (over.length) throw errors.unprocessable(over.join(', '));
-      await platform.stop({ appName: a.name });
-      await start(a);
-      platform.logs.write(a.name, 'API/0', 'OUT', `Restarted app with guid ${a.guid}`);
-      user(a, 'audit.app.restart', {});
-    });
-    return P.app(base, a);
-  });
+  action('start', start, 'Starting');
+  action('stop', (a) => platform.stop({ appName: a.name }), 'Stopping');
+  action('restart', async (a) => {
+    startable(a);
+    await platform.stop({ appName: a.name });
+    await start(a);
+  }, 'Restarted');
+}
 
+// An app's environment, its routes, and the audit events.
+function registerEnvironment(router, { platform, base, appOr404, exclusive, user }) {
   router.add('GET', '/v3/apps/:guid/environment_variables', ({ params }) => {
     const out = environmentVariables(appOr404(params.guid));
     out.links = { self: { href: `${base}${out.links.self.href}` }, app: { href: `${base}${out.links.app.href}` } };

@@ -35,9 +35,9 @@ function createProblems(b) {
   return problems;
 }
 
-function register(router, { platform, base }) {
-  const deps = () => platform.deployments;
-  const presented = (d) => ({
+// A deployment in CC's v3 shape (app/presenters/v3/deployment_presenter.rb).
+function deploymentOf(base, d) {
+  return {
     guid: d.guid, created_at: P.ts(d.createdAt), updated_at: P.ts(d.updatedAt),
     status: {
       value: d.statusValue, reason: d.statusReason,
@@ -60,7 +60,11 @@ function register(router, { platform, base }) {
       app: { href: `${base}/v3/apps/${d.appGuid}` },
       ...(['DEPLOYING', 'CANCELING'].includes(d.state) ? { cancel: { href: `${base}/v3/deployments/${d.guid}/actions/cancel`, method: 'POST' } } : {}),
     },
-  });
+  };
+}
+
+function register(router, { platform, base }) {
+  const deps = () => platform.deployments;
   const deploymentOr404 = (guid) => {
     const d = deps().records[guid];
     if (!d) throw errors.resourceNotFound('Deployment');
@@ -94,7 +98,7 @@ function register(router, { platform, base }) {
       platform.events.app('audit.app.deployment.create', app, {
         data: { deployment_guid: dep.guid, droplet_guid: dep.dropletGuid, type: null, revision_guid: null, request: b, strategy: dep.strategy },
       });
-      return [201, presented(dep)];
+      return [201, deploymentOf(base, dep)];
     });
   });
 
@@ -103,9 +107,9 @@ function register(router, { platform, base }) {
     const [apps, states, values, reasons] = ['app_guids', 'states', 'status_values', 'status_reasons'].map(filter);
     const list = Object.values(deps().records).filter((d) => (!apps || apps.includes(d.appGuid)) && (!states || states.includes(d.state))
       && (!values || values.includes(d.statusValue)) && (!reasons || reasons.includes(d.statusReason)));
-    return P.list(base, '/v3/deployments', list.map(presented));
+    return P.list(base, '/v3/deployments', list.map((d) => deploymentOf(base, d)));
   });
-  router.add('GET', '/v3/deployments/:guid', ({ params }) => presented(deploymentOr404(params.guid)));
+  router.add('GET', '/v3/deployments/:guid', ({ params }) => deploymentOf(base, deploymentOr404(params.guid)));
 
   router.add('POST', '/v3/deployments/:guid/actions/cancel', ({ params }) => platform.exclusive(() => {
     const d = deploymentOr404(params.guid);

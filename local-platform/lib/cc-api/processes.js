@@ -93,7 +93,14 @@ function register(router, { platform, base }) {
   const proc = (x) => P.processOf(base, recordOf(x), x.a.command);
   const all = (a) => deployments().processes(a).map((p) => proc({ a, p }));
   const body = (ctx) => (V.isObject(ctx.body) ? ctx.body : {});
+  const ctx = { platform, base, apps, deployments, processOr404, exclusive, stats, proc, all, body };
+  registerReads(router, ctx);
+  registerScale(router, ctx);
+  registerUpdates(router, ctx);
+}
 
+// The processes and their stats, by app or by guid.
+function registerReads(router, { platform, base, apps, processOr404, stats, proc, all }) {
   router.add('GET', '/v3/apps/:guid/processes', ({ params }) => {
     const a = platform.appByGuid(params.guid);
     if (!a) throw errors.resourceNotFound('App');
@@ -109,7 +116,10 @@ function register(router, { platform, base }) {
   router.add('GET', '/v3/apps/:guid/processes/:type/stats', ({ params }) => stats(processOr404(params.guid, params.type)));
   router.add('GET', '/v3/processes/:guid/sidecars', ({ params }) => P.list(base, `/v3/processes/${processOr404(params.guid).p.guid}/sidecars`, []));
   router.add('GET', '/v3/processes/:guid/stats', ({ params }) => stats(processOr404(params.guid)));
+}
 
+// `cf scale`: instances, memory, disk.
+function registerScale(router, { platform, deployments, processOr404, exclusive, proc, body }) {
   // CC saves the new scale, records audit.app.process.scale and answers 202; Diego starts
   // or stops instances afterwards (processes_controller.rb scale, process_scale.rb).
   const scale = async (ctx) => {
@@ -140,11 +150,15 @@ function register(router, { platform, base }) {
       platform.events.app('audit.app.process.scale', a, { data: { process_guid: a.guid, process_type: 'web', request } });
     });
     if (count) platform.converge(a.name);
+    // The process as it is now (its instance count the new one).
     return [202, proc(processOr404(params.guid, params.type))];
   };
   router.add('POST', '/v3/apps/:guid/processes/:type/actions/scale', scale);
   router.add('POST', '/v3/processes/:guid/actions/scale', scale);
+}
 
+// A process's command, health checks and CPU annotation; terminating one instance.
+function registerUpdates(router, { platform, processOr404, exclusive, proc, body }) {
   // PATCH /v3/processes/:guid: command and health checks take effect at the next start (CC
   // and Diego: the desired LRP changes, the running instances keep theirs until restarted);
   // the CPU annotation applies at once (§7).

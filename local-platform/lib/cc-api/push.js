@@ -11,6 +11,7 @@ const { Bits } = require('./bits');
 const { applyManifest, parse: parseManifest, createSkeletons, skeletonApp } = require('./app-manifest');
 const { parseMultipart } = require('./multipart');
 const { manifestDiff } = require('./manifest-diff');
+const { packageOf, buildOf, dropletOf } = require('./bits-presenters');
 const M = require('./messages');
 const V = require('./validate');
 
@@ -29,54 +30,20 @@ function register(router, { platform, base, jobs }) {
     if (!a) throw errors.resourceNotFound('App');
     return a;
   };
-  const meta = () => ({ labels: {}, annotations: {} });
-
-  const packageOf = (pkg) => ({
-    guid: pkg.guid, created_at: P.ts(pkg.createdAt), updated_at: P.ts(pkg.updatedAt), type: 'bits',
-    data: { error: pkg.error, checksum: { type: 'sha256', value: pkg.sha256 } },
-    state: pkg.state,
-    relationships: { app: { data: { guid: pkg.appGuid } } },
-    metadata: meta(),
-    links: {
-      self: { href: `${base}/v3/packages/${pkg.guid}` },
-      upload: { href: `${base}/v3/packages/${pkg.guid}/upload`, method: 'POST' },
-      download: { href: `${base}/v3/packages/${pkg.guid}/download` },
-      app: { href: `${base}/v3/apps/${pkg.appGuid}` },
-    },
-  });
-  const buildOf = (b) => ({
-    guid: b.guid, created_at: P.ts(b.createdAt), updated_at: P.ts(b.updatedAt), state: b.state,
-    staging_memory_in_mb: 1024, staging_disk_in_mb: 1024, staging_log_rate_limit_bytes_per_second: -1,
-    error: b.error,
-    lifecycle: { type: 'buildpack', data: { buildpacks: b.buildpack ? [b.buildpack] : [], stack: P.STACK.name } },
-    package: { guid: b.packageGuid },
-    droplet: b.state === 'STAGED' ? { guid: b.dropletGuid } : null,
-    created_by: { guid: 'c3c3a6a8-3c8b-4b6e-9d6b-000000000001', name: 'admin', email: 'admin' },
-    relationships: { app: { data: { guid: b.appGuid } } },
-    metadata: meta(),
-    links: { self: { href: `${base}/v3/builds/${b.guid}` }, app: { href: `${base}/v3/apps/${b.appGuid}` } },
-  });
-  const dropletOf = (d) => ({
-    guid: d.guid, created_at: P.ts(d.createdAt), updated_at: P.ts(d.createdAt), state: 'STAGED', error: null,
-    lifecycle: { type: 'buildpack', data: {} },
-    checksum: d.sha256 ? { type: 'sha256', value: d.sha256 } : null,
-    buildpacks: [{ name: d.buildpack, detect_output: null, buildpack_name: d.buildpack, version: null }],
-    stack: P.STACK.name, image: null, execution_metadata: '',
-    process_types: { web: d.command || '' },
-    relationships: { app: { data: { guid: d.appGuid } } },
-    metadata: meta(),
-    links: {
-      self: { href: `${base}/v3/droplets/${d.guid}` },
-      app: { href: `${base}/v3/apps/${d.appGuid}` },
-      assign_current_droplet: { href: `${base}/v3/apps/${d.appGuid}/relationships/current_droplet`, method: 'PATCH' },
-    },
-  });
   const dropletOr404 = (guid) => {
     const d = guid && bits.droplet(guid, apps());
     if (!d) throw errors.resourceNotFound('Droplet');
     return d;
   };
+  const ctx = { platform, base, jobs, bits, record, scratchDir, apps, appOr404, dropletOr404 };
+  registerApps(router, ctx);
+  registerPackages(router, ctx);
+  registerBuilds(router, ctx);
+  registerDroplets(router, ctx);
+}
 
+// POST /v3/apps, the manifest's apply and diff, resource matches.
+function registerApps(router, { platform, base, jobs, record, scratchDir }) {
   // apps_controller.rb create: the message, the space, the lifecycle's feature flag, then
   // AppModel's checks (the name stripped, printable; its environment's names); the app is
   // made only once all of them pass, and taken back if saving it fails (§23).
@@ -120,7 +87,10 @@ function register(router, { platform, base, jobs }) {
     errors.refuseIf(M.resourceMatches(body));
     return [201, { resources: [] }];
   });
+}
 
+// Packages: create, list, upload the bits.
+function registerPackages(router, { platform, base, bits, record, appOr404 }) {
   // packages_controller.rb create_fresh: the message, the app ("App is invalid…"), then a
   // bits package for a buildpack app.
   router.add('POST', '/v3/packages', ({ body }) => {
@@ -130,12 +100,12 @@ function register(router, { platform, base, jobs }) {
     if (body.type !== 'bits') throw errors.unprocessable('Cannot create Docker package for a buildpack app.');
     const pkg = bits.createPackage(app.guid);
     record(app, `Adding app package for app with guid ${app.guid}`, 'audit.app.package.create', { package_guid: pkg.guid, request: { type: 'bits' } });
-    return [201, packageOf(pkg)];
+    return [201, packageOf(base, pkg)];
   });
   router.add('GET', '/v3/packages/:guid', ({ params }) => {
     const pkg = bits.packages.get(params.guid);
     if (!pkg) throw errors.resourceNotFound('Package');
-    return packageOf(pkg);
+    return packageOf(base, pkg);
   });
   // Newest first (the CLI's start asks whether a package is newer than the droplet).
   router.add('GET', '/v3/packages', ({ query }) => {
@@ -143,11 +113,11 @@ function register(router, { platform, base, jobs }) {
     const states = query.get('states') === null ? null : query.get('states').split(',');
     const list = [...bits.packages.values()].filter((p) => (!guids || guids.includes(p.appGuid)) && (!states || states.includes(p.state)))
       .sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-    return P.list(base, '/v3/packages', list.map(packageOf));
+    return P.list(base, '/v3/packages', list.map((p) => packageOf(base, p)));
   });
   router.add('GET', '/v3/apps/:guid/packages', ({ params }) => {
     const a = appOr404(params.guid);
-    return P.list(base, `/v3/apps/${a.guid}/packages`, [...bits.packages.values()].filter((p) => p.appGuid === a.guid).map(packageOf));
+    return P.list(base, `/v3/apps/${a.guid}/packages`, [...bits.packages.values()].filter((p) => p.appGuid === a.guid).map((p) => packageOf(base, p)));
   });
   router.add('POST', '/v3/packages/:guid/upload', async ({ params, req, raw }) => {
     const pkg = bits.packages.get(params.guid);
@@ -162,9 +132,12 @@ function register(router, { platform, base, jobs }) {
     await bits.upload(pkg, parts.bits);
     const app = platform.appByGuid(pkg.appGuid);
     if (app) record(app, `Uploading bits for app with guid ${app.guid}`, 'audit.app.upload-bits', { package_guid: pkg.guid });
-    return packageOf(pkg);
+    return packageOf(base, pkg);
   });
+}
 
+// Builds: staging a package into a droplet.
+function registerBuilds(router, { platform, base, bits, record, appOr404 }) {
   router.add('POST', '/v3/builds', ({ body }) => {
     errors.refuseIf(M.buildCreate(body));
     if (body.lifecycle?.type === 'docker' || body.lifecycle?.type === 'cnb') throw errors.featureDisabled(body.lifecycle.type === 'docker' ? 'diego_docker' : 'diego_cnb');
@@ -180,26 +153,30 @@ function register(router, { platform, base, jobs }) {
     stg(`Staging app ${app.name}: package ${pkg.guid} copied as the droplet (local platform: no buildpack runs)`);
     bits.stage(build, app.manifestEntry || { name: app.name, ...(app.buildpack ? { buildpacks: [app.buildpack] } : {}) })
       .then(() => stg(build.state === 'STAGED' ? `Staged with ${build.buildpack}: droplet ${build.dropletGuid}` : `Staging failed: ${build.error}`));
-    return [201, buildOf(build)];
+    return [201, buildOf(base, build)];
   });
   router.add('GET', '/v3/builds/:guid', ({ params }) => {
     const b = bits.builds.get(params.guid);
     if (!b) throw errors.resourceNotFound('Build');
-    return buildOf(b);
+    return buildOf(base, b);
   });
+}
+
+// Droplets: a package's, an app's current one, and assigning it.
+function registerDroplets(router, { platform, base, bits, apps, appOr404, dropletOr404 }) {
   router.add('GET', '/v3/packages/:guid/droplets', ({ params, query }) => {
     const pkg = bits.packages.get(params.guid);
     if (!pkg) throw errors.resourceNotFound('Package');
     const states = query.get('states') === null ? null : query.get('states').split(',');
     const list = [...bits.builds.values()].filter((b) => b.packageGuid === pkg.guid && b.state === 'STAGED' && (!states || states.includes('STAGED')))
       .map((b) => bits.droplet(b.dropletGuid, apps())).filter(Boolean);
-    return P.list(base, `/v3/packages/${pkg.guid}/droplets`, list.map(dropletOf));
+    return P.list(base, `/v3/packages/${pkg.guid}/droplets`, list.map((d) => dropletOf(base, d)));
   });
-  router.add('GET', '/v3/droplets/:guid', ({ params }) => dropletOf(dropletOr404(params.guid)));
-  router.add('GET', '/v3/apps/:guid/droplets/current', ({ params }) => dropletOf(dropletOr404(appOr404(params.guid).dropletGuid)));
+  router.add('GET', '/v3/droplets/:guid', ({ params }) => dropletOf(base, dropletOr404(params.guid)));
+  router.add('GET', '/v3/apps/:guid/droplets/current', ({ params }) => dropletOf(base, dropletOr404(appOr404(params.guid).dropletGuid)));
   router.add('GET', '/v3/apps/:guid/droplets', ({ params }) => {
     const a = appOr404(params.guid);
-    const list = a.dropletGuid ? [dropletOf(dropletOr404(a.dropletGuid))] : [];
+    const list = a.dropletGuid ? [dropletOf(base, dropletOr404(a.dropletGuid))] : [];
     return P.list(base, `/v3/apps/${a.guid}/droplets`, list);
   });
   // apps_controller.rb assign_current_droplet: data null (or no guid) cannot remove it; an

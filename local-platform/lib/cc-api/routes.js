@@ -116,6 +116,14 @@ function register(router, { platform, base, jobs }) {
     }
     throw errors.resourceNotFound('Route');
   };
+  const ctx = { platform, base, jobs, findRoute };
+  registerReads(router, ctx);
+  registerDestinations(router, ctx);
+  registerChanges(router, ctx);
+}
+
+// The routes, one route, its destinations.
+function registerReads(router, { platform, base, findRoute }) {
   router.add('GET', '/v3/routes', ({ query }) => {
     const filter = (name) => (query.get(name) === null ? null : query.get(name).split(','));
     const appGuids = filter('app_guids');
@@ -136,6 +144,10 @@ function register(router, { platform, base, jobs }) {
     return route(base, app, resource);
   });
   router.add('GET', '/v3/routes/:guid/destinations', ({ params }) => destinationsDoc(base, findRoute(params.guid).resource));
+}
+
+// Mapping apps to a route and unmapping them.
+function registerDestinations(router, { platform, base, findRoute }) {
   // CC's insert_destinations (routes_controller.rb, app/actions/update_route_destinations.rb):
   // 200 with every destination; an app already mapped stays mapped once; an unknown app →
   // 422 `App(s) with guid(s) "G" do not exist.`
@@ -160,6 +172,10 @@ function register(router, { platform, base, jobs }) {
     });
     return [204, null];
   });
+}
+
+// A route's options, its creation and deletion.
+function registerChanges(router, { platform, base, jobs, findRoute }) {
   // CC merges the options into the route's and tells the router (route_update.rb); the
   // local router reloads gracefully before this answers.
   router.add('PATCH', '/v3/routes/:guid', async ({ params, body }) => {

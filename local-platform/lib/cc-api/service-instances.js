@@ -26,7 +26,14 @@ function register(router, { platform, base, jobs }) {
   // [svc, app, bindingGuid] of every binding.
   const bindings = () => services().flatMap((svc) => Object.entries(svc.bindings || {})
     .map(([appName, guid]) => [svc, platform.state.apps[appName], guid]).filter(([, app]) => app));
+  const ctx = { platform, base, jobs, services, byGuid, withIncluded, bindings };
+  registerMarketplace(router, ctx);
+  registerInstances(router, ctx);
+  registerCredentialBindings(router, ctx);
+}
 
+// The marketplace: the one broker, offering and plan; no route services.
+function registerMarketplace(router, { base, withIncluded }) {
   const planFilter = (query) => {
     const names = split(query, 'names');
     const offerings = split(query, 'service_offering_names');
@@ -60,7 +67,10 @@ function register(router, { platform, base, jobs }) {
   });
   router.add('GET', '/v3/service_route_bindings/:guid', () => { throw errors.resourceNotFound('Service route binding'); });
   router.add('GET', '/v3/service_brokers', () => P.list(base, '/v3/service_brokers', [S.broker(base)]));
+}
 
+// Managed service instances: list, show, create and delete (jobs).
+function registerInstances(router, { platform, base, jobs, services, byGuid, withIncluded }) {
   router.add('GET', '/v3/service_instances', ({ query }) => {
     const names = split(query, 'names');
     const guids = split(query, 'guids');
@@ -112,7 +122,10 @@ function register(router, { platform, base, jobs }) {
       await platform.deleteService({ name: svc.name });
     }));
   });
+}
 
+// Credential bindings: an app's binding or a service key, listed, shown, created, deleted.
+function registerCredentialBindings(router, { platform, base, jobs, services, byGuid, bindings }) {
   // [svc, null, keyGuid, keyName] of every service key (type key: credentials for a
   // client outside the platform, as `cf create-service-key` makes them).
   const keys = () => services().flatMap((svc) => Object.entries(svc.keys || {}).map(([name, guid]) => [svc, null, guid, name]));

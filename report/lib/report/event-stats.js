@@ -6,12 +6,11 @@
 // instance's p99 over its first 60 s in % of the steady p99 before the event, and the errors per
 // event. Pure; the bootstrap is seeded, so a report is reproducible.
 'use strict';
-const { seededRandom } = require('../../../lib/seeded-random.js');
+
+const { seededRandom: prng } = require('../../../lib/seeded-random.js');
 
 const B = 2000;
 const SEED = 20260101;
-
-const prng = seededRandom;
 
 /** The q-quantile of xs by linear interpolation between order statistics (PostgreSQL's percentile_cont). */
 function quantile(xs, q) {

@@ -33,12 +33,7 @@ final class Validation {
     if (title == null || title.isEmpty()) {
       throw HttpError.badRequest("title is required");
     }
-    if (length(title) > TITLE_MAX) {
-      throw HttpError.badRequest("title over 200 characters");
-    }
-    if (hasControl(title, false)) {
-      throw HttpError.badRequest("title must be one line of text");
-    }
+    checkLine("title", title, TITLE_MAX);
     String body = form.getOrDefault("body", "");
     if (length(body) > BODY_MAX) {
       throw HttpError.badRequest("body over 4000 characters");
@@ -56,13 +51,18 @@ final class Validation {
       }
     }
     String contact = form.getOrDefault("contact", "");
-    if (length(contact) > CONTACT_MAX) {
-      throw HttpError.badRequest("contact over 200 characters");
-    }
-    if (hasControl(contact, false)) {
-      throw HttpError.badRequest("contact must be one line of text");
-    }
+    checkLine("contact", contact, CONTACT_MAX);
     return new NewAd(title, body, price == null ? "0" : price, contact);
+  }
+
+  /** A one-line field (title, contact): at most max characters, no control character. */
+  private static void checkLine(String field, String value, int max) throws HttpError {
+    if (length(value) > max) {
+      throw HttpError.badRequest(field + " over " + max + " characters");
+    }
+    if (hasControl(value, false)) {
+      throw HttpError.badRequest(field + " must be one line of text");
+    }
   }
 
   /** The {id} of /ads/{id}: {@code ^[1-9][0-9]*$}, at most Long.MAX_VALUE. */
