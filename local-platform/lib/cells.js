@@ -125,12 +125,17 @@ class Cells {
 
   /** Lower the shield: its processes back where it took them from, until it is empty; returns how many. */
   lowerShield() {
+    return this.drain('shield', this.shieldFrom);
+  }
+
+  /** Every process of a cell into the cgroup dir `to`, pass after pass until it is empty; returns how many moved. */
+  drain(cell, to) {
     let moved = 0;
     for (let pass = 0; pass < MOVE_PASSES; pass++) {
-      const pids = this.pids('shield');
+      const pids = this.pids(cell);
       if (pids.length === 0) break;
       for (const pid of pids) {
-        try { fs.writeFileSync(path.join(this.shieldFrom, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
+        try { fs.writeFileSync(path.join(to, 'cgroup.procs'), String(pid)); moved++; } catch { /* gone */ }
       }
     }
     return moved;
@@ -149,11 +154,8 @@ class Cells {
   /** Every process back to the parent cpuset, then the groups gone (teardown). */
   removeAll() {
     if (!this.split) return;
-    const parent = this.root;
     for (const cell of GROUPS) {
-      for (let pass = 0; pass < MOVE_PASSES && this.pids(cell).length > 0; pass++) {
-        for (const pid of this.pids(cell)) { try { fs.writeFileSync(path.join(parent, 'cgroup.procs'), String(pid)); } catch { /* gone */ } }
-      }
+      this.drain(cell, this.root);
       try { fs.rmdirSync(this.dir(cell)); } catch { /* absent or busy */ }
     }
     try { fs.rmdirSync(this.top); } catch { /* absent or busy */ }
