@@ -65,6 +65,11 @@ test('report.sh --study writes every section of the results page from real round
     assert.match(checklist, new RegExp(`^\\| ${p}[^|]* \\| \\S`, 'm'), p);
   }
   assert.match(checklist, /^\| P1 repeated experiments \| trusted rounds per point: min \d+, median 2, max 2 over \d+ points; 0 reach 5 \| not met \|$/m);
+  // Which plans decide and which describe only: a row per plan, its role from its rounds a point.
+  const roles = [...page.split('## Deciding and descriptive plans')[1].split('\n## ')[0]
+    .matchAll(/^\| ([a-z0-9-]+) \| [^|]* \| (\d+) \| (decides|descriptive only)/gm)];
+  assert.ok(roles.length >= 2, 'a row per plan');
+  for (const [, plan, reps, role] of roles) assert.equal(role, Number(reps) >= 5 ? 'decides' : 'descriptive only', plan);
   assert.match(page.split('## Round position')[1], /^\| pool-size \| \d+ \| [+−][\d.]+ % \| [+−][\d.]+ % to [+−][\d.]+ % \| /m);
   // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
   const trusted = new Set(rounds.filter((r) => r.trusted === 'true').map((r) => Number(r.round)));

@@ -97,9 +97,24 @@ function principlesSection(analyses, facts, claims) {
     mdTable(['principle', 'here', ''], rows), ''];
 }
 
+/**
+ * Which plans can decide a claim: a plan that runs fewer than MIN_ROUNDS rounds a point is
+ * descriptive only (its figures describe; a claim it feeds stays inconclusive), so the page
+ * says which points a run spent its rounds on.
+ */
+function plansSection(analyses) {
+  const rows = Object.entries(analyses).map(([name, { plan }]) => [name, (plan.regenerates || []).join(', '), plan.repetitions,
+    plan.repetitions >= MIN_ROUNDS ? 'decides: its points can reach the rounds a verdict needs'
+      : `descriptive only: fewer than ${MIN_ROUNDS} rounds a point, so it decides no claim`]);
+  return ['## Deciding and descriptive plans', '',
+    `A point needs ${MIN_ROUNDS} trusted rounds before it decides anything (MIN_ROUNDS). The run spends its rounds on the plans `
+      + 'that decide claims; the others run fewer, and their figures describe only.', '',
+    mdTable(['plan', 'regenerates', 'rounds a point', 'role'], rows), ''];
+}
+
 const cell = (x) => String(x ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 function mdTable(head, rows) {
   return [`| ${head.map(cell).join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
 }
 
-module.exports = { studyRounds, roundsCsvRows, positionEffect, positionSection, principlesSection, mdTable, ROUNDS_HEAD };
+module.exports = { studyRounds, roundsCsvRows, positionEffect, positionSection, principlesSection, plansSection, mdTable, ROUNDS_HEAD };

@@ -15,7 +15,7 @@ const { chartSvg } = require('./render.js');
 const { RULES, VERDICTS } = require('../../../lib/verdict.js');
 const { claimRows, CLAIM_RULES } = require('./study-claims.js');
 const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
-const { mdTable, positionSection, principlesSection, roundsCsvRows, studyRounds } = require('./study-method.js');
+const { mdTable, plansSection, positionSection, principlesSection, roundsCsvRows, studyRounds } = require('./study-method.js');
 
 /** The analysis of every study plan, by plan name: { name: {plan, data, analysis} }. */
 async function studyAnalyses(client, plans) {
@@ -185,7 +185,7 @@ async function writeStudyPage(outDir, analyses, meta) {
   fs.writeFileSync(path.join(outDir, 'csv', 'rounds.csv'), csv(roundsCsvRows(analyses)));
   files.push('csv/rounds.csv');
   const facts = runFacts(analyses);
-  const lines = [...header(facts, meta), ...claimsSection(claims), ...principlesSection(analyses, facts, claims), ...positionSection(analyses)];
+  const lines = [...header(facts, meta), ...claimsSection(claims), ...principlesSection(analyses, facts, claims), ...plansSection(analyses), ...positionSection(analyses)];
   for (const fig of FIGURES) lines.push(...await figureSection(fig, analyses[fig.plan], outDir, files));
   fs.writeFileSync(path.join(outDir, 'README.md'), `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
   files.push('README.md');
