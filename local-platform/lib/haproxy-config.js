@@ -52,16 +52,18 @@ function serverLine(name, inst) {
 /**
  * The `defaults` section of every HAProxy here (the router and the front proxies): HTTP,
  * kept-alive connections on both sides, Gorouter's timeouts. log: the router logs every
- * request; retries: connection attempts again on another server.
+ * request; retries: connection attempts again on another server; reuse: which requests may
+ * take an idle server connection (`safe`: not a client connection's first request, which gets
+ * a connection of its own).
  */
-function httpDefaults({ log = false, retries = null } = {}) {
+function httpDefaults({ log = false, retries = null, reuse = 'safe' } = {}) {
   return [
     'defaults',
     '  mode http',
     ...(log ? ['  log global'] : []),
     '  option http-keep-alive',
     '  option forwardfor',
-    '  http-reuse safe',
+    `  http-reuse ${reuse}`,
     `  timeout connect ${TIMEOUT_CONNECT}`,
     `  timeout client ${TIMEOUT_IDLE}`,
     `  timeout server ${TIMEOUT_IDLE}`,
@@ -82,7 +84,10 @@ function buildConfig({ routerPort, tlsPort = null, certFile = null, logPort, adm
     `  stats socket ${adminSocket} mode 600 level admin`,
     `  log 127.0.0.1:${logPort} len 8192 format raw local0`,
     '',
-    ...httpDefaults({ log: true, retries: 2 }),
+    // Gorouter's transport hands an idle backend connection to any request, a client
+    // connection's first one too (docs/cf-platform.md §15): with `safe`, a client without
+    // keep-alive would cost the app a new TCP connection per request, which on CF it does not.
+    ...httpDefaults({ log: true, retries: 2, reuse: 'always' }),
     'frontend router',
     `  bind 127.0.0.1:${routerPort}`,
     ...(tlsPort ? [`  bind 127.0.0.1:${tlsPort} ssl crt ${certFile}`] : []),

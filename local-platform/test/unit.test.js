@@ -177,7 +177,7 @@ test('haproxy config: haproxy -c accepts it; routes by host; pins per instance',
   assert.match(text, /use_backend pin_node-app_1 if host_node-app \{ req\.hdr\(X-Cf-App-Instance\) -m str 11111111-2222-3333-4444-555555555555:1 \}/);
   assert.match(text, /server s0 127\.0\.0\.1:45901\n/);
   assert.match(text, /server s1 127\.0\.0\.1:45902 disabled/);
-  assert.match(text, /http-reuse safe/);
+  assert.match(text, /http-reuse always/, 'an idle app connection serves any request, as Gorouter\'s pool does');
   assert.match(text, /http-response set-header X-Vcap-Request-Id %\[unique-id\] if !\{ res\.hdr\(X-Vcap-Request-Id\) -m found \}/);
   assert.equal((text.match(/^backend pin_java-app_/gm) || []).length, 16);
 });
