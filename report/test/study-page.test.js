@@ -16,7 +16,7 @@ const { testDatabaseAndDir } = require('./helpers/pg.js');
 const { loadFixture, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26 } = require('./helpers/study-fixture.js');
 const { FIGURES } = require('../lib/report/study-figures-page.js');
 const { CLAIMS, CLAIM_RULES } = require('../lib/report/study-claims.js');
-const { RULES, VERDICTS } = require('../../lib/verdict.js');
+const { MIN_ROUNDS, RULES, VERDICTS } = require('../../lib/verdict.js');
 const { chartProblems } = require('./helpers/svg-rules.js');
 const { readCsv } = require('./helpers/csv.js');
 
@@ -69,7 +69,7 @@ test('report.sh --study writes every section of the results page from real round
   const roles = [...page.split('## Deciding and descriptive plans')[1].split('\n## ')[0]
     .matchAll(/^\| ([a-z0-9-]+) \| [^|]* \| (\d+) \| (decides|descriptive only)/gm)];
   assert.ok(roles.length >= 2, 'a row per plan');
-  for (const [, plan, reps, role] of roles) assert.equal(role, Number(reps) >= 5 ? 'decides' : 'descriptive only', plan);
+  for (const [, plan, reps, role] of roles) assert.equal(role, Number(reps) >= MIN_ROUNDS ? 'decides' : 'descriptive only', plan);
   assert.match(page.split('## Round position')[1], /^\| pool-size \| \d+ \| [+−][\d.]+ % \| [+−][\d.]+ % to [+−][\d.]+ % \| /m);
   // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
   const trusted = new Set(rounds.filter((r) => r.trusted === 'true').map((r) => Number(r.round)));
