@@ -553,8 +553,12 @@ GROUP BY r.id, s.second;
 
 -- The per-second throughput inside the measured window: mean, CV and the least-squares
 -- trend (fitted change over the window relative to the mean) with its standard error, the
--- same statistics as the gate (scripts/round/steady-state.js). Seconds without any answer
--- count as 0. A --requests round's last, partial second is left out.
+-- same statistics as the gate (scripts/round/steady-state.js windowStats). Seconds without
+-- any answer count as 0. A --requests round's last, partial second is left out.
+-- Neighbouring seconds are not independent (a CFS-throttled app wanders in stretches of
+-- seconds), so the standard error widens by the residuals' lag-1 autocorrelation rho
+-- (effective seconds n(1 - rho)/(1 + rho), Santer et al. 2000, J. Geophys. Res. 105:7337),
+-- and trend_df is its Student t's degrees of freedom: a wander must not read as a trend.
 CREATE OR REPLACE VIEW round_window_trend AS
 WITH w AS (
   SELECT r.id AS round_id,
@@ -568,14 +572,32 @@ WITH w AS (
   FROM w
   CROSS JOIN LATERAL generate_series(w.first_s, w.last_s) g(second)
   LEFT JOIN round_seconds s ON s.round_id = w.round_id AND s.second = g.second
+), fit AS (
+  SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s, stddev_samp(ok) AS sd,
+         regr_slope(ok, second) AS slope, regr_intercept(ok, second) AS intercept,
+         sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)
+              / nullif(count(*) - 2, 0) / nullif(regr_sxx(ok, second), 0)) AS slope_se
+  FROM per_second
+  GROUP BY round_id
+), residual AS (
+  SELECT p.round_id, p.ok - f.intercept - f.slope * p.second AS e,
+         lag(p.ok - f.intercept - f.slope * p.second) OVER (PARTITION BY p.round_id ORDER BY p.second) AS e_prev
+  FROM per_second p
+  JOIN fit f USING (round_id)
+), autocorrelation AS (
+  SELECT round_id, greatest(coalesce(sum(e * e_prev) / nullif(sum(e * e), 0), 0), 0) AS rho
+  FROM residual
+  GROUP BY round_id
+), effective AS (
+  SELECT f.*, a.rho, greatest(f.seconds * (1 - a.rho) / (1 + a.rho) - 2, 1) AS df
+  FROM fit f
+  JOIN autocorrelation a USING (round_id)
 )
-SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s,
-       stddev_samp(ok) / nullif(avg(ok), 0) AS cv,
-       regr_slope(ok, second) * count(*) / nullif(avg(ok), 0) AS trend,
-       sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)
-            / nullif(count(*) - 2, 0) / nullif(regr_sxx(ok, second), 0)) * count(*) / nullif(avg(ok), 0) AS trend_se
-FROM per_second
-GROUP BY round_id;
+SELECT round_id, seconds, ok_per_s, sd / nullif(ok_per_s, 0) AS cv,
+       slope * seconds / nullif(ok_per_s, 0) AS trend,
+       slope_se * sqrt(greatest(seconds - 2, 1) / df) * seconds / nullif(ok_per_s, 0) AS trend_se,
+       CASE WHEN seconds > 2 THEN df END AS trend_df, rho AS trend_rho
+FROM effective;
 
 -- Every stats sample of the round's app: seconds since the start, CPU, memory, and the
 -- CFS throttling between this sample and the instance's previous one (local cgroups;
@@ -651,7 +673,7 @@ SELECT r.id AS round_id, r.steady_gate, r.steady,
        t.seconds AS window_seconds, t.ok_per_s AS window_ok_per_s, t.cv AS window_cv,
        t.trend AS window_trend, t.trend_se AS window_trend_se,
        h.throttled_fraction_max, h.throttled_us, h.cpu_entitlement_max,
-       c.prev_round_id, c.first_after_change, c.changes
+       c.prev_round_id, c.first_after_change, c.changes, t.trend_df AS window_trend_df
 FROM rounds r
 LEFT JOIN round_window_trend t ON t.round_id = r.id
 LEFT JOIN round_throttling h ON h.round_id = r.id

@@ -43,6 +43,11 @@ test('a trend inside the window is bad only when beyond trendMax and significant
   // +8 % ± 0.1 %: significant but below the bound.
   assert.equal(significantTrend({ window_trend: 0.08, window_trend_se: 0.001, window_seconds: 30 }, 0.1), false);
   assert.equal(trusted(roundFlags({ ...ROUND, window_trend: 0.15, window_trend_se: 0.02 })), false);
+  // Seconds that wander together leave fewer degrees of freedom (window_trend_df): +15 % ± 6 %
+  // is significant with 28 (2.05 · 6 % = 12.3 %), not with 2.5 (3.57 · 6 % = 21.4 %).
+  const wander = { window_trend: 0.15, window_trend_se: 0.06, window_seconds: 30 };
+  assert.equal(significantTrend(wander, 0.1), true);
+  assert.equal(significantTrend({ ...wander, window_trend_df: 2.5 }, 0.1), false);
 });
 
 test('throttled: the share of CFS periods, with the quantization named', () => {

@@ -8,16 +8,33 @@
 // neighbour) has none but a high CV. Settings and their defaults: run-round-args.js
 // (--steady-window, --steady-cv, --steady-trend, --max-warmup); run-round.sh --help.
 //
-//   windowStats(values)                     → { n, mean, sd, cv, slope, trend, trendSe }
+//   windowStats(values)                     → { n, mean, sd, cv, slope, trend, trendSe, trendDf }
 //   assessWindow(values, { cvMax, trendMax }) → { steady, reasons, ...windowStats }
 //   decide(series, settings, elapsedMs)     → { state: 'steady' | 'wait' | 'give-up', window }
 //
 // values/series: ok responses per second, oldest first, complete seconds only.
 
+/**
+ * Lag-1 autocorrelation of the residuals of a fitted line (0 when negative or undefined), and
+ * the Student t degrees of freedom of its slope from the effective length n(1 - rho)/(1 + rho)
+ * (Santer et al. 2000): seconds of a throttled app wander together, they are not independent.
+ */
+function effectiveDf(residuals) {
+  const n = residuals.length;
+  let num = 0;
+  let den = 0;
+  for (let t = 0; t < n; t++) {
+    den += residuals[t] ** 2;
+    if (t > 0) num += residuals[t] * residuals[t - 1];
+  }
+  const rho = den > 0 ? Math.max(0, num / den) : 0;
+  return { rho, df: Math.max((n * (1 - rho)) / (1 + rho) - 2, 1) };
+}
+
 /** Mean, scatter and linear trend of a series (t = 0, 1, 2 ... seconds). */
 function windowStats(values) {
   const n = values.length;
-  if (n === 0) return { n, mean: 0, sd: 0, cv: Infinity, slope: 0, trend: Infinity, trendSe: Infinity };
+  if (n === 0) return { n, mean: 0, sd: 0, cv: Infinity, slope: 0, trend: Infinity, trendSe: Infinity, trendDf: null };
   const mean = values.reduce((a, b) => a + b, 0) / n;
   const tMean = (n - 1) / 2;
   let sxx = 0;
@@ -30,11 +47,13 @@ function windowStats(values) {
   }
   const sd = n > 1 ? Math.sqrt(syy / (n - 1)) : 0;
   const slope = sxx > 0 ? sxy / sxx : 0;
-  // Residual standard error of the slope (n - 2 degrees of freedom).
-  const slopeSe = n > 2 && sxx > 0 ? Math.sqrt(Math.max(0, syy - slope * sxy) / (n - 2) / sxx) : Infinity;
-  if (mean <= 0) return { n, mean, sd, cv: Infinity, slope, trend: Infinity, trendSe: Infinity };
+  const { df } = effectiveDf(values.map((v, t) => v - mean - slope * (t - tMean)));
+  // Residual standard error of the slope, widened from n - 2 to the effective df.
+  const slopeSe = n > 2 && sxx > 0 ? Math.sqrt(Math.max(0, syy - slope * sxy) / df / sxx) : Infinity;
+  const trendDf = n > 2 ? df : null;
+  if (mean <= 0) return { n, mean, sd, cv: Infinity, slope, trend: Infinity, trendSe: Infinity, trendDf };
   // The trend is the fitted change over the whole window, relative to the mean.
-  return { n, mean, sd, cv: sd / mean, slope, trend: (slope * n) / mean, trendSe: (slopeSe * n) / mean };
+  return { n, mean, sd, cv: sd / mean, slope, trend: (slope * n) / mean, trendSe: (slopeSe * n) / mean, trendDf };
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;

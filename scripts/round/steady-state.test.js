@@ -23,6 +23,21 @@ test('windowStats: hand-computed mean, CV, slope and trend', () => {
   assert.equal(windowStats([0, 0, 0]).trend, Infinity);
 });
 
+// Round 121 of the study run of 11-28 (node-app at 0.1 core): a step from ~900 to ~600 req/s.
+const STEP = [904, 916, 913, 755, 810, 754, 922, 932, 909, 619, 574, 623, 641, 622, 561, 576, 565, 606, 638];
+
+test('windowStats: seconds that wander together widen the trend\'s standard error', () => {
+  // Alternating residuals are anti-correlated: rho counts as 0, the df stay n - 2.
+  assert.equal(windowStats(flat(400, 10)).trendDf, 8);
+  const s = windowStats(STEP);
+  // The line's residuals: lag-1 autocorrelation 0.40, effective length 19 · 0.6 / 1.4 = 8.1.
+  assert.ok(Math.abs(s.trendDf - 6.1) < 0.1, String(s.trendDf));
+  // The independent-seconds error was 9.8 % (n - 2 = 17 df); it widens by sqrt(17 / df).
+  assert.ok(Math.abs(s.trendSe - 0.098 * Math.sqrt(17 / s.trendDf)) < 0.002, String(s.trendSe));
+  assert.ok(Math.abs(s.trend + 0.547) < 0.002, String(s.trend));
+  assert.equal(windowStats([1, 2]).trendDf, null);
+});
+
 test('a steady series is steady as soon as one window exists', () => {
   const series = flat(400, 10);
   assert.equal(decide(series.slice(0, 9), SETTINGS, 9000).state, 'wait');

@@ -2,13 +2,15 @@
 // steady-views.test.js — the steady-state views of results-schema.sql on rounds written
 // straight into a real PostgreSQL, with known answers: the measured window cut by the
 // gate's measure_from (round_summary, round_seconds), the trend inside the window
-// (round_window_trend: flat, rising, a second without answers), CFS throttling from the
-// cgroup counters (round_throttling), and the first round after a change (round_changes).
+// (round_window_trend: flat, rising, a second without answers, seconds that wander
+// together), CFS throttling from the cgroup counters (round_throttling), and the first round
+// after a change (round_changes).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { testDatabases } = require('../../lib/test-db');
 const { loadSteady, steadyLines } = require('./steady-summary');
+const { windowStats } = require('./steady-state');
 const testDbs = testDatabases(require('pg'), 'cf');
 
 let testDb;
@@ -91,6 +93,21 @@ test('a trend inside the window: slope × seconds / mean; a second without answe
   const w = await one('SELECT seconds::int, ok_per_s, cv FROM round_window_trend WHERE round_id = $1', stalled.id);
   assert.deepEqual([w.seconds, w.ok_per_s], [10, 27]);
   assert.ok(w.cv > 0.3, String(w.cv));
+});
+
+test('the trend\'s standard error and df are windowStats\' (the gate\'s): seconds that wander together widen it', async () => {
+  // A step from ~900 to ~600 req/s (a study round at 0.1 core), scaled down by 10.
+  const step = [90, 92, 91, 76, 81, 75, 92, 93, 91, 62, 57, 62, 64, 62, 56, 58, 57, 61, 64];
+  const r = await round({ duration_ms: step.length * 1000 });
+  await requests(r, step);
+  const t = await one('SELECT * FROM report_round_steady WHERE round_id = $1', r.id);
+  const w = await one('SELECT trend_rho FROM round_window_trend WHERE round_id = $1', r.id);
+  const js = windowStats(step);
+  assert.equal(Number(t.window_seconds), step.length);
+  for (const [sql, mine] of [[t.window_trend, js.trend], [t.window_trend_se, js.trendSe], [t.window_trend_df, js.trendDf]]) {
+    assert.ok(Math.abs(sql - mine) < 1e-9, `${sql} vs ${mine}`);
+  }
+  assert.ok(w.trend_rho > 0.3 && t.window_trend_df < step.length - 2, `${w.trend_rho} ${t.window_trend_df}`);
 });
 
 test('throttling: the share of CFS periods an instance was throttled in, inside the window', async () => {

@@ -7,7 +7,7 @@
 
 const STEADY_COLUMNS = `steady_gate, steady, measure_from_ms, window_ms, cpu_period_us, window_seconds, window_ok_per_s,
   window_cv, window_trend, window_trend_se, throttled_fraction_max, throttled_us, cpu_entitlement_max,
-  prev_round_id, first_after_change, changes`;
+  prev_round_id, first_after_change, changes, window_trend_df`;
 
 const num = (v) => (v === null || v === undefined ? null : Number(v));
 
@@ -16,7 +16,7 @@ async function loadSteadyData(client, id, overview, series) {
   const row = overview.find((r) => Number(r.round_id) === Number(id));
   const st = (await client.query(`SELECT ${STEADY_COLUMNS} FROM report_round_steady WHERE round_id = $1`, [id])).rows[0];
   if (row && st) {
-    for (const k of ['measure_from_ms', 'window_ms', 'cpu_period_us', 'window_seconds', 'prev_round_id']) st[k] = num(st[k]);
+    for (const k of ['measure_from_ms', 'window_ms', 'cpu_period_us', 'window_seconds', 'prev_round_id', 'window_trend_df']) st[k] = num(st[k]);
     Object.assign(row, st);
   }
   const secs = await client.query(`SELECT round_id, second, ok::int AS ok, errors::int AS errors, error_rate, p50_us, p99_us, measured

@@ -11,15 +11,18 @@ const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (v) => (v === null || v === undefined ? null : Number(v));
 
 /**
- * A trend counts when it is larger than trendMax and its 95 % interval (Student t on the
- * per-second residuals) leaves out 0: per-second noise alone must not flag a round.
+ * A trend counts when it is larger than trendMax and its 95 % interval leaves out 0: Student t
+ * on the per-second residuals, with the degrees of freedom their autocorrelation leaves
+ * (window_trend_df, round_window_trend in results-schema.sql). Per-second noise alone, and a
+ * wander of a few seconds, must not flag a round.
  */
 function significantTrend(r, trendMax) {
   const trend = num(r.window_trend);
   const se = num(r.window_trend_se);
   const n = num(r.window_seconds);
   if (trend === null || n === null || n < 3 || Math.abs(trend) <= trendMax) return false;
-  return se === null || Math.abs(trend) > tQuantile(0.975, n - 2) * se;
+  const df = num(r.window_trend_df) ?? n - 2;
+  return se === null || Math.abs(trend) > tQuantile(0.975, df) * se;
 }
 
 /** The flags ({code, severity, text}) of one row; add(code, severity, text) collects them. */
