@@ -16,14 +16,16 @@ const { connect } = require('../lib/report/results-db.js');
 
 const SEL = 'round ids (3,5,10-12), a label or label prefix, or an experiment point (plan:app:variant:iK:lL:pP, exp: implied)';
 const COMMAND = {
-  usage: 'Usage: scripts/compare.sh --a SEL --b SEL [--db URL] [--platform local|cf]\n       scripts/compare.sh --a SEL --simulate [--metric M] [--trials N] [--shift X] [--seed N]',
+  usage: 'Usage: scripts/compare.sh --a SEL --b SEL [--all] [--db URL] [--platform local|cf]\n       scripts/compare.sh --a SEL --simulate [--metric M] [--trials N] [--shift X] [--seed N]',
   about: 'Compare two sets of rounds metric by metric (throughput, p50, p99, CPU per request): the verdict engine says same '
     + '(equivalent within ±10 %), different (the 95 % CI of B/A − 1 leaves out 0) or unknown, and why. The round is the unit: '
-    + `a side with fewer than ${MIN_ROUNDS} done rounds, or a CI wider than ±10 % of its mean, is unknown. Rounds are taken as named: `
-    + 'no validity flag is applied (scripts/report.sh lists them).',
+    + `a side with fewer than ${MIN_ROUNDS} trusted rounds, or a CI wider than ±10 % of its mean, is unknown. A round with a bad `
+    + 'validity flag (never steady in its window, a saturated generator or harness, ...: report/README.md) is left out and '
+    + 'named, as the study page does, unless --all.',
   rows: [
     ['--a SEL', 'a', 'str', REQUIRED, `rounds A: ${SEL}`],
     ['--b SEL', 'b', 'str', note('required unless --simulate'), 'rounds B, as --a'],
+    ['--all', 'all', 'bool', false, 'keep the rounds a bad validity flag would leave out'],
     ['--db URL', 'db', 'str', note('CFSCALE_RESULTS_URL, else RESULTS_DATABASE_URL, else on local the report\'s service key on results-db'),
       'results database, without a password (it would show in the process list: put it in the environment)'],
     ['--platform P', 'platform', 'str', 'local', 'where to look for the results database when --db is not given', ['local', 'cf']],
@@ -66,6 +68,13 @@ function sideText(values) {
   return `${fmt(s.mean)} ± ${s.n >= 2 ? fmt(s.halfWidth) : '?'} (n = ${s.n})`;
 }
 
+const kept = (side) => side.rows.map((r) => r.round_id).join(', ') || 'none';
+
+/** A line per round a validity flag left out of a side. */
+function leftLines(name, side) {
+  return side.left.map((l) => `${name}: round ${l.id} left out: ${l.why}\n`).join('');
+}
+
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
@@ -102,17 +111,18 @@ async function main() {
   let client;
   try { client = await connect(url, 'compare'); } catch (e) { die(`cannot reach the results database: ${e.message}`); }
   try {
-    const a = await loadSelection(client, o.a);
+    const a = await loadSelection(client, o.a, o);
     if (!a.ids.length) die(`--a ${o.a} matches no done round`);
     if (o.simulate) {
       const values = metricValues(a.rows, COMPARE_METRICS.find((m) => m.key === o.metric));
       if (values.length < 2) die(`--a ${o.a}: ${values.length} round(s) with a ${o.metric} value; --simulate needs at least 2`);
-      process.stdout.write(`A: ${values.length} round(s) (${a.ids.join(', ')}), ${o.metric}; ${o.trials} draws per n, seed ${o.seed}\n${simulationRows(values, o)}\n`);
+      process.stdout.write(`A: ${values.length} round(s) (${kept(a)}), ${o.metric}; ${o.trials} draws per n, seed ${o.seed}\n${leftLines('A', a)}${simulationRows(values, o)}\n`);
       return 0;
     }
-    const b = await loadSelection(client, o.b);
+    const b = await loadSelection(client, o.b, o);
     if (!b.ids.length) die(`--b ${o.b} matches no done round`);
-    process.stdout.write(`A: ${a.ids.length} round(s) (${a.ids.join(', ')})\nB: ${b.ids.length} round(s) (${b.ids.join(', ')})\n${compareRows(a, b)}\n`);
+    process.stdout.write(`A: ${a.rows.length} round(s) (${kept(a)})\nB: ${b.rows.length} round(s) (${kept(b)})\n`
+      + `${leftLines('A', a)}${leftLines('B', b)}${compareRows(a, b)}\n`);
     return 0;
   } finally {
     await client.end();

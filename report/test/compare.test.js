@@ -1,7 +1,7 @@
 // compare.test.js — scripts/compare.sh against a real PostgreSQL with the schema and
 // synthetic rounds of known figures (helpers/synthetic.js): a 30 % faster variant is
 // different on throughput and CPU per request and the same on latency; a twin is the same;
-// three rounds a side are unknown; a password on the command line is refused; --simulate
+// three rounds a side are unknown; a flagged round is left out and named (--all keeps it); a password on the command line is refused; --simulate
 // prints the false-alarm rate and power per round count and the count to run.
 'use strict';
 const assert = require('node:assert/strict');
@@ -15,7 +15,7 @@ const ids = {};
 
 before(async () => {
   db = await testDatabase('compare');
-  for (const [variant, f] of [['base', 1], ['fast', 1.3], ['twin', 1.01]]) {
+  for (const [variant, f] of [['base', 1], ['fast', 1.3], ['twin', 1.01], ['flagged', 1]]) {
     ids[variant] = [];
     for (let rep = 1; rep <= 5; rep++) {
       ids[variant].push(await insertRound(db.client, {
@@ -24,6 +24,11 @@ before(async () => {
       }));
     }
   }
+  // A sixth round of 'flagged' with 10 samples: the report leaves it out (few samples).
+  ids.flaggedOut = await insertRound(db.client, {
+    app: 'node-app', instances: 1, loadgens: 2, parallel: 1, label: 'exp:cmp:node-app:flagged:i1:l2:p1:rep6',
+    requests: 10, latencyMs: 8, cpuPerInstance: 0.5,
+  });
 });
 after(async () => {
   await db.drop();
@@ -63,6 +68,18 @@ test('three rounds a side: unknown, with the engine\'s reason', () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(verdictOf(r.stdout, 'throughput (req/s)'), 'unknown');
   assert.match(r.stdout, /unknown: A: n = 3 < 5 rounds; B: n = 3 < 5 rounds/);
+});
+
+test('a round with a bad validity flag is left out and named, as the study page does; --all keeps it', () => {
+  const r = compare(['--a', 'cmp:node-app:base', '--b', 'cmp:node-app:flagged']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^B: 5 round\\(s\\) \\(${ids.flagged.join(', ')}\\)$`, 'm'));
+  assert.match(r.stdout, new RegExp(`^B: round ${ids.flaggedOut} left out: only 10 sample\\(s\\) after the warm-up$`, 'm'));
+  assert.match(r.stdout, /^throughput \(req\/s\).*\(n = 5\).*\(n = 5\)/m);
+  const all = compare(['--a', 'cmp:node-app:base', '--b', 'cmp:node-app:flagged', '--all']);
+  assert.equal(all.code, 0, all.stderr);
+  assert.match(all.stdout, /^B: 6 round\(s\)/m);
+  assert.doesNotMatch(all.stdout, /left out/);
 });
 
 test('usage: a password on --db, a selection of no round, --b missing: exit 1, one line', () => {

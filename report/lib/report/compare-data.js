@@ -1,8 +1,11 @@
 // compare-data.js — the two sets of rounds `scripts/compare.sh` compares: a selection (round
 // ids, a label, or an experiment point) → the done rounds it names, each with the per-round
-// figures compare prints (results-schema.sql report_round_overview). The rounds are taken as
-// named: compare applies no validity flag (report.sh lists them); pick trusted ones.
+// figures compare prints (results-schema.sql report_round_overview), loaded as the report loads
+// them (data.js) and judged by the same validity flags (validity.js): a round the study page
+// leaves out is left out here too, unless asked for (--all).
 'use strict';
+const { loadReportData } = require('./data.js');
+const { roundFlags, trusted } = require('./validity.js');
 
 // [key, what compare prints, unit, how to read it from a report_round_overview row]
 const COMPARE_METRICS = [
@@ -43,14 +46,20 @@ function selectionQuery(sel) {
 }
 
 /**
- * The done rounds a selection names, with their figures: {ids, rows}. The view is asked one
- * round at a time, as data.js does: PostgreSQL then aggregates that round only.
+ * The done rounds a selection names, with their figures: {ids, rows, left}. rows: the trusted
+ * ones (every one with all); left: [{id, why}] the rounds a bad validity flag left out.
  */
-async function loadSelection(client, sel) {
+async function loadSelection(client, sel, { all = false } = {}) {
   const ids = (await client.query(selectionQuery(sel))).rows.map((r) => Number(r.id));
+  const { overview } = ids.length ? await loadReportData(client, { rounds: ids }) : { overview: [] };
   const rows = [];
-  for (const id of ids) rows.push(...(await client.query('SELECT * FROM report_round_overview WHERE round_id = $1', [id])).rows);
-  return { ids, rows };
+  const left = [];
+  for (const r of overview) {
+    const flags = roundFlags(r);
+    if (all || trusted(flags)) rows.push(r);
+    else left.push({ id: Number(r.round_id), why: flags.filter((f) => f.severity === 'bad').map((f) => f.text).join('; ') });
+  }
+  return { ids, rows, left };
 }
 
 /** The per-round values of a metric over rows (non-finite left out). */
