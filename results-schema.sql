@@ -559,6 +559,8 @@ GROUP BY r.id, s.second;
 -- seconds), so the standard error widens by the residuals' lag-1 autocorrelation rho
 -- (effective seconds n(1 - rho)/(1 + rho), Santer et al. 2000, J. Geophys. Res. 105:7337),
 -- and trend_df is its Student t's degrees of freedom: a wander must not read as a trend.
+-- NOT MATERIALIZED: each reference is inlined, so `WHERE round_id = ...` reaches the requests
+-- of that round only (a materialized CTE would aggregate every round's requests per call).
 CREATE OR REPLACE VIEW round_window_trend AS
 WITH w AS (
   SELECT r.id AS round_id,
@@ -567,12 +569,12 @@ WITH w AS (
                   (SELECT floor(extract(epoch FROM max(q.intended_at) - r.start_at))::integer
                      FROM requests q WHERE q.round_id = r.id)) - 1 AS last_s
   FROM rounds r
-), per_second AS (
+), per_second AS NOT MATERIALIZED (
   SELECT w.round_id, g.second, coalesce(s.ok, 0)::double precision AS ok
   FROM w
   CROSS JOIN LATERAL generate_series(w.first_s, w.last_s) g(second)
   LEFT JOIN round_seconds s ON s.round_id = w.round_id AND s.second = g.second
-), fit AS (
+), fit AS NOT MATERIALIZED (
   SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s, stddev_samp(ok) AS sd,
          regr_slope(ok, second) AS slope, regr_intercept(ok, second) AS intercept,
          sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)

@@ -110,6 +110,13 @@ test('the trend\'s standard error and df are windowStats\' (the gate\'s): second
   assert.ok(w.trend_rho > 0.3 && t.window_trend_df < step.length - 2, `${w.trend_rho} ${t.window_trend_df}`);
 });
 
+test('round_window_trend for one round is planned for that round: no CTE computed for every round', async () => {
+  // A materialized CTE cannot take `WHERE round_id = ...`: it would aggregate every round's
+  // requests on each call, and the report asks round by round.
+  const plan = (await db.query('EXPLAIN SELECT * FROM report_round_steady WHERE round_id = 1')).rows.map((r) => r['QUERY PLAN']).join('\n');
+  assert.doesNotMatch(plan, /CTE Scan/, plan);
+});
+
 test('throttling: the share of CFS periods an instance was throttled in, inside the window', async () => {
   const r = await round({ measure_from_s: 2, stop_at_s: 12, app_instances: 2 });
   const sample = (index, s, periods, throttled) => db.query(`INSERT INTO instance_stats (round_id, platform, app, instance_index,
