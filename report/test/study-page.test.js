@@ -93,3 +93,12 @@ test('report.sh --study writes every section of the results page from real round
   assert.ok(charts >= FIGURES.length - 2, `${charts} charts of ${FIGURES.length}`);
   assert.match(page, /## Fig\. 4\.3: Memory needed \(our procedure, not the study's\)/);
 });
+
+test('wall time: rounds more than 15 min apart are two sittings, the time between them left out', () => {
+  const { sittings } = require('../lib/report/study-page.js');
+  const min = 60_000;
+  // Two rounds back to back, a third after a 2 h break, a fourth 14 min after it.
+  const runs = sittings([[0, 2 * min], [200 * min, 202 * min], [2 * min + 5000, 5 * min], [216 * min, 218 * min]]);
+  assert.deepEqual(runs, [[0, 5 * min], [200 * min, 218 * min]]);
+  assert.deepEqual(sittings([]), []);
+});

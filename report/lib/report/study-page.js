@@ -56,7 +56,8 @@ function runFacts(analyses) {
   const revs = [...new Set(rounds.map((r) => r.git_rev).filter(Boolean))];
   const env = rounds.find((r) => r.environment?.host_cpus)?.environment ?? {};
   const times = rounds.map((r) => [new Date(r.created_at).getTime(), new Date(r.finished_at ?? r.created_at).getTime()]);
-  const wallS = times.length ? (Math.max(...times.map((t) => t[1])) - Math.min(...times.map((t) => t[0]))) / 1000 : 0;
+  const runs = sittings(times);
+  const wallS = runs.reduce((sum, [a, b]) => sum + (b - a) / 1000, 0);
   const versions = {};
   for (const r of rounds) {
     for (const [k, v] of Object.entries(r.versions ?? {})) {
@@ -68,8 +69,30 @@ function runFacts(analyses) {
   return {
     rounds: rounds.length, trusted: rounds.filter((r) => r.trusted).length, revs, env, wallS, versions,
     harnessMedian: shares.length ? shares[Math.floor(shares.length / 2)] : null, harnessN: shares.length,
-    first: times.length ? new Date(Math.min(...times.map((t) => t[0]))).toISOString() : null,
+    first: times.length ? new Date(Math.min(...times.map((t) => t[0]))).toISOString() : null, runs,
   };
+}
+
+// Rounds of one run follow each other within minutes (the longest gate and restart included):
+// a longer gap between one round's end and the next one's start is time between two sittings.
+const SITTING_GAP_MS = 15 * 60_000;
+
+/** The sittings of a run, [start, end] in ms, from its rounds' [start, end]: gaps over SITTING_GAP_MS split it. */
+function sittings(times) {
+  const out = [];
+  for (const [a, b] of [...times].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && a - last[1] <= SITTING_GAP_MS) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** "1 h 36 min from the first round's start (…) to the last one's end", or one part a sitting. */
+function wallText(f) {
+  if (f.runs.length <= 1) return `${hm(f.wallS)} from the first round's start (${f.first}) to the last one's end`;
+  const parts = f.runs.map(([a, b]) => `${hm((b - a) / 1000)} from ${new Date(a).toISOString()}`);
+  return `${hm(f.wallS)} of rounds in ${f.runs.length} sittings (${parts.join('; ')}); gaps of more than ${SITTING_GAP_MS / 60_000} min between rounds are left out`;
 }
 
 const hm = (s) => `${Math.floor(s / 3600)} h ${String(Math.round((s % 3600) / 60)).padStart(2, '0')} min`;
@@ -87,7 +110,7 @@ function header(f, meta) {
       ['page written from commit', meta.pageRev],
       ['machine', `${e.host_cpus ?? '?'} cores (${e.host_cpu_model ?? '?'}), ${e.host_memory_bytes ? `${(e.host_memory_bytes / 2 ** 30).toFixed(1)} GiB` : '? GiB'}, Linux ${e.host_kernel ?? '?'}`],
       ['versions', Object.entries(f.versions).map(([k, v]) => `${k} ${v}`).join('; ')],
-      ['wall time', `${hm(f.wallS)} from the first round's start (${f.first}) to the last one's end`],
+      ['wall time', wallText(f)],
       ['rounds', `${f.rounds} (${f.trusted} trusted; the rest are listed with their flags; every one in [csv/rounds.csv](csv/rounds.csv))`],
       ['the harness\'s share', f.harnessMedian === null ? 'not recorded'
         : `median ${pct(f.harnessMedian)} of the CPU that the system under test and the harness used together (${f.harnessN} rounds: loadgens, results database, router, platform daemon, run-round and collectors against app instances and app databases; on CF none of the harness runs on the app's cell)`],
@@ -192,4 +215,4 @@ async function writeStudyPage(outDir, analyses, meta) {
   return { files, claims };
 }
 
-module.exports = { studyAnalyses, writeStudyPage, runFacts, cpuMode, n0, RULE_TEXT, RULE_VALUES, CLAIMS_CSV_HEAD };
+module.exports = { studyAnalyses, writeStudyPage, runFacts, sittings, cpuMode, n0, RULE_TEXT, RULE_VALUES, CLAIMS_CSV_HEAD };
