@@ -559,8 +559,8 @@ GROUP BY r.id, s.second;
 -- seconds), so the standard error widens by the residuals' lag-1 autocorrelation rho
 -- (effective seconds n(1 - rho)/(1 + rho), Santer et al. 2000, J. Geophys. Res. 105:7337),
 -- and trend_df is its Student t's degrees of freedom: a wander must not read as a trend.
--- NOT MATERIALIZED: each reference is inlined, so `WHERE round_id = ...` reaches the requests
--- of that round only (a materialized CTE would aggregate every round's requests per call).
+-- Every CTE is read once, so PostgreSQL inlines each and `WHERE round_id = ...` reaches that
+-- round's requests only (the line is fitted by window aggregates over the round's seconds).
 CREATE OR REPLACE VIEW round_window_trend AS
 WITH w AS (
   SELECT r.id AS round_id,
@@ -569,31 +569,30 @@ WITH w AS (
                   (SELECT floor(extract(epoch FROM max(q.intended_at) - r.start_at))::integer
                      FROM requests q WHERE q.round_id = r.id)) - 1 AS last_s
   FROM rounds r
-), per_second AS NOT MATERIALIZED (
+), per_second AS (
   SELECT w.round_id, g.second, coalesce(s.ok, 0)::double precision AS ok
   FROM w
   CROSS JOIN LATERAL generate_series(w.first_s, w.last_s) g(second)
   LEFT JOIN round_seconds s ON s.round_id = w.round_id AND s.second = g.second
-), fit AS NOT MATERIALIZED (
-  SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s, stddev_samp(ok) AS sd,
-         regr_slope(ok, second) AS slope, regr_intercept(ok, second) AS intercept,
-         sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)
-              / nullif(count(*) - 2, 0) / nullif(regr_sxx(ok, second), 0)) AS slope_se
-  FROM per_second
-  GROUP BY round_id
 ), residual AS (
-  SELECT p.round_id, p.ok - f.intercept - f.slope * p.second AS e,
-         lag(p.ok - f.intercept - f.slope * p.second) OVER (PARTITION BY p.round_id ORDER BY p.second) AS e_prev
-  FROM per_second p
-  JOIN fit f USING (round_id)
-), autocorrelation AS (
-  SELECT round_id, greatest(coalesce(sum(e * e_prev) / nullif(sum(e * e), 0), 0), 0) AS rho
+  SELECT round_id, second, ok,
+         ok - regr_intercept(ok, second) OVER whole - regr_slope(ok, second) OVER whole * second AS e
+  FROM per_second
+  WINDOW whole AS (PARTITION BY round_id)
+), lagged AS (
+  SELECT round_id, second, ok, e, lag(e) OVER (PARTITION BY round_id ORDER BY second) AS e_prev
   FROM residual
+), fit AS (
+  SELECT round_id, count(*) AS seconds, avg(ok) AS ok_per_s, stddev_samp(ok) AS sd,
+         regr_slope(ok, second) AS slope,
+         sqrt(greatest(regr_syy(ok, second) - regr_slope(ok, second) * regr_sxy(ok, second), 0)
+              / nullif(count(*) - 2, 0) / nullif(regr_sxx(ok, second), 0)) AS slope_se,
+         greatest(coalesce(sum(e * e_prev) / nullif(sum(e * e), 0), 0), 0) AS rho
+  FROM lagged
   GROUP BY round_id
 ), effective AS (
-  SELECT f.*, a.rho, greatest(f.seconds * (1 - a.rho) / (1 + a.rho) - 2, 1) AS df
-  FROM fit f
-  JOIN autocorrelation a USING (round_id)
+  SELECT fit.*, greatest(seconds * (1 - rho) / (1 + rho) - 2, 1) AS df
+  FROM fit
 )
 SELECT round_id, seconds, ok_per_s, sd / nullif(ok_per_s, 0) AS cv,
        slope * seconds / nullif(ok_per_s, 0) AS trend,
