@@ -30,6 +30,8 @@ const DB_PREFIX = `contract_${VARIANT.replace(/-/g, '_')}`;
 const APP_NAME = `lifecycle-${VARIANT}`;
 const TOKEN = controlToken();
 const OUTAGE_DIR = process.env.CONTRACT_OUTAGE_DIR || `/tmp/cfscale-contract-outage-${process.pid}`;
+// The app's processes: a cluster variant's workers (WEB_CONCURRENCY), else one.
+const PROCESSES = Number(VARIANT_ENV.WEB_CONCURRENCY || 1);
 const POOL_TIMEOUT_MS = 1000;
 const DB_DEADLINE_MS = POOL_TIMEOUT_MS + 1000; // contract: within DB_POOL_TIMEOUT_MS + 1 s
 const RECOVERY_MS = 10000;
@@ -83,19 +85,23 @@ async function waitRecovered(problems, url, after) {
 }
 
 /**
- * Wait until GET /ads answers 200: the app has reached its database and created its table.
- * Until then a 503 is within the contract (e.g. with DB_POOL_SIZE=1 the one connection is
- * busy creating the table on a loaded machine).
+ * Wait until GET /ads answers 200 from every process of the app: each has reached its database
+ * and created its table. Until then a 503 is within the contract (e.g. with DB_POOL_SIZE=1 the
+ * one connection is busy creating the table on a loaded machine). A cluster's primary hands new
+ * connections to its workers in turn, so PROCESSES answers in a row on new connections come
+ * from every worker: one 200 would show only one worker ready.
  */
 async function waitDatabaseReady(problems, url, deadlineMs = 15000) {
   const end = Date.now() + deadlineMs;
   let last;
+  let inARow = 0;
   while (Date.now() < end) {
     last = await send(url, { path: '/ads?limit=1' }, { timeoutMs: 5000 });
-    if (last.status === 200) return;
-    await new Promise((r) => setTimeout(r, 100));
+    inARow = last.status === 200 ? inARow + 1 : 0;
+    if (inARow >= PROCESSES) return;
+    if (last.status !== 200) await new Promise((r) => setTimeout(r, 100));
   }
-  problems.push(`GET /ads never answered 200 within ${deadlineMs} ms (last: ${last.status ?? last.error})`);
+  problems.push(`GET /ads never answered 200 ${PROCESSES} time(s) in a row within ${deadlineMs} ms (last: ${last.status ?? last.error})`);
 }
 
 async function startApp(env) {
@@ -129,6 +135,7 @@ async function databaseOutage() {
     const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
     const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
     const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) });
+    await waitDatabaseReady(problems, url);
     await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
     await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 });
     const countBefore = await timingsCount(url);
@@ -231,6 +238,7 @@ async function sigtermInFlight() {
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
   const resultsDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_results`, { results: true });
   const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_FLUSH_ON_EXIT: 'true' });
+  await waitDatabaseReady(problems, url);
   const { res: posted } = await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=in+flight' }, { status: 201, body: '1\n' });
   await expectAnswer(problems, url, { method: 'POST', path: '/timings/clear' }, { status: 200 });
   const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
@@ -292,6 +300,7 @@ async function stuckShutdown() {
   const problems = [];
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
   const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
+  await waitDatabaseReady(problems, url);
   await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
   const locker = await lockAds(appDb);
   const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
@@ -315,7 +324,7 @@ describe(`lifecycle of ${VARIANT}`, () => {
   test('frozen database (SIGSTOP of the postmaster and all its processes): 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, 200 again after SIGCONT', frozenDatabase);
   test('a statement held by a lock: the server cancels it, 503 within DB_STATEMENT_TIMEOUT_MS + 1 s, then 200', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, lockedStatement);
   test('SIGTERM: in-flight requests complete, new connections are refused, exit 0, timings flushed', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, sigtermInFlight);
-  test('pool timeout: with the only connection busy, the next request gets 503 in time', { skip: PG_URL && Number(VARIANT_ENV.WEB_CONCURRENCY || 1) === 1 ? false : 'needs CONTRACT_PG_URL and one process' }, poolTimeout);
+  test('pool timeout: with the only connection busy, the next request gets 503 in time', { skip: PG_URL && PROCESSES === 1 ? false : 'needs CONTRACT_PG_URL and one process' }, poolTimeout);
   test('SIGTERM with a request that never finishes: exit within SHUTDOWN_TIMEOUT_MS', { skip: PG_URL ? false : 'needs CONTRACT_PG_URL' }, stuckShutdown);
 });
 
