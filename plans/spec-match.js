@@ -5,7 +5,7 @@
 // parameter it recorded equals the plan's spec for its label. One rule, used by the runner
 // (resume, cpuReference) and the report; scripts/experiment/README.md "Resume" states it.
 'use strict';
-const { capacityOverrides, configurations, parseLabel, roundSpec } = require('./order.js');
+const { capacityOverrides, configurations, parseLabel, roundSpec, scaledStep, loadKey } = require('./order.js');
 const { parseEvents } = require('../lib/round-events');
 const { CPU_DEFAULT, CPU_NONE } = require('../lib/cpu-quota');
 
@@ -129,20 +129,39 @@ function specForLabel(plan, label) {
   return roundSpec(plan, cfg, p.instances, step, `${p.kind}${p.rep ?? ''}`, capacityOverrides(plan, p.kind));
 }
 
+const pointKey = (instances, step) => `i${instances}:l${step.loadgens}:${loadKey(step)}`;
+
+/**
+ * A grid plan's round at an instance count and load the plan no longer runs (its label names
+ * them, so the spec built from the label would match): the mismatch, or null. Adaptive plans
+ * choose their steps as they go: not judged here.
+ */
+function stepMismatch(plan, label) {
+  const p = parseLabel(label);
+  if (!p || p.experiment !== plan.name || plan.kind !== 'grid' || p.kind !== 'rep') return null;
+  const cfg = configurations(plan).find((c) => c.app === p.app && c.variant === p.variant);
+  if (!cfg) return null;
+  const points = plan.instances.flatMap((k) => plan.load.map((step) => pointKey(k, scaledStep(plan, cfg, k, step))));
+  const mine = pointKey(p.instances, p);
+  return points.includes(mine) ? null : `step: round ${mine}, plan ${points.join(', ')}`;
+}
+
 /**
  * Split rounds rows (ROUND_COLUMNS) into those the plan still stands behind and the stale
- * ones (a round of this plan recorded under other parameters): {current, stale:
- * [{row, mismatches}]}. Rows that are not rounds of this plan are current (not judged).
+ * ones (a round of this plan recorded under other parameters, or at a step it no longer
+ * runs): {current, stale: [{row, mismatches}]}. Rows that are not rounds of this plan are
+ * current (not judged).
  */
 function judgeRounds(rows, plan) {
   const current = [];
   const stale = [];
   for (const row of rows) {
     const spec = specForLabel(plan, row.label);
-    const mismatches = spec ? roundMismatches(row, spec) : [];
+    const step = stepMismatch(plan, row.label);
+    const mismatches = [...(step ? [step] : []), ...(spec ? roundMismatches(row, spec) : [])];
     if (mismatches.length) stale.push({ row, mismatches }); else current.push(row);
   }
   return { current, stale };
 }
 
-module.exports = { roundMismatches, matchesSpec, specForLabel, judgeRounds, ROUND_COLUMNS, DEFAULT_LOADBALANCING };
+module.exports = { roundMismatches, matchesSpec, specForLabel, stepMismatch, judgeRounds, ROUND_COLUMNS, DEFAULT_LOADBALANCING };

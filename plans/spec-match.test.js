@@ -8,7 +8,7 @@ const { validatePlan } = require('./plan.js');
 const { judgeRounds, matchesSpec, roundMismatches, specForLabel } = require('./spec-match.js');
 
 const PLAN = {
-  name: 'm', apps: ['node-app'], load: [{ loadgens: 2, parallel: 4 }], duration: '30s', warmup: '5s',
+  name: 'm', apps: ['node-app'], instances: [2], load: [{ loadgens: 2, parallel: 4 }], duration: '30s', warmup: '5s',
   timeout: '2s', scenario: 'browse', cpu: 1, loadbalancing: 'least-connection', settings: { DB_POOL_SIZE: 30 },
 };
 const LABEL = 'exp:m:node-app:default:i2:l2:p4:rep1';
@@ -118,6 +118,24 @@ test('judgeRounds: stale rounds of the plan out, other rounds kept unjudged', ()
   const { current, stale } = judgeRounds(rows, plan);
   assert.deepEqual(current.map((r) => r.id), [2, 3, 4, 5]);
   assert.deepEqual(stale.map((s) => [s.row.id, s.mismatches]), [[1, ['warmup_ms: round 5000, plan 10000']]]);
+});
+
+test('judgeRounds: a grid plan\'s round at a load or instance count the plan no longer runs is stale', () => {
+  // Its label names its step, so the spec built from the label alone would match it.
+  const plan = validatePlan({ ...PLAN, instances: [1, 2], loadgensPer: 'instance', load: [{ loadgens: 1, parallel: 4 }] });
+  const at = (id, label, f = {}) => row({ id, label, ...f });
+  const rows = [
+    at(1, 'exp:m:node-app:default:i2:l2:p4:rep1'), // k = 2: 2 loadgens (one per instance)
+    at(2, 'exp:m:node-app:default:i1:l1:p4:rep1', { app_instances: 1, loadgens: 1 }),
+    at(3, 'exp:m:node-app:default:i2:l2:p32:rep1', { parallel: 32 }), // the load the plan ran before
+    at(4, 'exp:m:node-app:default:i3:l3:p4:rep1', { app_instances: 3, loadgens: 3 }),
+  ];
+  const { current, stale } = judgeRounds(rows, plan);
+  assert.deepEqual(current.map((r) => r.id), [1, 2]);
+  assert.deepEqual(stale.map((s) => [s.row.id, s.mismatches[0]]), [
+    [3, 'step: round i2:l2:p32, plan i1:l1:p4, i2:l2:p4'],
+    [4, 'step: round i3:l3:p4, plan i1:l1:p4, i2:l2:p4'],
+  ]);
 });
 
 test('roundMismatches: a memory variant against the container memory the round recorded', () => {
