@@ -21,6 +21,7 @@ const { withClient } = require('./lib/app-db');
 const { AppProcess, freePort, parseEnvList } = require('./lib/app-process');
 const { freshDatabase, startCluster, stopCluster, urlParts } = require('./lib/pg-admin');
 const { controlToken, controlHeaders, isControlPath, insertRound } = require('./lib/control');
+const { waitDatabaseReady } = require('./lib/wait-ready');
 
 const VARIANT = process.env.CONTRACT_VARIANT || 'node-raw';
 const CMD = (process.env.CONTRACT_APP_CMD || 'node node-app/server.js').split(/\s+/);
@@ -84,26 +85,6 @@ async function waitRecovered(problems, url, after) {
   if (status !== 200) problems.push(`GET /ads/1 not 200 within ${RECOVERY_MS} ms after ${after} (last: ${status})`);
 }
 
-/**
- * Wait until GET /ads answers 200 from every process of the app: each has reached its database
- * and created its table. Until then a 503 is within the contract (e.g. with DB_POOL_SIZE=1 the
- * one connection is busy creating the table on a loaded machine). A cluster's primary hands new
- * connections to its workers in turn, so PROCESSES answers in a row on new connections come
- * from every worker: one 200 would show only one worker ready.
- */
-async function waitDatabaseReady(problems, url, deadlineMs = 15000) {
-  const end = Date.now() + deadlineMs;
-  let last;
-  let inARow = 0;
-  while (Date.now() < end) {
-    last = await send(url, { path: '/ads?limit=1' }, { timeoutMs: 5000 });
-    inARow = last.status === 200 ? inARow + 1 : 0;
-    if (inARow >= PROCESSES) return;
-    if (last.status !== 200) await new Promise((r) => setTimeout(r, 100));
-  }
-  problems.push(`GET /ads never answered 200 ${PROCESSES} time(s) in a row within ${deadlineMs} ms (last: ${last.status ?? last.error})`);
-}
-
 async function startApp(env) {
   const port = await freePort();
   const app = new AppProcess(CMD, { PORT: String(port), CF_INSTANCE_INDEX: '1', APP_NAME, CONTROL_TOKEN: TOKEN, ...VARIANT_ENV, ...env });
@@ -135,7 +116,7 @@ async function databaseOutage() {
     const appDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_app`);
     const resultsDb = await freshDatabase(superUrl, `${DB_PREFIX}_outage_results`, { results: true });
     const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS) });
-    await waitDatabaseReady(problems, url);
+    await waitDatabaseReady(problems, url, PROCESSES);
     await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
     await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 });
     const countBefore = await timingsCount(url);
@@ -178,7 +159,7 @@ async function frozenDatabase() {
     const { app, url } = await startApp({
       DATABASE_URL: appDb, DB_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
     });
-    await waitDatabaseReady(problems, url);
+    await waitDatabaseReady(problems, url, PROCESSES);
     await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=before' }, { status: 201, body: '1\n' });
     // One connection per request: a cluster's workers all get to open a pool connection.
     for (let i = 0; i < 4; i += 1) await expectAnswer(problems, url, { path: '/ads/1' }, { status: 200 }, 'GET /ads/1 before the freeze');
@@ -219,7 +200,7 @@ async function lockedStatement() {
   const problems = [];
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_locked_app`);
   const { url } = await startApp({ DATABASE_URL: appDb, DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) });
-  await waitDatabaseReady(problems, url);
+  await waitDatabaseReady(problems, url, PROCESSES);
   await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=locked' }, { status: 201, body: '1\n' });
   const locker = await lockAds(appDb);
   for (const req of [{ path: '/ads/1' }, { path: '/ads' }]) {
@@ -238,7 +219,7 @@ async function sigtermInFlight() {
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_app`);
   const resultsDb = await freshDatabase(PG_URL, `${DB_PREFIX}_sigterm_results`, { results: true });
   const { app, url } = await startApp({ DATABASE_URL: appDb, RESULTS_DATABASE_URL: resultsDb, TIMINGS_FLUSH_ON_EXIT: 'true' });
-  await waitDatabaseReady(problems, url);
+  await waitDatabaseReady(problems, url, PROCESSES);
   const { res: posted } = await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=in+flight' }, { status: 201, body: '1\n' });
   await expectAnswer(problems, url, { method: 'POST', path: '/timings/clear' }, { status: 200 });
   const adBody = posted.status === 201 ? (await send(url, { path: '/ads/1' })).body?.toString() : undefined;
@@ -280,7 +261,7 @@ async function poolTimeout() {
   const problems = [];
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_pool_app`);
   const { url } = await startApp({ DATABASE_URL: appDb, DB_POOL_SIZE: '1', DB_POOL_TIMEOUT_MS: String(SHORT_POOL_TIMEOUT_MS) });
-  await waitDatabaseReady(problems, url);
+  await waitDatabaseReady(problems, url, PROCESSES);
   await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=pooled' }, { status: 201, body: '1\n' });
   const locker = await lockAds(appDb);
   const holder = send(url, { path: '/ads/1' }, { timeoutMs: 15000 });
@@ -300,7 +281,7 @@ async function stuckShutdown() {
   const problems = [];
   const appDb = await freshDatabase(PG_URL, `${DB_PREFIX}_stuck_app`);
   const { app, url } = await startApp({ DATABASE_URL: appDb, SHUTDOWN_TIMEOUT_MS: String(STUCK_SHUTDOWN_MS) });
-  await waitDatabaseReady(problems, url);
+  await waitDatabaseReady(problems, url, PROCESSES);
   await expectAnswer(problems, url, { method: 'POST', path: '/ads', headers: { 'Content-Type': FORM }, body: 'title=stuck' }, { status: 201, body: '1\n' });
   const locker = await lockAds(appDb);
   const conn = new RawConnection(url, { timeoutMs: STUCK_SHUTDOWN_MS + EXIT_SLACK_MS });
