@@ -15,9 +15,10 @@
 // values/series: ok responses per second, oldest first, complete seconds only.
 
 /**
- * Lag-1 autocorrelation of the residuals of a fitted line (0 when negative or undefined), and
- * the Student t degrees of freedom of its slope from the effective length n(1 - rho)/(1 + rho)
- * (Santer et al. 2000): seconds of a throttled app wander together, they are not independent.
+ * The Student t degrees of freedom of a fitted line's slope from the effective length
+ * n(1 - rho)/(1 + rho), rho the lag-1 autocorrelation of its residuals (0 when negative or
+ * undefined; Santer et al. 2000): seconds of a throttled app wander together, they are not
+ * independent.
  */
 function effectiveDf(residuals) {
   const n = residuals.length;
@@ -28,7 +29,7 @@ function effectiveDf(residuals) {
     if (t > 0) num += residuals[t] * residuals[t - 1];
   }
   const rho = den > 0 ? Math.max(0, num / den) : 0;
-  return { rho, df: Math.max((n * (1 - rho)) / (1 + rho) - 2, 1) };
+  return Math.max((n * (1 - rho)) / (1 + rho) - 2, 1);
 }
 
 /** Mean, scatter and linear trend of a series (t = 0, 1, 2 ... seconds). */
@@ -47,7 +48,7 @@ function windowStats(values) {
   }
   const sd = n > 1 ? Math.sqrt(syy / (n - 1)) : 0;
   const slope = sxx > 0 ? sxy / sxx : 0;
-  const { df } = effectiveDf(values.map((v, t) => v - mean - slope * (t - tMean)));
+  const df = effectiveDf(values.map((v, t) => v - mean - slope * (t - tMean)));
   // Residual standard error of the slope, widened from n - 2 to the effective df.
   const slopeSe = n > 2 && sxx > 0 ? Math.sqrt(Math.max(0, syy - slope * sxy) / df / sxx) : Infinity;
   const trendDf = n > 2 ? df : null;

@@ -69,7 +69,7 @@ function runFacts(analyses) {
   return {
     rounds: rounds.length, trusted: rounds.filter((r) => r.trusted).length, revs, env, wallS, versions,
     harnessMedian: shares.length ? shares[Math.floor(shares.length / 2)] : null, harnessN: shares.length,
-    first: times.length ? new Date(Math.min(...times.map((t) => t[0]))).toISOString() : null, runs,
+    first: runs.length ? new Date(runs[0][0]).toISOString() : null, runs,
   };
 }
 
