@@ -205,5 +205,5 @@ function checkCpuReference(where, v, apps, dflt) {
 
 module.exports = {
   PlanError, fail, show, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
-  checkRegenerates, warmupOf, checkSteady, checkKeepalive, checkCpuReference,
+  checkRegenerates, warmupOf, gated, checkSteady, checkKeepalive, checkCpuReference,
 };

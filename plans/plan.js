@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { PlanError, fail, show, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
-  checkRegenerates, warmupOf, checkSteady, checkKeepalive, checkCpuReference } = require('./plan-fields');
+  checkRegenerates, warmupOf, gated, checkSteady, checkKeepalive, checkCpuReference } = require('./plan-fields');
 
 const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 const ORDERS = ['interleaved', 'sequential', 'random'];
@@ -233,6 +233,13 @@ const FIXED_FIELDS = ['name', 'description', 'regenerates', 'kind', 'platform', 
 // Mappings the profile sets key by key; every other field it replaces whole.
 const MERGED_FIELDS = ['scale', 'capacity', 'steady', 'slo', 'validity'];
 
+// The steady-state gate of every local profile, under the profile's own steady: settings. One
+// instance under a CPU quota of 0.1–0.2 core wanders by some 15 % from second to second here,
+// in long stretches (bench/rounds/README.md, "cells.sh and the per-second scatter"): run-round's
+// defaults (cv 0.1, trend 0.1 over 20 s) would give most rounds up. The report's own trend
+// flag (report/lib/report/steady-flags.js) still judges the measured window.
+const LOCAL_STEADY = Object.freeze({ window: '10s', cv: 0.25, trend: 0.15, maxWarmup: '30s' });
+
 /** The scale a run takes when --scale is not given: the platform's own (local → local). */
 const defaultScale = (platform) => (platform === 'local' ? 'local' : 'cf');
 
@@ -247,6 +254,8 @@ function atScale(raw, scale, where) {
   for (const [k, v] of Object.entries(local)) {
     out[k] = MERGED_FIELDS.includes(k) && v && typeof v === 'object' && !Array.isArray(v) ? { ...(base[k] ?? {}), ...v } : v;
   }
+  const mapping = (v) => v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v));
+  if (gated(out) && mapping(base.steady) && mapping(local.steady)) out.steady = { ...base.steady, ...LOCAL_STEADY, ...local.steady };
   return out;
 }
 
@@ -286,4 +295,4 @@ function loadPlan(file, scale = null) {
   return validatePlanAt(raw, path.basename(file), scale ?? defaultScale(raw?.platform ?? DEFAULTS.platform));
 }
 
-module.exports = { PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS, ROUTER_CORES_WITHOUT_QUOTA };
+module.exports = { LOCAL_STEADY, PlanError, parseDurationMs, validatePlan, validatePlanAt, loadPlan, defaultScale, SCALES, KINDS, ORDERS, SLO_METRICS, LOADBALANCING, DEFAULTS, AFTER_CHANGE, RESTART, CONTROL_SETTINGS, ROUTER_CORES_WITHOUT_QUOTA };

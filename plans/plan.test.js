@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { test } = require('node:test');
-const { loadPlan, parseDurationMs, PlanError, validatePlan } = require('./plan.js');
+const { loadPlan, parseDurationMs, PlanError, validatePlan, validatePlanAt, LOCAL_STEADY } = require('./plan.js');
 const { gridRounds } = require('./order.js');
 const { roundMismatches } = require('./spec-match.js');
 
@@ -28,6 +28,19 @@ test('defaults are filled in', () => {
   assert.equal(p.slo.thresholdMs, 100);
   assert.equal(p.scale.loadgensStep, 4);
   assert.equal(p.scale.loadgensMax, 96);
+});
+
+test("the local profiles' gate: one default under each profile's own steady:, none without a profile or a gate", () => {
+  const steadyAt = (raw, scale = 'local') => validatePlanAt(raw, 'mini.yml', scale).steady;
+  const dflt = { windowMs: parseDurationMs(LOCAL_STEADY.window), cv: LOCAL_STEADY.cv, trend: LOCAL_STEADY.trend, maxWarmupMs: parseDurationMs(LOCAL_STEADY.maxWarmup) };
+  assert.deepEqual(steadyAt({ ...ok, local: { repetitions: 2 } }), dflt);
+  assert.deepEqual(steadyAt({ ...ok, local: { steady: { maxWarmup: '45s' } } }), { ...dflt, maxWarmupMs: 45_000 }, "the profile's own key wins");
+  assert.deepEqual(steadyAt({ ...ok, steady: { cv: 0.05, window: '30s' }, local: { repetitions: 2 } }), dflt, "the cf plan's gate is not the local one");
+  const cf = { windowMs: 30_000, cv: 0.05, trend: null, maxWarmupMs: null };
+  assert.deepEqual(steadyAt({ ...ok, steady: { cv: 0.05, window: '30s' }, local: { repetitions: 2 } }, 'cf'), cf, 'at cf scale: the plan as written');
+  assert.deepEqual(steadyAt({ ...ok, steady: { cv: 0.05, window: '30s' } }), cf, 'no local profile: the plan runs the same at both');
+  assert.equal(validatePlanAt({ ...ok, local: { warmup: '3s' } }, 'mini.yml', 'local').warmupMs, 3000, 'a fixed warm-up takes no gate');
+  assert.throws(() => validatePlanAt({ ...ok, local: { steady: 'tight' } }, 'mini.yml', 'local'), /steady must be a mapping/);
 });
 
 test('durations, the load grid shorthand, settings as strings', () => {
