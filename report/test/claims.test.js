@@ -81,6 +81,20 @@ test('a system under test of 1 CPU cannot show the JVM on a multi-core cell, nor
   assert.match(q.ours, /^×3 of its quota: 97 %/);
 });
 
+test("cpu-utilisation under a quota (its local profile) reads as a share of the quota, for both apps", () => {
+  const sut = { sut_cpus: 1, host_cpu: { busy_cores: 0.8, sut_cores: 0.5, harness_cores: 0.3 } };
+  const cu = plan([1, 2].flatMap((k) => ['java-app', 'node-app'].flatMap((app) => around(1000 * k).map((rps) => row('cpu-utilisation', { app, k, rps, cpuCores: 0.196 * k, quota: 0.2 * k, env: sut })))));
+  const java = claim({ 'cpu-utilisation': cu }, 'Java uses only part');
+  assert.equal(java.verdict, V.CONTRADICTED, java.reason);
+  assert.match(java.ours, /^×1 of its quota: 98 %.*×2 of its quota: 98 %/);
+  assert.equal(java.n_min, 5);
+  const node = claim({ 'cpu-utilisation': cu }, 'Node.js uses about 100 %');
+  assert.equal(node.verdict, V.REPRODUCED, node.reason);
+  // Without a quota the same plan's groups read as the study's share, not twice.
+  const free = plan(around(500).map((rps) => row('cpu-utilisation', { app: 'java-app', rps, cpuCores: 0.97, env: sut })));
+  assert.equal(claim({ 'cpu-utilisation': free }, 'Java uses only part').verdict, V.NOT_MEASURABLE);
+});
+
 test('every claim names its kind, threshold and groups; missing plans are inconclusive on 0 rounds', () => {
   for (const c of claimRows({})) {
     assert.ok(c.test && c.compares, c.finding);

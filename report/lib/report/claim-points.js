@@ -39,13 +39,18 @@ function hostLoad(a, app) {
 /** A point: where in the plan, the verdict on it, and how its figure is printed. */
 const point = (label, unit, verdict) => ({ label, unit, ...verdict });
 
+/** A group whose rounds ran without a CPU quota (their share is of a cell, studyShares). */
+const unquoted = (a, g) => !perRound(a, g, (r) => (r.cpu_available_cores > 0 ? r.cpu_available_cores : null)).length;
+
 /**
  * Per k at the top load: the window-mean CPU as a share of the instances' quota, summed —
  * never more than the CPUs of the system under test (sut_cpus; locally, not recorded, the host's).
+ * quotedOnly: of a plan that runs with or without a quota by scale (cpu-utilisation), only the
+ * groups that had one (the others read as studyShares).
  */
-function quotaShares(a, app, opts) {
+function quotaShares(a, app, opts, { quotedOnly = false } = {}) {
   if (!a) return [];
-  return topLoadByK(a, app).map((g) => {
+  return topLoadByK(a, app).filter((g) => !quotedOnly || !unquoted(a, g)).map((g) => {
     const cap = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
     const share = (r) => (r.cpu_used_cores === null || !(r.cpu_available_cores > 0) ? null : r.cpu_used_cores / Math.min(r.cpu_available_cores, cap > 0 ? cap : Infinity));
     return point(`×${g.app_instances} of its quota`, 'share',
@@ -64,8 +69,7 @@ function studyShares(a, app, opts, hostBoundShare) {
   const host = hostLoad(a, app);
   // The study's reading is of instances with no quota (a cell's shares): rounds held to a quota
   // read as quotaShares, not here.
-  const unquoted = (g) => !perRound(a, g, (r) => (r.cpu_available_cores > 0 ? r.cpu_available_cores : null)).length;
-  return topLoadByK(a, app).filter(unquoted).map((g) => {
+  return topLoadByK(a, app).filter((g) => unquoted(a, g)).map((g) => {
     const k = g.app_instances;
     const cap = g.sut_cpus ?? (g.platform === 'cf' ? null : g.host_cpus);
     const st = studyAvailableCores(app, k, g.platform === 'cf' ? null : cap, cap);
