@@ -81,7 +81,7 @@ test('a system under test of 1 CPU cannot show the JVM on a multi-core cell, nor
   assert.match(q.ours, /^×3 of its quota: 97 %/);
 });
 
-test("cpu-utilisation under a quota (its local profile) reads as a share of the quota, for both apps", () => {
+test('cpu-utilisation under a quota (its local profile) reads as a share of the quota, for both apps', () => {
   const sut = { sut_cpus: 1, host_cpu: { busy_cores: 0.8, sut_cores: 0.5, harness_cores: 0.3 } };
   const cu = plan([1, 2].flatMap((k) => ['java-app', 'node-app'].flatMap((app) => around(1000 * k).map((rps) => row('cpu-utilisation', { app, k, rps, cpuCores: 0.196 * k, quota: 0.2 * k, env: sut })))));
   const java = claim({ 'cpu-utilisation': cu }, 'Java uses only part');
