@@ -149,5 +149,4 @@ function afterWrite(status) {
   if (s.writeReq === null) s.writeReq = this;
 }
 
-
 module.exports = { RawTcp, available };
