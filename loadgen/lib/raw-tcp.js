@@ -89,9 +89,9 @@ class RawTcp {
     if (req === null) {
       req = new b.WriteWrap();
       req.oncomplete = afterWrite;
+      req.handle = this.handle;
       req[kOwner] = this;
     }
-    req.handle = this.handle;
     req.buffer = buf;
     const err = this.handle.writeBuffer(req, buf);
     if (err !== 0) { this.fail(uvError(err, 'write')); return; }
