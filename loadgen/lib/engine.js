@@ -37,6 +37,8 @@ class Engine {
    */
   constructor(opts) {
     this.opts = opts;
+    this.open = opts.model === 'open'; // read per request: one field, not opts.model's string
+    this.scenario = opts.scenario;
     this.onSample = opts.onSample;
     this.timeoutMs = opts.timeoutMs;
     this.connections = [];
@@ -90,7 +92,7 @@ class Engine {
   issue(conn, intendedMs) {
     this.issued++;
     this.inFlight++;
-    conn.send(this.opts.scenario.pick(), intendedMs, this.timeoutMs);
+    conn.send(this.scenario.pick(), intendedMs, this.timeoutMs);
   }
 
   /** Open model: when request i is due, in ms after the start. */
@@ -135,9 +137,9 @@ class Engine {
       const s = conn.parser.status;
       if (s < 200 || s > 299) kind = KIND.status;
     }
-    const late = this.opts.model === 'open' && conn.startedMs - conn.intendedMs > LATE_MS;
+    const late = this.open && conn.startedMs - conn.intendedMs > LATE_MS;
     this.onSample(conn, kind, endMs, late);
-    if (this.opts.model === 'open') {
+    if (this.open) {
       this.free.push(conn);
       if (!this.waiting && !this.stopping) this.dispatch();
       else this.maybeFinish();

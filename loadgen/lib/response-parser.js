@@ -6,7 +6,6 @@
 // per connection, reset per response; no allocation on the common path beyond the
 // header block string.
 
-const CRLFCRLF = Buffer.from('\r\n\r\n');
 // Header names in lower case; a name matches when its bytes, lower-cased, are equal.
 const H_CONTENT_LENGTH = Buffer.from('content-length');
 const H_TRANSFER_ENCODING = Buffer.from('transfer-encoding');
@@ -65,15 +64,13 @@ class ResponseParser {
         len = buf.length;
         this.pending = null;
       }
-      let end = buf.indexOf(CRLFCRLF);
-      if (end + 4 > len) end = -1; // a match in stale bytes past len does not count
-      if (end === -1) {
+      pos = this.parseHead(buf, len);
+      if (pos === 0) {
         if (len > MAX_HEAD_BYTES) return this.fail('response head over 64 KiB');
         this.pending = len > 0 ? Buffer.from(buf.subarray(0, len)) : null;
         return false;
       }
-      if (!this.parseHead(buf, end)) return false;
-      pos = end + 4;
+      if (pos < 0) return false;
     }
     return this.parseBody(buf, pos, len);
   }
@@ -90,45 +87,66 @@ class ResponseParser {
     return false;
   }
 
-  /** Parses the head `b[0..end)` byte by byte: no strings on the common path. */
-  parseHead(b, end) {
-    // "HTTP/1.1 200 OK"
-    if (end < 12 || !startsWithHttp1(b)) return this.fail('bad status line');
-    const status = (b[9] - 48) * 100 + (b[10] - 48) * 10 + (b[11] - 48);
-    if (!(status >= 100 && status <= 999)) return this.fail('bad status line');
-    this.status = status;
-    if (b[7] === 48) this.keepAlive = false; // HTTP/1.0 unless it says keep-alive
+  /**
+   * Parses the head in b[0..len) once it is all there: returns where the body starts, 0 while
+   * it is incomplete (nothing taken from it), -1 on garbage. The head ends at the first
+   * CR LF CR LF. One pass over its lines, each line's end found by indexOf(10): a fast call
+   * (memchr), where a Buffer's indexOf of a sequence is a slow call into C++. Only the
+   * headers it needs are looked at, by their first letter; no strings.
+   */
+  parseHead(b, len) {
+    let keepAlive = b[7] !== 48; // HTTP/1.0 unless it says keep-alive
     let contentLength = -1;
     let chunked = false;
-    let ls = b.indexOf(10) + 1; // first header line
-    while (ls > 0 && ls < end) {
-      let le = b.indexOf(10, ls);
-      if (le === -1 || le > end) le = end;
-      const lineEnd = b[le - 1] === 13 ? le - 1 : le;
-      let colon = ls;
-      while (colon < lineEnd && b[colon] !== 58) colon++;
-      const nameLen = colon - ls;
-      if (colon < lineEnd && (nameLen === 14 || nameLen === 17 || nameLen === 10 || nameLen === 16)) {
-        let vs = colon + 1;
-        while (vs < lineEnd && (b[vs] === 32 || b[vs] === 9)) vs++;
-        let ve = lineEnd;
-        while (ve > vs && (b[ve - 1] === 32 || b[ve - 1] === 9)) ve--;
-        if (nameIs(b, ls, H_CONTENT_LENGTH)) contentLength = parseDecimal(b, vs, ve);
-        else if (nameIs(b, ls, H_TRANSFER_ENCODING)) chunked = endsWithLower(b, vs, ve, V_CHUNKED);
-        else if (nameIs(b, ls, H_CONNECTION)) {
-          if (equalsLower(b, vs, ve, V_CLOSE)) this.keepAlive = false;
-          else if (equalsLower(b, vs, ve, V_KEEP_ALIVE)) this.keepAlive = true;
-        } else if (nameIs(b, ls, H_INSTANCE_INDEX)) {
-          const n = parseDecimal(b, vs, ve);
-          this.appInstance = n >= 0 && n < 2147483648 ? n : -1;
-        } else if (nameIs(b, ls, H_VCAP_REQUEST_ID)) {
-          const n = Math.min(ve - vs, VCAP_MAX_BYTES);
-          b.copy(this.vcap, 0, vs, vs + n);
-          this.vcapLen = n;
+    let appInstance = -1;
+    let vcapAt = 0;
+    let vcapLen = 0;
+    let ls = 0; // the status line's start: it is checked once the head is complete
+    let le = b.indexOf(10, 1);
+    let end;
+    for (;;) {
+      if (le === -1 || le + 2 >= len) return 0; // a line end past len is in stale bytes
+      const last = b[le + 1] === 13 && b[le + 2] === 10 && b[le - 1] === 13;
+      if (ls > 0) {
+        const e = last ? le - 1 : le;
+        const lineEnd = b[e - 1] === 13 ? e - 1 : e;
+        const c = b[ls] | 0x20;
+        let name = null;
+        if (c === 99) name = nameIs(b, ls, H_CONTENT_LENGTH) ? H_CONTENT_LENGTH : nameIs(b, ls, H_CONNECTION) ? H_CONNECTION : null;
+        else if (c === 116) name = nameIs(b, ls, H_TRANSFER_ENCODING) ? H_TRANSFER_ENCODING : null;
+        else if (c === 120) name = nameIs(b, ls, H_INSTANCE_INDEX) ? H_INSTANCE_INDEX : nameIs(b, ls, H_VCAP_REQUEST_ID) ? H_VCAP_REQUEST_ID : null;
+        if (name !== null && ls + name.length < lineEnd) {
+          let vs = ls + name.length + 1;
+          while (vs < lineEnd && (b[vs] === 32 || b[vs] === 9)) vs++;
+          let ve = lineEnd;
+          while (ve > vs && (b[ve - 1] === 32 || b[ve - 1] === 9)) ve--;
+          if (name === H_CONTENT_LENGTH) contentLength = parseDecimal(b, vs, ve);
+          else if (name === H_TRANSFER_ENCODING) chunked = endsWithLower(b, vs, ve, V_CHUNKED);
+          else if (name === H_CONNECTION) {
+            if (equalsLower(b, vs, ve, V_CLOSE)) keepAlive = false;
+            else if (equalsLower(b, vs, ve, V_KEEP_ALIVE)) keepAlive = true;
+          } else if (name === H_INSTANCE_INDEX) {
+            const n = parseDecimal(b, vs, ve);
+            appInstance = n >= 0 && n < 2147483648 ? n : -1;
+          } else {
+            vcapAt = vs;
+            vcapLen = Math.min(ve - vs, VCAP_MAX_BYTES);
+          }
         }
       }
+      if (last) { end = le - 1; break; }
       ls = le + 1;
+      le = b.indexOf(10, ls);
     }
+    // "HTTP/1.1 200 OK"
+    if (end < 12 || !startsWithHttp1(b)) return this.failHead('bad status line');
+    const status = (b[9] - 48) * 100 + (b[10] - 48) * 10 + (b[11] - 48);
+    if (!(status >= 100 && status <= 999)) return this.failHead('bad status line');
+    this.status = status;
+    this.keepAlive = keepAlive;
+    this.appInstance = appInstance;
+    if (vcapLen > 0) b.copy(this.vcap, 0, vcapAt, vcapAt + vcapLen);
+    this.vcapLen = vcapLen;
     if (status === 204 || status === 304 || status < 200) {
       this.state = S_DONE; // no body by definition (1xx other than 101 is not expected here)
     } else if (chunked) {
@@ -137,12 +155,17 @@ class ResponseParser {
       this.remaining = contentLength;
       this.state = contentLength === 0 ? S_DONE : S_LENGTH;
     } else if (contentLength === -2) {
-      return this.fail('bad Content-Length');
+      return this.failHead('bad Content-Length');
     } else {
       this.keepAlive = false;
       this.state = S_UNTIL_CLOSE;
     }
-    return true;
+    return end + 4;
+  }
+
+  failHead(message) {
+    this.fail(message);
+    return -1;
   }
 
   parseBody(buf, pos, len) {

@@ -7,8 +7,11 @@
 // Failures are data: a sample carries an error kind, counted here by kind. The open model's
 // samples also carry their send lateness (actual − intended send), in a histogram of its own:
 // the generator's share of the latency, kept apart from the server's.
+// Only the package's Uint32 histogram is loaded (its index pulls in WebAssembly and encoders:
+// ~40 ms of CPU at every start), and a sample's counts index is computed once, in integer
+// math, for both histograms (recordValue computes it with Math.log2 and Math.pow, per histogram).
 
-const hdr = require('hdr-histogram-js');
+const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default;
 
 const ERROR_KINDS = [null, 'timeout', 'connect', 'reset', 'status', 'parse', 'aborted'];
 const KIND = { ok: 0, timeout: 1, connect: 2, reset: 3, status: 4, parse: 5, aborted: 6 };
@@ -18,14 +21,30 @@ const SECOND_MS = 1000;
 // part of what it measured (the report's 'generator-late' flag reads the same share).
 const LATENESS_P99_MAX_SHARE = 0.1;
 
+const SIGNIFICANT_DIGITS = 3;
+const SUB_BUCKET_HALF_MAGNITUDE = 10; // 2 × 10^3 values at unit resolution need 2^11 sub-buckets
+
 function newHistogram() {
-  return hdr.build({
-    lowestDiscernibleValue: 1,
-    highestTrackableValue: HIGHEST_TRACKABLE_US,
-    numberOfSignificantValueDigits: 3,
-    bitBucketSize: 32,
-    autoResize: false,
-  });
+  const h = new Int32Histogram(1, HIGHEST_TRACKABLE_US, SIGNIFICANT_DIGITS);
+  h.autoResize = false;
+  return h;
+}
+
+/**
+ * The counts index of `us` (1 <= us <= HIGHEST_TRACKABLE_US < 2^32) in a histogram of
+ * newHistogram()'s layout: recordValue's index (test/stats.test.js holds them equal).
+ */
+function countsIndex(us) {
+  const v = us >>> 0; // floor: the index is that of floor(us)
+  const bucket = Math.max(31 - Math.clz32(v) - SUB_BUCKET_HALF_MAGNITUDE, 0);
+  return (bucket << SUB_BUCKET_HALF_MAGNITUDE) + (v >>> bucket);
+}
+
+/** recordValue(us) with its index given. */
+function recordAt(h, index, us) {
+  h.incrementCountAtIndex(index);
+  h.updateMinAndMax(us);
+  h.incrementTotalCount();
 }
 
 class Stats {
@@ -56,8 +75,9 @@ class Stats {
     this.bytes += bytes;
     if (status !== 0) this.byStatus[status]++;
     const us = latencyUs < 1 ? 1 : latencyUs > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : latencyUs;
-    this.second.recordValue(us);
-    this.total.recordValue(us);
+    const index = countsIndex(us);
+    recordAt(this.second, index, us);
+    recordAt(this.total, index, us);
     this.secondCount++;
     if (kind !== 0) this.secondErrors++;
     if (this.firstStartMs === 0 || startedMs < this.firstStartMs) this.firstStartMs = startedMs;
@@ -141,4 +161,4 @@ class Stats {
 
 function round2(x) { return Math.round(x * 100) / 100; }
 
-module.exports = { Stats, ERROR_KINDS, KIND, SECOND_MS, LATENESS_P99_MAX_SHARE };
+module.exports = { Stats, ERROR_KINDS, KIND, SECOND_MS, LATENESS_P99_MAX_SHARE, newHistogram, countsIndex, recordAt };

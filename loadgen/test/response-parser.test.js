@@ -32,6 +32,12 @@ const CASES = [
     want: { done: true, status: 200, bytes: 6, keepAlive: false, app: -1, vcap: '' } },
   { name: '204 has no body', raw: 'HTTP/1.1 204 No Content\r\n\r\n',
     want: { done: true, status: 204, bytes: 0, keepAlive: true, app: -1, vcap: '' } },
+  { name: 'HAProxy\'s answer: names of the same first letter or length as the ones read',
+    raw: 'HTTP/1.1 200 OK\r\nx-correlation-id: 0190c6b2-8d8e-7000-8000-000000000000\r\nx-instance-index: 0\r\ncontent-length: 3\r\ncontent-type: text/plain; charset=utf-8\r\n\r\nok\n',
+    want: { done: true, status: 200, bytes: 3, keepAlive: true, app: 0, vcap: '' } },
+  { name: 'HTTP/1.0 keep-alive, bare LF line ends, a colon in a value, the last of repeated headers',
+    raw: 'HTTP/1.0 200 OK\nX-Vcap-Request-Id: a:b\r\nConnection:\tKeep-Alive \nx-vcap-request-id:  cd \r\nX-Instance-Index: 7\r\ncontent-length:2\r\n\r\nhi',
+    want: { done: true, status: 200, bytes: 2, keepAlive: true, app: 7, vcap: 'cd' } },
   { name: 'HTTP/1.0 closes', raw: 'HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n',
     want: { done: true, status: 200, bytes: 0, keepAlive: false, app: -1, vcap: '' } },
 ];
