@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
+const { mean, stddev } = require('../../lib/inference');
 
 const COMMAND = {
   usage: 'Usage: bench/rounds/quota-scatter.sh [--quota 0.1] [--period 100000] [--conns 2,8,32] [--seconds 60]\n'
@@ -67,10 +68,8 @@ function dropCgroup() {
 function blockCv(values, size) {
   const blocks = [];
   for (let i = 0; i + size <= values.length; i += size) blocks.push(mean(values.slice(i, i + size)));
-  return blocks.length < 3 ? null : sd(blocks) / mean(values);
+  return blocks.length < 3 ? null : stddev(blocks) / mean(values);
 }
-const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;
-const sd = (v) => Math.sqrt(v.reduce((a, b) => a + (b - mean(v)) ** 2, 0) / (v.length - 1));
 const pct = (x) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 function runClient(o, url, conns) {
@@ -102,7 +101,7 @@ async function main() {
   try {
     for (const c of conns) {
       const { perSecond, failed } = runClient(o, url, c);
-      const cv = sd(perSecond) / mean(perSecond);
+      const cv = stddev(perSecond) / mean(perSecond);
       const cells = BLOCKS_S.map((b) => `${pct(blockCv(perSecond, b))} (${pct(cv / Math.sqrt(b))})`);
       process.stdout.write(`| ${c} | ${mean(perSecond).toFixed(0)} | ${pct(cv)} | ${cells.join(' | ')} |${failed ? ` ${failed} failed` : ''}\n`);
     }
