@@ -10,6 +10,8 @@ class PlanError extends Error {}
 
 function fail(where, msg) { throw new PlanError(`${where}${msg}`); }
 function show(v) { return JSON.stringify(v); }
+/** A YAML/JSON mapping: an object, not null, not a list. */
+const isMapping = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** "60s" | "2m" | "500ms" | 60 (seconds) → milliseconds. */
 function parseDurationMs(v) {
@@ -56,7 +58,7 @@ function makeCheck(where) {
     obj(obj, key) {
       const v = obj[key];
       if (v === undefined) return {};
-      if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${key} must be a mapping, got ${show(v)}`);
+      if (!isMapping(v)) fail(where, `${key} must be a mapping, got ${show(v)}`);
       return v;
     },
     fail(msg) { fail(where, msg); },
@@ -73,7 +75,7 @@ const CONTROL_SETTINGS = ['CONTROL_TOKEN', 'LOCAL_DEV_NO_CONTROL_TOKEN'];
 
 function checkSettings(where, settings, prefix) {
   if (settings === undefined) return {};
-  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
+  if (!isMapping(settings)) {
     fail(where, `${prefix} must be a mapping of VARIABLE: value, got ${show(settings)}`);
   }
   const out = {};
@@ -90,7 +92,7 @@ function checkSettings(where, settings, prefix) {
 function checkLoad(where, load, c) {
   // Either a list of {loadgens, parallel|rate} or a grid {loadgens: [..], parallel|rate: [..]}.
   let steps = load;
-  if (load && !Array.isArray(load) && typeof load === 'object') {
+  if (isMapping(load)) {
     c.known(load, ['loadgens', 'parallel', 'rate'], 'load.');
     const lg = [].concat(load.loadgens ?? []);
     const key = load.rate !== undefined ? 'rate' : 'parallel';
@@ -103,7 +105,7 @@ function checkLoad(where, load, c) {
   if (!Array.isArray(steps) || steps.length === 0) fail(where, 'load must be a non-empty list of {loadgens, parallel | rate}');
   return steps.map((s, i) => {
     const p = `load[${i}].`;
-    if (s === null || typeof s !== 'object' || Array.isArray(s)) fail(where, `load[${i}] must be a mapping, got ${show(s)}`);
+    if (!isMapping(s)) fail(where, `load[${i}] must be a mapping, got ${show(s)}`);
     c.known(s, ['loadgens', 'parallel', 'rate'], p);
     const sc = makeCheck(`${where}${p}`);
     const loadgens = sc.int(s, 'loadgens', 1, undefined);
@@ -204,6 +206,6 @@ function checkCpuReference(where, v, apps, dflt) {
 }
 
 module.exports = {
-  PlanError, fail, show, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
+  PlanError, fail, show, isMapping, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
   checkRegenerates, warmupOf, gated, checkSteady, checkKeepalive, checkCpuReference,
 };

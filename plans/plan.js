@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
 const { PlanError, fail, show, parseDurationMs, makeCheck, CONTROL_SETTINGS, checkSettings, checkLoad, checkSub, checkEvents, checkMemory,
-  checkRegenerates, warmupOf, gated, checkSteady, checkKeepalive, checkCpuReference } = require('./plan-fields');
+  checkRegenerates, warmupOf, gated, isMapping, checkSteady, checkKeepalive, checkCpuReference } = require('./plan-fields');
 
 const KINDS = ['grid', 'scale-until-slo', 'capacity'];
 const ORDERS = ['interleaved', 'sequential', 'random'];
@@ -247,14 +247,15 @@ const defaultScale = (platform) => (platform === 'local' ? 'local' : 'cf');
 function atScale(raw, scale, where) {
   const { local, ...base } = raw;
   if (local === undefined || scale === 'cf') return base;
-  if (local === null || typeof local !== 'object' || Array.isArray(local)) fail(where, `local must be a mapping of the fields the local profile changes, got ${show(local)}`);
+  if (!isMapping(local)) fail(where, `local must be a mapping of the fields the local profile changes, got ${show(local)}`);
   const fixed = Object.keys(local).filter((k) => FIXED_FIELDS.includes(k));
   if (fixed.length) fail(where, `local.${fixed[0]} cannot differ at local scale (the profile changes size, not what the plan is)`);
   const out = { ...base };
   for (const [k, v] of Object.entries(local)) {
-    out[k] = MERGED_FIELDS.includes(k) && v && typeof v === 'object' && !Array.isArray(v) ? { ...(base[k] ?? {}), ...v } : v;
+    out[k] = MERGED_FIELDS.includes(k) && isMapping(v) ? { ...(base[k] ?? {}), ...v } : v;
   }
-  const mapping = (v) => v === undefined || (v !== null && typeof v === 'object' && !Array.isArray(v));
+  // Not when either steady: is malformed: checkSteady says so about the plan's own.
+  const mapping = (v) => v === undefined || isMapping(v);
   if (gated(out) && mapping(base.steady) && mapping(local.steady)) out.steady = { ...base.steady, ...LOCAL_STEADY, ...local.steady };
   return out;
 }
