@@ -7,9 +7,10 @@
 // Failures are data: a sample carries an error kind, counted here by kind. The open model's
 // samples also carry their send lateness (actual − intended send), in a histogram of its own:
 // the generator's share of the latency, kept apart from the server's.
-// Only the package's Uint32 histogram is loaded (its index pulls in WebAssembly and encoders:
-// ~40 ms of CPU at every start), and a sample's counts index is computed once, in integer
-// math, for both histograms (recordValue computes it with Math.log2 and Math.pow, per histogram).
+// Only the package's Int32Histogram is loaded, what its build() gives for bitBucketSize 32 (the
+// package's index pulls in WebAssembly and encoders: ~40 ms of CPU at every start), and a
+// sample's counts index is computed once, in integer math, for both histograms (recordValue
+// computes it with Math.log2 and Math.pow, per histogram).
 
 const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default;
 
@@ -39,6 +40,9 @@ function countsIndex(us) {
   const bucket = Math.max(31 - Math.clz32(v) - SUB_BUCKET_HALF_MAGNITUDE, 0);
   return (bucket << SUB_BUCKET_HALF_MAGNITUDE) + (v >>> bucket);
 }
+
+/** A latency in µs within what a histogram tracks (1 to HIGHEST_TRACKABLE_US). */
+const clampUs = (us) => (us < 1 ? 1 : us > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : us);
 
 /** recordValue(us) with its index given. */
 function recordAt(h, index, us) {
@@ -74,7 +78,7 @@ class Stats {
     if (late) this.late++;
     this.bytes += bytes;
     if (status !== 0) this.byStatus[status]++;
-    const us = latencyUs < 1 ? 1 : latencyUs > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : latencyUs;
+    const us = clampUs(latencyUs);
     const index = countsIndex(us);
     recordAt(this.second, index, us);
     recordAt(this.total, index, us);
@@ -87,7 +91,8 @@ class Stats {
   /** Open model: one sample's send lateness (actual − intended send), µs. */
   recordLateness(us) {
     if (this.lateness === null) this.lateness = newHistogram();
-    this.lateness.recordValue(us < 1 ? 1 : us > HIGHEST_TRACKABLE_US ? HIGHEST_TRACKABLE_US : us);
+    const v = clampUs(us);
+    recordAt(this.lateness, countsIndex(v), v);
   }
 
   /** The open model's send lateness percentiles (µs), or null (closed model: sent when measured). */
