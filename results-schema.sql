@@ -365,9 +365,9 @@ SELECT q.round_id, q.correlation_id, q.op, q.latency_us AS loadgen_us,
        coalesce(rl.response_time_us, rv.response_time_us) AS router_us,
        s.handler_us AS app_us, s.pool_wait_us, s.db_us
 FROM requests q
-LEFT JOIN server_timings s ON s.correlation_id = q.correlation_id::text
-LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
-LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id
+LEFT JOIN server_timings s ON s.round_id = q.round_id AND s.correlation_id = q.correlation_id::text
+LEFT JOIN router_timings rl ON rl.round_id = q.round_id AND rl.correlation_id = q.correlation_id::text
+LEFT JOIN router_timings rv ON rv.round_id = q.round_id AND rv.vcap_request_id = q.vcap_request_id
                            AND rl.correlation_id IS NULL;
 
 -- ---------------------------------------------------------------- report views
@@ -504,6 +504,9 @@ LEFT JOIN peak b
 -- Where the time went, per round, after the warm-up: loadgen ↔ router ↔ app ↔ database.
 -- network_us = loadgen − router (client, network, proxy in front of the router);
 -- router_own_us = router − app; app_own_us = app − pool wait − database.
+-- The timings are joined within the request's round (a round's timings carry its id: the apps'
+-- flush is refused for another round): by correlation id alone every round's rows were hashed
+-- for each round, seconds per round once a database holds a few million.
 CREATE OR REPLACE VIEW report_round_latency_split AS
 WITH j AS (
   SELECT q.round_id, q.latency_us AS loadgen_us,
@@ -513,9 +516,9 @@ WITH j AS (
   JOIN requests q
     ON q.round_id = r.id AND q.error_kind IS NULL
    AND q.intended_at >= round_measured_from(r)
-  LEFT JOIN server_timings st ON st.correlation_id = q.correlation_id::text
-  LEFT JOIN router_timings rl ON rl.correlation_id = q.correlation_id::text
-  LEFT JOIN router_timings rv ON rv.vcap_request_id = q.vcap_request_id AND rl.correlation_id IS NULL
+  LEFT JOIN server_timings st ON st.round_id = r.id AND st.correlation_id = q.correlation_id::text
+  LEFT JOIN router_timings rl ON rl.round_id = r.id AND rl.correlation_id = q.correlation_id::text
+  LEFT JOIN router_timings rv ON rv.round_id = r.id AND rv.vcap_request_id = q.vcap_request_id AND rl.correlation_id IS NULL
 )
 SELECT round_id, count(*) AS samples, count(router_us) AS with_router, count(app_us) AS with_app,
        avg(loadgen_us) AS loadgen_mean_us, avg(router_us) AS router_mean_us,
@@ -727,7 +730,7 @@ SELECT q.round_id, q.started_at,
        q.latency_us, q.app_instance AS instance_index, x.instance_id AS instance_guid
 FROM requests q
 JOIN rounds r ON r.id = q.round_id
-LEFT JOIN router_timings x ON x.vcap_request_id = q.vcap_request_id
+LEFT JOIN router_timings x ON x.round_id = q.round_id AND x.vcap_request_id = q.vcap_request_id
 WHERE q.error_kind IS NULL AND EXISTS (SELECT 1 FROM round_events e WHERE e.round_id = q.round_id);
 
 -- The failed requests of rounds with events and the instance each had been sent to: the

@@ -40,7 +40,7 @@ async function loadSummary(client, roundId) {
   const caught = await q(`SELECT count(q.*)::int AS requests, count(rt.vcap_request_id)::int AS routed,
               (SELECT stats_samples FROM report_round_validity WHERE round_id = $1)::int AS stats_samples,
               (SELECT stats_expected FROM report_round_validity WHERE round_id = $1)::int AS stats_expected
-         FROM requests q LEFT JOIN router_timings rt ON rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
+         FROM requests q LEFT JOIN router_timings rt ON rt.round_id = q.round_id AND rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
   return {
     round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0],
     steady: await loadSteady(client, roundId), roundEvents: await loadEvents(client, roundId),
