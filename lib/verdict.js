@@ -64,10 +64,11 @@ const pct = (x) => `${(100 * x).toFixed(Math.abs(x) < 0.1 ? 1 : 0)} %`;
 const signed = (x) => `${x >= 0 ? '+' : '−'}${pct(Math.abs(x))}`;
 const num = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(2)).replace(/^-/, '−');
 
-/** A side: {label, values} → n, mean and its 95 % CI half-width as a fraction of the mean. */
+/** A side: {label, values} → n, mean, its 95 % CI half-width and sd as fractions of the mean. */
 function side({ label, values }) {
   const s = summarize(values, SIDE_CONFIDENCE);
-  return { label, n: s.n, mean: s.mean, ciLow: s.ciLow, ciHigh: s.ciHigh, halfWidthRel: s.n >= 2 ? s.halfWidth / Math.abs(s.mean) : NaN };
+  const rel = (x) => (s.n >= 2 ? x / Math.abs(s.mean) : NaN);
+  return { label, n: s.n, mean: s.mean, ciLow: s.ciLow, ciHigh: s.ciHigh, halfWidthRel: rel(s.halfWidth), cv: rel(s.sd) };
 }
 
 /** Rule 1: why these sides cannot decide anything ([] when they can). */
@@ -80,11 +81,15 @@ function gateReasons(sides) {
   return out;
 }
 
-/** A verdict with what it rests on: rounds on the smaller side, the widest CI in % of its mean. */
-function result(verdict, reason, sides, estimate = null) {
+/**
+ * A verdict with what it rests on: rounds on the smaller side, the widest CI in % of its mean;
+ * gap: an inconclusive point's estimate's relative distance to the line it is judged
+ * against and that CI's confidence (what lib/rounds-needed.js projects from), else null.
+ */
+function result(verdict, reason, sides, estimate = null, gap = null) {
   const widths = sides.map((s) => s.halfWidthRel);
   return {
-    verdict, reason, estimate, sides,
+    verdict, reason, estimate, sides, gap: verdict === INCONCLUSIVE ? gap : null,
     n_min: sides.length ? Math.min(...sides.map((s) => s.n)) : null,
     ci_halfwidth_pct: widths.length && widths.every(Number.isFinite) ? Math.round(1000 * Math.max(...widths)) / 10 : null,
   };
@@ -110,13 +115,15 @@ function relativeDifference(a, b, confidence) {
 function equivalent(a, b) {
   const sides = [side(a), side(b)];
   const est = relativeDifference(a.values, b.values, EQUIVALENCE_CONFIDENCE);
-  const gate = gateReasons(sides);
-  if (gate.length) return result(INCONCLUSIVE, gate.join('; '), sides, est);
-  const ci = `${b.label} / ${a.label} − 1 = ${signed(est.value)} (90 % CI ${signed(est.lo)} to ${signed(est.hi)})`;
   const m = EQUIVALENCE_MARGIN;
+  // The CI of B/A must shrink past the margin's edge nearest the estimate.
+  const gap = { distance: Math.abs(m - Math.abs(est.value)) / (1 + est.value), confidence: EQUIVALENCE_CONFIDENCE };
+  const gate = gateReasons(sides);
+  if (gate.length) return result(INCONCLUSIVE, gate.join('; '), sides, est, gap);
+  const ci = `${b.label} / ${a.label} − 1 = ${signed(est.value)} (90 % CI ${signed(est.lo)} to ${signed(est.hi)})`;
   if (est.lo >= -m && est.hi <= m) return result(REPRODUCED, `${ci}, inside ±${pct(m)}`, sides, est);
   if (est.lo > m || est.hi < -m) return result(CONTRADICTED, `${ci}, entirely outside ±${pct(m)}`, sides, est);
-  return result(INCONCLUSIVE, `${ci}: neither inside nor outside ±${pct(m)}`, sides, est);
+  return result(INCONCLUSIVE, `${ci}: neither inside nor outside ±${pct(m)}`, sides, est, gap);
 }
 
 /**
@@ -125,15 +132,18 @@ function equivalent(a, b) {
  */
 function bound(sides, est, { direction, threshold, name, voidable = false }) {
   const reasons = gateReasons(sides);
-  if (voidable && est.value > VOID_ABOVE) reasons.push(`${name} ${num(est.value)} > ${VOID_ABOVE}: a bad baseline voids the reading`);
-  if (reasons.length) return result(INCONCLUSIVE, reasons.join('; '), sides, est);
+  const voided = voidable && est.value > VOID_ABOVE;
+  if (voided) reasons.push(`${name} ${num(est.value)} > ${VOID_ABOVE}: a bad baseline voids the reading`);
+  // A voided reading is not a matter of rounds: no distance to project from.
+  const gap = { distance: voided ? NaN : Math.abs(est.value - threshold) / Math.abs(est.value), confidence: BOUND_CONFIDENCE };
+  if (reasons.length) return result(INCONCLUSIVE, reasons.join('; '), sides, est, gap);
   const ci = `${name} ${num(est.value)} (95 % CI ${num(est.lo)} to ${num(est.hi)})`;
   const atLeast = direction === 'at least';
   const claimSide = atLeast ? est.lo : est.hi;
   const other = atLeast ? est.hi : est.lo;
   if (atLeast ? claimSide >= threshold : claimSide <= threshold) return result(REPRODUCED, `${ci}: ${atLeast ? 'low' : 'high'} end ${direction} ${threshold}`, sides, est);
   if (atLeast ? other < threshold : other > threshold) return result(CONTRADICTED, `${ci}: even the ${atLeast ? 'high' : 'low'} end ${atLeast ? 'below' : 'above'} ${threshold}`, sides, est);
-  return result(INCONCLUSIVE, `${ci} straddles ${threshold}`, sides, est);
+  return result(INCONCLUSIVE, `${ci} straddles ${threshold}`, sides, est, gap);
 }
 
 /** One group's mean ({label, values}) at least / at most a threshold. */

@@ -10,6 +10,7 @@ const { connectionFromUrl } = require('../../lib/bindings.js');
 const { summarize } = require('../../lib/inference.js');
 const { resultsUrl } = require('../../lib/results-db-url.js');
 const { sameOrDifferent, MIN_ROUNDS } = require('../../lib/verdict.js');
+const { roundsNeeded, roundsNeededText } = require('../../lib/rounds-needed.js');
 const { simulate, recommend, SIM_ROUNDS, MAX_FALSE_ALARM, MIN_POWER } = require('../../lib/verdict-sim.js');
 const { COMPARE_METRICS, loadSelection, metricValues } = require('../lib/report/compare-data.js');
 const { connect } = require('../lib/report/results-db.js');
@@ -88,7 +89,10 @@ function compareRows(a, b) {
     const vb = metricValues(b.rows, m);
     const c = sameOrDifferent({ label: 'A', values: va }, { label: 'B', values: vb });
     const d = Number.isFinite(c.delta.value) ? `${signed(c.delta.value)}${Number.isFinite(c.delta.lo) ? ` (${signed(c.delta.lo)} to ${signed(c.delta.hi)})` : ''}` : '–';
-    return [`${m.title} (${m.unit})`, sideText(va), sideText(vb), d, `${c.answer}: ${c.reason}`];
+    // Unknown: how many rounds a side the ±10 % test would need at this spread (a projection).
+    const n = c.answer === 'unknown' ? roundsNeeded(c) : null;
+    const more = n === null || Number.isNaN(n) ? '' : ` (${roundsNeededText(n)} rounds a side would decide it at this spread)`;
+    return [`${m.title} (${m.unit})`, sideText(va), sideText(vb), d, `${c.answer}: ${c.reason}${more}`];
   });
   return table([head, ...rows]);
 }

@@ -68,6 +68,8 @@ test('three rounds a side: unknown, with the engine\'s reason', () => {
   assert.equal(r.code, 0, r.stderr);
   assert.equal(verdictOf(r.stdout, 'throughput (req/s)'), 'unknown');
   assert.match(r.stdout, /unknown: A: n = 3 < 5 rounds; B: n = 3 < 5 rounds/);
+  // With the projection of the rounds that would decide it (lib/rounds-needed.js).
+  assert.match(r.stdout, /unknown: .* \((≈ \d+|> \d+) rounds a side would decide it at this spread\)/);
 });
 
 test('a round with a bad validity flag is left out and named, as the study page does; --all keeps it', () => {

@@ -17,6 +17,7 @@ const { loadFixture, FIXTURE_2026_11_26, FIXTURE_PLANS_2026_11_26 } = require('.
 const { FIGURES } = require('../lib/report/study-figures-page.js');
 const { CLAIMS, CLAIM_RULES } = require('../lib/report/study-claims.js');
 const { MIN_ROUNDS, RULES, VERDICTS } = require('../../lib/verdict.js');
+const { ROUNDS_NEEDED_CAP } = require('../../lib/rounds-needed.js');
 const { chartProblems } = require('./helpers/svg-rules.js');
 const { readCsv } = require('./helpers/csv.js');
 
@@ -38,17 +39,21 @@ test('report.sh --study writes every section of the results page from real round
   assert.match(page, /^\| machine \| 2 cores \(.+\), [\d.]+ GiB, Linux \S+ \|$/m);
   // The claims: one row each, with a verdict of the four, its reason, n_min and the widest CI.
   const claims = page.split('## Claims')[1].split('\n## ')[0];
-  assert.match(claims, /^\| finding \| study \| test: groups compared \| ours \| verdict \| n_min \| widest 95 % CI \|$/m);
+  assert.match(claims, /^\| finding \| study \| test: groups compared \| ours \| verdict \| n_min \| widest 95 % CI \| rounds a side to decide \|$/m);
   for (const c of CLAIMS) {
     const row = claims.split('\n').find((l) => l.startsWith(`| ${c.finding} (`));
     assert.ok(row, `no claims row for "${c.finding}"`);
-    assert.match(row, new RegExp(`\\| \\*\\*(${VERDICTS.join('|')})\\*\\*: \\S.* \\| (\\d+|–) \\| (±[\\d.]+ %|–) \\|$`), row);
+    assert.match(row, new RegExp(`\\| \\*\\*(${VERDICTS.join('|')})\\*\\*: \\S.* \\| (\\d+|–) \\| (±[\\d.]+ %|–) \\| (≈ \\d+|> ${ROUNDS_NEEDED_CAP}|\\?|–) \\|$`), row);
+    // Undecided claims carry their projection; decided ones none.
+    if (!/\*\*inconclusive\*\*/.test(row)) assert.ok(row.endsWith('| – |'), row);
     assert.equal(row.includes('our own experiment, not the study\'s finding'), c.own, row);
   }
   // Every constant the verdicts use, with its value, under the claims.
   for (const [name, value] of Object.entries({ ...RULES, ...CLAIM_RULES })) assert.match(claims, new RegExp(`^\\| ${name} = ${value} \\| \\S`, 'm'), name);
   const claimsCsv = readCsv(path.join(out, 'csv', 'claims.csv'));
-  assert.deepEqual(Object.keys(claimsCsv[0]), ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason']);
+  assert.deepEqual(Object.keys(claimsCsv[0]), ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'rounds_needed', 'reason']);
+  for (const c of claimsCsv) assert.match(c.rounds_needed, new RegExp(`^(\\d+|>${ROUNDS_NEEDED_CAP}|)$`), c.finding);
+  assert.match(claims, new RegExp(`> ${ROUNDS_NEEDED_CAP}: not within ${ROUNDS_NEEDED_CAP}`), 'the projection\'s cap on the page');
   assert.equal(claimsCsv.length, CLAIMS.length);
   for (const c of claimsCsv) assert.ok(VERDICTS.includes(c.verdict), c.verdict);
   // csv/rounds.csv: a row per round, as many as the header counts.

@@ -5,6 +5,7 @@
 // side behind it) and ci_halfwidth_pct (the widest 95 % CI behind it, % of its mean).
 'use strict';
 const V = require('../../../lib/verdict.js');
+const { claimRoundsNeeded } = require('../../../lib/rounds-needed.js');
 const { METRICS } = require('./analysis.js');
 const P = require('./claim-points.js');
 
@@ -26,10 +27,14 @@ const FASTER_MIN = 1;
 
 const CLAIM_RULES = Object.freeze({ LINEAR_MIN, PART_MAX, HOST_BOUND_SHARE, KEEPALIVE_GAIN_MIN, NODE_MEMORY_MAX_MIB, JAVA_MEMORY_FACTOR_MIN, FASTER_MIN });
 
-/** The claim's verdict over its points, and its figures; no points: inconclusive, why. */
+/**
+ * The claim's verdict over its points, its figures and, undecided, the rounds a side its
+ * points would need at this noise (lib/rounds-needed.js); no points: inconclusive, why.
+ */
 function judged(points, none) {
-  if (!points.length) return { ours: 'no rounds', ...V.noData(none) };
-  return { ours: points.map(P.pointText).join('; '), ...V.combine(points) };
+  if (!points.length) return { ours: 'no rounds', ...V.noData(none), rounds_needed: NaN };
+  const claim = V.combine(points);
+  return { ours: points.map(P.pointText).join('; '), ...claim, rounds_needed: claimRoundsNeeded(claim, points) };
 }
 
 const noRounds = (...plans) => `no trusted rounds of plan ${plans.join(', ')} (run scripts/run-experiment.sh --study)`;
@@ -145,11 +150,11 @@ const CLAIMS = [
     `Java / Node.js at least ${FASTER_MIN}`, 'req/s per core used at each instance count and load where both met the SLO at ≤ 100 % CPU per instance (cpu-100)', false, perCore],
 ].map(([finding, cite, study, test, compares, own, judge]) => ({ finding, cite, study, test, compares, own, judge }));
 
-/** [{finding, cite, study, test, compares, own, ours, verdict, reason, n_min, ci_halfwidth_pct}] from the analyses by plan name. */
+/** [{finding, cite, study, test, compares, own, ours, verdict, reason, n_min, ci_halfwidth_pct, rounds_needed}] from the analyses by plan name. */
 function claimRows(analyses) {
   return CLAIMS.map(({ judge, ...c }) => {
-    const { ours, verdict, reason, n_min, ci_halfwidth_pct } = judge(analyses);
-    return { ...c, ours, verdict, reason, n_min, ci_halfwidth_pct };
+    const { ours, verdict, reason, n_min, ci_halfwidth_pct, rounds_needed } = judge(analyses);
+    return { ...c, ours, verdict, reason, n_min, ci_halfwidth_pct, rounds_needed };
   });
 }
 

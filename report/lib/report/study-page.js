@@ -13,6 +13,7 @@ const { CHART_CONFIG, MIN_ROUNDS_DRAWN } = require('./chart-kit.js');
 const { loadReportData } = require('./data.js');
 const { chartSvg } = require('./render.js');
 const { RULES, VERDICTS } = require('../../../lib/verdict.js');
+const { ROUNDS_NEEDED_CAP, roundsNeededText } = require('../../../lib/rounds-needed.js');
 const { claimRows, CLAIM_RULES } = require('./study-claims.js');
 const { FIGURES, withCi, n0, pct } = require('./study-figures-page.js');
 const { mdTable, plansSection, positionSection, principlesSection, roundsCsvRows, studyRounds } = require('./study-method.js');
@@ -141,15 +142,19 @@ const RULE_VALUES = { ...RULES, ...CLAIM_RULES };
 
 function claimsSection(claims) {
   const rows = claims.map((c) => [`${c.finding} (${c.cite})${c.own ? OWN : ''}`, c.study, `${c.test}: ${c.compares}`, c.ours,
-    `**${c.verdict}**: ${c.reason}`, c.n_min ?? '–', c.ci_halfwidth_pct === null ? '–' : `±${c.ci_halfwidth_pct} %`]);
+    `**${c.verdict}**: ${c.reason}`, c.n_min ?? '–', c.ci_halfwidth_pct === null ? '–' : `±${c.ci_halfwidth_pct} %`, roundsNeededText(c.rounds_needed)]);
   return [
     '## Claims',
     '',
-    mdTable(['finding', 'study', 'test: groups compared', 'ours', 'verdict', 'n_min', 'widest 95 % CI'], rows),
+    mdTable(['finding', 'study', 'test: groups compared', 'ours', 'verdict', 'n_min', 'widest 95 % CI', 'rounds a side to decide'], rows),
     '',
     `Verdicts: ${VERDICTS.map((v) => `*${v}*`).join(', ')}. *n_min*: trusted rounds on the smaller side behind the verdict;`
       + ' *widest 95 % CI*: the largest half-width behind it, in % of its mean (– : a side with fewer than 2 rounds has none).'
-      + ` Rows marked${OWN} test what the study did not measure.`,
+      + ` Rows marked${OWN} test what the study did not measure.`
+      + ' *rounds a side to decide*: for an undecided claim, the trusted rounds each side of its points would need before'
+      + ' the verdict is decided, if the spread between rounds and the estimate stayed as measured (`lib/rounds-needed.js`:'
+      + ' rule 1 met and the estimate\'s CI off its line): a projection to plan the next run, not a verdict;'
+      + ` > ${ROUNDS_NEEDED_CAP}: not within ${ROUNDS_NEEDED_CAP} (the estimate sits on or near its line); ?: a side has fewer than 2 rounds or the reading is void.`,
     '',
     'Rules: every constant the verdicts use (`lib/verdict.js`, `report/lib/report/study-claims.js`).',
     '',
@@ -195,7 +200,9 @@ async function figureSection(fig, x, outDir, files) {
   return lines;
 }
 
-const CLAIMS_CSV_HEAD = ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'reason'];
+const CLAIMS_CSV_HEAD = ['finding', 'cite', 'study', 'ours', 'verdict', 'n_min', 'ci_halfwidth_pct', 'rounds_needed', 'reason'];
+// rounds_needed in the CSV: a number, ">CAP", or empty (decided, or not projectable).
+const roundsNeededCsv = (n) => (n === null || Number.isNaN(n) ? '' : Number.isFinite(n) ? n : `>${ROUNDS_NEEDED_CAP}`);
 
 /** Write DIR/README.md, the SVGs and CSVs; returns the files written (relative to DIR). */
 async function writeStudyPage(outDir, analyses, meta) {
@@ -203,7 +210,7 @@ async function writeStudyPage(outDir, analyses, meta) {
   const files = [];
   const byName = Object.fromEntries(Object.entries(analyses).map(([k, v]) => [k, v.analysis]));
   const claims = claimRows(byName);
-  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([CLAIMS_CSV_HEAD, ...claims.map((c) => CLAIMS_CSV_HEAD.map((k) => c[k]))]));
+  fs.writeFileSync(path.join(outDir, 'csv', 'claims.csv'), csv([CLAIMS_CSV_HEAD, ...claims.map((c) => CLAIMS_CSV_HEAD.map((k) => (k === 'rounds_needed' ? roundsNeededCsv(c[k]) : c[k])))]));
   files.push('csv/claims.csv');
   fs.writeFileSync(path.join(outDir, 'csv', 'rounds.csv'), csv(roundsCsvRows(analyses)));
   files.push('csv/rounds.csv');
