@@ -30,6 +30,8 @@ function startPrimary(config) {
     }
     listened.delete(worker.id);
     if (stopping) {
+      // A worker that had to force its exit (SHUTDOWN_TIMEOUT_MS) cut a request short: exit 1 as it did.
+      if (code !== 0 || signal) exitCode = 1;
       if (Object.keys(cluster.workers).length === 0) {
         log('all workers stopped');
         process.exit(exitCode);
