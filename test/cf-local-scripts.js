@@ -9,6 +9,7 @@ const http = require('node:http');
 const { spawn, spawnSync } = require('node:child_process');
 const { Client } = require('pg');
 const { READ_ONLY, ROOT } = require('./cf-local-world');
+const { processAlive } = require('../lib/process-checks');
 
 const lines = (s) => s.split('\n').filter(Boolean);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -100,6 +101,7 @@ function descendants(pid) {
   return out;
 }
 
-const alive = (pid) => { try { return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] !== 'Z'; } catch { return false; } };
+// A zombie (killed, not yet reaped) is not alive.
+const alive = processAlive;
 
 module.exports = { scriptsIn, start, until, query, viaRouter, descendants, alive, lines, sleep };

@@ -16,6 +16,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { Client } = require('pg');
 const { testDatabases } = require('../../lib/test-db');
+const { processAlive } = require('../../lib/process-checks');
 const testDbs = testDatabases(require('pg'), 'cf');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -113,13 +114,7 @@ async function until(what, check, ms = 30000) {
 }
 
 /** A process is gone: no such pid, or only a zombie left to reap. */
-function gone(pid) {
-  try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0] === 'Z';
-  } catch {
-    return true;
-  }
-}
+const gone = (pid) => !processAlive(pid);
 
 for (const [signal, round] of [['SIGTERM', 11], ['SIGINT', 14]]) {
   test(`stopped by ${signal} mid-stream: every line written is in router_timings, exit 0, the producer group is gone`, async () => {
