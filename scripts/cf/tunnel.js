@@ -172,19 +172,24 @@ function psqlAnswers(url) {
 /** psql SELECT 1 through the tunnel, retried; CliError exit 2 with the client's own words. */
 async function proveTunnel(url) {
   const deadline = Date.now() + PROVE_TIMEOUT_SEC * 1000;
+  let exited = false;
   while (Date.now() < deadline) {
     if (await psqlAnswers(url)) return;
-    if (!pidAlive(stateFile('client.pid'))) break;
+    if ((exited = !pidAlive(stateFile('client.pid')))) break;
     await new Promise((r) => { setTimeout(r, PROVE_RETRY_MS); });
   }
   let lines = [];
   try { lines = fs.readFileSync(stateFile('client.log'), 'utf8').split('\n').filter(Boolean); } catch { /* no log */ }
-  const why = lines.find((l) => CLIENT_ERROR.test(l)) || lines[lines.length - 1] || '';
+  // A client that exited says why in its last line (a local port in use); one still retrying, in its first error.
+  const last = lines[lines.length - 1] || '';
+  const why = exited ? `exited: ${last}` : lines.find((l) => CLIENT_ERROR.test(l)) || last;
   await stopTunnel();
   throw new CliError(`tunnel: the tunnel does not carry traffic: psql SELECT 1 failed (client: ${why})`, 2);
 }
 
 let tunnelUp = false;
+// The stop a signal started: the proof, seeing its client gone, must not exit 2 before it ends in 128+N.
+let signalled = null;
 
 function report(localPort, url, via) {
   tunnelUp = true;
@@ -335,7 +340,7 @@ async function main(argv) {
   // Any end before report() (die, a failed cf command, exit 2) ends what this run started.
   // A signal (Ctrl-C while the proof waits, say) does the same, then exits as a shell reports it.
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(sig, () => stopTunnel(true).finally(() => process.exit(128 + os.constants.signals[sig])));
+    process.on(sig, () => { signalled ??= stopTunnel(true).finally(() => process.exit(128 + os.constants.signals[sig])); });
   }
   try {
     if (await portInUse(o.localPort)) die(`127.0.0.1:${o.localPort} is in use: pick another with --local-port`);
@@ -348,4 +353,9 @@ async function main(argv) {
   }
 }
 
-if (require.main === module) main(process.argv.slice(2)).catch((err) => process.exit(cliExitCode(err)));
+if (require.main === module) {
+  main(process.argv.slice(2)).catch(async (err) => {
+    if (signalled) await signalled;
+    process.exit(cliExitCode(err));
+  });
+}
