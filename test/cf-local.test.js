@@ -213,6 +213,15 @@ test('--platform local under --dry-run: cfl up, cfl login (the cf login to its A
       assert.deepEqual(res.mutating, []);
     });
   }
+  await t.test('run-round --cpu 0.2 --prewarm: the prewarm runs without the quota, 0.2 applied again before the timings clear', () => {
+    const res = run('run-round.sh', ['--app', 'node-app', '--duration', '5s', '--cpu', '0.2', '--prewarm', '5', '--dry-run'], {}, { local: true });
+    assert.equal(res.code, 0, res.stderr);
+    const quota = (v) => `cf curl -X PATCH /v3/processes/${node} -d '{"metadata":{"annotations":{"cfscale.local/cpu-quota":"${v}"}}}'`;
+    const steps = lines(res.stdout).filter((l) => l.includes('cpu-quota') || l.includes('--requests 5') || l.includes('/timings/clear'));
+    assert.deepEqual(steps.map((l) => (l.includes('--requests 5') ? 'prewarm' : l.includes('/timings/clear') ? 'clear' : l)),
+      [quota('0.2'), quota('none'), 'prewarm', quota('0.2'), 'clear']);
+    assert.deepEqual(res.mutating, []);
+  });
 });
 
 test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {

@@ -3,7 +3,8 @@
 // repeatability.js — does the instrument read the same twice? (bench/rounds/repeatability.sh;
 // COMMAND is its help and its flags). R identical rounds back to back per instance count, in two ways
 // interleaved round by round: `fixed` (a guessed --warmup and --prewarm, no steady-state
-// gate) and `gate` (the gate decides where the window starts).
+// gate) and `gate` (the gate decides where the window starts); or a prewarm under the CPU
+// quota (`prewarm-quota`) against one without it (`prewarm-free`, run-round's own).
 // Prints every round's throughput and p99 (with the load average), then per instance count
 // and way the mean and the coefficient of variation (CV = sd / mean) of both. A settle round
 // before each instance count is run and shown but not counted: it is the first after a
@@ -17,9 +18,12 @@ const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
+// Each way's run-round flags; prewarm-quota also prewarms the app itself, under its quota, before the round.
 const WAYS = {
-  fixed: ['--warmup', '2s', '--prewarm', '200'],
-  gate: [],
+  fixed: () => ['--warmup', '2s', '--prewarm', '200'],
+  gate: () => [],
+  'prewarm-quota': () => ['--prewarm', '0'],
+  'prewarm-free': (o) => ['--prewarm', String(o.prewarm)],
 };
 
 function die(msg, code = 2) {
@@ -30,10 +34,10 @@ function die(msg, code = 2) {
 // The parser, the defaults and --help in one (arg-table.js); the load flags go to run-round.sh as given.
 const COMMAND = {
   usage: 'Usage: bench/rounds/repeatability.sh [--app node-app] [--cpu 0.1] [--instances 1,2] [--rounds 5] [--loadgens 1]\n'
-    + '         [--parallel 16] [--duration 10s] [--ways fixed,gate] [-- RUN-ROUND-FLAGS...]',
+    + '         [--parallel 16] [--duration 10s] [--ways fixed,gate] [--prewarm 5000] [--restart] [-- RUN-ROUND-FLAGS...]',
   about: 'Identical local rounds back to back: their throughput and p99, with the coefficient of variation per '
     + 'instance count, with a guessed warm-up (`fixed`: --warmup 2s --prewarm 200) and with the steady-state gate '
-    + '(`gate`), interleaved round by round.',
+    + '(`gate`), or with the prewarm under the quota and without it (`prewarm-quota`, `prewarm-free`), interleaved round by round.',
   rows: [
     ['--app A', 'app', 'str', 'node-app', 'the app'],
     ['--cpu C', 'cpu', 'str', '0.1', "per-instance CPU quota, cores ('' = the platform's)"],
@@ -42,7 +46,11 @@ const COMMAND = {
     ['--loadgens N', 'loadgens', 'str', '1', 'the loadgens of every round'],
     ['--parallel N', 'parallel', 'str', '16', 'requests in flight per loadgen'],
     ['--duration D', 'duration', 'str', '10s', 'the length of every round'],
-    ['--ways W,..', 'ways', 'str', 'fixed,gate', 'fixed and/or gate'],
+    ['--ways W,..', 'ways', 'str', 'fixed,gate', 'of fixed, gate, prewarm-quota (the bench sends --prewarm requests per '
+      + 'instance through the route, under the quota, then the round) and prewarm-free (run-round --prewarm: locally '
+      + 'without the quota, applied live after it)'],
+    ['--prewarm N', 'prewarm', 'int', 5000, 'requests per instance of the prewarm ways', [1]],
+    ['--restart', 'restart', 'bool', false, 'cf restart the app before every round (a plan\'s restart: round): a cold process each time'],
     ['--smoke', 'smoke', 'bool', false, 'check that it can run here (its flags, its code, the tools it needs) and say what it would measure; measure nothing (CI runs this)'],
   ],
   rest: 'extra',
@@ -65,10 +73,28 @@ function parseArgs(argv) {
   return o;
 }
 
+const CF = path.join(ROOT, '.tools/bin/cf');
+
+function mustRun(what, cmd, args, env) {
+  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) die(`${what} failed: ${(r.stderr || r.stdout || '').trim().split('\n').pop()}`);
+  return r.stdout;
+}
+
+/** Before a round: the restart (--restart), and way prewarm-quota's prewarm (round-robin over k instances, the quota in force). */
+function beforeRound(o, k, way, env) {
+  if (o.restart) mustRun(`cf restart ${o.app}`, CF, ['restart', o.app], env);
+  if (way !== 'prewarm-quota') return;
+  const url = mustRun('cfl router-url', path.join(ROOT, 'scripts/cfl'), ['router-url'], env).trim();
+  mustRun('the prewarm', 'node', [path.join(ROOT, 'loadgen/bin/loadgen.js'), '--url', url, '--host', `${o.app}.localhost`,
+    '--requests', String(o.prewarm * k), '--parallel', '8', '--no-progress', '--max-error-rate', '0', '--scenario', 'read', '--seed', '1000'], env);
+}
+
 /** One round through run-round.sh: its figures parsed from the summary it prints. */
 function round(o, k, way, label, env) {
+  if (way !== 'settle') beforeRound(o, k, way, env);
   const args = ['--app', o.app, '--instances', String(k), '--loadgens', o.loadgens, '--parallel', o.parallel,
-    '--duration', o.duration, '--label', label, ...(o.cpu ? ['--cpu', o.cpu] : []), ...WAYS[way], ...o.extra];
+    '--duration', o.duration, '--label', label, ...(o.cpu ? ['--cpu', o.cpu] : []), ...WAYS[way === 'settle' ? o.ways[0] : way](o), ...o.extra];
   const load = os.loadavg()[0];
   const r = spawnSync(path.join(ROOT, 'scripts/run-round.sh'), args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
   const out = r.stdout || '';
@@ -101,13 +127,13 @@ function main() {
   const home = fs.mkdtempSync('/tmp/cfscale-bench-repeat-');
   fs.mkdirSync(path.join(home, 'tmp'));
   const env = { ...process.env, PLATFORM: 'local', CFSCALE_HOME: home, TMPDIR: path.join(home, 'tmp'),
-    ...platformPortEnv('repeatability') };
+    CF_HOME: path.join(home, 'cf-home'), ...platformPortEnv('repeatability') };
   const all = [];
   try {
     console.log(`${'round'.padEnd(30)} ${'id'.padStart(5)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(9)} ${'window'.padStart(9)} ${'gate'.padEnd(10)} ${'load'.padStart(5)}`);
     for (const k of o.instances) {
       // The first round after the change of instance count: run, shown, not counted.
-      console.log(line(round(o, k, o.ways[0], `repeat:i${k}:settle`, env), '(settle: first after a change, not counted)'));
+      console.log(line(round(o, k, 'settle', `repeat:i${k}:settle`, env), '(settle: first after a change, not counted)'));
       for (let rep = 1; rep <= o.rounds; rep++) {
         const ways = rep % 2 ? o.ways : [...o.ways].reverse();
         for (const way of ways) {

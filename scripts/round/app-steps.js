@@ -4,12 +4,14 @@
 // instances, and one request to every instance (the timings clear before the round, their
 // flush after it). Under --dry-run each prints what it would run.
 //
-// setRouteLoadbalancing(plan), seedApp(plan), prewarmInstances(plan): see each;
+// setRouteLoadbalancing(plan), seedApp(plan), prewarmInstances(plan), prewarmUnquoted(plan): see each;
 // eachInstance(plan, method, urlPath, opts) → Promise<boolean>.
 const { run } = require('../ops/exec');
 const { pinnedRequest, instanceRequest, printedRequest } = require('../ops/pinned-request');
 const { sleep } = require('../ops/sleep');
 const { CliError } = require('../../lib/arg-table');
+const { CPU_NONE } = require('../../lib/cpu-quota');
+const { setCpuQuota } = require('../ops/apps');
 
 const LOADGEN_CLI = 'loadgen/bin/loadgen.js';
 const PREWARM_PARALLEL = 8;
@@ -48,12 +50,35 @@ async function seedApp(plan) {
 }
 
 /**
+ * Whether the prewarm runs without the round's CPU quota: locally, under a quota of cores. A JIT
+ * compiles on the quota's share of a core (Java's C2 under 0.2 core takes minutes), so a
+ * prewarm under it leaves each round as warm as its luck; the quota is applied live after it
+ * (the local Cloud Controller writes it to the running instances' cgroups, local-platform/README.md).
+ */
+const prewarmUnquoted = ({ p, o }) => p.name === 'local' && Number(o.prewarm) > 0 && typeof o.cpu === 'number';
+
+/**
  * --prewarm requests to each instance, pinned (X-Cf-App-Instance), with the loadgen CLI:
- * reads among the seeded ads, else /health. Before the timings are cleared.
+ * reads among the seeded ads, else /health. Before the timings are cleared; without the
+ * quota when prewarmUnquoted (it is set again even when the prewarm fails).
  */
 async function prewarmInstances(plan) {
   const { p, o } = plan;
   if (!(Number(o.prewarm) > 0)) return;
+  if (!prewarmUnquoted(plan)) {
+    await prewarmEach(plan);
+    return;
+  }
+  await setCpuQuota(p, plan.guid, CPU_NONE);
+  try {
+    await prewarmEach(plan);
+  } finally {
+    await setCpuQuota(p, plan.guid, o.cpu);
+  }
+}
+
+async function prewarmEach(plan) {
+  const { p, o } = plan;
   for (let i = 0; i < Number(o.instances); i++) {
     const args = ['node', LOADGEN_CLI, '--requests', o.prewarm, '--parallel', String(PREWARM_PARALLEL), '--no-progress',
       '--max-error-rate', '0', '-H', `X-Cf-App-Instance: ${plan.guid}:${i}`];
@@ -100,4 +125,4 @@ async function eachInstance(plan, method, urlPath, { retryUnknownInstance = fals
   }
 }
 
-module.exports = { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance };
+module.exports = { setRouteLoadbalancing, seedApp, prewarmInstances, prewarmUnquoted, eachInstance };

@@ -15,6 +15,7 @@ const { capture } = require('../ops/exec');
 const { appVersions } = require('./app-versions');
 const { CONTROL_VAR } = require('../ops/control-token');
 const { localCells } = require('./local-cells');
+const { prewarmUnquoted } = require('./app-steps');
 const { CPU_DEFAULT, CPU_NONE } = require('../../lib/cpu-quota');
 
 /** A cf curl JSON look-up that may fail: the document, or null (quiet: no messages). */
@@ -141,6 +142,7 @@ async function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls
   const routeLb = routes?.resources?.[0]?.options?.loadbalancing || o.loadbalancing;
   const seedAds = Number(o.seedAds);
   const plan = { ...(seedAds > 0 ? { seed_ads: seedAds } : {}), prewarm: Number(o.prewarm),
+    ...(prewarmUnquoted({ p, o }) ? { prewarm_cpu: CPU_NONE } : {}),
     ...(routeLb ? { loadbalancing: routeLb } : {}),
     ...(frontUrls ? { front_proxies: frontUrls.length, target_urls: frontUrls } : {}),
     ...(o.events.length ? { events: o.events.map((e) => ({ at_ms: e.atMs, kind: e.kind, instances: e.instances })) } : {}) };

@@ -58,7 +58,8 @@ const COMMAND = {
       + 'then all ask for id 1)', [0]],
     ['--prewarm N', 'prewarm', 'int', 0, 'requests sent to each app instance before the round, pinned with X-Cf-App-Instance '
       + '(0 = none): a freshly started instance is cold (JIT, pool connections) and under a small CPU quota stays slow for '
-      + 'seconds; round-robin then holds every instance to its pace', [0]],
+      + 'seconds; round-robin then holds every instance to its pace. Locally under --cpu C it runs without the quota, '
+      + 'C applied live after it (rounds.plan prewarm_cpu: none)', [0]],
     ['--loadbalancing ALGO', 'loadbalancing', 'str', note('the route is left as it is'), "Gorouter's algorithm for the "
       + "app's route, set before seeding with `cf update-route DOMAIN --hostname HOST -o loadbalancing=ALGO` (both "
       + "platforms). The route's option is recorded in rounds.plan (loadbalancing; absent = the router's default, "
