@@ -146,6 +146,16 @@ test('finish-round: the verdict, the status written back, the exit code', async 
   }
 });
 
+test('finish-round: the planner knows the round\'s size (its tables analyzed on round_id), not one row', async () => {
+  const id = await createRound();
+  await fill(id, { ok: 2000, failed: 0 });
+  const estimate = async () => (await db.query(`EXPLAIN (FORMAT JSON) SELECT * FROM requests WHERE round_id = ${id}`)).rows[0]['QUERY PLAN'][0].Plan['Plan Rows'];
+  const before = await estimate();
+  await finish(id);
+  const after = await estimate();
+  assert.ok(after >= 1000, `estimated ${after} rows of 2000 after finish-round (before: ${before})`);
+});
+
 test('finish-round: the summary leaves warm-up samples out and shows instances, events and loadgens', async () => {
   const id = await createRound({ warmup_ms: 500 });
   await fill(id, { ok: 100, failed: 0, earlyOk: 50 });

@@ -35,12 +35,13 @@ async function loadSummary(client, roundId) {
   const traced = await q(`SELECT (SELECT count(*) FROM server_timings WHERE round_id = $1)::int AS server_timings,
               (SELECT count(*) FROM router_timings WHERE round_id = $1)::int AS router_timings,
               (SELECT count(*) FROM instance_stats WHERE round_id = $1)::int AS instance_stats`);
-  // What the collectors caught: requests with a router record (joined as the report joins
-  // them, on vcap_request_id), stats samples against the number expected (report_round_validity).
+  // What the collectors caught: requests with a router record (on vcap_request_id, unique
+  // across rounds: a lookup per request, whatever the planner believes of this round's size),
+  // stats samples against the number expected (report_round_validity).
   const caught = await q(`SELECT count(q.*)::int AS requests, count(rt.vcap_request_id)::int AS routed,
               (SELECT stats_samples FROM report_round_validity WHERE round_id = $1)::int AS stats_samples,
               (SELECT stats_expected FROM report_round_validity WHERE round_id = $1)::int AS stats_expected
-         FROM requests q LEFT JOIN router_timings rt ON rt.round_id = q.round_id AND rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
+         FROM requests q LEFT JOIN router_timings rt ON rt.vcap_request_id = q.vcap_request_id WHERE q.round_id = $1`);
   return {
     round, errorKinds, instances, events, loadgens, traced: traced[0], caught: caught[0],
     steady: await loadSteady(client, roundId), roundEvents: await loadEvents(client, roundId),
