@@ -50,10 +50,12 @@ async function seedApp(plan) {
 }
 
 /**
- * Whether the prewarm runs without the round's CPU quota: locally, under a quota of cores. A JIT
- * compiles on the quota's share of a core (Java's C2 under 0.2 core takes minutes), so a
- * prewarm under it leaves each round as warm as its luck; the quota is applied live after it
- * (the local Cloud Controller writes it to the running instances' cgroups, local-platform/README.md).
+ * Whether the prewarm runs without the round's CPU quota: locally, under a quota of cores. On
+ * CF an instance's CPU is a work-conserving share (docs/cf-platform.md §7), so a JIT warms on
+ * what the cell has spare, not on a 0.2-core ration, and a prewarm of thousands of requests
+ * takes seconds instead of a minute. The quota is applied live after it (the local Cloud
+ * Controller writes it to the running instances' cgroups, local-platform/README.md). It does
+ * not narrow Java's spread between restarts (bench/rounds/README.md).
  */
 const prewarmUnquoted = ({ p, o }) => p.name === 'local' && Number(o.prewarm) > 0 && typeof o.cpu === 'number';
 
