@@ -28,10 +28,11 @@ function startPrimary(config) {
       stop('worker failure', 1);
       return;
     }
-    listened.delete(worker.id);
+    const served = listened.delete(worker.id);
     if (stopping) {
       // A worker that had to force its exit (SHUTDOWN_TIMEOUT_MS) cut a request short: exit 1 as it did.
-      if (code !== 0 || signal) exitCode = 1;
+      // One the signal caught still starting (no handler yet, never listened) served nothing.
+      if (served && (code !== 0 || signal)) exitCode = 1;
       if (Object.keys(cluster.workers).length === 0) {
         log('all workers stopped');
         process.exit(exitCode);
