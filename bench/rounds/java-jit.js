@@ -13,6 +13,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
+const { mustRun } = require('./must-run');
 
 const COMMAND = {
   usage: 'Usage: bench/rounds/java-jit.sh [--cpu 0.2] [--starts 5] [--prewarm 20000] [--settle 15] [--window 30] [--parallel 16]',
@@ -34,16 +35,7 @@ quota it includes their throttled waits. Heavy: run it under the shared lock (fl
   width: 100,
 };
 
-function die(msg) {
-  process.stderr.write(`java-jit: ${msg}\n`);
-  process.exit(2);
-}
-
-function sh(env, cmd, args, what) {
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) die(`${what} failed: ${(r.stderr || r.stdout || '').trim().split('\n').pop()}`);
-  return r.stdout;
-}
+const sh = (env, cmd, args, what) => mustRun('java-jit', what, cmd, args, env);
 
 /** jstat's last line as { column: number } (-gc or -compiler). */
 function jstat(env, option, pid) {

@@ -18,6 +18,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
+const { mustRun: mustRunStep } = require('./must-run');
 // Each way's run-round flags; prewarm-quota also prewarms the app itself, under its quota, before the round.
 const WAYS = {
   fixed: () => ['--warmup', '2s', '--prewarm', '200'],
@@ -75,11 +76,7 @@ function parseArgs(argv) {
 
 const CF = path.join(ROOT, '.tools/bin/cf');
 
-function mustRun(what, cmd, args, env) {
-  const r = spawnSync(cmd, args, { env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) die(`${what} failed: ${(r.stderr || r.stdout || '').trim().split('\n').pop()}`);
-  return r.stdout;
-}
+const mustRun = (what, cmd, args, env) => mustRunStep('repeatability', what, cmd, args, env);
 
 /** Before a round: the restart (--restart), and way prewarm-quota's prewarm (round-robin over k instances, the quota in force). */
 function beforeRound(o, k, way, env) {
