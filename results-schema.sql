@@ -120,6 +120,14 @@ CREATE OR REPLACE FUNCTION round_measured_until(r rounds) RETURNS timestamptz
 LANGUAGE sql STABLE AS $$
   SELECT coalesce(r.stop_at, r.start_at + make_interval(secs => r.duration_ms / 1000.0))
 $$;
+-- Whether a stats sample lies in the measured window. The seconds after it (loadgens stopped,
+-- the instance idling) are not the load's: a 10 s window with its 3 trailing samples read a
+-- Node.js instance at its quota as 86 % of it.
+CREATE OR REPLACE FUNCTION round_sample_measured(r rounds, sampled_at timestamptz) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT sampled_at >= round_measured_from(r)
+     AND (round_measured_until(r) IS NULL OR sampled_at <= round_measured_until(r))
+$$;
 
 -- A new round wakes every idle loadgen (LISTEN cfscale_rounds); they also poll.
 CREATE OR REPLACE FUNCTION cfscale_notify_round() RETURNS trigger
@@ -394,7 +402,7 @@ FROM rounds r
 LEFT JOIN requests q ON q.round_id = r.id
 GROUP BY r.id;
 
--- CPU and memory of the round's app, summed over its instances, samples after the warm-up.
+-- CPU and memory of the round's app, summed over its instances, samples in the measured window.
 -- cpu_* are cores (1.0 = one core, CF's `cpu`); available = the sum of the CPU quotas
 -- (local cgroups; NULL on CF, where CPU is a share, docs/cf-platform.md §7).
 CREATE OR REPLACE VIEW report_round_resources AS
@@ -406,7 +414,7 @@ WITH per_instance AS (
   FROM rounds r
   JOIN instance_stats s
     ON s.round_id = r.id AND s.app = r.app
-   AND s.sampled_at >= round_measured_from(r)
+   AND round_sample_measured(r, s.sampled_at)
   GROUP BY r.id, s.instance_index
 )
 SELECT round_id, count(*) AS instances_sampled, sum(samples) AS samples,
@@ -609,8 +617,7 @@ FROM effective;
 CREATE OR REPLACE VIEW round_instance_series AS
 SELECT s.round_id, s.instance_index, s.sampled_at,
        extract(epoch FROM s.sampled_at - r.start_at) AS second,
-       s.sampled_at >= round_measured_from(r)
-         AND (round_measured_until(r) IS NULL OR s.sampled_at <= round_measured_until(r)) AS measured,
+       round_sample_measured(r, s.sampled_at) AS measured,
        s.state, s.cpu, s.cpu_entitlement, s.cpu_quota_cores, s.mem_bytes, s.mem_quota_bytes,
        nullif(greatest(s.cpu_periods - lag(s.cpu_periods) OVER w, -1), -1) AS periods,
        nullif(greatest(s.cpu_throttled_periods - lag(s.cpu_throttled_periods) OVER w, -1), -1) AS throttled_periods,

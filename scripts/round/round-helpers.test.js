@@ -156,6 +156,19 @@ test('finish-round: the planner knows the round\'s size (its tables analyzed on 
   assert.ok(after >= 1000, `estimated ${after} rows of 2000 after finish-round (before: ${before})`);
 });
 
+test('the window-mean CPU is of the measured window\'s samples: not the warm-up\'s, not the idle seconds after stop_at', async () => {
+  const id = await createRound({ app_instances: 1, warmup_ms: 2000 });
+  // Window 2 s .. 12 s after start: warm-up at 0.05, the window at the quota, the drain after it idle.
+  await db.query('UPDATE rounds SET stop_at = start_at + interval \'12 s\' WHERE id = $1', [id]);
+  await db.query(`INSERT INTO instance_stats (round_id, platform, app, instance_index, sampled_at, cpu, mem_bytes, mem_quota_bytes, cpu_quota_cores, source)
+    SELECT $1, 'local', 'node-app', 0, r.start_at + make_interval(secs => g), CASE WHEN g < 2 THEN 0.05 WHEN g <= 12 THEN 0.2 ELSE 0.01 END,
+           50000000, 209715200, 0.2, 'local'
+      FROM rounds r, generate_series(0, 15) g WHERE r.id = $1`, [id]);
+  const { rows: [u] } = await db.query('SELECT samples::int, cpu_used_cores, cpu_utilisation FROM report_round_resources WHERE round_id = $1', [id]);
+  assert.deepEqual({ samples: u.samples, cpu: Number(u.cpu_used_cores.toFixed(6)), share: Number(u.cpu_utilisation.toFixed(6)) }, { samples: 11, cpu: 0.2, share: 1 });
+  const measured = (await db.query('SELECT count(*) FILTER (WHERE measured)::int AS n FROM round_instance_series WHERE round_id = $1', [id])).rows[0].n;
+  assert.equal(measured, 11, 'the series marks the same samples measured');
+});
 test('finish-round: the summary leaves warm-up samples out and shows instances, events and loadgens', async () => {
   const id = await createRound({ warmup_ms: 500 });
   await fill(id, { ok: 100, failed: 0, earlyOk: 50 });
