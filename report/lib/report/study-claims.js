@@ -145,7 +145,7 @@ const CLAIMS = [
   ['pg-native serves more than pg', '§6.3', 'not measured: the 20–30 % is pg\'s author\'s parsing speed, not an app\'s throughput',
     `pg-native / pg at least ${FASTER_MIN}`, 'throughput of node-app with each driver at one load (node-driver)', true, nativeDriver],
   ['Node.js needs far less memory than Java', 'Fig. 4.3, §4.1.3', 'Node.js at most ~100 MB; Java much more',
-    `Node.js at most ${NODE_MEMORY_MAX_MIB} MiB; Java / Node.js at least ${JAVA_MEMORY_FACTOR_MIN}×`, 'window-mean memory per instance of every Node.js group (memory-needed, throughput-vs-cpu); Java against Node.js at one instance count and load (throughput-vs-cpu)', false, memoryNeeded],
+    `Node.js at most ${NODE_MEMORY_MAX_MIB} MiB; Java / Node.js at least ${JAVA_MEMORY_FACTOR_MIN}×`, 'window-mean memory per instance of every Node.js group; Java against Node.js at one instance count and load (cpu-100)', false, memoryNeeded],
   ['Java serves more per CPU than Node.js', 'Fig. 7.1', 'more throughput at the same CPU',
     `Java / Node.js at least ${FASTER_MIN}`, 'req/s per core used at each instance count and load where both met the SLO at ≤ 100 % CPU per instance (cpu-100)', false, perCore],
 ].map(([finding, cite, study, test, compares, own, judge]) => ({ finding, cite, study, test, compares, own, judge }));
