@@ -26,8 +26,8 @@ function take(n) {
 
 uuidv7.setInstanceTag = (index) => { tag = index & 0x3fff; };
 
-uuidv7.uuidv7Bytes = (out, offset) => {
-  let ms = Date.now();
+uuidv7.uuidv7Bytes = (out, offset, nowMs = Date.now()) => {
+  let ms = nowMs;
   if (ms > lastMs) {
     lastMs = ms;
     const r = take(2);

@@ -49,9 +49,9 @@ function randomBytes(n) {
   return at;
 }
 
-/** Writes a fresh UUIDv7 as 16 raw bytes into `out` at `offset`. */
-function uuidv7Bytes(out, offset) {
-  let ms = Date.now();
+/** Writes a fresh UUIDv7 as 16 raw bytes into `out` at `offset`; `nowMs`: Unix milliseconds (default Date.now()). */
+function uuidv7Bytes(out, offset, nowMs = Date.now()) {
+  let ms = nowMs;
   if (ms > lastMs) {
     lastMs = ms;
     const r = randomBytes(2);

@@ -4,7 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { performance } = require('node:perf_hooks');
-const { Run } = require('../lib/run');
+const { Run, resolveTarget } = require('../lib/run');
+const { Scenario } = require('../lib/scenario');
 const { Engine } = require('../lib/engine');
 const { startServer, closedPort, sleep } = require('./helpers');
 
@@ -65,6 +66,26 @@ test('engine: timeouts fire and the slot goes on', async (t) => {
   assert.ok(s.errors_by_kind.timeout >= 4, JSON.stringify(s.errors_by_kind));
   assert.ok(Date.now() - started < 3000, 'timeouts did not wait for the server');
   assert.ok(s.latency_us.max >= 150000 && s.latency_us.max < 1000000, `max ${s.latency_us.max}`);
+});
+
+test('engine: every request carries its own correlation id, whose millisecond is its send', async (t) => {
+  const seen = [];
+  const srv = await startServer((req, res) => { seen.push(req.headers['x-correlation-id']); res.end('ok\n'); });
+  t.after(srv.close);
+  const target = await resolveTarget(srv.url);
+  const scenario = new Scenario({ basePath: target.basePath, path: target.path, hostHeader: target.hostHeader, keepalive: true, scenario: 'get' });
+  const sent = [];
+  const e = new Engine({ target, scenario, model: 'closed', parallel: 4, requests: 400, timeoutMs: 2000, keepalive: true,
+    onSample: (conn) => sent.push({ id: conn.uuid.toString('hex'), ms: Math.floor(performance.timeOrigin + conn.startedMs) }) });
+  await e.run();
+  assert.strictEqual(sent.length, 400);
+  assert.strictEqual(new Set(seen).size, 400, 'one id per request');
+  assert.deepStrictEqual(seen.map((id) => id.replace(/-/g, '')).sort(), sent.map((x) => x.id).sort(), 'the ids sent are the ids recorded');
+  // A millisecond's counter may run over into the next one (uuidv7.js): never earlier, at most a little later.
+  for (const { id, ms } of sent) {
+    const idMs = parseInt(id.slice(0, 12), 16);
+    assert.ok(idMs >= ms && idMs <= ms + 1, `id ${id}: ${idMs} ms, sent at ${ms}`);
+  }
 });
 
 test('engine: connection refused counts as connect errors', async () => {

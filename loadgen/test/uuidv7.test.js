@@ -45,3 +45,11 @@ test('uuidv7: the uuid package validates the ids as version 7', () => {
     assert.strictEqual(version(id), 7);
   }
 });
+
+test('uuidv7: an id made for a given millisecond carries it', () => {
+  const b = Buffer.alloc(16);
+  const ms = Date.now() + 60000; // later than any id made so far (the counter starts afresh); the last test here
+  uuidv7Bytes(b, 0, ms);
+  assert.strictEqual(b.readUIntBE(0, 6), ms);
+  assert.strictEqual(b[6] >> 4, 7);
+});
