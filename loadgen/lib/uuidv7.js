@@ -75,16 +75,25 @@ function uuidv7Bytes(out, offset, nowMs = Date.now()) {
 }
 
 /** Writes 16 raw UUID bytes from `src[srcOff..]` as 36 ASCII chars into `out[outOff..]`. */
-function writeUuidHex(src, srcOff, out, outOff) {
-  let o = outOff;
-  for (let i = 0; i < 16; i++) {
-    if (i === 4 || i === 6 || i === 8 || i === 10) out[o++] = 0x2d; // '-'
-    const pair = HEX_PAIRS[src[srcOff + i]];
-    out[o] = pair & 0xff;
-    out[o + 1] = pair >>> 8;
-    o += 2;
-  }
-  return o;
+function writeUuidHex(src, s, out, o) {
+  // Unrolled (once per request): the loop's test for where a dash goes cost as much as the digits.
+  hexAt(out, o, src[s]); hexAt(out, o + 2, src[s + 1]); hexAt(out, o + 4, src[s + 2]); hexAt(out, o + 6, src[s + 3]);
+  out[o + 8] = 0x2d;
+  hexAt(out, o + 9, src[s + 4]); hexAt(out, o + 11, src[s + 5]);
+  out[o + 13] = 0x2d;
+  hexAt(out, o + 14, src[s + 6]); hexAt(out, o + 16, src[s + 7]);
+  out[o + 18] = 0x2d;
+  hexAt(out, o + 19, src[s + 8]); hexAt(out, o + 21, src[s + 9]);
+  out[o + 23] = 0x2d;
+  hexAt(out, o + 24, src[s + 10]); hexAt(out, o + 26, src[s + 11]); hexAt(out, o + 28, src[s + 12]);
+  hexAt(out, o + 30, src[s + 13]); hexAt(out, o + 32, src[s + 14]); hexAt(out, o + 34, src[s + 15]);
+  return o + 36;
+}
+
+function hexAt(out, o, byte) {
+  const pair = HEX_PAIRS[byte];
+  out[o] = pair & 0xff;
+  out[o + 1] = pair >>> 8;
 }
 
 /** A UUIDv7 as a string (convenience for tests and the control plane; allocates). */
