@@ -204,7 +204,11 @@ CREATE TABLE IF NOT EXISTS requests (
   app_instance    integer,                        -- X-Instance-Index of the answer
   vcap_request_id text                            -- X-Vcap-Request-Id of the answer (router key)
 );
-CREATE INDEX IF NOT EXISTS requests_round_brin ON requests USING brin (round_id);
+-- autosummarize: a range is summarized once filled, not at the next VACUUM. Unsummarized ranges
+-- match every round_id, so a round's per-second progress and steady-state queries read every row
+-- inserted since the last VACUUM (1.8 s a query after 2.4 M rows; 8 ms summarized).
+CREATE INDEX IF NOT EXISTS requests_round_brin ON requests USING brin (round_id) WITH (autosummarize = on);
+ALTER INDEX requests_round_brin SET (autosummarize = on);
 CREATE INDEX IF NOT EXISTS requests_vcap_idx ON requests (vcap_request_id)
   WHERE vcap_request_id IS NOT NULL;
 

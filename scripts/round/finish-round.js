@@ -18,9 +18,18 @@ const { markLostLoadgens } = require('./lost-loadgens');
 // (the whole tables at the default sample: 7-9 s), and enough to see a round's size.
 const ROUND_TABLES = ['requests', 'router_timings', 'server_timings'];
 const ROUND_STATISTICS_TARGET = 10;
+const INSUFFICIENT_PRIVILEGE = '42501';
 
-/** The round's rows made known to the planner (a database user that owns no table gets a warning, not an error). */
+/**
+ * The round's rows made known to the planner (a database user that owns no table gets a warning,
+ * not an error), and its BRIN ranges summarized: autosummarize leaves a range to autovacuum's next
+ * pass, and until then the next round's queries read it whatever round they ask for.
+ */
 async function analyzeRoundTables(client) {
+  // Only the index's owner may summarize (a broker's second binding may not own it): autosummarize remains.
+  await client.query("SELECT brin_summarize_new_values('requests_round_brin')").catch((err) => {
+    if (err.code !== INSUFFICIENT_PRIVILEGE) throw err;
+  });
   // One simple query is one transaction: SET LOCAL holds for the ANALYZE only.
   await client.query(`SET LOCAL default_statistics_target = ${ROUND_STATISTICS_TARGET}; `
     + `ANALYZE ${ROUND_TABLES.map((t) => `${t} (round_id)`).join(', ')}`);

@@ -156,6 +156,16 @@ test('finish-round: the planner knows the round\'s size (its tables analyzed on 
   assert.ok(after >= 1000, `estimated ${after} rows of 2000 after finish-round (before: ${before})`);
 });
 
+test('finish-round: a round\'s BRIN ranges are summarized, so the next round\'s queries do not read it', async () => {
+  const id = await createRound();
+  await fill(id, { ok: 30000, failed: 0 });
+  await finish(id);
+  const left = (await db.query("SELECT brin_summarize_new_values('requests_round_brin') AS n")).rows[0].n;
+  assert.equal(left, 0, `${left} page ranges of requests left unsummarized after finish-round`);
+  const opts = (await db.query("SELECT reloptions FROM pg_class WHERE relname = 'requests_round_brin'")).rows[0].reloptions;
+  assert.deepEqual(opts, ['autosummarize=on']);
+});
+
 test('the window-mean CPU is of the measured window\'s samples: not the warm-up\'s, not the idle seconds after stop_at', async () => {
   const id = await createRound({ app_instances: 1, warmup_ms: 2000 });
   // Window 2 s .. 12 s after start: warm-up at 0.05, the window at the quota, the drain after it idle.
