@@ -16,6 +16,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
+const { mean, stddev } = require('../../lib/inference');
 
 // A configuration: the settings of its platform's daemon.
 const CONFIGS = {
@@ -80,8 +81,7 @@ function round(o, k, parallel, duration, label, env) {
   };
 }
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const cv = (xs) => { const m = mean(xs); return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)) / m; };
+const cv = (xs) => stddev(xs) / mean(xs);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const f = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 

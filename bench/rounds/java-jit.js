@@ -14,6 +14,7 @@ const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 const { mustRun } = require('./must-run');
+const { mean, stddev: sd } = require('../../lib/inference');
 
 const COMMAND = {
   usage: 'Usage: bench/rounds/java-jit.sh [--cpu 0.2] [--starts 5] [--prewarm 20000] [--settle 15] [--window 30] [--parallel 16]',
@@ -43,8 +44,6 @@ function jstat(env, option, pid) {
   return Object.fromEntries(head.map((h, i) => [h, Number(row[i])]));
 }
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const sd = (xs) => Math.sqrt(xs.reduce((a, b) => a + (b - mean(xs)) ** 2, 0) / (xs.length - 1));
 function pearson(xs, ys) {
   const mx = mean(xs);
   const my = mean(ys);

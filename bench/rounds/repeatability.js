@@ -19,6 +19,7 @@ const { platformPortEnv } = require('../../lib/ports');
 const { parseCommand, cliExitCode } = require('../../lib/arg-table');
 const { smokeCheck } = require('./smoke');
 const { mustRun: mustRunStep } = require('./must-run');
+const { mean, stddev } = require('../../lib/inference');
 // Each way's run-round flags; prewarm-quota also prewarms the app itself, under its quota, before the round.
 const WAYS = {
   fixed: () => ['--warmup', '2s', '--prewarm', '200'],
@@ -106,11 +107,7 @@ function round(o, k, way, label, env) {
   return res;
 }
 
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const cv = (xs) => {
-  const m = mean(xs);
-  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1)) / m;
-};
+const cv = (xs) => stddev(xs) / mean(xs);
 const f = (x, d = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '-' : x.toFixed(d));
 
 function line(r, note = '') {
