@@ -67,6 +67,21 @@ function collectorTests({ w, tunnel, testDbUrl, pluginsConfig }) {
       assert.equal(await counted(), n);
       await until('no child left', () => kids.every((k) => !alive(k)), 5000);
     });
+    await t.test('collect-logs --since: what log-cache holds since then, read in pages, and it exits by itself', async () => {
+      const router = spawnSync(path.join(ROOT, 'scripts/cfl'), ['router-url'], { env: w.localEnv(), encoding: 'utf8' }).stdout.trim();
+      const since = new Date(Date.now() - 1000).toISOString();
+      // More than one page of log-cache (1000) and more than `cf logs --recent` reads.
+      const n = 1200;
+      for (let i = 0; i < n; i += 50) {
+        const codes = await Promise.all(Array.from({ length: 50 }, (_, j) => viaRouter(router, `/since-${i + j}`)));
+        assert.ok(codes.every((c) => c > 0), `answers: ${[...new Set(codes)]}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the router's last lines reach the daemon
+      const res = await start('collect-logs.sh', ['--app', 'node-app', '--round', '24', '--since', since], withDb).done;
+      assert.equal(res.code, 0, res.stderr);
+      const got = await query(db, "SELECT count(DISTINCT path)::int AS n FROM router_timings WHERE round_id = 24 AND path LIKE '/since-%'");
+      assert.equal(got[0].n, n);
+    });
   });
 }
 

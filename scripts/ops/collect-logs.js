@@ -12,17 +12,19 @@ const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, ingestFrom } = require('./collect');
 const { formatCmd } = require('./exec');
+const path = require('node:path');
 
 const cli = makeCli('collect-logs');
 // Between an early end of `cf logs` and the catch-up: the CLI itself retried for ~1 s.
 const RESTART_DELAY_MS = 1000;
 
 const COMMAND = {
-  usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--platform local|cf] [--dry-run]',
+  usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--since TIME] [--platform local|cf] [--dry-run]',
   about: "The router's access-log lines of an app into router_timings, until killed.",
   rows: [
     ['--app APP', 'app', 'str', note('(required)'), 'the app whose logs to follow'],
     ['--round ID', 'round', 'str', note('(required)'), 'the round the records belong to'],
+    ['--since TIME', 'since', 'str', note('follow from now'), 'read what log-cache holds from TIME (ISO 8601) on, then exit, instead of following'],
     ROWS.platform,
     ['--dry-run', 'dryRun', 'bool', ROWS.dryRun[3], 'print the platform command, run nothing'],
     ROWS.help,
@@ -35,7 +37,9 @@ const COMMAND = {
     'ends by itself after 5 log-cache errors in a row (§10): it is then restarted, after',
     '`cf logs APP --recent` has caught up on the gap (one line on stderr each time; records',
     'already stored are dropped). SIGTERM or SIGINT stops `cf logs`; what was read is flushed,',
-    'exit 0 (2 when rows could not be written).',
+    'exit 0 (2 when rows could not be written). With --since it reads log-cache in pages',
+    '(ops/log-cache-lines.js: no 1000-line limit) from TIME to now and exits: run-round does',
+    'that after the window locally, so the harness does not stream the router log while it measures.',
   ].join('\n'),
 };
 
@@ -57,9 +61,12 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
+  if (o.since !== undefined && !Number.isFinite(Date.parse(o.since))) cli.usageError(`--since must be an ISO 8601 time, got "${o.since}"`);
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
-  const producer = followLogs(p, o.app);
+  const producer = o.since
+    ? { argv: [process.execPath, path.join(__dirname, 'log-cache-lines.js'), '--app', o.app, '--since', o.since, '--platform', p.name] }
+    : followLogs(p, o.app);
   const code = await ingestFrom(p, o, producer, 'ingest-rtr.js');
   if (code !== undefined) process.exit(code);
 }

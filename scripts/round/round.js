@@ -104,8 +104,9 @@ async function startCollectors(plan, live) {
   // Node runs their Node files itself: collect-*.sh only wrap them for a user's shell.
   const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', plan.guid];
   const logs = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), ...common];
+  const during = plan.t.routerLogAfterWindow ? [[...stats, '--source', plan.stats.source]] : [[...stats, '--source', plan.stats.source], logs];
   if (p.dryRun) {
-    for (const argv of [[...stats, '--source', plan.stats.source, '--dry-run'], [...logs, '--dry-run']]) {
+    for (const argv of during.map((a) => [...a, '--dry-run'])) {
       const code = await run(argv, { stdout: 'inherit' });
       if (code !== 0) throw new CliError('', code);
     }
@@ -115,9 +116,26 @@ async function startCollectors(plan, live) {
   // they are stopped with SIGTERM (they flush what they have), here or at exit. The URL
   // holds a password: it goes in their environment, never in argv (`ps` shows argv).
   const env = { ...process.env, RESULTS_DATABASE_URL: plan.dbUrl };
-  for (const argv of [[...stats, '--source', plan.stats.source], logs]) {
-    live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true, env }));
+  for (const argv of during) live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true, env }));
+}
+
+/** Where routerLogAfterWindow: the router's lines since the round's insert, read once the loadgens are done. */
+async function collectRouterLogAfter(plan, live) {
+  const { p, o } = plan;
+  if (!plan.t.routerLogAfterWindow) return;
+  const argv = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), '--app', o.app, '--round', String(live.roundId),
+    '--platform', p.name, '--since', p.dryRun ? '<created-at>' : new Date(live.createdAt).toISOString()];
+  if (p.dryRun) {
+    const code = await run([...argv, '--dry-run'], { stdout: 'inherit' });
+    if (code !== 0) throw new CliError('', code);
+    return;
   }
+  // In live.collectors while it reads: an interrupt stops it (it stores what it has read).
+  const c = runAsync(argv, { stdout: 'inherit', detached: true, env: { ...process.env, RESULTS_DATABASE_URL: plan.dbUrl } });
+  live.collectors.push(c);
+  const { code } = await c.done;
+  live.collectors = live.collectors.filter((x) => x !== c);
+  if (code !== 0) cli.log("the router's log lines were not all read or stored");
 }
 
 async function stopCollectors(live) {
@@ -348,6 +366,7 @@ async function measure(plan, live, removeInterrupt) {
   const events = ingestEvents(plan, live);
   if (!p.dryRun) await sleep(Math.max(0, drainedAt - Date.now()));
   await stopCollectors(live);
+  await collectRouterLogAfter(plan, live);
   await events;
   if (live.interrupted) return cancelled(live);
   removeInterrupt();

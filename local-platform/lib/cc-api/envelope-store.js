@@ -8,10 +8,11 @@
 'use strict';
 
 // log-cache keeps 100,000 envelopes per source (src/internal/cache/log_cache.go
-// maxPerSource) and prunes further under memory pressure; a busy round's router lines
-// would hold hundreds of MB here, and `cf logs --recent` reads 1000 at most
-// (docs/cf-platform.md §10), so the local window is smaller.
-const MAX_PER_SOURCE = 20000;
+// maxPerSource) and prunes further under memory pressure. The same count here: run-round
+// reads a local round's router lines from this store once the loadgens are done
+// (collect-logs.js --since), so it must hold a whole round's (about 70 MB per 100,000
+// router lines).
+const MAX_PER_SOURCE = 100000;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
