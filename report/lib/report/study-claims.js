@@ -22,8 +22,10 @@ const KEEPALIVE_GAIN_MIN = 2;
 const NODE_MEMORY_MAX_MIB = 100;
 // "Far less memory": Java's per instance at least this many times Node.js's.
 const JAVA_MEMORY_FACTOR_MIN = 2;
-// "A is faster / serves more": the ratio A / B at least this (its low end, rule 3).
-const FASTER_MIN = 1;
+// "A is faster / serves more": the ratio A / B at least this (its low end, rule 3). A
+// difference inside the equivalence margin is "no deciding difference" (rule 2), so "faster"
+// means by more than it: contradicted when even the high end is below 1 + the margin.
+const FASTER_MIN = 1 + V.EQUIVALENCE_MARGIN;
 
 const CLAIM_RULES = Object.freeze({ LINEAR_MIN, PART_MAX, HOST_BOUND_SHARE, KEEPALIVE_GAIN_MIN, NODE_MEMORY_MAX_MIB, JAVA_MEMORY_FACTOR_MIN, FASTER_MIN });
 

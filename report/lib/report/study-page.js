@@ -136,7 +136,7 @@ const RULE_TEXT = {
   KEEPALIVE_GAIN_MIN: 'keep-alive lifts the cap: with / without at least this factor',
   NODE_MEMORY_MAX_MIB: 'Node.js needs at most this many MiB per instance (window mean)',
   JAVA_MEMORY_FACTOR_MIN: 'Java needs at least this many times Node.js\'s memory per instance',
-  FASTER_MIN: '*A is faster / serves more*: the ratio A / B at least this',
+  FASTER_MIN: '*A is faster / serves more*: the ratio A / B at least this (1 + the equivalence margin: a difference inside it is no deciding difference)',
 };
 const RULE_VALUES = { ...RULES, ...CLAIM_RULES };
 
