@@ -99,7 +99,7 @@ class BatchWriter {
     }
     if (!this.spoolDir) {
       this.spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), `cfscale-${this.table}-`));
-      this.log(`holding rows on disk in ${this.spoolDir} until the database is back`);
+      this.log(`holding rows on disk in ${this.spoolDir} ${this.failing ? 'until the database is back' : 'while the inserts catch up with the input'}`);
     }
     const file = path.join(this.spoolDir, `${String(this.files.length).padStart(6, '0')}.json`);
     fs.writeFileSync(file, JSON.stringify(rows));

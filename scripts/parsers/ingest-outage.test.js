@@ -123,3 +123,18 @@ test('ingest-rtr while a batch is in flight and memory spills: every record writ
   const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 8');
   assert.deepEqual(rows[0], { n: total, d: total });
 });
+
+test('ingest-rtr given lines far faster than the inserts take them (a log-cache read): held while they catch up, said so, every record once', { timeout: 120000 }, async (t) => {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '9', '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const n = 3 * MEMORY_ROWS;
+  for (let i = 0; i < n; i += 5000) child.stdin.write(lines(1e6 + i, 5000));
+  child.stdin.end();
+  assert.equal(await closed, 0, stderr);
+  assert.doesNotMatch(stderr, /until the database is back/);
+  assert.equal((await query('SELECT count(*)::int AS n FROM router_timings WHERE round_id = 9'))[0].n, n);
+});
