@@ -99,9 +99,11 @@ async function appMemoryMb(p, guid) {
   return Number.isInteger(proc?.memory_in_mb) ? proc.memory_in_mb : null;
 }
 
-async function environment(p, o, cfApi, stats, guid) {
+async function environment(p, o, cfApi, stats, guid, t) {
   // The summary and the report expect duration ÷ stats_interval_s samples per instance.
   const env = { stats_source: stats.source, stats_interval_s: stats.intervalSec };
+  // When the router's lines were collected: streamed through the round, or read after it (round-plan.js).
+  if (t) env.router_log = t.routerLogAfterWindow ? 'read after the round' : 'streamed';
   // A change of memory restarts the app: round_changes marks the first round after it.
   const memoryMb = await appMemoryMb(p, guid);
   if (memoryMb !== null) env.app_memory_mb = memoryMb;
@@ -128,7 +130,7 @@ function gateDocument(g) {
   return { window_ms: g.windowMs, cv_max: g.cvMax, trend_max: g.trendMax, max_warmup_ms: g.maxWarmupMs };
 }
 
-async function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls = null }) {
+async function roundDocument({ p, o, t, guid, baseUrl, hostHeader, stats, frontUrls = null }) {
   const settings = await appSettings(p, guid);
   let cliVersion = '';
   let cfApi = '';
@@ -170,7 +172,7 @@ async function roundDocument({ p, o, guid, baseUrl, hostHeader, stats, frontUrls
       ...(cliVersion ? { cf_cli: cliVersion } : {}),
       ...(await appVersions(p.name, o.app, { guid, dropletOf: (g) => tryCurl(p, `/v3/apps/${g}/droplets/current`, { quiet: true }) })),
     },
-    environment: await environment(p, o, cfApi, stats, guid),
+    environment: await environment(p, o, cfApi, stats, guid, t),
     settings,
     steady_gate: gateDocument(o.steadyGate),
   };
