@@ -36,6 +36,18 @@ async function query(sql) {
   }
 }
 
+// ingest-rtr for round ROUND, its stderr so far (stderr()) and its exit (closed); a failed
+// assertion must not leave it waiting on an open stdin for ever.
+function ingestRtr(t, round) {
+  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', String(round), '--app', 'node-app'],
+    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  return { child, closed, stderr: () => stderr };
+}
+
 test.before(async () => {
   port = await randomFreePort(...portRange('cf'));
   const admin = pgCluster.start(dir, { port });
@@ -54,13 +66,7 @@ test.after(() => {
 });
 
 test('ingest-rtr through a database stop and start: every record written once, some held on disk, exit 0', { timeout: 120000 }, async (t) => {
-  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '7', '--app', 'node-app'],
-    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  // A failed assertion must not leave the child waiting on an open stdin for ever.
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const { child, closed, stderr } = ingestRtr(t, 7);
   const before = 1000;
   const during = MEMORY_ROWS + 5000;
   child.stdin.write(lines(0, before));
@@ -70,9 +76,9 @@ test('ingest-rtr through a database stop and start: every record written once, s
   }
   pgCluster.stop(dir);
   child.stdin.write(lines(before, during));
-  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr); i++) await sleep(100);
-  const spool = /holding rows on disk in (\S+) /.exec(stderr);
-  assert.ok(spool, stderr);
+  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr()); i++) await sleep(100);
+  const spool = /holding rows on disk in (\S+) /.exec(stderr());
+  assert.ok(spool, stderr());
   assert.ok(spool[1].startsWith(tmp), spool[1]);
   // The child names the directory, then writes its first file: another process, so wait for it.
   for (let i = 0; i < 100 && fs.readdirSync(spool[1]).length === 0; i++) await sleep(50);
@@ -82,12 +88,12 @@ test('ingest-rtr through a database stop and start: every record written once, s
   child.stdin.write(lines(before + during, 10));
   child.stdin.end();
   const code = await closed;
-  assert.equal(code, 0, stderr);
+  assert.equal(code, 0, stderr());
   const total = before + during + 10;
-  assert.match(stderr, new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
-  assert.doesNotMatch(stderr, /NOT WRITTEN/);
-  assert.match(stderr, /insert into router_timings failed, holding \d+ rows: /);
-  assert.match(stderr, /database writes work again/);
+  assert.match(stderr(), new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.doesNotMatch(stderr(), /NOT WRITTEN/);
+  assert.match(stderr(), /insert into router_timings failed, holding \d+ rows: /);
+  assert.match(stderr(), /database writes work again/);
   assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
   const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 7');
   assert.deepEqual(rows[0], { n: total, d: total });
@@ -98,12 +104,7 @@ test('ingest-rtr through a database stop and start: every record written once, s
 // a file meanwhile. The batch in flight is neither lost nor written twice, and the file
 // written meanwhile is written too before the spool directory goes.
 test('ingest-rtr while a batch is in flight and memory spills: every record written once, exit 0', { timeout: 120000 }, async (t) => {
-  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '8', '--app', 'node-app'],
-    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const { child, closed, stderr } = ingestRtr(t, 8);
   const locker = new Client({ connectionString: url });
   await locker.connect();
   t.after(() => locker.end().catch(() => {}));
@@ -111,30 +112,25 @@ test('ingest-rtr while a batch is in flight and memory spills: every record writ
   await locker.query('LOCK TABLE router_timings IN EXCLUSIVE MODE');
   const total = MEMORY_ROWS + 5000;
   child.stdin.write(lines(100000, total));
-  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr); i++) await sleep(100);
-  const spool = /holding rows on disk in (\S+) /.exec(stderr);
-  assert.ok(spool, stderr);
+  for (let i = 0; i < 100 && !/holding rows on disk in (\S+)/.test(stderr()); i++) await sleep(100);
+  const spool = /holding rows on disk in (\S+) /.exec(stderr());
+  assert.ok(spool, stderr());
   await locker.query('COMMIT');
   child.stdin.end();
   const code = await closed;
-  assert.equal(code, 0, stderr);
-  assert.match(stderr, new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
+  assert.equal(code, 0, stderr());
+  assert.match(stderr(), new RegExp(`${total} router records, 0 instance stops, 0 other lines ignored; inserted ${total}, already in db 0$`, 'm'));
   assert.equal(fs.existsSync(spool[1]), false, 'spool directory left behind');
   const rows = await query('SELECT count(*)::int AS n, count(DISTINCT vcap_request_id)::int AS d FROM router_timings WHERE round_id = 8');
   assert.deepEqual(rows[0], { n: total, d: total });
 });
 
 test('ingest-rtr given lines far faster than the inserts take them (a log-cache read): held while they catch up, said so, every record once', { timeout: 120000 }, async (t) => {
-  const child = spawn(process.execPath, [path.join(__dirname, 'ingest-rtr.js'), '--round', '9', '--app', 'node-app'],
-    { env: { ...process.env, TMPDIR: tmp, RESULTS_DATABASE_URL: url } });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const { child, closed, stderr } = ingestRtr(t, 9);
   const n = 3 * MEMORY_ROWS;
   for (let i = 0; i < n; i += 5000) child.stdin.write(lines(1e6 + i, 5000));
   child.stdin.end();
-  assert.equal(await closed, 0, stderr);
-  assert.doesNotMatch(stderr, /until the database is back/);
+  assert.equal(await closed, 0, stderr());
+  assert.doesNotMatch(stderr(), /until the database is back/);
   assert.equal((await query('SELECT count(*)::int AS n FROM router_timings WHERE round_id = 9'))[0].n, n);
 });
