@@ -62,6 +62,9 @@ class BatchWriter {
     this.log = log;
     this.pending = [];
     this.files = []; // spool files, oldest first: { path, rows, done }
+    // A new name per file: files.length shrinks as they are written, and a name used again would
+    // overwrite a file still held and be deleted with the one written before it.
+    this.spoolSeq = 0;
     this.spoolDir = null;
     this.spooledRows = 0; // rows in spool files not yet written
     this.inserted = 0;
@@ -101,7 +104,7 @@ class BatchWriter {
       this.spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), `cfscale-${this.table}-`));
       this.log(`holding rows on disk in ${this.spoolDir} ${this.failing ? 'until the database is back' : 'while the inserts catch up with the input'}`);
     }
-    const file = path.join(this.spoolDir, `${String(this.files.length).padStart(6, '0')}.json`);
+    const file = path.join(this.spoolDir, `${String(this.spoolSeq++).padStart(6, '0')}.json`);
     fs.writeFileSync(file, JSON.stringify(rows));
     this.files.push({ path: file, rows: rows.length, done: 0 });
     this.spooledRows += rows.length;

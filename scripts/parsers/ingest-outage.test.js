@@ -127,7 +127,7 @@ test('ingest-rtr while a batch is in flight and memory spills: every record writ
 
 test('ingest-rtr given lines far faster than the inserts take them (a log-cache read): held while they catch up, said so, every record once', { timeout: 120000 }, async (t) => {
   const { child, closed, stderr } = ingestRtr(t, 9);
-  const n = 3 * MEMORY_ROWS;
+  const n = 8 * MEMORY_ROWS; // many spool files, written while more spill: each a name of its own
   for (let i = 0; i < n; i += 5000) child.stdin.write(lines(1e6 + i, 5000));
   child.stdin.end();
   assert.equal(await closed, 0, stderr());
