@@ -12,6 +12,7 @@ const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
 const { requireCollectorArgs, ingestFrom } = require('./collect');
 const { formatCmd } = require('./exec');
+const { sinceTime } = require('./log-cache-lines');
 const path = require('node:path');
 
 const cli = makeCli('collect-logs');
@@ -38,8 +39,8 @@ const COMMAND = {
     '`cf logs APP --recent` has caught up on the gap (one line on stderr each time; records',
     'already stored are dropped). SIGTERM or SIGINT stops `cf logs`; what was read is flushed,',
     'exit 0 (2 when rows could not be written). With --since it reads log-cache in pages',
-    '(ops/log-cache-lines.js: no 1000-line limit) from TIME to now and exits: run-round does',
-    'that after the window locally, so the harness does not stream the router log while it measures.',
+    '(ops/log-cache-lines.js: no 1000-line limit) from TIME to now and exits: what run-round',
+    'runs after the round when its routerLogAfterWindow is on (scripts/round/round-plan.js).',
   ].join('\n'),
 };
 
@@ -61,7 +62,7 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
-  if (o.since !== undefined && !Number.isFinite(Date.parse(o.since))) cli.usageError(`--since must be an ISO 8601 time, got "${o.since}"`);
+  if (o.since !== undefined) sinceTime(cli, o.since);
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
   const producer = o.since

@@ -13,11 +13,10 @@
 // stderr, and the count of router records against requests shows the gap.
 const http = require('node:http');
 const https = require('node:https');
-const fs = require('node:fs');
-const path = require('node:path');
 const { makeCli, ROWS } = require('./cli');
 const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
+const { cfSslDisabled } = require('./tls');
 
 const cli = makeCli('log-cache-lines');
 const PAGE = 1000; // log-cache's largest limit
@@ -34,22 +33,19 @@ const COMMAND = {
   ],
 };
 
+/** --since as ms since the epoch; a usage error unless it is an ISO 8601 time (also collect-logs.js's check). */
+function sinceTime(cli, text) {
+  const ms = Date.parse(text || '');
+  if (!Number.isFinite(ms)) cli.usageError(`--since must be an ISO 8601 time, got "${text || ''}"`);
+  return ms;
+}
+
 // The cf CLI's line layout (app-log.js formatLine on the local platform; what ingest-rtr.js parses).
 function cfLine(e) {
   const t = new Date(Number(BigInt(e.timestamp) / 1000000n)).toISOString();
   const source = e.tags && e.tags.source_type ? e.tags.source_type : '';
   const payload = Buffer.from(e.log.payload || '', 'base64').toString('utf8');
   return `   ${t.slice(0, 22)}+0000 [${source}/${e.instance_id || ''}] ${e.log.type === 'ERR' ? 'ERR' : 'OUT'} ${payload}`;
-}
-
-// cf's own `cf api --skip-ssl-validation` choice, from its config (CF_HOME/.cf/config.json).
-function skipSslValidation() {
-  const home = process.env.CF_HOME || process.env.HOME || '';
-  try {
-    return JSON.parse(fs.readFileSync(path.join(home, '.cf', 'config.json'), 'utf8')).SSLDisableHostValidation === true;
-  } catch {
-    return false;
-  }
 }
 
 function getJson(url, token, insecure) {
@@ -96,8 +92,7 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   if (!o.app) cli.usageError('--app is required');
-  const sinceMs = Date.parse(o.since || '');
-  if (!Number.isFinite(sinceMs)) cli.usageError(`--since must be an ISO 8601 time, got "${o.since || ''}"`);
+  const sinceMs = sinceTime(cli, o.since);
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: false });
   const guid = await p.appGuid(o.app);
   if (!guid) cli.die(`no app ${o.app}`);
@@ -110,7 +105,7 @@ async function main() {
   try {
     count = await walk({
       base: base.replace(/\/$/, ''), token: tok.stdout.trim(), sourceId: guid, sinceNs: BigInt(sinceMs) * 1000000n,
-      insecure: skipSslValidation(), out: process.stdout,
+      insecure: cfSslDisabled(), out: process.stdout,
     });
   } catch (err) {
     cli.die(err.message);
@@ -120,4 +115,4 @@ async function main() {
 
 if (require.main === module) main().catch((err) => process.exit(cliExitCode(err)));
 
-module.exports = { cfLine, walk };
+module.exports = { cfLine, walk, sinceTime };
