@@ -8,9 +8,9 @@
 'use strict';
 
 // log-cache keeps 100,000 envelopes per source (src/internal/cache/log_cache.go
-// maxPerSource) and prunes further under memory pressure. Three times that here: run-round
-// reads a local round's router lines from this store once the loadgens are done
-// (collect-logs.js --since), so it must hold a whole round's, warm-up included (a
+// maxPerSource) and prunes further under memory pressure. Three times that here: a local
+// round's router lines read from this store once the loadgens are done (collect-logs.js
+// --since; run-round's routerLogAfterWindow) must all be there, warm-up included (a
 // 60 s gate and a 60 s window at 2,500 req/s); about 1 KB of the daemon's memory a line.
 const MAX_PER_SOURCE = 300000;
 const DEFAULT_LIMIT = 100;
