@@ -77,6 +77,8 @@ test('usage errors: one line on stderr, exit 1, nothing run', async (t) => {
     ['collect-logs.sh', ['--app', 'node-app', '--round', '1', '--bogus'], /unknown option: --bogus/],
     ['collect-logs.sh', ['--app', 'node-app', '--round'], /--round needs a value/],
     ['collect-logs.sh', ['--app', 'node-app', '--round', '1', '--since', 'yesterday'], /--since must be an ISO 8601 time, got "yesterday"/],
+    // run-round's dry-run placeholder is no time outside --dry-run.
+    ['collect-logs.sh', ['--app', 'node-app', '--round', '1', '--since', '<created-at>'], /--since must be an ISO 8601 time, got "<created-at>"/],
     ['collect-stats.sh', ['--app', 'nope', '--round', '1'], /unknown app "nope"/],
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--interval', '0'], /--interval must be a positive integer, got "0"/],
     ['collect-stats.sh', ['--app', 'node-app', '--round', '1', '--platform', 'mars', '--dry-run'], /--platform must be local or cf, got "mars"/],

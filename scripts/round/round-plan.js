@@ -36,10 +36,8 @@ const PER_PLATFORM = {
   // (the daemon serving log-cache, `cf logs`, ingest-rtr, the results database's inserts)
   // ran on the harness's one CPU while it measured; on CF it runs on the workstation, and a
   // foundation's log-cache may prune a busy app's lines before the round ends, so it streams.
-  // Locally it streams too until the system tests that count run-round's connections and its
-  // --dry-run commands know the read after the round (the study's rounds of 2026-11-29 03:00-04:55
-  // ran with it on: bench/rounds/README.md).
-  local: Object.freeze({ leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500, routerLogAfterWindow: false }),
+  // Measured: bench/rounds/README.md "The router's log read after the round".
+  local: Object.freeze({ leadMs: 1500, readyMs: 60000, marginMs: 15000, drainMs: 2500, routerLogAfterWindow: true }),
   cf: Object.freeze({ leadMs: 5000, readyMs: 120000, marginMs: 30000, drainMs: 5000, routerLogAfterWindow: false }),
 };
 
@@ -104,4 +102,4 @@ async function preparePlan(cli, o) {
   });
 }
 
-module.exports = { preparePlan };
+module.exports = { preparePlan, PER_PLATFORM };

@@ -103,7 +103,7 @@ async function startCollectors(plan, live) {
   const common = ['--app', o.app, '--round', String(live.roundId), '--platform', p.name];
   // Node runs their Node files itself: collect-*.sh only wrap them for a user's shell.
   const stats = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-stats.js'), ...common, '--guid', plan.guid];
-  const logs = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), ...common];
+  const logs = collectLogsArgv(plan, live);
   const during = plan.t.routerLogAfterWindow ? [[...stats, '--source', plan.stats.source]] : [[...stats, '--source', plan.stats.source], logs];
   if (p.dryRun) {
     for (const argv of during.map((a) => [...a, '--dry-run'])) {
@@ -119,12 +119,17 @@ async function startCollectors(plan, live) {
   for (const argv of during) live.collectors.push(runAsync(argv, { stdout: 'inherit', detached: true, env }));
 }
 
+/** scripts/ops/collect-logs.js for the round's app, then EXTRA. */
+function collectLogsArgv({ p, o }, live, extra = []) {
+  return [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), '--app', o.app, '--round', String(live.roundId),
+    '--platform', p.name, ...extra];
+}
+
 /** Where routerLogAfterWindow: the router's lines since the round's insert, read once the loadgens are done. */
 async function collectRouterLogAfter(plan, live) {
-  const { p, o } = plan;
+  const { p } = plan;
   if (!plan.t.routerLogAfterWindow) return;
-  const argv = [process.execPath, path.join(__dirname, '..', 'ops', 'collect-logs.js'), '--app', o.app, '--round', String(live.roundId),
-    '--platform', p.name, '--since', p.dryRun ? '<created-at>' : new Date(live.createdAt).toISOString()];
+  const argv = collectLogsArgv(plan, live, ['--since', p.dryRun ? '<created-at>' : new Date(live.createdAt).toISOString()]);
   if (p.dryRun) {
     const code = await run([...argv, '--dry-run'], { stdout: 'inherit' });
     if (code !== 0) throw new CliError('', code);
@@ -196,7 +201,8 @@ async function loadgenRecentLog(p) {
  * SIGINT/SIGTERM from here on: stop collecting, mark the round cancelled (live.cancelling);
  * the main line then ends with CliError 130 (cancelled). Returns the function that removes it.
  */
-function onInterrupt(live, p) {
+function onInterrupt(plan, live) {
+  const { p, o } = plan;
   const remove = () => {
     process.removeListener('SIGINT', handler);
     process.removeListener('SIGTERM', handler);
@@ -210,6 +216,11 @@ function onInterrupt(live, p) {
     live.cancelling = (async () => {
       if (live.creating) await live.creating.catch(() => {});
       await stopCollectors(live);
+      if (plan.t.routerLogAfterWindow && live.roundId !== '<round>') {
+        // Not read in the clean-up (it may take a while): log-cache keeps them for a while.
+        cli.log(`the router's lines of round ${live.roundId} stay in log-cache: scripts/collect-logs.sh --app ${o.app} `
+          + `--round ${live.roundId} --since ${new Date(live.createdAt).toISOString()}`);
+      }
       if (p.name === 'local' && !p.dryRun) await shield(p, 0);
       if (live.roundId !== '<round>') {
         await finishRound(live.control, { round: live.roundId, cancel: true, dbOutageMs: live.control.downMs }).catch(() => {});
@@ -301,7 +312,7 @@ async function runRound(o) {
 
   yieldToTheMeasured(p, nice);
   const live = startLive(plan);
-  const removeInterrupt = onInterrupt(live, p);
+  const removeInterrupt = onInterrupt(plan, live);
   const killCollectors = () => { for (const c of live.collectors) c.child.kill('SIGTERM'); };
   process.on('exit', killCollectors);
   try {
