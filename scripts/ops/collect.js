@@ -17,8 +17,9 @@
 //     positive integer unless this is a dry run.
 //   pipeUntilTerm(producer, consumerArgv, { env }) → Promise<exit code of the consumer (128+N
 //     on signal N)>; env: the consumer's environment (where a credential goes); producer is
-//       { argv, intervalMs }  run, then sleep intervalMs, again, until stopped (a failed
-//                             run is skipped);
+//       { argv, intervalMs }  run every intervalMs (from the start of one run to the next;
+//                             a run longer than that is followed at once), until stopped
+//                             (a failed run is skipped);
 //       { argv, next }        runs until stopped; when it ends by itself first, next(code)
 //                             gives the producer that takes over (run after its own
 //                             delayMs, if any), or null: then the input ends;
@@ -87,8 +88,10 @@ async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {})
   consumerDone.then(stop);
 
   let step = producer;
+  let dueAt = null; // when the next run of a poll is due
   while (!stopping) {
     trace(step.argv);
+    if (dueAt === null) dueAt = Date.now();
     // Its own process group: stopped as a whole, and out of reach of a terminal's Ctrl-C.
     const child = spawn(step.argv[0], step.argv.slice(1), { stdio: ['ignore', pipe, 'inherit'], detached: true });
     current = child.pid ? child : null;
@@ -103,8 +106,13 @@ async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {})
     }
     current = null;
     if (last || stopping) break;
-    let delayMs = step.intervalMs;
-    if (delayMs === undefined) {
+    // At a fixed rate: neither a poll's own time (`cf curl` takes 40-70 ms locally) nor a late
+    // timer stretches the interval, which the report's expected stats samples count on.
+    let delayMs;
+    if (step.intervalMs !== undefined) {
+      dueAt = nextDueAt(dueAt, step.intervalMs, Date.now());
+      delayMs = Math.max(0, dueAt - Date.now());
+    } else {
       step = step.next(code);
       if (!step) break;
       delayMs = step.delayMs ?? 0;
@@ -127,6 +135,11 @@ async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {})
   return code;
 }
 
+/** When a poll's next run is due, its last due at PREVDUEAT: one interval on, or now when that has passed (no burst to catch up). */
+function nextDueAt(prevDueAt, intervalMs, now) {
+  return Math.max(prevDueAt + intervalMs, now);
+}
+
 /** A collector's end: the producer into its ingest CLI (see the header), or printed under --dry-run. */
 async function ingestFrom(p, o, producer, parser) {
   if (p.dryRun) {
@@ -138,4 +151,4 @@ async function ingestFrom(p, o, producer, parser) {
   return pipeUntilTerm(producer, ['node', `scripts/parsers/${parser}`, '--round', o.round, '--app', o.app, '--platform', p.name], { env });
 }
 
-module.exports = { requireCollectorArgs, pipeUntilTerm, ingestFrom, KILL_AFTER_MS };
+module.exports = { requireCollectorArgs, pipeUntilTerm, ingestFrom, nextDueAt, KILL_AFTER_MS };

@@ -163,3 +163,10 @@ test('an ingest CLI that fails first (the database refuses it): the producer gro
       .catch(() => assert.fail(`still running: producer ${gone(producerPid) ? '' : producerPid} child ${gone(childPid) ? '' : childPid}`));
   }
 });
+
+test('a poll runs at a fixed rate: neither its own time nor a late timer stretches it; a slow one is followed at once', () => {
+  const { nextDueAt } = require('./collect');
+  assert.equal(nextDueAt(5000, 1000, 5060), 6000);
+  assert.equal(nextDueAt(6000, 1000, 6065), 7000); // the timer fired 5 ms late, the poll took 60 ms
+  assert.equal(nextDueAt(7000, 1000, 8300), 8300);
+});
