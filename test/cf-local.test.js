@@ -233,6 +233,7 @@ test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush
     pinned(`${URL}/timings/clear`),
     `cf curl /v3/apps/${node}/processes/web/stats`,
     'cf logs node-app',
+    pinned(`${URL}/timings`).replace('-X POST', '-X GET'),
     pinned(`'${URL}/timings/flush?round=<round>'`),
   ];
   const cases = [['the flag', ['--skip-ssl-validation'], {}, true], ['SSLDisabled in CF_HOME', [], { SSLDisabled: true }, true], ['neither', [], {}, false]];
@@ -259,6 +260,7 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
       pinned(`${URL}/timings/clear`),
       `cf curl /v3/apps/${node}/processes/web/stats`,
       'cf logs node-app',
+      pinned(`${URL}/timings`).replace('-X POST', '-X GET'),
       pinned(`'${URL}/timings/flush?round=<round>'`),
       `cf curl '/v3/audit_events?target_guids=${node}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
     ]);

@@ -15,7 +15,9 @@ const { localCfWorld, READ_ONLY, ROOT } = require('./cf-local-world');
 const w = localCfWorld({ foundation: true, range: 'cf-world-e2e' });
 const lines = (s) => s.split('\n').filter(Boolean);
 const AUTH = "-H 'Authorization: Bearer ***'";
-const pinned = (guid, i, url) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
+const pinned = (guid, i, url, method = 'POST') => `curl -sS --fail-with-body --max-time 60 -X ${method} -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
+// Before the flush: what a full timing buffer did not keep (the flush forgets it).
+const state = (guid, i, base) => pinned(guid, i, `${base}/timings`, 'GET');
 // A fresh control credential before each push of an app with /timings, masked; created first when absent.
 const setToken = (guid) => `cf curl -X PATCH ${guid.startsWith('<') ? `'/v3/apps/${guid}/environment_variables'` : `/v3/apps/${guid}/environment_variables`} -d '{"var":{"CONTROL_TOKEN":"***"}}'`;
 const createApp = (app) => [`cf create-app ${app}`, setToken(`<${app}-guid>`)];
@@ -80,6 +82,7 @@ test('node-app x1, loadgen x1: push, scale, teardown, collectors, run-round with
         pinned(g['node-app'], 0, `${URL}/timings/clear`),
         `cf curl /v3/apps/${g['node-app']}/processes/web/stats`,
         'cf logs node-app',
+        state(g['node-app'], 0, URL),
         pinned(g['node-app'], 0, `'${URL}/timings/flush?round=<round>'`),
         auditEvents(g['node-app']),
       ] },
@@ -101,6 +104,7 @@ test('node-app x2, loadgen x1 with the statistics plugin installed: v3 stays the
         ...[0, 1].map((i) => pinned(node(g), i, `${URL}/timings/clear`)),
         `cf curl /v3/apps/${node(g)}/processes/web/stats`,
         'cf logs node-app',
+        ...[0, 1].map((i) => state(node(g), i, URL)),
         ...[0, 1].map((i) => pinned(node(g), i, `'${URL}/timings/flush?round=<round>'`)),
         auditEvents(node(g)),
       ] },
@@ -112,6 +116,7 @@ test('node-app x2, loadgen x1 with the statistics plugin installed: v3 stays the
         ...[0, 1].map((i) => pinned(node(g), i, `${URL}/timings/clear`)),
         `cf curl /v3/apps/${node(g)}/processes/web/stats`,
         'cf logs node-app',
+        ...[0, 1].map((i) => state(node(g), i, URL)),
         ...[0, 1].map((i) => pinned(node(g), i, `'${URL}/timings/flush?round=<round>'`)),
         auditEvents(node(g)),
       ] },
@@ -123,6 +128,7 @@ test('node-app absent: run-round pushes it (guid and route placeholders under --
     `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/clear'`,
     "cf curl '/v3/apps/<node-app-guid>/processes/web/stats'",
     'cf logs node-app',
+    state('<node-app-guid>', 0, 'https://<node-app-route>'),
     `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:0' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`,
     auditEvents('<node-app-guid>'),
   ];
@@ -141,6 +147,7 @@ test('node-app absent: run-round pushes it (guid and route placeholders under --
         ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/clear'`),
         'cf statistics node-app --debug --full',
         'cf logs node-app',
+        ...[0, 1, 2].map((i) => state('<node-app-guid>', i, 'https://<node-app-route>')),
         ...[0, 1, 2].map((i) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: <node-app-guid>:${i}' ${AUTH} 'https://<node-app-route>/timings/flush?round=<round>'`),
         auditEvents('<node-app-guid>'),
       ] },
@@ -157,6 +164,7 @@ test('java-app x3, loadgen x2: run-round scales the app down, enough loadgens st
         pinned(g['java-app'], 0, `${java}/timings/clear`),
         `cf curl /v3/apps/${g['java-app']}/processes/web/stats`,
         'cf logs java-app',
+        state(g['java-app'], 0, java),
         pinned(g['java-app'], 0, `'${java}/timings/flush?round=<round>'`),
         auditEvents(g['java-app']),
       ] },

@@ -100,9 +100,10 @@ async function prewarmEach(plan) {
  * this long (the timings flush: the app keeps its buffer until a flush has worked).
  * retryUnknownInstance: Gorouter's 400 for an instance it does not know yet is retried
  * (pinned-request.js): the clear follows a scale-up. instances: how many there are now (the
- * round's --instances unless its events changed it).
+ * round's --instances unless its events changed it). answer(index, line): takes the answers'
+ * lines instead of stderr.
  */
-async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0, instances = null } = {}) {
+async function eachInstance(plan, method, urlPath, { retryUnknownInstance = false, retryUnavailableForMs = 0, instances = null, answer = null } = {}) {
   const { p, o } = plan;
   const n = instances ?? Number(o.instances);
   const reqOf = (i) => instanceRequest(plan.baseUrl, plan.hostHeader, plan.guid, i, method, urlPath, { insecure: plan.insecure });
@@ -112,7 +113,8 @@ async function eachInstance(plan, method, urlPath, { retryUnknownInstance = fals
   }
   const said = Array.from({ length: n }, () => new Set()); // a line repeated by a retry is shown once
   const onLine = (i) => (line) => {
-    if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
+    if (answer) answer(i, line);
+    else if (!said[i].has(line)) process.stderr.write(`${o.app}/${i}: ${line}\n`);
     said[i].add(line);
   };
   const t0 = Date.now();
@@ -127,4 +129,22 @@ async function eachInstance(plan, method, urlPath, { retryUnknownInstance = fals
   }
 }
 
-module.exports = { setRouteLoadbalancing, seedApp, prewarmInstances, prewarmUnquoted, eachInstance };
+/**
+ * Records an app's full timing buffer did not keep (GET /timings; the flush forgets the count):
+ * one line, as the server timings then cover only the round's first requests. Read before the
+ * flush; an instance that does not answer is the flush's to report.
+ */
+async function timingsNotKept(plan, instances) {
+  const notKept = [];
+  const answer = (i, line) => {
+    const m = /^dropped ([1-9][0-9]*)$/.exec(line);
+    if (m) notKept.push(`${plan.o.app}/${i}: ${m[1]}`);
+  };
+  await eachInstance(plan, 'GET', '/timings', { instances, answer });
+  if (notKept.length) {
+    plan.p.cli.log(`server timings not kept, the app's buffer full (TIMINGS_CAPACITY): ${notKept.join(', ')}; `
+      + "they cover the round's first requests only");
+  }
+}
+
+module.exports = { setRouteLoadbalancing, seedApp, prewarmInstances, prewarmUnquoted, eachInstance, timingsNotKept };

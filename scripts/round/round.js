@@ -31,7 +31,7 @@ const { makeCli } = require('../ops/cli');
 const { cfJsonOf, wholeSecondUtc } = require('../ops/target');
 const { run, runAsync } = require('../ops/exec');
 const { preparePlan } = require('./round-plan');
-const { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance } = require('./app-steps');
+const { setRouteLoadbalancing, seedApp, prewarmInstances, eachInstance, timingsNotKept } = require('./app-steps');
 const { roundDocument } = require('./round-doc');
 const { createRound, NotReadyError } = require('./create-round');
 const { waitRound } = require('./wait-round');
@@ -370,6 +370,7 @@ async function measure(plan, live, removeInterrupt) {
   // The router's last lines are on their way from the round's end: the flush overlaps the drain.
   const drainedAt = Date.now() + t.drainMs;
   const flushOpts = { retryUnavailableForMs: outageToleranceMs(), instances: finalInstances(o) };
+  await timingsNotKept(plan, flushOpts.instances);
   if (!(await eachInstance(plan, 'POST', `/timings/flush?round=${live.roundId}`, flushOpts))) {
     cli.log('some app timings were not flushed');
   }
