@@ -71,7 +71,7 @@ function validatePlan(raw, source = 'plan') {
   const c = makeCheck(where);
   c.known(raw, ['name', 'description', 'regenerates', 'kind', 'platform', 'apps', 'variants', 'settings', 'instances', 'cpu',
     'keepalive', 'frontProxies', 'load', 'duration', 'requests', 'warmup', 'steady', 'afterChange', 'restart', 'loadgensPer', 'prewarm', 'loadbalancing', 'timeout', 'scenario', 'repetitions',
-    'order', 'seed', 'slo', 'scale', 'capacity', 'validity', 'local', 'notes'], '');
+    'order', 'seed', 'slo', 'scale', 'capacity', 'validity', 'local', 'notes', 'stopping'], '');
   const fileBase = path.basename(source).replace(/\.(ya?ml|json)$/, '');
   const name = raw.name ?? fileBase;
   if (typeof name !== 'string' || !NAME_RE.test(name)) fail(where, `name must match ${NAME_RE} (lower case, digits, - and _), got ${show(name)}`);
@@ -92,11 +92,12 @@ function validatePlan(raw, source = 'plan') {
   if (kind !== 'grid' && raw.load !== undefined) fail(where, `load is only for kind grid (kind ${kind} chooses its own load)`);
   if (raw.cpu !== undefined && raw.cpu !== null && raw.cpu !== 'none') c.num(raw, 'cpu', 0, undefined, { exclusive: true });
   if (raw.notes !== undefined && typeof raw.notes !== 'string') fail(where, 'notes must be text');
+  if (raw.stopping !== undefined && typeof raw.stopping !== 'string') fail(where, 'stopping must be text (the stopping rule: how many rounds a point, and why)');
   if (raw.description !== undefined && typeof raw.description !== 'string') fail(where, 'description must be text');
   const regenerates = checkRegenerates(where, raw.regenerates);
   if (raw.scenario !== undefined && (typeof raw.scenario !== 'string' || !/^[a-z][a-z0-9_-]*$/.test(raw.scenario))) fail(where, `scenario must be a scenario name like read, got ${show(raw.scenario)}`);
   return {
-    name, description: raw.description ?? '', regenerates, kind, notes: raw.notes ?? '',
+    name, description: raw.description ?? '', regenerates, kind, notes: raw.notes ?? '', stopping: raw.stopping ?? '',
     platform: c.oneOf(raw, 'platform', ['local', 'cf'], DEFAULTS.platform),
     apps: raw.apps, variants, settings, instances,
     cpu: raw.cpu ?? null,

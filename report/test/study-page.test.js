@@ -70,11 +70,15 @@ test('report.sh --study writes every section of the results page from real round
     assert.match(checklist, new RegExp(`^\\| ${p}[^|]* \\| \\S`, 'm'), p);
   }
   assert.match(checklist, /^\| P1 repeated experiments \| trusted rounds per point: min \d+, median 2, max 2 over \d+ points; 0 reach 5 \| not met \|$/m);
-  // Which plans decide and which describe only: a row per plan, its role from its rounds a point.
+  // Which plans decide and which describe only: a row per plan, its role from its rounds a point;
+  // a deciding plan states its stopping rule (the plan's `stopping`).
   const roles = [...page.split('## Deciding and descriptive plans')[1].split('\n## ')[0]
-    .matchAll(/^\| ([a-z0-9-]+) \| [^|]* \| (\d+) \| (decides|descriptive only)/gm)];
+    .matchAll(/^\| ([a-z0-9-]+) \| [^|]* \| (\d+) \| (decides|descriptive only)[^|]* \| ([^|]*) \|$/gm)];
   assert.ok(roles.length >= 2, 'a row per plan');
-  for (const [, plan, reps, role] of roles) assert.equal(role, Number(reps) >= MIN_ROUNDS ? 'decides' : 'descriptive only', plan);
+  for (const [, plan, reps, role, stopping] of roles) {
+    assert.equal(role, Number(reps) >= MIN_ROUNDS ? 'decides' : 'descriptive only', plan);
+    if (role === 'decides') assert.match(stopping, /\d+ rounds a point/, `${plan}: no stopping rule`);
+  }
   assert.match(page.split('## Round position')[1], /^\| pool-size \| \d+ \| [+−][\d.]+ % \| [+−][\d.]+ % to [+−][\d.]+ % \| /m);
   // Every figure and table: its heading, its chart (or one sentence why none), the study's value, ours, the rounds.
   const trusted = new Set(rounds.filter((r) => r.trusted === 'true').map((r) => Number(r.round)));

@@ -105,11 +105,11 @@ function principlesSection(analyses, facts, claims) {
 function plansSection(analyses) {
   const rows = Object.entries(analyses).map(([name, { plan }]) => [name, (plan.regenerates || []).join(', '), plan.repetitions,
     plan.repetitions >= MIN_ROUNDS ? 'decides: its points can reach the rounds a verdict needs'
-      : `descriptive only: fewer than ${MIN_ROUNDS} rounds a point, so it decides no claim`]);
+      : `descriptive only: fewer than ${MIN_ROUNDS} rounds a point, so it decides no claim`, plan.stopping || '–']);
   return ['## Deciding and descriptive plans', '',
     `A point needs ${MIN_ROUNDS} trusted rounds before it decides anything (MIN_ROUNDS). The run spends its rounds on the plans `
       + 'that decide claims; the others run fewer, and their figures describe only.', '',
-    mdTable(['plan', 'regenerates', 'rounds a point', 'role'], rows), ''];
+    mdTable(['plan', 'regenerates', 'rounds a point', 'role', 'stopping rule (the plan\'s `stopping`)'], rows), ''];
 }
 
 const cell = (x) => String(x ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
