@@ -17,7 +17,7 @@ const lines = (s) => s.split('\n').filter(Boolean);
 const AUTH = "-H 'Authorization: Bearer ***'";
 const pinned = (guid, i, url, method = 'POST') => `curl -sS --fail-with-body --max-time 60 -X ${method} -H 'X-Cf-App-Instance: ${guid}:${i}' ${AUTH} ${url}`;
 // Before the flush: what a full timing buffer did not keep (the flush forgets it).
-const state = (guid, i, base) => pinned(guid, i, `${base}/timings`, 'GET');
+const state = (guid, i, base) => pinned(guid, i, base.includes('<') ? `'${base}/timings'` : `${base}/timings`, 'GET');
 // A fresh control credential before each push of an app with /timings, masked; created first when absent.
 const setToken = (guid) => `cf curl -X PATCH ${guid.startsWith('<') ? `'/v3/apps/${guid}/environment_variables'` : `/v3/apps/${guid}/environment_variables`} -d '{"var":{"CONTROL_TOKEN":"***"}}'`;
 const createApp = (app) => [`cf create-app ${app}`, setToken(`<${app}-guid>`)];

@@ -151,6 +151,26 @@ test('an app instance SIGKILLed mid-round is restarted; the round completes, its
   assert.deepEqual(states, ['RUNNING', 'RUNNING']);
 });
 
+test('a full timing buffer: run-round says how many server timings each instance did not keep', { timeout: ROUND_TIMEOUT_MS }, async () => {
+  cf(['set-env', 'node-app', 'TIMINGS_CAPACITY', '100']);
+  cf(['restart', 'node-app']);
+  try {
+    const res = await runScript('run-round.sh', ['--app', 'node-app', '--instances', '2', '--loadgens', '1',
+      '--parallel', '4', '--duration', '3s', '--warmup', '0s', '--seed-ads', '0', '--label', `e2e-full-${Date.now()}`]);
+    assertRoundRan(res);
+    const m = /^run-round: server timings not kept, the app's buffer full \(TIMINGS_CAPACITY\): node-app\/0: (\d+), node-app\/1: (\d+); they cover the round's first requests only$/m.exec(res.stderr);
+    assert.ok(m, res.stderr);
+    const id = roundIdOf(res);
+    assert.equal(await count('server_timings', id), 200);
+    // Every request the loadgen sent reached one of the two: kept or not.
+    const { rows: [r] } = await (await results()).query('SELECT sum(sent)::int AS sent FROM loadgen_runs WHERE round_id = $1', [id]);
+    assert.equal(200 + Number(m[1]) + Number(m[2]), r.sent);
+  } finally {
+    cf(['unset-env', 'node-app', 'TIMINGS_CAPACITY']);
+    cf(['restart', 'node-app']);
+  }
+});
+
 test('a loadgen SIGKILLed mid-round loses at most 250 ms of samples; its row is marked lost with the router\'s and app\'s count beyond it', { timeout: ROUND_TIMEOUT_MS }, async () => {
   const label = `e2e-kill-loadgen-${Date.now()}`;
   // The dead loadgen never finishes: the round ends at --max-wait, then finish-round marks it.
