@@ -226,14 +226,14 @@ test('--platform local under --dry-run: cfl up, cfl login (the cf login to its A
 
 test('run-round --skip-ssl-validation: seeding, prewarm, timings clear and flush skip verification; default from SSLDisabled', async (t) => {
   const node = await w.guid('node-app');
-  const pinned = (p) => `curl -sS --fail-with-body --max-time 60 --insecure -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
+  const pinned = (p, method = 'POST') => `curl -sS --fail-with-body --max-time 60 --insecure -X ${method} -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
   const insecure = [
     `node loadgen/bin/loadgen.js --url ${URL} --seed 1000 --seed-only --insecure`,
     `node loadgen/bin/loadgen.js --requests 5 --parallel 8 --no-progress --max-error-rate 0 -H 'X-Cf-App-Instance: ${node}:0' --insecure --url ${URL} --scenario read --seed 1000`,
     pinned(`${URL}/timings/clear`),
     `cf curl /v3/apps/${node}/processes/web/stats`,
     'cf logs node-app',
-    pinned(`${URL}/timings`).replace('-X POST', '-X GET'),
+    pinned(`${URL}/timings`, 'GET'),
     pinned(`'${URL}/timings/flush?round=<round>'`),
   ];
   const cases = [['the flag', ['--skip-ssl-validation'], {}, true], ['SSLDisabled in CF_HOME', [], { SSLDisabled: true }, true], ['neither', [], {}, false]];
@@ -254,13 +254,13 @@ test('run-round --loadbalancing, node-app present: cf update-route on its route;
   await t.test('the sequence under --dry-run', () => {
     const res = run('run-round.sh', [...RR, '--loadbalancing', 'least-connection']);
     assert.equal(res.code, 0, res.stderr);
-    const pinned = (p) => `curl -sS --fail-with-body --max-time 60 -X POST -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
+    const pinned = (p, method = 'POST') => `curl -sS --fail-with-body --max-time 60 -X ${method} -H 'X-Cf-App-Instance: ${node}:0' -H 'Authorization: Bearer ***' ${p}`;
     assert.deepEqual(lines(res.stdout), [
       'cf update-route localhost --hostname node-app -o loadbalancing=least-connection',
       pinned(`${URL}/timings/clear`),
       `cf curl /v3/apps/${node}/processes/web/stats`,
       'cf logs node-app',
-      pinned(`${URL}/timings`).replace('-X POST', '-X GET'),
+      pinned(`${URL}/timings`, 'GET'),
       pinned(`'${URL}/timings/flush?round=<round>'`),
       `cf curl '/v3/audit_events?target_guids=${node}&types=audit.app.process.crash&created_ats[gte]=<created-at>&per_page=5000'`,
     ]);

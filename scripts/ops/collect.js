@@ -88,10 +88,9 @@ async function pipeUntilTerm(producer, consumerArgv, { env = process.env } = {})
   consumerDone.then(stop);
 
   let step = producer;
-  let dueAt = null; // when the next run of a poll is due
+  let dueAt = Date.now(); // when the next run of a poll is due
   while (!stopping) {
     trace(step.argv);
-    if (dueAt === null) dueAt = Date.now();
     // Its own process group: stopped as a whole, and out of reach of a terminal's Ctrl-C.
     const child = spawn(step.argv[0], step.argv.slice(1), { stdio: ['ignore', pipe, 'inherit'], detached: true });
     current = child.pid ? child : null;

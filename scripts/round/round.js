@@ -129,7 +129,8 @@ function collectLogsArgv({ p, o }, live, extra = []) {
 async function collectRouterLogAfter(plan, live) {
   const { p } = plan;
   if (!plan.t.routerLogAfterWindow) return;
-  const argv = collectLogsArgv(plan, live, ['--since', p.dryRun ? '<created-at>' : new Date(live.createdAt).toISOString()]);
+  // created_at in ISO 8601 (create-round.js), its placeholder under --dry-run.
+  const argv = collectLogsArgv(plan, live, ['--since', live.createdAt]);
   if (p.dryRun) {
     const code = await run([...argv, '--dry-run'], { stdout: 'inherit' });
     if (code !== 0) throw new CliError('', code);
@@ -219,7 +220,7 @@ function onInterrupt(plan, live) {
       if (plan.t.routerLogAfterWindow && live.roundId !== '<round>') {
         // Not read in the clean-up (it may take a while): log-cache keeps them for a while.
         cli.log(`the router's lines of round ${live.roundId} stay in log-cache: scripts/collect-logs.sh --app ${o.app} `
-          + `--round ${live.roundId} --since ${new Date(live.createdAt).toISOString()}`);
+          + `--round ${live.roundId} --since ${live.createdAt}`);
       }
       if (p.name === 'local' && !p.dryRun) await shield(p, 0);
       if (live.roundId !== '<round>') {
