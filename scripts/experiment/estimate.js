@@ -39,10 +39,11 @@ function configKey(spec) {
   return JSON.stringify([spec.instances, Object.entries(spec.settings ?? {}).sort(), spec.memoryMb ?? null, spec.cpu ?? null, spec.loadbalancing ?? null]);
 }
 
-/** Requests a second the round is expected to serve. */
+/** Requests a second the round is expected to serve (an open model's rate is per loadgen). */
 function expectedRps(spec) {
   const byQuota = typeof spec.cpu === 'number' ? spec.instances * spec.cpu * RPS_PER_CORE : HARNESS_RPS;
-  return Math.min(spec.rate ?? byQuota, byQuota, HARNESS_RPS);
+  const offered = spec.rate ? spec.rate * (spec.loadgens ?? 1) : byQuota;
+  return Math.min(offered, byQuota, HARNESS_RPS);
 }
 
 /** Seconds of one round, from its prewarm to its summary (a restart or scale before it aside). */

@@ -38,5 +38,6 @@ test('a change with afterChange rerun runs the round twice', () => {
 
 test('a faster open-model rate leaves more to store after the window, up to what the harness carries', () => {
   assert.ok(roundSeconds(spec({ rate: 500 })) < roundSeconds(spec({ rate: 700 })));
+  assert.equal(roundSeconds(spec({ rate: 300, loadgens: 2 })), roundSeconds(spec({ rate: 600, loadgens: 1 })), 'the rate is per loadgen');
   assert.equal(roundSeconds(spec({ cpu: 4, rate: 9000 })), roundSeconds(spec({ cpu: 4, rate: 20000 })));
 });
