@@ -10,6 +10,9 @@
 const { spawnSync } = require('node:child_process');
 const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 const { mean, stddev } = require('../../lib/inference');
+const { blockCv, pct } = require('./block-cv');
+
+const WARMUP_S = 2; // the JIT compiles the loop in its first second
 
 const COMMAND = {
   usage: 'Usage: bench/rounds/machine-wander.sh [--cpu 1] [--seconds 40] [--loops arith,alloc,alloc16]',
@@ -17,7 +20,7 @@ const COMMAND = {
     + 'of 10 s block means, beside what independent seconds would give.',
   rows: [
     ['--cpu C', 'cpu', 'int', 1, 'the CPU the loops run on (taskset), one loop at a time', [0]],
-    ['--seconds S', 'seconds', 'int', 40, 'seconds measured per loop, after 2 s', [10]],
+    ['--seconds S', 'seconds', 'int', 40, `seconds measured per loop, after ${WARMUP_S} s`, [10]],
     ['--loops L,..', 'loops', 'str', 'arith,alloc,alloc16', 'arith: integer arithmetic; alloc: a short-lived object a '
       + "step, V8's default young generation; alloc16: the same with 16 MiB semi-spaces"],
     ['--smoke', 'smoke', 'bool', false, 'check that it can run here (flags, taskset) and say what it would measure; measure nothing (CI runs this)'],
@@ -37,15 +40,8 @@ const LOOPS = {
 /** The child: the step in a loop, the steps of each second, as one JSON line. */
 const child = (step, seconds) => `let acc = 0, n = 0; const out = []; let end = Date.now() + 1000;
 for (;;) { for (let i = 0; i < 100; i++) { ${step} n++; }
-  if (Date.now() >= end) { out.push(n); n = 0; end += 1000; if (out.length >= ${seconds + 2}) break; } }
-console.log(JSON.stringify({ perSecond: out.slice(2), acc }));`;
-
-function blockCv(values, size) {
-  const blocks = [];
-  for (let i = 0; i + size <= values.length; i += size) blocks.push(mean(values.slice(i, i + size)));
-  return blocks.length < 3 ? null : stddev(blocks) / mean(blocks);
-}
-const pct = (x) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
+  if (Date.now() >= end) { out.push(n); n = 0; end += 1000; if (out.length >= ${WARMUP_S + seconds}) break; } }
+console.log(JSON.stringify({ perSecond: out.slice(${WARMUP_S}), acc }));`;
 
 function main() {
   let o;

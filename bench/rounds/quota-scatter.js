@@ -12,6 +12,7 @@ const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 const { mean, stddev } = require('../../lib/inference');
+const { blockCv, pct } = require('./block-cv');
 
 const COMMAND = {
   usage: 'Usage: bench/rounds/quota-scatter.sh [--quota 0.1] [--period 100000] [--conns 2,8,32] [--seconds 60]\n'
@@ -63,14 +64,6 @@ function startBareServer(o) {
 function dropCgroup() {
   try { fs.rmdirSync(CGROUP); } catch { /* none, or a process still in it: the kernel keeps it */ }
 }
-
-/** CV of the means of consecutive blocks of `size` seconds (null when fewer than 3 blocks). */
-function blockCv(values, size) {
-  const blocks = [];
-  for (let i = 0; i + size <= values.length; i += size) blocks.push(mean(values.slice(i, i + size)));
-  return blocks.length < 3 ? null : stddev(blocks) / mean(values);
-}
-const pct = (x) => (x === null ? '-' : `${(100 * x).toFixed(1)} %`);
 
 function runClient(o, url, conns) {
   const r = spawnSync('taskset', ['-c', String(o.clientCpu), process.execPath, path.join(__dirname, 'scatter-client.js'), url, String(conns), String(WARMUP_S), String(o.seconds)],
