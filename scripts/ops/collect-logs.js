@@ -10,7 +10,7 @@
 const { makeCli, ROWS } = require('./cli');
 const { note, cliExitCode } = require('../../lib/arg-table');
 const { enterRepository, selectPlatform } = require('./target');
-const { requireCollectorArgs, ingestFrom } = require('./collect');
+const { requireCollectorArgs, ingestFrom, DRY_RUN } = require('./collect');
 const { formatCmd } = require('./exec');
 const { sinceTime } = require('./log-cache-lines');
 const path = require('node:path');
@@ -18,7 +18,6 @@ const path = require('node:path');
 const cli = makeCli('collect-logs');
 // Between an early end of `cf logs` and the catch-up: the CLI itself retried for ~1 s.
 const RESTART_DELAY_MS = 1000;
-const SINCE_PLACEHOLDER = '<created-at>';
 
 const COMMAND = {
   usage: 'Usage: scripts/collect-logs.sh --app APP --round ID [--since TIME] [--platform local|cf] [--dry-run]',
@@ -63,8 +62,8 @@ async function main() {
   enterRepository();
   const o = cli.parse(process.argv.slice(2), COMMAND);
   requireCollectorArgs(cli, o);
-  // Under --dry-run run-round passes the placeholder <created-at> (as <round> for --round).
-  if (o.since !== undefined && !(o.dryRun && o.since === SINCE_PLACEHOLDER)) sinceTime(cli, o.since);
+  // Under --dry-run run-round passes DRY_RUN.createdAt (as DRY_RUN.round for --round).
+  if (o.since !== undefined && !(o.dryRun && o.since === DRY_RUN.createdAt)) sinceTime(cli, o.since);
   const p = await selectPlatform(cli, { platformOpt: o.platform, dryRun: o.dryRun });
   // `cf logs APP` on both platforms (the local one serves log-cache): the [RTR/N] lines ingest-rtr.js keeps.
   const producer = o.since

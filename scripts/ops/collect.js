@@ -15,6 +15,8 @@
 // API:
 //   requireCollectorArgs(cli, { app, round, dryRun }) — --app is a known app; --round is a
 //     positive integer unless this is a dry run.
+//   DRY_RUN — the placeholders run-round passes for --round (round) and --since (createdAt)
+//     under --dry-run, where no round is inserted.
 //   pipeUntilTerm(producer, consumerArgv, { env }) → Promise<exit code of the consumer (128+N
 //     on signal N)>; env: the consumer's environment (where a credential goes); producer is
 //       { argv, intervalMs }  run every intervalMs (from the start of one run to the next;
@@ -35,11 +37,13 @@ const { trace, exitCode, spawnError } = require('./exec');
 // plugin stop at once on SIGTERM; this only bounds a stuck one).
 const KILL_AFTER_MS = 10000;
 
+const DRY_RUN = Object.freeze({ round: '<round>', createdAt: '<created-at>' });
+
 function requireCollectorArgs(cli, { app, round, dryRun }) {
   if (!app) cli.usageError('--app is required');
   cli.requireKnownApp(app);
   if (!round) cli.usageError('--round is required');
-  // Under --dry-run run-round.sh passes the placeholder <round>.
+  // Under --dry-run run-round.sh passes DRY_RUN.round.
   if (!dryRun && !/^[1-9][0-9]*$/.test(round)) cli.usageError(`--round must be a positive integer, got "${round}"`);
 }
 
@@ -150,4 +154,4 @@ async function ingestFrom(p, o, producer, parser) {
   return pipeUntilTerm(producer, ['node', `scripts/parsers/${parser}`, '--round', o.round, '--app', o.app, '--platform', p.name], { env });
 }
 
-module.exports = { requireCollectorArgs, pipeUntilTerm, ingestFrom, nextDueAt, KILL_AFTER_MS };
+module.exports = { requireCollectorArgs, DRY_RUN, pipeUntilTerm, ingestFrom, nextDueAt, KILL_AFTER_MS };

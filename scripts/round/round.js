@@ -38,6 +38,7 @@ const { waitRound } = require('./wait-round');
 const { finishRound } = require('./finish-round');
 const { startSteadyWatch } = require('./steady-watch');
 const { Connection, outageToleranceMs } = require('../ops/results-db');
+const { DRY_RUN } = require('../ops/collect');
 const { startHeartbeat } = require('./heartbeat');
 const { reapRounds, reapedLine } = require('./reap-rounds');
 const { ensureResultsSchema, SCHEMA_VERSION } = require('../../lib/results-schema');
@@ -217,13 +218,13 @@ function onInterrupt(plan, live) {
     live.cancelling = (async () => {
       if (live.creating) await live.creating.catch(() => {});
       await stopCollectors(live);
-      if (plan.t.routerLogAfterWindow && live.roundId !== '<round>') {
+      if (plan.t.routerLogAfterWindow && live.roundId !== DRY_RUN.round) {
         // Not read in the clean-up (it may take a while): log-cache keeps them for a while.
         cli.log(`the router's lines of round ${live.roundId} stay in log-cache: scripts/collect-logs.sh --app ${o.app} `
           + `--round ${live.roundId} --since ${live.createdAt}`);
       }
       if (p.name === 'local' && !p.dryRun) await shield(p, 0);
-      if (live.roundId !== '<round>') {
+      if (live.roundId !== DRY_RUN.round) {
         await finishRound(live.control, { round: live.roundId, cancel: true, dbOutageMs: live.control.downMs }).catch(() => {});
       }
     })();
@@ -244,8 +245,8 @@ function startLive(plan) {
     // The results-db.js Connection of every statement from here on (null under --dry-run).
     control: plan.p.dryRun ? null : new Connection(plan.dbUrl, 'run-round', { retryForMs: outageToleranceMs(), log: cli.log }),
     // The round's id and created_at once inserted; placeholders until then and under --dry-run.
-    roundId: '<round>',
-    createdAt: '<created-at>',
+    roundId: DRY_RUN.round,
+    createdAt: DRY_RUN.createdAt,
     // insertRound's promise: an interrupt while the round is being created waits for it.
     creating: null,
     // heartbeat.js's { stop } from the insert until the round is final.
