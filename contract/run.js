@@ -16,6 +16,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 const { ALL_VARIANTS, variant, envList } = require('./lib/variants');
+const { firstFailure } = require('./lib/first-failure');
 const { healthOk, freePort } = require('./lib/app-process');
 const { parse, help, UsageError } = require('../lib/arg-table');
 
@@ -154,9 +155,12 @@ class Run {
     this.apps.delete(v);
   }
 
-  /** Node's test runner on contract/`file` for variant `v`; a summary (and failures) to stderr. */
+  /**
+   * Node's test runner on contract/`file` for variant `v`; a summary (and failures) to stderr.
+   * Resolves null when it passed, else its first failure in one line.
+   */
   async runTests(v, file, env) {
-    const out = path.join(this.work, `${v}.${file.replace(/\.js$/, '')}.log`);
+    const out = path.join(this.work, `${v}.${file.replace(/\.js$/, '').replaceAll('/', '-')}.log`);
     const fd = fs.openSync(out, 'w');
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', `contract/${file}`],
       { cwd: ROOT, env: { ...process.env, CONTRACT_CONTROL_TOKEN: this.controlToken, ...env }, stdio: ['ignore', fd, fd] });
@@ -165,12 +169,12 @@ class Run {
     const text = fs.readFileSync(out, 'utf8');
     if (code === 0) {
       log(`PASS ${v} ${file} (${text.split('\n').filter((l) => /^ℹ (pass|fail|skipped) /.test(l)).join(' ')})`);
-      return true;
+      return null;
     }
     log(`FAIL ${v} ${file}:`);
     const at = text.indexOf('failing tests:');
     process.stderr.write(at >= 0 ? `${text.slice(at)}\n` : `${text.split('\n').slice(-41).join('\n')}\n`);
-    return false;
+    return firstFailure(text) || `exit ${code}`;
   }
 
   /** The apps' logs (settings are logged at start, errors later) never show the database password or the control token. */
@@ -197,20 +201,27 @@ function pgTools() {
 
 async function runAll(run, opts) {
   const failed = [];
+  // A failure is named by its first failing test, so that the one FAILED line a CI summary
+  // keeps says what broke.
+  const check = async (what, v, file, env) => {
+    const why = await run.runTests(v, file, env);
+    if (why) failed.push(`${what} (${why})`);
+    return !why;
+  };
   const { variants } = opts;
   await run.startPg();
-  if (!(await run.runTests('spec', 'readme-tables.test.js', {}))) failed.push('settings spec');
+  await check('settings spec', 'spec', 'readme-tables.test.js', {});
+  await check('first-failure', 'spec', 'lib/first-failure.test.js', {});
   for (const v of variants) await run.startVariant(v);
   for (const v of variants) {
     if (!(await run.waitHealthy(v))) { failed.push(`${v}: start`); await run.stopVariant(v); continue; }
     const app = run.apps.get(v);
-    const ok = await run.runTests(v, 'contract.test.js', {
+    await check(`${v}: contract`, v, 'contract.test.js', {
       CONTRACT_BASE_URL: app.url, CONTRACT_INSTANCE_INDEX: String(INSTANCE_INDEX), CONTRACT_APP_NAME: `contract-${v}`,
       CONTRACT_DB_URL: app.appDb, CONTRACT_RESULTS_DB_URL: app.resultsDb,
       CONTRACT_TIMINGS_CAPACITY: String(TIMINGS_CAPACITY * variant(v).workers),
       CONTRACT_HEADER_TIMEOUT_MS: String(HEADER_TIMEOUT_MS), CONTRACT_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS),
     });
-    if (!ok) failed.push(`${v}: contract`);
   }
   const java = run.apps.get('java');
   for (const v of ['node-raw', 'node-express', 'node-cluster']) {
@@ -230,13 +241,13 @@ async function runAll(run, opts) {
   }
   const processEnv = (v) => ({ CONTRACT_VARIANT: v, CONTRACT_APP_CMD: variant(v).cmd.join(' '), CONTRACT_APP_ENV: envList(contractEnv(v)), CONTRACT_PG_URL: run.pgUrl });
   for (const v of variants) {
-    if (!(await run.runTests(v, 'no-token.test.js', processEnv(v)))) failed.push(`${v}: no token`);
+    await check(`${v}: no token`, v, 'no-token.test.js', processEnv(v));
   }
   if (!opts.noLifecycle) {
     for (const v of variants) {
       const env = processEnv(v);
-      if (!(await run.runTests(v, 'lifecycle.test.js', { ...env, CONTRACT_OUTAGE_DIR: path.join(run.work, 'outage-pg') }))) failed.push(`${v}: lifecycle`);
-      if (!(await run.runTests(v, 'settings.test.js', env))) failed.push(`${v}: settings`);
+      await check(`${v}: lifecycle`, v, 'lifecycle.test.js', { ...env, CONTRACT_OUTAGE_DIR: path.join(run.work, 'outage-pg') });
+      await check(`${v}: settings`, v, 'settings.test.js', env);
     }
   }
   return failed;
