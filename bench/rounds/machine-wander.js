@@ -23,6 +23,8 @@ const COMMAND = {
     ['--seconds S', 'seconds', 'int', 40, `seconds measured per loop, after ${WARMUP_S} s`, [10]],
     ['--loops L,..', 'loops', 'str', 'arith,alloc,alloc16', 'arith: integer arithmetic; alloc: a short-lived object a '
       + "step, V8's default young generation; alloc16: the same with 16 MiB semi-spaces"],
+    ['--series', 'series', 'bool', false, "after the table, each loop's work of every second over its mean: a step that holds for "
+      + "seconds is a change of the machine's speed, not noise"],
     ['--smoke', 'smoke', 'bool', false, 'check that it can run here (flags, taskset) and say what it would measure; measure nothing (CI runs this)'],
   ],
   notes: 'Heavy for its CPU: run it under the shared lock (flock /tmp/cfscale-heavy.lock ...), on a quiet machine. On '
@@ -30,7 +32,10 @@ const COMMAND = {
   width: 100,
 };
 
-const ALLOC = "const a = { x: n, y: [n, n + 1], z: 'k' + (n & 7) }; acc += a.y.length;";
+// Each object escapes into a ring (one that never escapes is not allocated at all), and acc stays
+// a small integer: an accumulator that outgrows V8's small integers deoptimises the loop some
+// 12 s in, a step in speed that is the JIT's, not the machine's.
+const ALLOC = "const a = { x: n, y: [n, n + 1], z: 'k' + (n & 7) }; ring[n & 1023] = a; acc = (acc + a.y.length) & 0xffff;";
 const LOOPS = {
   arith: { flags: [], step: 'for (let j = 0; j < 200; j++) acc = (acc * 31 + j) | 0;' },
   alloc: { flags: [], step: ALLOC },
@@ -38,7 +43,7 @@ const LOOPS = {
 };
 
 /** The child: the step in a loop, the steps of each second, as one JSON line. */
-const child = (step, seconds) => `let acc = 0, n = 0; const out = []; let end = Date.now() + 1000;
+const child = (step, seconds) => `const ring = new Array(1024).fill(null); let acc = 0, n = 0; const out = []; let end = Date.now() + 1000;
 for (;;) { for (let i = 0; i < 100; i++) { ${step} n++; }
   if (Date.now() >= end) { out.push(n); n = 0; end += 1000; if (out.length >= ${WARMUP_S + seconds}) break; } }
 console.log(JSON.stringify({ perSecond: out.slice(${WARMUP_S}), acc }));`;
@@ -59,6 +64,7 @@ function main() {
     return;
   }
   process.stdout.write(`machine-wander: ${what}\n\n| loop | steps/s | per second | 10 s blocks (independent) |\n|---|---|---|---|\n`);
+  const series = [];
   for (const name of loops) {
     const { flags, step } = LOOPS[name];
     const r = spawnSync('taskset', ['-c', String(o.cpu), process.execPath, ...flags, '-e', child(step, o.seconds)], { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
@@ -66,7 +72,9 @@ function main() {
     const { perSecond } = JSON.parse(r.stdout.trim().split('\n').pop());
     const cv = stddev(perSecond) / mean(perSecond);
     process.stdout.write(`| ${name} | ${mean(perSecond).toFixed(0)} | ${pct(cv)} | ${pct(blockCv(perSecond, 10))} (${pct(cv / Math.sqrt(10))}) |\n`);
+    series.push(`${name}: ${perSecond.map((v) => (v / mean(perSecond)).toFixed(2)).join(' ')}`);
   }
+  if (o.series) process.stdout.write(`\nper second / mean:\n${series.join('\n')}\n`);
 }
 
 main();
