@@ -206,7 +206,6 @@ async function runAll(run, opts) {
   const check = async (what, v, file, env) => {
     const why = await run.runTests(v, file, env);
     if (why) failed.push(`${what} (${why})`);
-    return !why;
   };
   const { variants } = opts;
   await run.startPg();

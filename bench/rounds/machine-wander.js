@@ -6,7 +6,7 @@
 // flags). Arithmetic alone measures the CPU; short-lived allocations measure V8's young
 // generation, which every request of a Node.js app goes through. When the allocating loop wanders
 // as the rounds do and the arithmetic one does not, a round's scatter is this machine's, not the
-// harness's (bench/rounds/README.md, "The wander is the machine's").
+// harness's (bench/rounds/README.md, "Not the machine: the quota's scatter at 0.1 core").
 const { spawnSync } = require('node:child_process');
 const { parseCommand, CliError, cliExitCode } = require('../../lib/arg-table');
 const { mean, stddev } = require('../../lib/inference');
@@ -70,9 +70,10 @@ function main() {
     const r = spawnSync('taskset', ['-c', String(o.cpu), process.execPath, ...flags, '-e', child(step, o.seconds)], { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
     if (r.status !== 0) { process.stderr.write(`machine-wander: ${name} failed (${r.status ?? r.signal}): ${(r.stderr || '').trim().split('\n').pop()}\n`); process.exit(2); }
     const { perSecond } = JSON.parse(r.stdout.trim().split('\n').pop());
-    const cv = stddev(perSecond) / mean(perSecond);
-    process.stdout.write(`| ${name} | ${mean(perSecond).toFixed(0)} | ${pct(cv)} | ${pct(blockCv(perSecond, 10))} (${pct(cv / Math.sqrt(10))}) |\n`);
-    series.push(`${name}: ${perSecond.map((v) => (v / mean(perSecond)).toFixed(2)).join(' ')}`);
+    const m = mean(perSecond);
+    const cv = stddev(perSecond) / m;
+    process.stdout.write(`| ${name} | ${m.toFixed(0)} | ${pct(cv)} | ${pct(blockCv(perSecond, 10))} (${pct(cv / Math.sqrt(10))}) |\n`);
+    series.push(`${name}: ${perSecond.map((v) => (v / m).toFixed(2)).join(' ')}`);
   }
   if (o.series) process.stdout.write(`\nper second / mean:\n${series.join('\n')}\n`);
 }
