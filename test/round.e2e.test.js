@@ -161,10 +161,16 @@ test('a full timing buffer: run-round says how many server timings each instance
     const m = /^run-round: server timings not kept, the app's buffer full \(TIMINGS_CAPACITY\): node-app\/0: (\d+), node-app\/1: (\d+); they cover the round's first requests only$/m.exec(res.stderr);
     assert.ok(m, res.stderr);
     const id = roundIdOf(res);
-    assert.equal(await count('server_timings', id), 200);
-    // Every request the loadgen sent reached one of the two: kept or not.
-    const { rows: [r] } = await (await results()).query('SELECT sum(sent)::int AS sent FROM loadgen_runs WHERE round_id = $1', [id]);
-    assert.equal(200 + Number(m[1]) + Number(m[2]), r.sent);
+    assert.equal(await count('server_timings', id), 200, `server timings stored for round ${id}:\n${res.stdout}`);
+    // Every request the loadgen sent reached one of the two: kept or not. A failure names the
+    // loadgen's errors and the router's statuses (a request the router answers reaches neither).
+    const { rows: [r] } = await (await results()).query(
+      `SELECT sum(sent)::int AS sent, sum(errors)::int AS errors,
+              (SELECT string_agg(status || ' x' || n, ', ' ORDER BY status) FROM (SELECT status, count(*) AS n
+                 FROM router_timings WHERE round_id = $1 GROUP BY status) s) AS router_statuses
+         FROM loadgen_runs WHERE round_id = $1`, [id]);
+    assert.equal(200 + Number(m[1]) + Number(m[2]), r.sent,
+      `kept 200 + not kept ${m[1]} + ${m[2]} against ${r.sent} sent (${r.errors} errors; router statuses ${r.router_statuses})`);
   } finally {
     cf(['unset-env', 'node-app', 'TIMINGS_CAPACITY']);
     cf(['restart', 'node-app']);
